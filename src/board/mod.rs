@@ -1,0 +1,9 @@
+//! The board layer: squares, pieces and boards. Knows nothing of legality.
+
+mod piece;
+mod position;
+mod square;
+
+pub use piece::{Color, Piece, Role};
+pub use position::Board;
+pub use square::{Direction, ParseSquareError, Square};

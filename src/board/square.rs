@@ -1,0 +1,269 @@
+//! The 32 dark squares and the four diagonal directions between them.
+//!
+//! Squares are numbered 1..=32 row by row from the top, as in the ICPC task and
+//! in PDN for English draughts. Internally a [`Square`] is the 0-based index
+//! (`number() - 1`), so it can index arrays and bitboards directly.
+
+use std::fmt;
+use std::str::FromStr;
+
+/// One of the 32 playable (dark) squares of the 8x8 board.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Square(u8);
+
+/// The error for a square name that is not a number from 1 to 32.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("unknown square '{text}' (squares are numbered 1 to 32)")]
+pub struct ParseSquareError {
+    /// The text that was read.
+    pub text: String,
+}
+
+/// A diagonal direction. "Up" is towards row 0, where White crowns.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub enum Direction {
+    /// Towards row 0 and column 0.
+    UpLeft,
+    /// Towards row 0 and column 7.
+    UpRight,
+    /// Towards row 7 and column 0.
+    DownLeft,
+    /// Towards row 7 and column 7.
+    DownRight,
+}
+
+impl Direction {
+    /// All four directions, in a fixed order (the order move lists use).
+    pub const ALL: [Direction; 4] = [
+        Direction::UpLeft,
+        Direction::UpRight,
+        Direction::DownLeft,
+        Direction::DownRight,
+    ];
+
+    /// Row change of one step.
+    pub const fn row_delta(self) -> i8 {
+        match self {
+            Direction::UpLeft | Direction::UpRight => -1,
+            Direction::DownLeft | Direction::DownRight => 1,
+        }
+    }
+
+    /// Column change of one step.
+    pub const fn col_delta(self) -> i8 {
+        match self {
+            Direction::UpLeft | Direction::DownLeft => -1,
+            Direction::UpRight | Direction::DownRight => 1,
+        }
+    }
+
+    /// Position in [`Direction::ALL`].
+    pub const fn index(self) -> usize {
+        self as usize
+    }
+
+    /// True for the two directions that go down the board (towards row 7).
+    pub const fn is_down(self) -> bool {
+        self.row_delta() > 0
+    }
+}
+
+const NONE: u8 = u8::MAX;
+
+/// `STEPS[square][direction]` is the neighbouring square, or `NONE` off the board.
+const STEPS: [[u8; 4]; 32] = {
+    let mut table = [[NONE; 4]; 32];
+    let mut index = 0;
+    while index < 32 {
+        let row = (index / 4) as i8;
+        let col = Square::col_of(index as u8) as i8;
+        let mut d = 0;
+        while d < 4 {
+            let dir = Direction::ALL[d];
+            let r = row + dir.row_delta();
+            let c = col + dir.col_delta();
+            if r >= 0 && r < 8 && c >= 0 && c < 8 {
+                table[index][d] = (r * 4 + c / 2) as u8;
+            }
+            d += 1;
+        }
+        index += 1;
+    }
+    table
+};
+
+impl Square {
+    /// Number of dark squares.
+    pub const COUNT: usize = 32;
+
+    /// The square with 0-based index `index`.
+    ///
+    /// # Panics
+    /// If `index >= 32`.
+    pub const fn new(index: u8) -> Square {
+        assert!(index < 32, "square index out of range");
+        Square(index)
+    }
+
+    /// The square with the 1-based ICPC/PDN number, if it is in 1..=32.
+    pub fn from_number(number: u32) -> Option<Square> {
+        (1..=32).contains(&number).then(|| Square((number - 1) as u8))
+    }
+
+    /// The dark square at `row`, `col` (both 0..8, row 0 at the top), if that square is dark.
+    pub fn from_coords(row: u8, col: u8) -> Option<Square> {
+        (row < 8 && col < 8 && (row + col) % 2 == 1).then_some(Square(row * 4 + col / 2))
+    }
+
+    /// All 32 squares in numbering order.
+    pub fn all() -> impl Iterator<Item = Square> + Clone {
+        (0..32).map(Square)
+    }
+
+    /// 0-based index, for arrays.
+    pub const fn index(self) -> usize {
+        self.0 as usize
+    }
+
+    /// 1-based number as written in records (1..=32).
+    pub const fn number(self) -> u8 {
+        self.0 + 1
+    }
+
+    /// Row 0..8, row 0 at the top (Black's home row).
+    pub const fn row(self) -> u8 {
+        self.0 / 4
+    }
+
+    /// Column 0..8, column 0 on the left.
+    pub const fn col(self) -> u8 {
+        Square::col_of(self.0)
+    }
+
+    const fn col_of(index: u8) -> u8 {
+        let row = index / 4;
+        (index % 4) * 2 + if row % 2 == 0 { 1 } else { 0 }
+    }
+
+    /// This square's bit in a 32-bit bitboard.
+    pub const fn bit(self) -> u32 {
+        1 << self.0
+    }
+
+    /// The neighbour one step away in `dir`, if it is on the board.
+    pub const fn step(self, dir: Direction) -> Option<Square> {
+        let next = STEPS[self.0 as usize][dir.index()];
+        if next == NONE {
+            None
+        } else {
+            Some(Square(next))
+        }
+    }
+
+    /// The jumped square and the landing square of a jump in `dir`, if both are on the board.
+    pub fn jump(self, dir: Direction) -> Option<(Square, Square)> {
+        let over = self.step(dir)?;
+        Some((over, over.step(dir)?))
+    }
+
+    /// The direction and number of steps from `self` to `other`, if they share a diagonal.
+    pub fn diagonal_to(self, other: Square) -> Option<(Direction, u8)> {
+        let dr = other.row() as i8 - self.row() as i8;
+        let dc = other.col() as i8 - self.col() as i8;
+        if dr == 0 || dr.abs() != dc.abs() {
+            return None;
+        }
+        let dir = match (dr > 0, dc > 0) {
+            (false, false) => Direction::UpLeft,
+            (false, true) => Direction::UpRight,
+            (true, false) => Direction::DownLeft,
+            (true, true) => Direction::DownRight,
+        };
+        Some((dir, dr.unsigned_abs()))
+    }
+
+    /// Algebraic name (`b8` for square 1, `a1` for square 29).
+    pub fn algebraic(self) -> String {
+        format!("{}{}", (b'a' + self.col()) as char, 8 - self.row())
+    }
+}
+
+impl fmt::Display for Square {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.number())
+    }
+}
+
+impl fmt::Debug for Square {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Square({})", self.number())
+    }
+}
+
+impl FromStr for Square {
+    type Err = ParseSquareError;
+
+    /// Parses a square number 1..=32 written with decimal digits only.
+    fn from_str(text: &str) -> Result<Square, ParseSquareError> {
+        let error = || ParseSquareError {
+            text: text.to_string(),
+        };
+        if text.is_empty() || text.len() > 3 || !text.bytes().all(|b| b.is_ascii_digit()) {
+            return Err(error());
+        }
+        text.parse::<u32>()
+            .ok()
+            .and_then(Square::from_number)
+            .ok_or_else(error)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sq(n: u32) -> Square {
+        Square::from_number(n).unwrap()
+    }
+
+    #[test]
+    fn numbering_matches_the_spec_diagram() {
+        assert_eq!((sq(1).row(), sq(1).col()), (0, 1));
+        assert_eq!((sq(4).row(), sq(4).col()), (0, 7));
+        assert_eq!((sq(5).row(), sq(5).col()), (1, 0));
+        assert_eq!((sq(29).row(), sq(29).col()), (7, 0));
+        assert_eq!((sq(32).row(), sq(32).col()), (7, 6));
+        assert_eq!(sq(1).algebraic(), "b8");
+        assert_eq!(sq(4).algebraic(), "h8");
+        assert_eq!(sq(29).algebraic(), "a1");
+        assert_eq!(sq(32).algebraic(), "g1");
+        for s in Square::all() {
+            assert_eq!(Square::from_coords(s.row(), s.col()), Some(s));
+        }
+        assert_eq!(Square::from_coords(0, 0), None);
+    }
+
+    #[test]
+    fn steps_and_jumps_follow_the_diagonals() {
+        // From the spec's sample 1: 21-17 is one step up-right, 13x22 jumps 17.
+        assert_eq!(sq(21).step(Direction::UpRight), Some(sq(17)));
+        assert_eq!(sq(13).jump(Direction::DownRight), Some((sq(17), sq(22))));
+        assert_eq!(sq(22).jump(Direction::DownRight), Some((sq(26), sq(31))));
+        assert_eq!(sq(31).jump(Direction::UpRight), Some((sq(27), sq(24))));
+        assert_eq!(sq(5).step(Direction::UpLeft), None);
+        assert_eq!(sq(4).step(Direction::UpRight), None);
+        assert_eq!(sq(29).jump(Direction::DownRight), None);
+        assert_eq!(sq(13).diagonal_to(sq(22)), Some((Direction::DownRight, 2)));
+        assert_eq!(sq(13).diagonal_to(sq(14)), None);
+        assert_eq!(sq(13).diagonal_to(sq(13)), None);
+    }
+
+    #[test]
+    fn parsing_accepts_only_numbers_1_to_32() {
+        assert_eq!("7".parse::<Square>(), Ok(sq(7)));
+        assert_eq!("32".parse::<Square>(), Ok(sq(32)));
+        for bad in ["0", "33", "", "a", "+5", "-1", "1000", "1 "] {
+            assert!(bad.parse::<Square>().is_err(), "{bad:?} parsed");
+        }
+    }
+}

@@ -1,0 +1,27 @@
+//! postfacto reconstructs draughts positions from damaged game records.
+//!
+//! Given who moved first and a fragment of moves, it finds a start board from
+//! which the moves are legal, by encoding the rules as SAT clauses solved by
+//! varisat, and checks every answer with its own replayer.
+//!
+//! Layers, each using only those above it: [`board`] (squares, pieces),
+//! [`notation`] (text formats), [`rules`] (legality), [`replay`] (the judge),
+//! [`encode`] (CNF), [`solve`] (engines), [`random`] (random games).
+//!
+//! ```
+//! use postfacto::{notation::parse_records, solve::{solve, Engine, Outcome}};
+//! let records = parse_records("W 3\n21-17\n13x22x31x24\n19x28\n")?;
+//! let Outcome::Solved(solution) = solve(&records[0], Engine::Sat)? else { panic!() };
+//! println!("{}", solution.answer);
+//! # Ok::<_, Box<dyn std::error::Error>>(())
+//! ```
+
+#![warn(missing_docs, missing_debug_implementations)]
+
+pub mod board;
+pub mod encode;
+pub mod notation;
+pub mod random;
+pub mod replay;
+pub mod rules;
+pub mod solve;

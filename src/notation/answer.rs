@@ -1,0 +1,142 @@
+//! Answers in the task's output format: 8 lines `start-row end-row`.
+
+use std::fmt;
+
+use crate::board::{Board, Piece, Square};
+
+/// A start board and the end board it leads to, as printed by `solve`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Answer {
+    /// The reconstructed position before the first move.
+    pub start: Board,
+    /// The position after the last move.
+    pub end: Board,
+}
+
+impl fmt::Display for Answer {
+    /// Eight lines, each the start board's row, a space and the end board's row.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for row in 0..8 {
+            writeln!(f, "{} {}", self.start.row_text(row), self.end.row_text(row))?;
+        }
+        Ok(())
+    }
+}
+
+/// Why an answer text could not be read, with its 1-based line.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("answer line {line}: {message}")]
+pub struct ParseAnswerError {
+    /// 1-based line in the answer text.
+    pub line: usize,
+    /// What is wrong.
+    pub message: String,
+}
+
+/// Reads answers: groups of 8 non-blank lines, blank lines between groups ignored.
+///
+/// # Errors
+/// The first line that is not a board row pair, or a final group shorter than 8 lines.
+pub fn parse_answers(text: &str) -> Result<Vec<Answer>, ParseAnswerError> {
+    let lines: Vec<(usize, &str)> = text
+        .lines()
+        .enumerate()
+        .map(|(i, l)| (i + 1, l.trim_end()))
+        .filter(|(_, l)| !l.trim().is_empty())
+        .collect();
+    let mut answers = Vec::new();
+    for group in lines.chunks(8) {
+        if group.len() < 8 {
+            let (line, _) = *group.last().expect("chunks are never empty");
+            return Err(ParseAnswerError {
+                line,
+                message: format!("an answer has 8 lines, this one ends after {}", group.len()),
+            });
+        }
+        let mut start = Board::empty();
+        let mut end = Board::empty();
+        for (row, &(line, text)) in group.iter().enumerate() {
+            let bytes = text.as_bytes();
+            if bytes.len() != 17 || bytes[8] != b' ' {
+                return Err(ParseAnswerError {
+                    line,
+                    message: format!(
+                        "expected two 8-character rows separated by one space, found '{text}'"
+                    ),
+                });
+            }
+            read_row(&mut start, row as u8, &text[..8], line)?;
+            read_row(&mut end, row as u8, &text[9..], line)?;
+        }
+        answers.push(Answer { start, end });
+    }
+    if answers.is_empty() {
+        return Err(ParseAnswerError {
+            line: 1,
+            message: "the answer is empty".to_string(),
+        });
+    }
+    Ok(answers)
+}
+
+fn read_row(board: &mut Board, row: u8, text: &str, line: usize) -> Result<(), ParseAnswerError> {
+    for (col, ch) in text.chars().enumerate() {
+        let problem = match Square::from_coords(row, col as u8) {
+            None if ch == '-' => None,
+            None => Some(format!("column {} is a light square and must be '-', found '{ch}'", col + 1)),
+            Some(_) if ch == '.' => None,
+            Some(sq) => match Piece::from_letter(ch) {
+                Some(piece) => {
+                    board.set(sq, Some(piece));
+                    None
+                }
+                None => Some(format!(
+                    "square {sq} holds '{ch}', expected one of . b w B W"
+                )),
+            },
+        };
+        if let Some(message) = problem {
+            return Err(ParseAnswerError { line, message });
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const SAMPLE1_ANSWER: &str = "\
+-b-.-.-. -b-.-.-.
+.-.-.-.- .-.-.-.-
+-.-.-.-. -.-.-.-.
+B-.-w-.- .-.-w-.-
+-.-.-W-. -.-.-.-.
+w-.-.-.- .-.-.-.-
+-.-w-w-. -.-.-.-W
+.-.-.-.- .-.-.-.-
+";
+
+    #[test]
+    fn round_trips_the_sample_answer() {
+        let answers = parse_answers(SAMPLE1_ANSWER).unwrap();
+        assert_eq!(answers.len(), 1);
+        assert_eq!(answers[0].to_string(), SAMPLE1_ANSWER);
+        assert_eq!(answers[0].start.piece_count(), 7);
+    }
+
+    #[test]
+    fn reports_malformed_lines() {
+        let short = SAMPLE1_ANSWER.replacen("-b-.-.-. -b-.-.-.", "-b-.-.-. -b-.-.-", 1);
+        assert!(parse_answers(&short).unwrap_err().to_string().starts_with("answer line 1:"));
+        let light = SAMPLE1_ANSWER.replacen("-b-.-.-.", "bb-.-.-.", 1);
+        assert!(parse_answers(&light).unwrap_err().message.contains("light square"));
+        let letter = SAMPLE1_ANSWER.replacen("B-.-w", "Q-.-w", 1);
+        let e = parse_answers(&letter).unwrap_err();
+        assert_eq!(e.line, 4);
+        assert!(e.message.contains("square 13 holds 'Q'"));
+        let cut: String = SAMPLE1_ANSWER.lines().take(5).map(|l| format!("{l}\n")).collect();
+        assert!(parse_answers(&cut).unwrap_err().message.contains("ends after 5"));
+        assert!(parse_answers("").is_err());
+    }
+}

@@ -1,0 +1,10 @@
+//! Text formats: move text, records (the task's input) and answers (its output).
+//! Nothing here knows whether a move is legal.
+
+mod answer;
+mod movetext;
+mod record;
+
+pub use answer::{parse_answers, Answer, ParseAnswerError};
+pub use movetext::{MoveText, ParseMoveError};
+pub use record::{parse_records, parse_records_bytes, ParseRecordError, Record, RecordErrorKind};

@@ -1,0 +1,295 @@
+//! Records in the task's input format: a header `B n` or `W n`, then n moves.
+
+use std::fmt;
+
+use crate::board::Color;
+
+use super::movetext::{MoveText, ParseMoveError};
+
+/// One instance: who moves first and the surviving moves, with where they were read.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Record {
+    /// The side that makes the first move of the fragment.
+    pub first: Color,
+    /// The moves in order; ply `i` (1-based) is `moves[i - 1]`.
+    pub moves: Vec<MoveText>,
+    /// 1-based line of the header in the input (0 when built in code).
+    pub line: usize,
+}
+
+impl Record {
+    /// A record built in code (no input lines).
+    pub fn new(first: Color, moves: Vec<MoveText>) -> Record {
+        Record {
+            first,
+            moves,
+            line: 0,
+        }
+    }
+
+    /// The side that makes ply `ply` (1-based).
+    pub fn mover(&self, ply: usize) -> Color {
+        if ply % 2 == 1 {
+            self.first
+        } else {
+            self.first.opposite()
+        }
+    }
+}
+
+impl fmt::Display for Record {
+    /// The record in the input format, ending with a newline.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        writeln!(f, "{} {}", self.first.letter(), self.moves.len())?;
+        for mv in &self.moves {
+            writeln!(f, "{mv}")?;
+        }
+        Ok(())
+    }
+}
+
+/// Why an input could not be read, with the 1-based line it concerns.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("line {line}: {kind}")]
+pub struct ParseRecordError {
+    /// 1-based line number.
+    pub line: usize,
+    /// What is wrong there.
+    pub kind: RecordErrorKind,
+}
+
+/// The ways a record can be malformed.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum RecordErrorKind {
+    /// Nothing but white space.
+    #[error("the input is empty (expected a header such as 'W 3')")]
+    Empty,
+    /// The bytes are not UTF-8 text.
+    #[error("the input is not UTF-8 text")]
+    NotText,
+    /// The header is not `B n` or `W n`.
+    #[error("expected a header 'B n' or 'W n', found '{0}'")]
+    BadHeader(String),
+    /// A move line stands where a header should.
+    #[error("expected a header 'B n' or 'W n', found the move '{found}' (does the move count {declared} on line {header_line} match the moves?)")]
+    ExtraMove {
+        /// The move text found.
+        found: String,
+        /// The count the previous header declared.
+        declared: usize,
+        /// Where that header is.
+        header_line: usize,
+    },
+    /// The move count is not a positive integer.
+    #[error("the move count '{0}' is not a whole number from 1 up")]
+    BadCount(String),
+    /// The input ends before the declared number of moves.
+    #[error("the header on line {header_line} declares {declared} moves but only {found} follow")]
+    MissingMoves {
+        /// Where that header is.
+        header_line: usize,
+        /// The count it declared.
+        declared: usize,
+        /// How many move lines there were.
+        found: usize,
+    },
+    /// A move line could not be read.
+    #[error("{0}")]
+    BadMove(ParseMoveError),
+    /// Something follows the move on its line.
+    #[error("unexpected text after the move: '{0}'")]
+    TrailingText(String),
+}
+
+fn error(line: usize, kind: RecordErrorKind) -> ParseRecordError {
+    ParseRecordError { line, kind }
+}
+
+/// Reads one or more records from raw bytes (checks they are UTF-8 first).
+///
+/// # Errors
+/// The first problem found, with its line.
+pub fn parse_records_bytes(bytes: &[u8]) -> Result<Vec<Record>, ParseRecordError> {
+    match std::str::from_utf8(bytes) {
+        Ok(text) => parse_records(text),
+        Err(e) => {
+            let line = 1 + bytes[..e.valid_up_to()].iter().filter(|&&b| b == b'\n').count();
+            Err(error(line, RecordErrorKind::NotText))
+        }
+    }
+}
+
+/// Reads one or more records, one after another. Blank lines are ignored;
+/// every line may carry surrounding white space (and Windows line endings).
+///
+/// # Errors
+/// The first problem found, with its line.
+pub fn parse_records(text: &str) -> Result<Vec<Record>, ParseRecordError> {
+    let mut lines = text
+        .lines()
+        .enumerate()
+        .map(|(i, l)| (i + 1, l.trim()))
+        .filter(|(_, l)| !l.is_empty())
+        .peekable();
+    let last_line = text.lines().count();
+    let mut records = Vec::new();
+    let mut previous: Option<(usize, usize)> = None;
+    while let Some((line, header)) = lines.next() {
+        let (first, declared) = parse_header(line, header, previous)?;
+        let mut moves = Vec::new();
+        while moves.len() < declared {
+            let Some(&(move_line, text)) = lines.peek() else {
+                return Err(error(
+                    last_line,
+                    RecordErrorKind::MissingMoves {
+                        header_line: line,
+                        declared,
+                        found: moves.len(),
+                    },
+                ));
+            };
+            if looks_like_header(text) {
+                return Err(error(
+                    move_line,
+                    RecordErrorKind::MissingMoves {
+                        header_line: line,
+                        declared,
+                        found: moves.len(),
+                    },
+                ));
+            }
+            lines.next();
+            moves.push(parse_move_line(move_line, text)?);
+        }
+        previous = Some((line, declared));
+        records.push(Record {
+            first,
+            moves,
+            line,
+        });
+    }
+    if records.is_empty() {
+        return Err(error(1, RecordErrorKind::Empty));
+    }
+    Ok(records)
+}
+
+fn looks_like_header(line: &str) -> bool {
+    line.starts_with(['B', 'W'])
+}
+
+fn parse_header(
+    line: usize,
+    text: &str,
+    previous: Option<(usize, usize)>,
+) -> Result<(Color, usize), ParseRecordError> {
+    let mut words = text.split_whitespace();
+    let (Some(side), Some(count), None) = (words.next(), words.next(), words.next()) else {
+        return Err(header_error(line, text, previous));
+    };
+    let Some(first) = Color::from_letter(side) else {
+        return Err(header_error(line, text, previous));
+    };
+    match count.parse::<usize>() {
+        Ok(n) if n >= 1 && count.bytes().all(|b| b.is_ascii_digit()) => Ok((first, n)),
+        _ => Err(error(line, RecordErrorKind::BadCount(count.to_string()))),
+    }
+}
+
+fn header_error(line: usize, text: &str, previous: Option<(usize, usize)>) -> ParseRecordError {
+    let is_move = text.parse::<MoveText>().is_ok();
+    match previous {
+        Some((header_line, declared)) if is_move => error(
+            line,
+            RecordErrorKind::ExtraMove {
+                found: text.to_string(),
+                declared,
+                header_line,
+            },
+        ),
+        _ => error(line, RecordErrorKind::BadHeader(text.to_string())),
+    }
+}
+
+fn parse_move_line(line: usize, text: &str) -> Result<MoveText, ParseRecordError> {
+    let mut words = text.split_whitespace();
+    let word = words.next().unwrap_or_default();
+    if let Some(extra) = words.next() {
+        // Report the move itself first if it is also wrong.
+        word.parse::<MoveText>()
+            .map_err(|e| error(line, RecordErrorKind::BadMove(e)))?;
+        return Err(error(line, RecordErrorKind::TrailingText(extra.to_string())));
+    }
+    word.parse()
+        .map_err(|e| error(line, RecordErrorKind::BadMove(e)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const SAMPLE1: &str = "W 3\n21-17\n13x22x31x24\n19x28\n";
+
+    #[test]
+    fn reads_sample_one() {
+        let records = parse_records(SAMPLE1).unwrap();
+        assert_eq!(records.len(), 1);
+        assert_eq!(records[0].first, Color::White);
+        assert_eq!(records[0].moves.len(), 3);
+        assert_eq!(records[0].mover(2), Color::Black);
+        assert_eq!(records[0].to_string(), SAMPLE1);
+    }
+
+    #[test]
+    fn reads_several_records_and_tolerates_blank_lines_and_crlf() {
+        let text = "W 3\r\n21-17\r\n13x22x31x24\r\n19x28\r\n\r\nB 1\n  9-13  \n";
+        let records = parse_records(text).unwrap();
+        assert_eq!(records.len(), 2);
+        assert_eq!(records[1].first, Color::Black);
+        assert_eq!(records[1].line, 6);
+    }
+
+    fn fails(text: &str) -> (usize, String) {
+        let e = parse_records(text).unwrap_err();
+        (e.line, e.kind.to_string())
+    }
+
+    #[test]
+    fn names_the_line_of_each_problem() {
+        let cases: &[(&str, usize, &str)] = &[
+            ("", 1, "empty"),
+            ("\n  \n", 1, "empty"),
+            ("X 3\n1-5\n", 1, "expected a header"),
+            ("W\n", 1, "expected a header"),
+            ("W 3 4\n", 1, "expected a header"),
+            ("w 1\n21-17\n", 1, "expected a header"),
+            ("W 0\n", 1, "'0' is not a whole number"),
+            ("W -2\n", 1, "'-2' is not a whole number"),
+            ("W +2\n21-17\n17-13\n", 1, "'+2'"),
+            ("W two\n", 1, "'two'"),
+            ("W 99999999999999999999999\n", 1, "not a whole number"),
+            ("W 3\n21-17\n13x22x31x24\n", 3, "declares 3 moves but only 2"),
+            ("W 2\n21-17\nB 1\n9-13\n", 3, "declares 2 moves but only 1"),
+            ("W 1\n21-17\n13x22\n", 3, "does the move count 1 on line 1"),
+            ("W 1\n33-29\n", 2, "unknown square '33'"),
+            ("W 1\n0-5\n", 2, "unknown square '0'"),
+            ("W 1\nab-cd\n", 2, "unknown square 'ab'"),
+            ("W 1\n21-18\n", 2, "not diagonal neighbours"),
+            ("W 1\n13x20\n", 2, "not a jump"),
+            ("W 1\n21-17 junk\n", 2, "unexpected text after the move: 'junk'"),
+            ("W 1\n21-17x\n", 2, "mixes"),
+        ];
+        for &(text, line, want) in cases {
+            let (got_line, message) = fails(text);
+            assert_eq!(got_line, line, "{text:?}: {message}");
+            assert!(message.contains(want), "{text:?}: {message}");
+        }
+    }
+
+    #[test]
+    fn rejects_bytes_that_are_not_text() {
+        let e = parse_records_bytes(b"W 1\n21-17\xff\n").unwrap_err();
+        assert_eq!((e.line, e.kind), (2, RecordErrorKind::NotText));
+    }
+}

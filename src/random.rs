@@ -1,0 +1,124 @@
+//! Random positions and random legal games, for tests, `generate` and benchmarks.
+//!
+//! The generator is a hand-written SplitMix64 on purpose: its output stream is
+//! part of the `--seed` contract (the same seed gives the same instances in
+//! every version), which a general-purpose RNG crate does not promise.
+
+use crate::board::{Board, Color, Piece, Role, Square};
+use crate::notation::{MoveText, Record};
+use crate::rules::Rules;
+
+/// SplitMix64: tiny, fast, and stable forever.
+#[derive(Clone, Debug)]
+pub struct Rng(u64);
+
+impl Rng {
+    /// A generator seeded with `seed`.
+    pub fn new(seed: u64) -> Rng {
+        Rng(seed)
+    }
+
+    /// The next 64 random bits.
+    pub fn next_u64(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+
+    /// A number in `0..n` (`n > 0`), without modulo bias worth speaking of.
+    pub fn below(&mut self, n: usize) -> usize {
+        ((u128::from(self.next_u64()) * n as u128) >> 64) as usize
+    }
+
+    /// True with probability `percent`/100.
+    pub fn chance(&mut self, percent: u32) -> bool {
+        self.below(100) < percent as usize
+    }
+}
+
+/// A random start-legal board: each square holds a piece with probability
+/// `density`%, a king with probability `kings`% of those; men are never left on
+/// their crowning row.
+pub fn random_board(rng: &mut Rng, density: u32, kings: u32) -> Board {
+    let mut board = Board::empty();
+    for sq in Square::all() {
+        if !rng.chance(density) {
+            continue;
+        }
+        let color = if rng.chance(50) { Color::White } else { Color::Black };
+        let king = rng.chance(kings) || sq.row() == color.crowning_row();
+        let role = if king { Role::King } else { Role::Man };
+        board.set(sq, Some(Piece::new(color, role)));
+    }
+    board
+}
+
+/// A random legal game of at most `plies` moves from `start` with `first` to
+/// move; it stops early when the side to move has no move.
+pub fn random_game(rules: &dyn Rules, rng: &mut Rng, start: &Board, first: Color, plies: usize) -> Record {
+    let mut board = *start;
+    let mut side = first;
+    let mut moves: Vec<MoveText> = Vec::new();
+    while moves.len() < plies {
+        let legal = rules.legal_moves(&board, side);
+        if legal.is_empty() {
+            break;
+        }
+        let mv = legal[rng.below(legal.len())].clone();
+        board = rules.play(&board, side, &mv).expect("generated moves are legal");
+        moves.push(mv);
+        side = side.opposite();
+    }
+    Record::new(first, moves)
+}
+
+/// A fragment of a random game: a game of `lead + plies` moves is played from
+/// a random board and the last `plies` moves (or as many as were played) kept,
+/// with the board before them. `None` if no move could be kept.
+pub fn random_fragment(rules: &dyn Rules, rng: &mut Rng, lead: usize, plies: usize) -> Option<(Board, Record)> {
+    let density = 30 + rng.below(50) as u32;
+    let kings = rng.below(40) as u32;
+    let start = random_board(rng, density, kings);
+    let first = if rng.chance(50) { Color::White } else { Color::Black };
+    let game = random_game(rules, rng, &start, first, lead + plies);
+    let cut = game.moves.len().saturating_sub(plies).min(lead);
+    if cut >= game.moves.len() {
+        return None;
+    }
+    let mut board = start;
+    for (i, mv) in game.moves[..cut].iter().enumerate() {
+        board = rules.play(&board, game.mover(i + 1), mv).expect("replaying a generated game");
+    }
+    let record = Record::new(game.mover(cut + 1), game.moves[cut..].to_vec());
+    Some((board, record))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::replay::replay;
+    use crate::rules::English;
+
+    #[test]
+    fn the_stream_is_fixed() {
+        let mut rng = Rng::new(1);
+        assert_eq!(rng.next_u64(), 0x910A_2DEC_8902_5CC1);
+        assert!((0..1000).all(|_| rng.below(7) < 7));
+    }
+
+    #[test]
+    fn fragments_replay_from_their_own_board() {
+        let mut rng = Rng::new(42);
+        let mut kept = 0;
+        for _ in 0..200 {
+            if let Some((start, record)) = random_fragment(&English, &mut rng, 10, 30) {
+                assert!(English.start_problems(&start).is_empty());
+                replay(&English, &start, &record).unwrap();
+                kept += 1;
+            }
+        }
+        assert!(kept > 100, "only {kept} fragments");
+    }
+}

@@ -1,0 +1,145 @@
+//! The rules of play: the one source of truth shared by the replayer, the DFS
+//! engine and the move generator. The SAT encoder reads the same facts
+//! ([`Color::is_forward`], [`Color::crowning_row`], [`Piece::may_go`]).
+
+mod english;
+
+use std::fmt;
+
+use crate::board::{Board, Color, Piece, Square};
+use crate::notation::MoveText;
+
+pub use english::English;
+
+/// A rule set: which start boards are allowed, which moves are legal, how they are played.
+pub trait Rules: fmt::Debug + Sync {
+    /// The variant this implements.
+    fn variant(&self) -> Variant;
+
+    /// Every reason `board` cannot start a record (empty when it can).
+    fn start_problems(&self, board: &Board) -> Vec<StartProblem>;
+
+    /// Every legal move of `side`, each once, in a fixed order.
+    fn legal_moves(&self, board: &Board, side: Color) -> Vec<MoveText>;
+
+    /// Plays `mv` for `side`, checking every rule.
+    ///
+    /// # Errors
+    /// The first rule the move breaks; the board is left unchanged.
+    fn play(&self, board: &Board, side: Color, mv: &MoveText) -> Result<Board, Violation>;
+}
+
+/// The rule sets postfacto knows.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default)]
+#[non_exhaustive]
+pub enum Variant {
+    /// English draughts (checkers) as in the ICPC 2019 task.
+    #[default]
+    English,
+}
+
+impl Variant {
+    /// The rules object for this variant.
+    pub fn rules(self) -> &'static dyn Rules {
+        match self {
+            Variant::English => &English,
+        }
+    }
+
+    /// Lower-case name as used on the command line.
+    pub fn name(self) -> &'static str {
+        match self {
+            Variant::English => "english",
+        }
+    }
+}
+
+/// A reason a board cannot be a start board.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("the {} on square {square} stands on its crowning row, so it would already be a king", piece.describe())]
+pub struct StartProblem {
+    /// Where the piece stands.
+    pub square: Square,
+    /// The offending piece.
+    pub piece: Piece,
+}
+
+/// A rule broken by a move. Messages name squares by number.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum Violation {
+    /// The starting square is empty.
+    #[error("square {square} is empty, there is no {} piece to move", side.name())]
+    NoPiece {
+        /// The starting square.
+        square: Square,
+        /// The side to move.
+        side: Color,
+    },
+    /// The starting square holds the opponent's piece.
+    #[error("square {square} holds a {}, but it is {side}'s move", piece.describe())]
+    NotYours {
+        /// The starting square.
+        square: Square,
+        /// What stands there.
+        piece: Piece,
+        /// The side to move.
+        side: Color,
+    },
+    /// A landing square is occupied.
+    #[error("square {square} is occupied by a {}, the piece cannot land there", piece.describe())]
+    Occupied {
+        /// The landing square.
+        square: Square,
+        /// What stands there.
+        piece: Piece,
+    },
+    /// A man steps or jumps away from its crowning row.
+    #[error("a {} man cannot move backwards ({from} to {to})", color.name())]
+    ManBackwards {
+        /// Step start.
+        from: Square,
+        /// Step end.
+        to: Square,
+        /// The man's colour.
+        color: Color,
+    },
+    /// A jump step passes over a square without an enemy piece.
+    #[error("square {square} holds no {} piece to jump", enemy.name())]
+    NothingToJump {
+        /// The jumped square.
+        square: Square,
+        /// The colour that should be there.
+        enemy: Color,
+    },
+    /// A simple move was made while a capture was available.
+    #[error("a capture is available ({example}), so the move must be a capture")]
+    CaptureAvailable {
+        /// One available capture (its first jump).
+        example: MoveText,
+    },
+    /// A capture stopped although the piece could jump again.
+    #[error("the capture must go on: the piece on {at} can still jump {over} to {to}")]
+    MustContinue {
+        /// Where the piece stopped.
+        at: Square,
+        /// The piece it could still jump.
+        over: Square,
+        /// Where it would land.
+        to: Square,
+    },
+    /// A man reached its crowning row mid-capture and kept jumping.
+    #[error("the man is crowned on reaching {square} and the move ends there, it cannot jump on")]
+    CrownedMidCapture {
+        /// The crowning square.
+        square: Square,
+    },
+    /// The move's squares are not a step or jumps (only for moves built in code).
+    #[error("{from} to {to} is not a legal step or jump")]
+    BadGeometry {
+        /// Step start.
+        from: Square,
+        /// Step end.
+        to: Square,
+    },
+}
