@@ -1,0 +1,239 @@
+//! The binary's front end: arguments in, library calls, text and exit status out.
+//! Errors are printed once to stderr as `postfacto: <message>`.
+
+mod args;
+mod status;
+
+use std::fs;
+use std::io::{self, Read, Write};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use clap::Parser;
+
+use postfacto::encode::english_dimacs;
+use postfacto::notation::{parse_answers, parse_records_bytes, Record};
+use postfacto::replay::judge;
+use postfacto::rules::Variant;
+use postfacto::solve::{solve, Engine, Outcome};
+
+use args::{Args, Command, EngineArg};
+pub use status::Status;
+
+/// A failure that ends the command: a message and a status.
+#[derive(Debug)]
+struct Failure {
+    status: Status,
+    message: String,
+}
+
+fn fail(status: Status, message: impl Into<String>) -> Failure {
+    Failure {
+        status,
+        message: message.into(),
+    }
+}
+
+/// Parses the command line, runs the command, maps the outcome to an exit code.
+pub fn run() -> ExitCode {
+    let args = Args::parse();
+    let mut out = io::BufWriter::new(io::stdout().lock());
+    let result = match args.command {
+        Command::Solve { file, engine } => cmd_solve(file.as_deref(), engine, &mut out),
+        Command::Verify { input, answer } => cmd_verify(&input, &answer, &mut out),
+        Command::Cnf {
+            file,
+            output,
+            instance,
+        } => cmd_cnf(file.as_deref(), output, instance, &mut out),
+    };
+    let flushed = out.flush();
+    let status = match result {
+        Ok(status) => status,
+        Err(failure) if is_broken_pipe(&failure) => Status::Ok,
+        Err(failure) => {
+            eprintln!("postfacto: {}", failure.message);
+            failure.status
+        }
+    };
+    match flushed {
+        Err(e) if e.kind() != io::ErrorKind::BrokenPipe => {
+            eprintln!("postfacto: cannot write output: {e}");
+            Status::BadInput.max(status).into()
+        }
+        _ => status.into(),
+    }
+}
+
+fn is_broken_pipe(failure: &Failure) -> bool {
+    failure.message == BROKEN_PIPE
+}
+
+const BROKEN_PIPE: &str = "broken pipe";
+
+fn write_err(e: io::Error) -> Failure {
+    if e.kind() == io::ErrorKind::BrokenPipe {
+        fail(Status::Ok, BROKEN_PIPE)
+    } else {
+        fail(Status::BadInput, format!("cannot write output: {e}"))
+    }
+}
+
+/// A named input: its display name and bytes.
+struct Input {
+    name: String,
+    bytes: Vec<u8>,
+}
+
+fn read_input(path: Option<&Path>) -> Result<Input, Failure> {
+    match path {
+        None => read_stdin(),
+        Some(p) if p == Path::new("-") => read_stdin(),
+        Some(p) => fs::read(p)
+            .map(|bytes| Input {
+                name: p.display().to_string(),
+                bytes,
+            })
+            .map_err(|e| fail(Status::BadInput, format!("cannot read '{}': {e}", p.display()))),
+    }
+}
+
+fn read_stdin() -> Result<Input, Failure> {
+    let mut bytes = Vec::new();
+    io::stdin()
+        .read_to_end(&mut bytes)
+        .map_err(|e| fail(Status::BadInput, format!("cannot read standard input: {e}")))?;
+    Ok(Input {
+        name: "<stdin>".to_string(),
+        bytes,
+    })
+}
+
+fn read_records(input: &Input) -> Result<Vec<Record>, Failure> {
+    parse_records_bytes(&input.bytes).map_err(|e| fail(Status::BadInput, format!("{}: {e}", input.name)))
+}
+
+/// Names an instance in messages: just the file for a single record.
+fn instance_name(input: &Input, records: &[Record], index: usize) -> String {
+    if records.len() == 1 {
+        input.name.clone()
+    } else {
+        format!("{}: instance {} (line {})", input.name, index + 1, records[index].line)
+    }
+}
+
+fn cmd_solve(file: Option<&Path>, engine: EngineArg, out: &mut impl Write) -> Result<Status, Failure> {
+    let engine = match engine {
+        EngineArg::Sat => Engine::Sat,
+    };
+    let input = read_input(file)?;
+    let records = read_records(&input)?;
+    let mut status = Status::Ok;
+    let mut printed = 0;
+    for (i, record) in records.iter().enumerate() {
+        match solve(record, engine) {
+            Ok(Outcome::Solved(solution)) => {
+                if printed > 0 {
+                    writeln!(out).map_err(write_err)?;
+                }
+                write!(out, "{}", solution.answer).map_err(write_err)?;
+                printed += 1;
+            }
+            Ok(Outcome::Impossible { reason, .. }) => {
+                let why = reason.map(|r| format!(": {r}")).unwrap_or_default();
+                eprintln!(
+                    "postfacto: {}: no start position makes these moves legal{why}",
+                    instance_name(&input, &records, i)
+                );
+                status = status.max(Status::Rejected);
+            }
+            Ok(_) => return Err(fail(Status::Internal, "internal error: unknown outcome")),
+            Err(e) => {
+                eprintln!("postfacto: {}: {e}", instance_name(&input, &records, i));
+                status = status.max(Status::Internal);
+            }
+        }
+    }
+    Ok(status)
+}
+
+fn cmd_verify(input_path: &Path, answer_path: &Path, out: &mut impl Write) -> Result<Status, Failure> {
+    let input = read_input(Some(input_path))?;
+    let records = read_records(&input)?;
+    let answer = read_input(Some(answer_path))?;
+    let rules = Variant::English.rules();
+    let verdicts: Vec<Result<(), String>> = match std::str::from_utf8(&answer.bytes)
+        .map_err(|_| "the answer is not UTF-8 text".to_string())
+        .and_then(|text| parse_answers(text).map_err(|e| e.to_string()))
+    {
+        Err(message) => vec![Err(message)],
+        Ok(answers) if answers.len() != records.len() => vec![Err(format!(
+            "the input has {} records but the answer has {} boards",
+            records.len(),
+            answers.len()
+        ))],
+        Ok(answers) => records
+            .iter()
+            .zip(&answers)
+            .map(|(record, answer)| judge(rules, record, answer).map_err(|r| r.to_string()))
+            .collect(),
+    };
+    let several = verdicts.len() > 1;
+    let mut status = Status::Ok;
+    for (i, verdict) in verdicts.iter().enumerate() {
+        let prefix = if several { format!("instance {}: ", i + 1) } else { String::new() };
+        match verdict {
+            Ok(()) => writeln!(out, "{prefix}OK"),
+            Err(problem) => {
+                status = Status::Rejected;
+                writeln!(out, "{prefix}{problem}")
+            }
+        }
+        .map_err(write_err)?;
+    }
+    Ok(status)
+}
+
+fn cmd_cnf(
+    file: Option<&Path>,
+    output: Option<PathBuf>,
+    instance: Option<usize>,
+    out: &mut impl Write,
+) -> Result<Status, Failure> {
+    let input = read_input(file)?;
+    let records = read_records(&input)?;
+    let index = match instance {
+        None if records.len() == 1 => 0,
+        None => {
+            return Err(fail(
+                Status::BadInput,
+                format!(
+                    "{}: {} records; choose one with --instance N",
+                    input.name,
+                    records.len()
+                ),
+            ))
+        }
+        Some(n) if (1..=records.len()).contains(&n) => n - 1,
+        Some(n) => {
+            return Err(fail(
+                Status::BadInput,
+                format!("--instance {n}: the input has {} records", records.len()),
+            ))
+        }
+    };
+    let cnf = english_dimacs(&records[index]);
+    match output {
+        None => cnf.write_dimacs(out).map_err(write_err)?,
+        Some(path) => {
+            let mut file = fs::File::create(&path)
+                .map(io::BufWriter::new)
+                .map_err(|e| fail(Status::BadInput, format!("cannot create '{}': {e}", path.display())))?;
+            cnf.write_dimacs(&mut file)
+                .and_then(|()| file.flush())
+                .map_err(|e| fail(Status::BadInput, format!("cannot write '{}': {e}", path.display())))?;
+        }
+    }
+    Ok(Status::Ok)
+}
+

@@ -1,0 +1,38 @@
+//! Exit statuses: part of the interface (documented in `docs/cli.md`).
+
+use std::process::ExitCode;
+
+/// How a run ended. Variants are ordered from best to worst, so the status of
+/// a run over many instances is the maximum of theirs.
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Debug)]
+pub enum Status {
+    /// Solved, or answer accepted.
+    Ok,
+    /// No start position exists, or the answer is rejected.
+    Rejected,
+    /// A limit was hit before a verdict.
+    Undecided,
+    /// The input or the command line is malformed.
+    BadInput,
+    /// postfacto contradicted itself (solver and replayer disagree).
+    Internal,
+}
+
+impl Status {
+    /// The process exit code.
+    pub fn code(self) -> u8 {
+        match self {
+            Status::Ok => 0,
+            Status::Rejected => 1,
+            Status::BadInput => 2,
+            Status::Undecided => 3,
+            Status::Internal => 4,
+        }
+    }
+}
+
+impl From<Status> for ExitCode {
+    fn from(status: Status) -> ExitCode {
+        ExitCode::from(status.code())
+    }
+}

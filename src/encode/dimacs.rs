@@ -1,0 +1,84 @@
+//! DIMACS export with comments: every variable named, every group of clauses
+//! introduced by a `c` line saying which ply and rule it states.
+
+use std::io::{self, Write};
+
+use varisat::{CnfFormula, ExtendFormula, Lit, Var};
+
+use super::sink::{ClauseSink, Group};
+
+/// A formula that remembers the group of each clause, for readable DIMACS.
+#[derive(Debug, Default)]
+pub struct AnnotatedCnf {
+    formula: CnfFormula,
+    /// (group text, index of its first clause), in order.
+    groups: Vec<(String, usize)>,
+    var_names: Vec<String>,
+    preamble: Vec<String>,
+}
+
+impl AnnotatedCnf {
+    /// An empty formula.
+    pub fn new() -> AnnotatedCnf {
+        AnnotatedCnf::default()
+    }
+
+    /// Declares `count` variables, named by `name`, so every variable is listed
+    /// even when no clause mentions it.
+    pub fn name_vars(&mut self, count: usize, name: impl Fn(Var) -> String) {
+        self.formula.set_var_count(self.formula.var_count().max(count));
+        self.var_names = (0..count).map(|i| name(Var::from_index(i))).collect();
+    }
+
+    /// Adds a comment line written before the variable list.
+    pub fn comment(&mut self, text: impl Into<String>) {
+        self.preamble.push(text.into());
+    }
+
+    /// The plain formula, as a solver would get it.
+    pub fn formula(&self) -> &CnfFormula {
+        &self.formula
+    }
+
+    /// Writes the formula in DIMACS CNF: preamble comments, one `c var` line
+    /// per variable, the `p cnf` header, then each group's comment and clauses.
+    ///
+    /// # Errors
+    /// Any error of `out`.
+    pub fn write_dimacs(&self, out: &mut impl Write) -> io::Result<()> {
+        for line in &self.preamble {
+            writeln!(out, "c {line}")?;
+        }
+        for (i, name) in self.var_names.iter().enumerate() {
+            writeln!(out, "c var {} = {name}", i + 1)?;
+        }
+        writeln!(out, "p cnf {} {}", self.formula.var_count(), self.formula.len())?;
+        let clauses: Vec<&[Lit]> = self.formula.iter().collect();
+        for (i, (text, first)) in self.groups.iter().enumerate() {
+            let end = self.groups.get(i + 1).map_or(clauses.len(), |g| g.1);
+            if end == *first {
+                writeln!(out, "c {text} (holds already: no clause needed)")?;
+            } else {
+                writeln!(out, "c {text}")?;
+            }
+            for clause in &clauses[*first..end] {
+                for l in *clause {
+                    write!(out, "{} ", l.to_dimacs())?;
+                }
+                writeln!(out, "0")?;
+            }
+        }
+        Ok(())
+    }
+}
+
+impl ClauseSink for AnnotatedCnf {
+    fn begin_group(&mut self, group: &Group<'_>) {
+        let first = self.formula.len();
+        self.groups.push((group.to_string(), first));
+    }
+
+    fn add_clause(&mut self, clause: &[Lit]) {
+        ExtendFormula::add_clause(&mut self.formula, clause);
+    }
+}

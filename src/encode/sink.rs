@@ -1,0 +1,100 @@
+//! Where clauses go: a solver, or an annotated formula for DIMACS export.
+//!
+//! Encoders write through [`ClauseSink`] and never know which, so the DIMACS
+//! file `cnf` prints is exactly the formula `solve` hands to varisat.
+
+use std::fmt;
+
+use varisat::{ExtendFormula, Lit};
+
+use crate::board::{Color, Square};
+use crate::notation::MoveText;
+
+/// The ply a group of clauses belongs to.
+#[derive(Clone, Copy, Debug)]
+pub struct PlyRef<'a> {
+    /// 1-based ply number.
+    pub number: usize,
+    /// The side making it.
+    pub side: Color,
+    /// The move as written.
+    pub text: &'a MoveText,
+}
+
+/// The rule a group of clauses states.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Rule {
+    /// An empty start square has no colour and no kind (one model per board).
+    EmptyMeansNothing,
+    /// No man on its crowning row in the start board.
+    NoUncrownedMan,
+    /// The moving square holds a piece of the side to move.
+    MoverOwns(Square),
+    /// The mover is a king (it goes backwards, or jumps on past its crowning row).
+    MustBeKing(Square),
+    /// A landing square is empty when the piece arrives.
+    LandingEmpty(Square),
+    /// A jumped square holds an enemy piece.
+    JumpsEnemy(Square),
+    /// Before a simple move, the side to move has no capture.
+    NoCaptureAvailable,
+    /// After a capture, the piece cannot jump again from where it stops.
+    CaptureEnds(Square),
+}
+
+impl fmt::Display for Rule {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Rule::EmptyMeansNothing => f.write_str("an empty square has no colour and no kind"),
+            Rule::NoUncrownedMan => f.write_str("no man stands on its crowning row"),
+            Rule::MoverOwns(s) => write!(f, "square {s} holds a piece of the side to move"),
+            Rule::MustBeKing(s) => write!(f, "the piece on {s} is a king"),
+            Rule::LandingEmpty(s) => write!(f, "landing square {s} is empty"),
+            Rule::JumpsEnemy(s) => write!(f, "jumped square {s} holds an enemy piece"),
+            Rule::NoCaptureAvailable => f.write_str("no capture is available"),
+            Rule::CaptureEnds(s) => write!(f, "the piece on {s} cannot jump again"),
+        }
+    }
+}
+
+/// A named group of clauses: a rule, at the start board or at one ply.
+#[derive(Clone, Copy, Debug)]
+pub struct Group<'a> {
+    /// The ply, or `None` for start-board rules.
+    pub ply: Option<PlyRef<'a>>,
+    /// The rule.
+    pub rule: Rule,
+}
+
+impl fmt::Display for Group<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.ply {
+            None => write!(f, "start board: {}", self.rule),
+            Some(p) => write!(f, "ply {} {} {}: {}", p.number, p.side.letter(), p.text, self.rule),
+        }
+    }
+}
+
+/// A consumer of clauses, told which group each belongs to.
+pub trait ClauseSink {
+    /// The clauses that follow state `group`.
+    fn begin_group(&mut self, group: &Group<'_>) {
+        let _ = group;
+    }
+
+    /// Adds one clause (an empty slice is the empty clause: unsatisfiable).
+    fn add_clause(&mut self, clause: &[Lit]);
+}
+
+impl ClauseSink for varisat::Solver<'_> {
+    fn add_clause(&mut self, clause: &[Lit]) {
+        ExtendFormula::add_clause(self, clause);
+    }
+}
+
+impl ClauseSink for varisat::CnfFormula {
+    fn add_clause(&mut self, clause: &[Lit]) {
+        ExtendFormula::add_clause(self, clause);
+    }
+}

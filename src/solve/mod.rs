@@ -1,0 +1,126 @@
+//! Engines that find a start board, and the check every answer passes before
+//! anyone sees it.
+//!
+//! [`solve`] runs an engine, then replays the record from the engine's start
+//! board with the native replayer. An answer the replayer rejects is an
+//! [`InternalError`], never a printed board.
+
+mod sat;
+
+use std::fmt;
+
+use crate::board::Board;
+use crate::notation::{Answer, Record};
+use crate::replay::replay;
+use crate::rules::Variant;
+
+pub use sat::solve_sat;
+
+/// The method used to find a start board.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default)]
+#[non_exhaustive]
+pub enum Engine {
+    /// The SAT encoding solved by varisat.
+    #[default]
+    Sat,
+}
+
+impl Engine {
+    /// Lower-case name, as on the command line.
+    pub fn name(self) -> &'static str {
+        match self {
+            Engine::Sat => "sat",
+        }
+    }
+}
+
+/// Figures about one solve, for reports and benchmarks.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SolveStats {
+    /// SAT variables (0 for search engines).
+    pub vars: usize,
+    /// SAT clauses (0 for search engines).
+    pub clauses: usize,
+}
+
+/// What an engine found, before the replay check.
+#[derive(Clone, Debug)]
+pub enum Found {
+    /// A candidate start board.
+    Start(Board, SolveStats),
+    /// Proof (or a search's exhaustion) that no start board exists, with a reason when known.
+    Impossible(Option<String>, SolveStats),
+}
+
+/// A checked answer.
+#[derive(Clone, Debug)]
+pub struct Solution {
+    /// Start and end boards; the end board is the replayer's.
+    pub answer: Answer,
+    /// Figures from the engine.
+    pub stats: SolveStats,
+}
+
+/// The verdict on one record.
+#[derive(Clone, Debug)]
+#[non_exhaustive]
+pub enum Outcome {
+    /// A start board was found and replayed.
+    Solved(Solution),
+    /// No start board makes the moves legal.
+    Impossible {
+        /// Why, when the engine can tell.
+        reason: Option<String>,
+        /// Figures from the engine.
+        stats: SolveStats,
+    },
+}
+
+/// An engine and the replayer disagree, or the solver failed: a bug in postfacto.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct InternalError(pub String);
+
+impl fmt::Display for InternalError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "internal error: {}", self.0)
+    }
+}
+
+impl std::error::Error for InternalError {}
+
+/// Finds a start board for `record` with `engine` and checks it with the replayer.
+///
+/// # Errors
+/// [`InternalError`] when the engine fails or its board does not replay.
+pub fn solve(record: &Record, engine: Engine) -> Result<Outcome, InternalError> {
+    let found = match engine {
+        Engine::Sat => solve_sat(record)?,
+    };
+    check(record, engine, found)
+}
+
+/// Replays an engine's candidate; turns a failed replay into an [`InternalError`].
+fn check(record: &Record, engine: Engine, found: Found) -> Result<Outcome, InternalError> {
+    let rules = Variant::English.rules();
+    match found {
+        Found::Impossible(reason, stats) => Ok(Outcome::Impossible { reason, stats }),
+        Found::Start(start, stats) => {
+            if let Some(problem) = rules.start_problems(&start).first() {
+                return Err(InternalError(format!(
+                    "the {} engine's start board breaks a start rule: {problem}",
+                    engine.name()
+                )));
+            }
+            let end = replay(rules, &start, record).map_err(|e| {
+                InternalError(format!(
+                    "the {} engine's start board does not replay: {e}\n{start}",
+                    engine.name()
+                ))
+            })?;
+            Ok(Outcome::Solved(Solution {
+                answer: Answer { start, end },
+                stats,
+            }))
+        }
+    }
+}
