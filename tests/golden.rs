@@ -1,0 +1,65 @@
+//! Golden DIMACS files: the encoding of the two samples, byte for byte.
+//! An intended change is blessed with `BLESS=1 cargo test golden`, and the
+//! diff of `encodings/golden/` is then reviewed like code.
+
+use postfacto::encode::english_dimacs;
+use postfacto::notation::parse_records;
+use postfacto::solve::{solve, Engine, Outcome};
+
+use crate::util::path;
+
+fn dimacs_of(input: &str) -> String {
+    let record = &parse_records(input).unwrap()[0];
+    let mut out = Vec::new();
+    english_dimacs(record).write_dimacs(&mut out).unwrap();
+    String::from_utf8(out).unwrap()
+}
+
+#[test]
+fn golden_dimacs_match() {
+    for name in ["sample1", "sample2"] {
+        let input = std::fs::read_to_string(path(&format!("tests/data/{name}.in"))).unwrap();
+        let got = dimacs_of(&input);
+        let golden = path(&format!("encodings/golden/{name}.cnf"));
+        if std::env::var_os("BLESS").is_some() {
+            std::fs::write(&golden, &got).unwrap();
+            continue;
+        }
+        let want = std::fs::read_to_string(&golden)
+            .unwrap_or_else(|e| panic!("{}: {e} (run with BLESS=1 to create it)", golden.display()));
+        if got != want {
+            let first = got
+                .lines()
+                .zip(want.lines())
+                .position(|(a, b)| a != b)
+                .unwrap_or(got.lines().count().min(want.lines().count()));
+            panic!(
+                "{name}: the encoding changed at line {}:\n  golden: {:?}\n  now:    {:?}\nIf intended, run BLESS=1 cargo test golden and review the diff.",
+                first + 1,
+                want.lines().nth(first),
+                got.lines().nth(first)
+            );
+        }
+    }
+}
+
+/// Solves a DIMACS text with varisat as any outside solver would, knowing nothing of postfacto.
+pub fn dimacs_satisfiable(dimacs: &str) -> bool {
+    let formula = varisat::dimacs::DimacsParser::parse(dimacs.as_bytes()).expect("valid DIMACS");
+    let mut solver = varisat::Solver::new();
+    solver.add_formula(&formula);
+    solver.solve().unwrap()
+}
+
+#[test]
+fn golden_files_are_satisfiable_like_solve_says() {
+    for name in ["sample1", "sample2"] {
+        let dimacs = std::fs::read_to_string(path(&format!("encodings/golden/{name}.cnf"))).unwrap();
+        assert!(dimacs_satisfiable(&dimacs), "{name}");
+    }
+    let impossible = dimacs_of("W 3\n22-18\n11-15\n18-14\n");
+    assert!(impossible.contains("\n0\n"), "the empty clause is written as a lone 0");
+    assert!(!dimacs_satisfiable(&impossible));
+    let record = &parse_records("W 3\n22-18\n11-15\n18-14\n").unwrap()[0];
+    assert!(matches!(solve(record, Engine::Sat).unwrap(), Outcome::Impossible { .. }));
+}
