@@ -47,7 +47,11 @@ pub fn random_board(rng: &mut Rng, density: u32, kings: u32) -> Board {
         if !rng.chance(density) {
             continue;
         }
-        let color = if rng.chance(50) { Color::White } else { Color::Black };
+        let color = if rng.chance(50) {
+            Color::White
+        } else {
+            Color::Black
+        };
         let king = rng.chance(kings) || sq.row() == color.crowning_row();
         let role = if king { Role::King } else { Role::Man };
         board.set(sq, Some(Piece::new(color, role)));
@@ -57,7 +61,13 @@ pub fn random_board(rng: &mut Rng, density: u32, kings: u32) -> Board {
 
 /// A random legal game of at most `plies` moves from `start` with `first` to
 /// move; it stops early when the side to move has no move.
-pub fn random_game(rules: &dyn Rules, rng: &mut Rng, start: &Board, first: Color, plies: usize) -> Record {
+pub fn random_game(
+    rules: &dyn Rules,
+    rng: &mut Rng,
+    start: &Board,
+    first: Color,
+    plies: usize,
+) -> Record {
     let mut board = *start;
     let mut side = first;
     let mut moves: Vec<MoveText> = Vec::new();
@@ -67,7 +77,9 @@ pub fn random_game(rules: &dyn Rules, rng: &mut Rng, start: &Board, first: Color
             break;
         }
         let mv = legal[rng.below(legal.len())].clone();
-        board = rules.play(&board, side, &mv).expect("generated moves are legal");
+        board = rules
+            .play(&board, side, &mv)
+            .expect("generated moves are legal");
         moves.push(mv);
         side = side.opposite();
     }
@@ -77,11 +89,20 @@ pub fn random_game(rules: &dyn Rules, rng: &mut Rng, start: &Board, first: Color
 /// A fragment of a random game: a game of `lead + plies` moves is played from
 /// a random board and the last `plies` moves (or as many as were played) kept,
 /// with the board before them. `None` if no move could be kept.
-pub fn random_fragment(rules: &dyn Rules, rng: &mut Rng, lead: usize, plies: usize) -> Option<(Board, Record)> {
+pub fn random_fragment(
+    rules: &dyn Rules,
+    rng: &mut Rng,
+    lead: usize,
+    plies: usize,
+) -> Option<(Board, Record)> {
     let density = 30 + rng.below(50) as u32;
     let kings = rng.below(40) as u32;
     let start = random_board(rng, density, kings);
-    let first = if rng.chance(50) { Color::White } else { Color::Black };
+    let first = if rng.chance(50) {
+        Color::White
+    } else {
+        Color::Black
+    };
     let game = random_game(rules, rng, &start, first, lead + plies);
     let cut = game.moves.len().saturating_sub(plies).min(lead);
     if cut >= game.moves.len() {
@@ -89,7 +110,9 @@ pub fn random_fragment(rules: &dyn Rules, rng: &mut Rng, lead: usize, plies: usi
     }
     let mut board = start;
     for (i, mv) in game.moves[..cut].iter().enumerate() {
-        board = rules.play(&board, game.mover(i + 1), mv).expect("replaying a generated game");
+        board = rules
+            .play(&board, game.mover(i + 1), mv)
+            .expect("replaying a generated game");
     }
     let record = Record::new(game.mover(cut + 1), game.moves[cut..].to_vec());
     Some((board, record))

@@ -5,7 +5,8 @@ use crate::util::{postfacto, solve_and_verify, square_of};
 #[test]
 fn samples_solve_and_verify() {
     for name in ["sample1", "sample2"] {
-        let input = std::fs::read_to_string(crate::util::path(&format!("tests/data/{name}.in"))).unwrap();
+        let input =
+            std::fs::read_to_string(crate::util::path(&format!("tests/data/{name}.in"))).unwrap();
         solve_and_verify(name, &input);
     }
 }
@@ -14,7 +15,11 @@ fn samples_solve_and_verify() {
 fn the_specs_own_answers_are_accepted() {
     for name in ["sample1", "sample2"] {
         let run = postfacto(
-            &["verify", &format!("tests/data/{name}.in"), &format!("tests/data/{name}.ans")],
+            &[
+                "verify",
+                &format!("tests/data/{name}.in"),
+                &format!("tests/data/{name}.ans"),
+            ],
             "",
         );
         assert_eq!((run.code, run.stdout.as_str()), (0, "OK\n"), "{name}");
@@ -44,7 +49,10 @@ fn crowning_ends_the_chain_so_the_piece_was_a_man() {
     // and 24 empty (left by ply 1): a king would have to go on over 27, so it is
     // a man, crowned on 31. The jumped piece arrives on 26 only at ply 5, so
     // Black had no capture before.
-    let answer = solve_and_verify("crowning_ends", "W 6\n24-20\n1-5\n32-27\n5-9\n30-26\n22x31\n");
+    let answer = solve_and_verify(
+        "crowning_ends",
+        "W 6\n24-20\n1-5\n32-27\n5-9\n30-26\n22x31\n",
+    );
     assert_eq!(square_of(&answer, 0, 22), 'b', "{answer}");
     assert_eq!(square_of(&answer, 1, 31), 'B', "{answer}");
     assert_eq!(square_of(&answer, 1, 27), 'w', "{answer}");
@@ -61,13 +69,25 @@ fn a_blocker_stops_a_forced_capture() {
 fn impossible_records_exit_1_with_a_reason() {
     let cases = [
         // 18 could jump 15 to 11, which ply 2 emptied.
-        ("W 3\n22-18\n11-15\n18-14\n", "ply 3 (18-14): the move is not a capture, but 18x11 is available"),
+        (
+            "W 3\n22-18\n11-15\n18-14\n",
+            "ply 3 (18-14): the move is not a capture, but 18x11 is available",
+        ),
         // Moves from a square an earlier move emptied.
-        ("W 2\n21-17\n21-17\n", "ply 2 (21-17): it is Black's move, but square 21 was emptied by ply 1"),
+        (
+            "W 2\n21-17\n21-17\n",
+            "ply 2 (21-17): it is Black's move, but square 21 was emptied by ply 1",
+        ),
         // Black moves the piece White just moved.
-        ("W 2\n21-17\n17-13\n", "square 17 holds the white piece that ply 1 moved there"),
+        (
+            "W 2\n21-17\n17-13\n",
+            "square 17 holds the white piece that ply 1 moved there",
+        ),
         // Lands on a square a piece was just moved to.
-        ("W 2\n22-18\n14-18\n", "ply 2 (14-18): square 18 holds the white piece"),
+        (
+            "W 2\n22-18\n14-18\n",
+            "ply 2 (14-18): square 18 holds the white piece",
+        ),
         // Jumps a square that the same capture already emptied: 14x23x14 goes back over 18.
         ("B 1\n14x23x14\n", "square 18 was emptied by ply 1"),
     ];
@@ -76,7 +96,8 @@ fn impossible_records_exit_1_with_a_reason() {
         assert_eq!(run.code, 1, "{input}");
         assert!(run.stdout.is_empty(), "{input}");
         assert!(
-            run.stderr.contains("no start position makes these moves legal"),
+            run.stderr
+                .contains("no start position makes these moves legal"),
             "{input}: {}",
             run.stderr
         );
@@ -94,5 +115,10 @@ fn impossibility_proved_by_the_solver() {
     let run = postfacto(&["solve"], "B 4\n14-17\n24-28\n23x14\n12x3\n");
     assert_eq!(run.code, 1, "{}", run.stdout);
     assert!(run.stdout.is_empty());
-    assert!(run.stderr.contains("no start position makes these moves legal"), "{}", run.stderr);
+    assert!(
+        run.stderr
+            .contains("no start position makes these moves legal"),
+        "{}",
+        run.stderr
+    );
 }

@@ -9,28 +9,60 @@ fn malformed_input_exits_2_naming_the_line() {
     let cases: &[(&str, &str)] = &[
         ("", "line 1: the input is empty"),
         ("\n\n", "line 1: the input is empty"),
-        ("Q 3\n21-17\n", "line 1: expected a header 'B n' or 'W n', found 'Q 3'"),
+        (
+            "Q 3\n21-17\n",
+            "line 1: expected a header 'B n' or 'W n', found 'Q 3'",
+        ),
         ("W\n21-17\n", "line 1: expected a header"),
         ("W 0\n", "line 1: the move count '0'"),
         ("W x\n21-17\n", "line 1: the move count 'x'"),
-        ("W 3\n21-17\n13x22x31x24\n", "line 3: the header on line 1 declares 3 moves but only 2 follow"),
-        ("W 1\n21-17\n13x22\n", "line 3: expected a header 'B n' or 'W n', found the move '13x22'"),
+        (
+            "W 3\n21-17\n13x22x31x24\n",
+            "line 3: the header on line 1 declares 3 moves but only 2 follow",
+        ),
+        (
+            "W 1\n21-17\n13x22\n",
+            "line 3: expected a header 'B n' or 'W n', found the move '13x22'",
+        ),
         ("W 1\n0-5\n", "line 2: '0-5': unknown square '0'"),
         ("W 1\n33-29\n", "line 2: '33-29': unknown square '33'"),
         ("W 1\nab-17\n", "line 2: 'ab-17': unknown square 'ab'"),
-        ("W 1\n21-18\n", "line 2: '21-18': 21 and 18 are not diagonal neighbours"),
-        ("W 1\n21-13\n", "line 2: '21-13': 21 and 13 are not diagonal neighbours"),
-        ("W 1\n13x22x32\n", "line 2: '13x22x32': 22 to 32 is not a jump"),
-        ("W 1\n21-17 18\n", "line 2: unexpected text after the move: '18'"),
-        ("W 2\n21-17\n\n9-13 ;comment\n", "line 4: unexpected text after the move"),
+        (
+            "W 1\n21-18\n",
+            "line 2: '21-18': 21 and 18 are not diagonal neighbours",
+        ),
+        (
+            "W 1\n21-13\n",
+            "line 2: '21-13': 21 and 13 are not diagonal neighbours",
+        ),
+        (
+            "W 1\n13x22x32\n",
+            "line 2: '13x22x32': 22 to 32 is not a jump",
+        ),
+        (
+            "W 1\n21-17 18\n",
+            "line 2: unexpected text after the move: '18'",
+        ),
+        (
+            "W 2\n21-17\n\n9-13 ;comment\n",
+            "line 4: unexpected text after the move",
+        ),
         ("W 1\n21x17\n", "line 2: '21x17': 21 to 17 is not a jump"),
     ];
     for &(input, want) in cases {
         for command in ["solve", "cnf"] {
             let run = postfacto(&[command], input);
             assert_eq!(run.code, 2, "{command} {input:?}: {}", run.stderr);
-            assert!(run.stderr.starts_with("postfacto: <stdin>: line "), "{}", run.stderr);
-            assert!(run.stderr.contains(want), "{command} {input:?}: got {}", run.stderr);
+            assert!(
+                run.stderr.starts_with("postfacto: <stdin>: line "),
+                "{}",
+                run.stderr
+            );
+            assert!(
+                run.stderr.contains(want),
+                "{command} {input:?}: got {}",
+                run.stderr
+            );
             assert_eq!(run.stderr.lines().count(), 1, "{}", run.stderr);
             assert!(run.stdout.is_empty(), "{input:?}");
         }
@@ -43,7 +75,11 @@ fn bytes_that_are_not_text_exit_2() {
     std::fs::write(&file, b"W 1\n\xff\xfe\n").unwrap();
     let run = postfacto(&["solve", file.to_str().unwrap()], "");
     assert_eq!(run.code, 2);
-    assert!(run.stderr.contains("line 2: the input is not UTF-8 text"), "{}", run.stderr);
+    assert!(
+        run.stderr.contains("line 2: the input is not UTF-8 text"),
+        "{}",
+        run.stderr
+    );
 }
 
 #[test]
@@ -53,7 +89,13 @@ fn usage_errors_exit_2_and_help_exits_0() {
     assert_eq!(postfacto(&["solve", "--engine", "magic"], SAMPLE1).code, 2);
     let missing = postfacto(&["solve", "no/such/file.in"], "");
     assert_eq!(missing.code, 2);
-    assert!(missing.stderr.starts_with("postfacto: cannot read 'no/such/file.in'"), "{}", missing.stderr);
+    assert!(
+        missing
+            .stderr
+            .starts_with("postfacto: cannot read 'no/such/file.in'"),
+        "{}",
+        missing.stderr
+    );
     let help = postfacto(&["--help"], "");
     assert_eq!(help.code, 0);
     for command in ["solve", "verify", "cnf"] {
@@ -74,7 +116,10 @@ fn solve_reads_stdin_dash_and_files_alike() {
 
 #[test]
 fn several_instances_are_answered_in_order_and_verified_together() {
-    let input = format!("{SAMPLE1}{}", std::fs::read_to_string(path("tests/data/sample2.in")).unwrap());
+    let input = format!(
+        "{SAMPLE1}{}",
+        std::fs::read_to_string(path("tests/data/sample2.in")).unwrap()
+    );
     let run = postfacto(&["solve"], &input);
     assert_eq!(run.code, 0, "{}", run.stderr);
     let blocks: Vec<&str> = run.stdout.split("\n\n").collect();
@@ -82,14 +127,35 @@ fn several_instances_are_answered_in_order_and_verified_together() {
     assert!(blocks.iter().all(|b| b.trim_end().lines().count() == 8));
     let input_file = scratch("two.in", &input);
     let answer_file = scratch("two.ans", &run.stdout);
-    let verified = postfacto(&["verify", input_file.to_str().unwrap(), answer_file.to_str().unwrap()], "");
-    assert_eq!((verified.code, verified.stdout.as_str()), (0, "instance 1: OK\ninstance 2: OK\n"));
+    let verified = postfacto(
+        &[
+            "verify",
+            input_file.to_str().unwrap(),
+            answer_file.to_str().unwrap(),
+        ],
+        "",
+    );
+    assert_eq!(
+        (verified.code, verified.stdout.as_str()),
+        (0, "instance 1: OK\ninstance 2: OK\n")
+    );
     // The answers swapped are rejected, each with its reason.
     let swapped = format!("{}\n{}\n", blocks[1].trim_end(), blocks[0].trim_end());
     let swapped_file = scratch("two-swapped.ans", &swapped);
-    let rejected = postfacto(&["verify", input_file.to_str().unwrap(), swapped_file.to_str().unwrap()], "");
+    let rejected = postfacto(
+        &[
+            "verify",
+            input_file.to_str().unwrap(),
+            swapped_file.to_str().unwrap(),
+        ],
+        "",
+    );
     assert_eq!(rejected.code, 1);
-    assert!(rejected.stdout.starts_with("instance 1: ply 1 (21-17)"), "{}", rejected.stdout);
+    assert!(
+        rejected.stdout.starts_with("instance 1: ply 1 (21-17)"),
+        "{}",
+        rejected.stdout
+    );
 }
 
 #[test]
@@ -98,12 +164,26 @@ fn an_impossible_instance_among_good_ones_exits_1_and_names_it() {
     let run = postfacto(&["solve"], &input);
     assert_eq!(run.code, 1);
     assert_eq!(run.stdout.lines().count(), 8);
-    assert!(run.stderr.starts_with("postfacto: <stdin>: instance 2 (line 5): no start position"), "{}", run.stderr);
+    assert!(
+        run.stderr
+            .starts_with("postfacto: <stdin>: instance 2 (line 5): no start position"),
+        "{}",
+        run.stderr
+    );
 }
 
 fn verify_with(answer: &str) -> (i32, String) {
-    let file = scratch(&format!("verify-{:x}.ans", answer.len() * 31 + answer.bytes().map(usize::from).sum::<usize>()), answer);
-    let run = postfacto(&["verify", "tests/data/sample1.in", file.to_str().unwrap()], "");
+    let file = scratch(
+        &format!(
+            "verify-{:x}.ans",
+            answer.len() * 31 + answer.bytes().map(usize::from).sum::<usize>()
+        ),
+        answer,
+    );
+    let run = postfacto(
+        &["verify", "tests/data/sample1.in", file.to_str().unwrap()],
+        "",
+    );
     (run.code, run.stdout)
 }
 
@@ -132,9 +212,18 @@ fn verify_names_the_first_problem() {
             "start board: the black man on square 29 stands on its crowning row",
         ),
         // Malformed answers are rejected, not crashed on.
-        (good.replace("B-.-w-.-", "B-.-w-."), "answer line 4: expected two 8-character rows"),
-        (good.replace("B-.-w-.-", "B-.-Q-.-"), "answer line 4: square 15 holds 'Q'"),
-        (good.lines().take(7).map(|l| format!("{l}\n")).collect(), "answer line 7: an answer has 8 lines"),
+        (
+            good.replace("B-.-w-.-", "B-.-w-."),
+            "answer line 4: expected two 8-character rows",
+        ),
+        (
+            good.replace("B-.-w-.-", "B-.-Q-.-"),
+            "answer line 4: square 15 holds 'Q'",
+        ),
+        (
+            good.lines().take(7).map(|l| format!("{l}\n")).collect(),
+            "answer line 7: an answer has 8 lines",
+        ),
         (String::new(), "answer line 1: the answer is empty"),
     ];
     for (answer, want) in cases {
@@ -148,7 +237,10 @@ fn verify_names_the_first_problem() {
 #[test]
 fn verify_rejects_a_malformed_input_with_2() {
     let input = scratch("bad-verify.in", "W 1\n21-18\n");
-    let run = postfacto(&["verify", input.to_str().unwrap(), "tests/data/sample1.ans"], "");
+    let run = postfacto(
+        &["verify", input.to_str().unwrap(), "tests/data/sample1.ans"],
+        "",
+    );
     assert_eq!(run.code, 2);
     assert!(run.stderr.contains("line 2"), "{}", run.stderr);
 }
@@ -159,9 +251,14 @@ fn cnf_writes_named_dimacs_to_stdout_or_a_file() {
     assert_eq!(run.code, 0);
     assert!(run.stdout.contains("\nc var 15 = start sq5 king\n"));
     assert!(run.stdout.contains("\np cnf 96 "));
-    assert!(run.stdout.contains("\nc ply 1 W 21-17: no capture is available\n"));
+    assert!(run
+        .stdout
+        .contains("\nc ply 1 W 21-17: no capture is available\n"));
     let out = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("sample1.cnf");
-    let to_file = postfacto(&["cnf", "tests/data/sample1.in", "-o", out.to_str().unwrap()], "");
+    let to_file = postfacto(
+        &["cnf", "tests/data/sample1.in", "-o", out.to_str().unwrap()],
+        "",
+    );
     assert_eq!((to_file.code, to_file.stdout.as_str()), (0, ""));
     assert_eq!(std::fs::read_to_string(&out).unwrap(), run.stdout);
 }
@@ -171,7 +268,9 @@ fn cnf_needs_an_instance_number_for_several_records() {
     let two = format!("{SAMPLE1}{SAMPLE1}");
     let run = postfacto(&["cnf"], &two);
     assert_eq!(run.code, 2);
-    assert!(run.stderr.contains("2 records; choose one with --instance N"));
+    assert!(run
+        .stderr
+        .contains("2 records; choose one with --instance N"));
     assert_eq!(postfacto(&["cnf", "--instance", "2"], &two).code, 0);
     assert_eq!(postfacto(&["cnf", "--instance", "3"], &two).code, 2);
 }
@@ -188,5 +287,10 @@ fn a_closed_stdout_is_not_an_error() {
         .unwrap();
     drop(child.stdout.take());
     let out = child.wait_with_output().unwrap();
-    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
 }

@@ -25,8 +25,9 @@ fn golden_dimacs_match() {
             std::fs::write(&golden, &got).unwrap();
             continue;
         }
-        let want = std::fs::read_to_string(&golden)
-            .unwrap_or_else(|e| panic!("{}: {e} (run with BLESS=1 to create it)", golden.display()));
+        let want = std::fs::read_to_string(&golden).unwrap_or_else(|e| {
+            panic!("{}: {e} (run with BLESS=1 to create it)", golden.display())
+        });
         if got != want {
             let first = got
                 .lines()
@@ -54,12 +55,19 @@ pub fn dimacs_satisfiable(dimacs: &str) -> bool {
 #[test]
 fn golden_files_are_satisfiable_like_solve_says() {
     for name in ["sample1", "sample2"] {
-        let dimacs = std::fs::read_to_string(path(&format!("encodings/golden/{name}.cnf"))).unwrap();
+        let dimacs =
+            std::fs::read_to_string(path(&format!("encodings/golden/{name}.cnf"))).unwrap();
         assert!(dimacs_satisfiable(&dimacs), "{name}");
     }
     let impossible = dimacs_of("W 3\n22-18\n11-15\n18-14\n");
-    assert!(impossible.contains("\n0\n"), "the empty clause is written as a lone 0");
+    assert!(
+        impossible.contains("\n0\n"),
+        "the empty clause is written as a lone 0"
+    );
     assert!(!dimacs_satisfiable(&impossible));
     let record = &parse_records("W 3\n22-18\n11-15\n18-14\n").unwrap()[0];
-    assert!(matches!(solve(record, Engine::Sat).unwrap(), Outcome::Impossible { .. }));
+    assert!(matches!(
+        solve(record, Engine::Sat).unwrap(),
+        Outcome::Impossible { .. }
+    ));
 }

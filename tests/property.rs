@@ -25,14 +25,24 @@ fn board_from(cells: &[u8]) -> Board {
             9 => (Color::White, Role::King),
             _ => continue,
         };
-        let role = if sq.row() == color.crowning_row() { Role::King } else { role };
+        let role = if sq.row() == color.crowning_row() {
+            Role::King
+        } else {
+            role
+        };
         board.set(sq, Some(Piece::new(color, role)));
     }
     board
 }
 
 /// Plays `lead + len` moves chosen by `choices` from `board`, keeps the last `len`.
-fn fragment_from(board: Board, first: Color, lead: usize, len: usize, choices: &[u32]) -> Option<(Board, Record)> {
+fn fragment_from(
+    board: Board,
+    first: Color,
+    lead: usize,
+    len: usize,
+    choices: &[u32],
+) -> Option<(Board, Record)> {
     let mut board = board;
     let mut side = first;
     let mut kept: Vec<MoveText> = Vec::new();
@@ -58,11 +68,20 @@ fn fragment_from(board: Board, first: Color, lead: usize, len: usize, choices: &
 }
 
 fn fragments() -> impl Strategy<Value = (Board, Record)> {
-    (vec(0u8..10, 32), any::<bool>(), 0usize..30, 1usize..=100, vec(any::<u32>(), 130))
-        .prop_filter_map("no move was possible", |(cells, white, lead, len, choices)| {
-            let first = if white { Color::White } else { Color::Black };
-            fragment_from(board_from(&cells), first, lead, len, &choices)
-        })
+    (
+        vec(0u8..10, 32),
+        any::<bool>(),
+        0usize..30,
+        1usize..=100,
+        vec(any::<u32>(), 130),
+    )
+        .prop_filter_map(
+            "no move was possible",
+            |(cells, white, lead, len, choices)| {
+                let first = if white { Color::White } else { Color::Black };
+                fragment_from(board_from(&cells), first, lead, len, &choices)
+            },
+        )
 }
 
 proptest! {

@@ -22,12 +22,7 @@ pub fn postfacto(args: &[&str], stdin: &str) -> Run {
         .stderr(Stdio::piped())
         .spawn()
         .expect("the binary runs");
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(stdin.as_bytes())
-        .ok();
+    child.stdin.take().unwrap().write_all(stdin.as_bytes()).ok();
     let out = child.wait_with_output().unwrap();
     Run {
         code: out.status.code().expect("exited normally, not by a signal"),
@@ -57,17 +52,26 @@ pub fn solve_and_verify(name: &str, input: &str) -> String {
     let input_file = scratch(&format!("{name}.in"), input);
     let answer_file = scratch(&format!("{name}.ans"), &solved.stdout);
     let verified = postfacto(
-        &["verify", input_file.to_str().unwrap(), answer_file.to_str().unwrap()],
+        &[
+            "verify",
+            input_file.to_str().unwrap(),
+            answer_file.to_str().unwrap(),
+        ],
         "",
     );
-    assert_eq!((verified.code, verified.stdout.trim()), (0, "OK"), "{name}: {}", solved.stdout);
+    assert_eq!(
+        (verified.code, verified.stdout.trim()),
+        (0, "OK"),
+        "{name}: {}",
+        solved.stdout
+    );
     solved.stdout
 }
 
 /// The piece letter (or `.`) on square `n` (1..=32) of an answer's start (side 0) or end (side 1) board.
 pub fn square_of(answer: &str, side: usize, n: usize) -> char {
     let row = (n - 1) / 4;
-    let col = ((n - 1) % 4) * 2 + usize::from(row % 2 == 0);
+    let col = ((n - 1) % 4) * 2 + usize::from(row.is_multiple_of(2));
     let line = answer.lines().nth(row).unwrap();
     line.as_bytes()[side * 9 + col] as char
 }

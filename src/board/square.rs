@@ -107,7 +107,9 @@ impl Square {
 
     /// The square with the 1-based ICPC/PDN number, if it is in 1..=32.
     pub fn from_number(number: u32) -> Option<Square> {
-        (1..=32).contains(&number).then(|| Square((number - 1) as u8))
+        (1..=32)
+            .contains(&number)
+            .then(|| Square((number - 1) as u8))
     }
 
     /// The dark square at `row`, `col` (both 0..8, row 0 at the top), if that square is dark.
@@ -142,7 +144,7 @@ impl Square {
 
     const fn col_of(index: u8) -> u8 {
         let row = index / 4;
-        (index % 4) * 2 + if row % 2 == 0 { 1 } else { 0 }
+        (index % 4) * 2 + if row.is_multiple_of(2) { 1 } else { 0 }
     }
 
     /// This square's bit in a 32-bit bitboard.

@@ -40,6 +40,18 @@ pub enum Command {
         #[arg(long)]
         instance: Option<usize>,
     },
+    /// Time the engines on generated instances and print a table.
+    Bench {
+        /// Number of random fragments.
+        #[arg(long, default_value_t = 1000)]
+        count: usize,
+        /// Moves per fragment.
+        #[arg(long, default_value_t = 100)]
+        plies: usize,
+        /// Seed of the generator (same seed, same instances).
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+    },
 }
 
 #[derive(ValueEnum, Clone, Copy, Debug)]

@@ -2,6 +2,7 @@
 //! Errors are printed once to stderr as `postfacto: <message>`.
 
 mod args;
+mod bench;
 mod status;
 
 use std::fs;
@@ -46,6 +47,18 @@ pub fn run() -> ExitCode {
             output,
             instance,
         } => cmd_cnf(file.as_deref(), output, instance, &mut out),
+        Command::Bench { count, plies, seed } => {
+            if count == 0 || plies == 0 {
+                Err(fail(
+                    Status::BadInput,
+                    "--count and --plies must be at least 1",
+                ))
+            } else {
+                bench::run(count, plies, seed, &mut out)
+                    .map(|()| Status::Ok)
+                    .map_err(|e| fail(Status::Internal, e))
+            }
+        }
     };
     let flushed = out.flush();
     let status = match result {
@@ -94,7 +107,12 @@ fn read_input(path: Option<&Path>) -> Result<Input, Failure> {
                 name: p.display().to_string(),
                 bytes,
             })
-            .map_err(|e| fail(Status::BadInput, format!("cannot read '{}': {e}", p.display()))),
+            .map_err(|e| {
+                fail(
+                    Status::BadInput,
+                    format!("cannot read '{}': {e}", p.display()),
+                )
+            }),
     }
 }
 
@@ -110,7 +128,8 @@ fn read_stdin() -> Result<Input, Failure> {
 }
 
 fn read_records(input: &Input) -> Result<Vec<Record>, Failure> {
-    parse_records_bytes(&input.bytes).map_err(|e| fail(Status::BadInput, format!("{}: {e}", input.name)))
+    parse_records_bytes(&input.bytes)
+        .map_err(|e| fail(Status::BadInput, format!("{}: {e}", input.name)))
 }
 
 /// Names an instance in messages: just the file for a single record.
@@ -118,11 +137,20 @@ fn instance_name(input: &Input, records: &[Record], index: usize) -> String {
     if records.len() == 1 {
         input.name.clone()
     } else {
-        format!("{}: instance {} (line {})", input.name, index + 1, records[index].line)
+        format!(
+            "{}: instance {} (line {})",
+            input.name,
+            index + 1,
+            records[index].line
+        )
     }
 }
 
-fn cmd_solve(file: Option<&Path>, engine: EngineArg, out: &mut impl Write) -> Result<Status, Failure> {
+fn cmd_solve(
+    file: Option<&Path>,
+    engine: EngineArg,
+    out: &mut impl Write,
+) -> Result<Status, Failure> {
     let engine = match engine {
         EngineArg::Sat => Engine::Sat,
     };
@@ -157,7 +185,11 @@ fn cmd_solve(file: Option<&Path>, engine: EngineArg, out: &mut impl Write) -> Re
     Ok(status)
 }
 
-fn cmd_verify(input_path: &Path, answer_path: &Path, out: &mut impl Write) -> Result<Status, Failure> {
+fn cmd_verify(
+    input_path: &Path,
+    answer_path: &Path,
+    out: &mut impl Write,
+) -> Result<Status, Failure> {
     let input = read_input(Some(input_path))?;
     let records = read_records(&input)?;
     let answer = read_input(Some(answer_path))?;
@@ -181,7 +213,11 @@ fn cmd_verify(input_path: &Path, answer_path: &Path, out: &mut impl Write) -> Re
     let several = verdicts.len() > 1;
     let mut status = Status::Ok;
     for (i, verdict) in verdicts.iter().enumerate() {
-        let prefix = if several { format!("instance {}: ", i + 1) } else { String::new() };
+        let prefix = if several {
+            format!("instance {}: ", i + 1)
+        } else {
+            String::new()
+        };
         match verdict {
             Ok(()) => writeln!(out, "{prefix}OK"),
             Err(problem) => {
@@ -228,12 +264,21 @@ fn cmd_cnf(
         Some(path) => {
             let mut file = fs::File::create(&path)
                 .map(io::BufWriter::new)
-                .map_err(|e| fail(Status::BadInput, format!("cannot create '{}': {e}", path.display())))?;
+                .map_err(|e| {
+                    fail(
+                        Status::BadInput,
+                        format!("cannot create '{}': {e}", path.display()),
+                    )
+                })?;
             cnf.write_dimacs(&mut file)
                 .and_then(|()| file.flush())
-                .map_err(|e| fail(Status::BadInput, format!("cannot write '{}': {e}", path.display())))?;
+                .map_err(|e| {
+                    fail(
+                        Status::BadInput,
+                        format!("cannot write '{}': {e}", path.display()),
+                    )
+                })?;
         }
     }
     Ok(Status::Ok)
 }
-

@@ -26,7 +26,8 @@ impl AnnotatedCnf {
     /// Declares `count` variables, named by `name`, so every variable is listed
     /// even when no clause mentions it.
     pub fn name_vars(&mut self, count: usize, name: impl Fn(Var) -> String) {
-        self.formula.set_var_count(self.formula.var_count().max(count));
+        self.formula
+            .set_var_count(self.formula.var_count().max(count));
         self.var_names = (0..count).map(|i| name(Var::from_index(i))).collect();
     }
 
@@ -52,7 +53,12 @@ impl AnnotatedCnf {
         for (i, name) in self.var_names.iter().enumerate() {
             writeln!(out, "c var {} = {name}", i + 1)?;
         }
-        writeln!(out, "p cnf {} {}", self.formula.var_count(), self.formula.len())?;
+        writeln!(
+            out,
+            "p cnf {} {}",
+            self.formula.var_count(),
+            self.formula.len()
+        )?;
         let clauses: Vec<&[Lit]> = self.formula.iter().collect();
         for (i, (text, first)) in self.groups.iter().enumerate() {
             let end = self.groups.get(i + 1).map_or(clauses.len(), |g| g.1);

@@ -119,7 +119,11 @@ impl<S: ClauseSink> Encoder<'_, S> {
     /// becomes a known fact. `Err` if no literal is left (the formula is UNSAT).
     fn emit(&mut self) -> Result<(), ()> {
         let known = &self.known;
-        if self.clause.iter().any(|l| known[l.index()] == Some(l.is_positive())) {
+        if self
+            .clause
+            .iter()
+            .any(|l| known[l.index()] == Some(l.is_positive()))
+        {
             self.stats.satisfied += 1;
             return Ok(());
         }
@@ -192,10 +196,12 @@ impl<S: ClauseSink> Encoder<'_, S> {
     }
 
     fn ply(&mut self, board: &mut SymBoard, ply: PlyRef<'_>) -> Result<(), Contradiction> {
-        let fail = |rule: Rule| move |reason: String| Contradiction {
-            ply: ply.number,
-            rule,
-            reason,
+        let fail = |rule: Rule| {
+            move |reason: String| Contradiction {
+                ply: ply.number,
+                rule,
+                reason,
+            }
         };
         let side = ply.side;
         let enemy = side.opposite();
@@ -209,9 +215,10 @@ impl<S: ClauseSink> Encoder<'_, S> {
         })
         .map_err(fail(rule))?;
 
-        let goes_back = mv
-            .steps()
-            .any(|(a, b)| a.diagonal_to(b).is_some_and(|(dir, _)| !side.is_forward(dir)));
+        let goes_back = mv.steps().any(|(a, b)| {
+            a.diagonal_to(b)
+                .is_some_and(|(dir, _)| !side.is_forward(dir))
+        });
         let crowns_mid_capture = mv.landings()[..mv.landings().len() - 1]
             .iter()
             .any(|s| s.row() == side.crowning_row());
@@ -260,7 +267,9 @@ impl<S: ClauseSink> Encoder<'_, S> {
             let rule = Rule::CaptureEnds(stop);
             self.group(Some(ply), rule);
             for dir in Direction::ALL {
-                let Some((over, land)) = stop.jump(dir) else { continue };
+                let Some((over, land)) = stop.jump(dir) else {
+                    continue;
+                };
                 // The piece's own kind before the move: a man crowned on `stop`
                 // has only backward jumps left there, and those need a king.
                 let piece = if side.is_forward(dir) {
@@ -278,7 +287,9 @@ impl<S: ClauseSink> Encoder<'_, S> {
 
         let to = mv.to();
         let (origin, crowned) = match board.get(from) {
-            Content::Moved { origin, crowned, .. } => (origin, crowned),
+            Content::Moved {
+                origin, crowned, ..
+            } => (origin, crowned),
             _ => (from, false),
         };
         after.set(

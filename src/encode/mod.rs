@@ -24,12 +24,19 @@ pub fn english_dimacs(record: &Record) -> AnnotatedCnf {
     let encoded = encode_english(record, &mut cnf);
     let moves: Vec<String> = record.moves.iter().map(ToString::to_string).collect();
     cnf.comment("postfacto cnf: English draughts, start-board encoding (see encodings/english.md)");
-    cnf.comment(format!("record: {} {}: {}", record.first.letter(), moves.len(), moves.join(" ")));
+    cnf.comment(format!(
+        "record: {} {}: {}",
+        record.first.letter(),
+        moves.len(),
+        moves.join(" ")
+    ));
     cnf.comment(format!(
         "variables: {}; clauses: {} (left out: {} repeated, {} satisfied by earlier unit clauses)",
         encoded.stats.vars, encoded.stats.clauses, encoded.stats.repeated, encoded.stats.satisfied
     ));
-    cnf.comment("a model is a start board: square n has variables 3n-2 (occupied), 3n-1 (white), 3n (king)");
+    cnf.comment(
+        "a model is a start board: square n has variables 3n-2 (occupied), 3n-1 (white), 3n (king)",
+    );
     if let Some(c) = &encoded.contradiction {
         cnf.comment(format!(
             "ply {} cannot be played whatever the start board ({}); the formula ends with the empty clause",

@@ -71,7 +71,14 @@ impl fmt::Display for Group<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self.ply {
             None => write!(f, "start board: {}", self.rule),
-            Some(p) => write!(f, "ply {} {} {}: {}", p.number, p.side.letter(), p.text, self.rule),
+            Some(p) => write!(
+                f,
+                "ply {} {} {}: {}",
+                p.number,
+                p.side.letter(),
+                p.text,
+                self.rule
+            ),
         }
     }
 }

@@ -118,7 +118,10 @@ impl SymBoard {
     /// "`sq` holds a piece of `color`".
     pub fn holds(&self, sq: Square, color: Color) -> Cond {
         match self.get(sq) {
-            Content::Start => Some(Conj::of(&[lit(sq, Fact::Occupied, true), color_lit(sq, color)])),
+            Content::Start => Some(Conj::of(&[
+                lit(sq, Fact::Occupied, true),
+                color_lit(sq, color),
+            ])),
             Content::Emptied { .. } => None,
             Content::Moved { color: c, .. } => (c == color).then_some(Conj::truth()),
         }
@@ -151,7 +154,10 @@ impl SymBoard {
             Content::Start => format!("square {sq} holds what the start board put there"),
             Content::Emptied { by } => format!("square {sq} was emptied by ply {by}"),
             Content::Moved { color, by, .. } => {
-                format!("square {sq} holds the {} piece that ply {by} moved there", color.name())
+                format!(
+                    "square {sq} holds the {} piece that ply {by} moved there",
+                    color.name()
+                )
             }
         }
     }

@@ -68,8 +68,16 @@ pub fn decode(model: &[Lit]) -> Board {
     for sq in Square::all() {
         let at = |fact: Fact| value[var(sq, fact).index()];
         if at(Fact::Occupied) {
-            let color = if at(Fact::White) { Color::White } else { Color::Black };
-            let role = if at(Fact::King) { Role::King } else { Role::Man };
+            let color = if at(Fact::White) {
+                Color::White
+            } else {
+                Color::Black
+            };
+            let role = if at(Fact::King) {
+                Role::King
+            } else {
+                Role::Man
+            };
             board.set(sq, Some(Piece::new(color, role)));
         }
     }
@@ -83,7 +91,11 @@ pub fn encode_board(board: &Board) -> Vec<Lit> {
             let piece = board.get(sq);
             [
                 lit(sq, Fact::Occupied, piece.is_some()),
-                lit(sq, Fact::White, piece.is_some_and(|p| p.color == Color::White)),
+                lit(
+                    sq,
+                    Fact::White,
+                    piece.is_some_and(|p| p.color == Color::White),
+                ),
                 lit(sq, Fact::King, piece.is_some_and(Piece::is_king)),
             ]
         })

@@ -83,7 +83,10 @@ fn read_row(board: &mut Board, row: u8, text: &str, line: usize) -> Result<(), P
     for (col, ch) in text.chars().enumerate() {
         let problem = match Square::from_coords(row, col as u8) {
             None if ch == '-' => None,
-            None => Some(format!("column {} is a light square and must be '-', found '{ch}'", col + 1)),
+            None => Some(format!(
+                "column {} is a light square and must be '-', found '{ch}'",
+                col + 1
+            )),
             Some(_) if ch == '.' => None,
             Some(sq) => match Piece::from_letter(ch) {
                 Some(piece) => {
@@ -128,15 +131,28 @@ w-.-.-.- .-.-.-.-
     #[test]
     fn reports_malformed_lines() {
         let short = SAMPLE1_ANSWER.replacen("-b-.-.-. -b-.-.-.", "-b-.-.-. -b-.-.-", 1);
-        assert!(parse_answers(&short).unwrap_err().to_string().starts_with("answer line 1:"));
+        assert!(parse_answers(&short)
+            .unwrap_err()
+            .to_string()
+            .starts_with("answer line 1:"));
         let light = SAMPLE1_ANSWER.replacen("-b-.-.-.", "bb-.-.-.", 1);
-        assert!(parse_answers(&light).unwrap_err().message.contains("light square"));
+        assert!(parse_answers(&light)
+            .unwrap_err()
+            .message
+            .contains("light square"));
         let letter = SAMPLE1_ANSWER.replacen("B-.-w", "Q-.-w", 1);
         let e = parse_answers(&letter).unwrap_err();
         assert_eq!(e.line, 4);
         assert!(e.message.contains("square 13 holds 'Q'"));
-        let cut: String = SAMPLE1_ANSWER.lines().take(5).map(|l| format!("{l}\n")).collect();
-        assert!(parse_answers(&cut).unwrap_err().message.contains("ends after 5"));
+        let cut: String = SAMPLE1_ANSWER
+            .lines()
+            .take(5)
+            .map(|l| format!("{l}\n"))
+            .collect();
+        assert!(parse_answers(&cut)
+            .unwrap_err()
+            .message
+            .contains("ends after 5"));
         assert!(parse_answers("").is_err());
     }
 }

@@ -78,7 +78,11 @@ impl MoveText {
     pub fn jump(path: Vec<Square>) -> MoveText {
         assert!(path.len() >= 2, "a jump needs a landing square");
         for pair in path.windows(2) {
-            assert_eq!(pair[0].diagonal_to(pair[1]).map(|d| d.1), Some(2), "not a jump");
+            assert_eq!(
+                pair[0].diagonal_to(pair[1]).map(|d| d.1),
+                Some(2),
+                "not a jump"
+            );
         }
         MoveText {
             path,

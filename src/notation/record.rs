@@ -114,7 +114,10 @@ pub fn parse_records_bytes(bytes: &[u8]) -> Result<Vec<Record>, ParseRecordError
     match std::str::from_utf8(bytes) {
         Ok(text) => parse_records(text),
         Err(e) => {
-            let line = 1 + bytes[..e.valid_up_to()].iter().filter(|&&b| b == b'\n').count();
+            let line = 1 + bytes[..e.valid_up_to()]
+                .iter()
+                .filter(|&&b| b == b'\n')
+                .count();
             Err(error(line, RecordErrorKind::NotText))
         }
     }
@@ -163,11 +166,7 @@ pub fn parse_records(text: &str) -> Result<Vec<Record>, ParseRecordError> {
             moves.push(parse_move_line(move_line, text)?);
         }
         previous = Some((line, declared));
-        records.push(Record {
-            first,
-            moves,
-            line,
-        });
+        records.push(Record { first, moves, line });
     }
     if records.is_empty() {
         return Err(error(1, RecordErrorKind::Empty));
@@ -219,7 +218,10 @@ fn parse_move_line(line: usize, text: &str) -> Result<MoveText, ParseRecordError
         // Report the move itself first if it is also wrong.
         word.parse::<MoveText>()
             .map_err(|e| error(line, RecordErrorKind::BadMove(e)))?;
-        return Err(error(line, RecordErrorKind::TrailingText(extra.to_string())));
+        return Err(error(
+            line,
+            RecordErrorKind::TrailingText(extra.to_string()),
+        ));
     }
     word.parse()
         .map_err(|e| error(line, RecordErrorKind::BadMove(e)))
@@ -269,7 +271,11 @@ mod tests {
             ("W +2\n21-17\n17-13\n", 1, "'+2'"),
             ("W two\n", 1, "'two'"),
             ("W 99999999999999999999999\n", 1, "not a whole number"),
-            ("W 3\n21-17\n13x22x31x24\n", 3, "declares 3 moves but only 2"),
+            (
+                "W 3\n21-17\n13x22x31x24\n",
+                3,
+                "declares 3 moves but only 2",
+            ),
             ("W 2\n21-17\nB 1\n9-13\n", 3, "declares 2 moves but only 1"),
             ("W 1\n21-17\n13x22\n", 3, "does the move count 1 on line 1"),
             ("W 1\n33-29\n", 2, "unknown square '33'"),
@@ -277,7 +283,11 @@ mod tests {
             ("W 1\nab-cd\n", 2, "unknown square 'ab'"),
             ("W 1\n21-18\n", 2, "not diagonal neighbours"),
             ("W 1\n13x20\n", 2, "not a jump"),
-            ("W 1\n21-17 junk\n", 2, "unexpected text after the move: 'junk'"),
+            (
+                "W 1\n21-17 junk\n",
+                2,
+                "unexpected text after the move: 'junk'",
+            ),
             ("W 1\n21-17x\n", 2, "mixes"),
         ];
         for &(text, line, want) in cases {

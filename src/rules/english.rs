@@ -35,12 +35,19 @@ impl English {
 
     /// Appends every complete capture sequence of the piece that started on
     /// `path[0]` and now stands on the last square of `path`.
-    fn extend_captures(board: &Board, piece: Piece, path: &mut Vec<Square>, out: &mut Vec<MoveText>) {
+    fn extend_captures(
+        board: &Board,
+        piece: Piece,
+        path: &mut Vec<Square>,
+        out: &mut Vec<MoveText>,
+    ) {
         let at = *path.last().expect("path starts with the origin");
         let enemy = piece.color.opposite();
         let mut extended = false;
         for dir in Direction::ALL.into_iter().filter(|&d| piece.may_go(d)) {
-            let Some((over, to)) = at.jump(dir) else { continue };
+            let Some((over, to)) = at.jump(dir) else {
+                continue;
+            };
             if board.color_at(over) != Some(enemy) || !board.is_empty(to) {
                 continue;
             }
@@ -194,13 +201,20 @@ mod tests {
     }
 
     fn moves(b: &Board, side: Color) -> Vec<String> {
-        English.legal_moves(b, side).iter().map(ToString::to_string).collect()
+        English
+            .legal_moves(b, side)
+            .iter()
+            .map(ToString::to_string)
+            .collect()
     }
 
     #[test]
     fn men_step_forward_only_and_kings_everywhere() {
         let b = board(&[(22, 'w'), (10, 'b'), (27, 'W')]);
-        assert_eq!(moves(&b, Color::White), ["22-17", "22-18", "27-23", "27-24", "27-31", "27-32"]);
+        assert_eq!(
+            moves(&b, Color::White),
+            ["22-17", "22-18", "27-23", "27-24", "27-31", "27-32"]
+        );
         assert_eq!(moves(&b, Color::Black), ["10-14", "10-15"]);
     }
 
@@ -210,9 +224,15 @@ mod tests {
         let b = board(&[(30, 'w'), (26, 'b'), (19, 'b'), (32, 'w')]);
         assert_eq!(moves(&b, Color::White), ["30x23x16"]);
         let err = English.play(&b, Color::White, &mv("32-28")).unwrap_err();
-        assert_eq!(err.to_string(), "a capture is available (30x23), so the move must be a capture");
+        assert_eq!(
+            err.to_string(),
+            "a capture is available (30x23), so the move must be a capture"
+        );
         let err = English.play(&b, Color::White, &mv("30x23")).unwrap_err();
-        assert_eq!(err.to_string(), "the capture must go on: the piece on 23 can still jump 19 to 16");
+        assert_eq!(
+            err.to_string(),
+            "the capture must go on: the piece on 23 can still jump 19 to 16"
+        );
         let after = English.play(&b, Color::White, &mv("30x23x16")).unwrap();
         assert_eq!(after, board(&[(16, 'w'), (32, 'w')]));
     }
@@ -244,11 +264,27 @@ mod tests {
     fn named_violations() {
         let b = board(&[(21, 'w'), (13, 'b')]);
         let cases = [
-            (Color::White, "22-17", "square 22 is empty, there is no white piece to move"),
-            (Color::White, "13-17", "square 13 holds a black man, but it is White's move"),
-            (Color::White, "21-25", "a white man cannot move backwards (21 to 25)"),
+            (
+                Color::White,
+                "22-17",
+                "square 22 is empty, there is no white piece to move",
+            ),
+            (
+                Color::White,
+                "13-17",
+                "square 13 holds a black man, but it is White's move",
+            ),
+            (
+                Color::White,
+                "21-25",
+                "a white man cannot move backwards (21 to 25)",
+            ),
             (Color::Black, "13-17", "square 17 is occupied"),
-            (Color::White, "21x14", "square 17 holds no black piece to jump"),
+            (
+                Color::White,
+                "21x14",
+                "square 17 holds no black piece to jump",
+            ),
         ];
         let b2 = {
             let mut b2 = b;
@@ -275,7 +311,11 @@ mod tests {
         let ans = parse_answers(include_str!("../../tests/data/sample1.ans")).unwrap()[0];
         let mut b = ans.start;
         for (i, text) in ["21-17", "13x22x31x24", "19x28"].into_iter().enumerate() {
-            let side = if i % 2 == 0 { Color::White } else { Color::Black };
+            let side = if i % 2 == 0 {
+                Color::White
+            } else {
+                Color::Black
+            };
             b = English.play(&b, side, &mv(text)).unwrap();
         }
         assert_eq!(b, ans.end);
