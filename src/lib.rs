@@ -20,6 +20,7 @@
 
 pub mod board;
 pub mod encode;
+pub mod hard;
 pub mod notation;
 pub mod random;
 pub mod replay;

@@ -118,6 +118,30 @@ pub fn random_fragment(
     Some((board, record))
 }
 
+/// A fragment of `plies` moves cut from a random game that starts at the
+/// standard opening (Black moves first) after `lead` random moves.
+pub fn opening_fragment(
+    rules: &dyn Rules,
+    rng: &mut Rng,
+    lead: usize,
+    plies: usize,
+) -> Option<(Board, Record)> {
+    let game = random_game(rules, rng, &Board::opening(), Color::Black, lead + plies);
+    if game.moves.len() <= lead {
+        return None;
+    }
+    let mut board = Board::opening();
+    for (i, mv) in game.moves[..lead].iter().enumerate() {
+        board = rules
+            .play(&board, game.mover(i + 1), mv)
+            .expect("replaying a generated game");
+    }
+    Some((
+        board,
+        Record::new(game.mover(lead + 1), game.moves[lead..].to_vec()),
+    ))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

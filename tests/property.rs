@@ -140,3 +140,23 @@ proptest! {
         }
     }
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 300, ..ProptestConfig::default() })]
+
+    /// The SAT and DFS engines agree on whether a record is solvable, on game
+    /// fragments and on fragments made (often) impossible by giving the other
+    /// side the first move. Both engines' answers pass the replayer inside `solve`.
+    #[test]
+    fn sat_and_dfs_agree((_, record) in fragments(), flip in any::<bool>()) {
+        let record = if flip { Record::new(record.first.opposite(), record.moves.clone()) } else { record };
+        let limit = postfacto::solve::Limit { nodes: Some(200_000), time: None };
+        let sat = solve(&record, Engine::Sat).unwrap();
+        let dfs = solve(&record, Engine::Dfs(limit)).unwrap();
+        match (&sat, &dfs) {
+            (_, Outcome::GaveUp { .. }) => {}
+            (Outcome::Solved(_), Outcome::Solved(_)) | (Outcome::Impossible { .. }, Outcome::Impossible { .. }) => {}
+            _ => prop_assert!(false, "sat {sat:?}\ndfs {dfs:?}\n{record}"),
+        }
+    }
+}

@@ -21,6 +21,10 @@ pub enum Command {
         /// Engine that finds the start board.
         #[arg(long, value_enum, default_value_t = EngineArg::Sat)]
         engine: EngineArg,
+        /// Give up (exit 3) after this many start boards (e.g. 100000) or this long
+        /// (e.g. 2s, 500ms); DFS engine only.
+        #[arg(long, value_parser = parse_limit)]
+        limit: Option<LimitArg>,
     },
     /// Judge an answer: accept it, or name the first rule it breaks.
     Verify {
@@ -40,6 +44,36 @@ pub enum Command {
         #[arg(long)]
         instance: Option<usize>,
     },
+    /// Write instances: fragments of random legal games, or the `--hard K` family.
+    Generate {
+        /// Moves per fragment.
+        #[arg(long, default_value_t = 100)]
+        plies: usize,
+        /// Number of instances.
+        #[arg(long, default_value_t = 1)]
+        count: usize,
+        /// Seed of the generator (same seed, same instances).
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Where games start: random boards, or the standard opening.
+        #[arg(long, value_enum, default_value_t = FromArg::Random)]
+        from: FromArg,
+        /// Instead, the member with K blocker gadgets of the family that is hard for DFS.
+        #[arg(long)]
+        hard: Option<usize>,
+        /// Write one file per instance into this folder (NNNN.in) instead of standard output.
+        #[arg(long)]
+        out: Option<PathBuf>,
+    },
+    /// Run both engines on every record of FILES (folders: every *.in inside) and compare.
+    Compare {
+        /// Files or folders.
+        #[arg(required = true)]
+        paths: Vec<PathBuf>,
+        /// Node or time limit for the DFS engine per record (e.g. 1000000, 2s).
+        #[arg(long, value_parser = parse_limit)]
+        limit: Option<LimitArg>,
+    },
     /// Time the engines on generated instances and print a table.
     Bench {
         /// Number of random fragments.
@@ -58,4 +92,38 @@ pub enum Command {
 pub enum EngineArg {
     /// SAT encoding solved by varisat.
     Sat,
+    /// The known repair-and-replay search.
+    Dfs,
+}
+
+#[derive(ValueEnum, Clone, Copy, Debug)]
+pub enum FromArg {
+    /// Random start-legal boards.
+    Random,
+    /// The standard opening, Black to move.
+    Opening,
+}
+
+/// A search limit: nodes or time.
+#[derive(Clone, Copy, Debug)]
+pub enum LimitArg {
+    Nodes(u64),
+    Time(std::time::Duration),
+}
+
+fn parse_limit(text: &str) -> Result<LimitArg, String> {
+    let number = |digits: &str| {
+        digits
+            .parse::<u64>()
+            .map_err(|_| format!("'{text}' is not a node count (100000) or a time (2s, 500ms)"))
+    };
+    if let Some(ms) = text.strip_suffix("ms") {
+        Ok(LimitArg::Time(std::time::Duration::from_millis(number(
+            ms,
+        )?)))
+    } else if let Some(s) = text.strip_suffix('s') {
+        Ok(LimitArg::Time(std::time::Duration::from_secs(number(s)?)))
+    } else {
+        Ok(LimitArg::Nodes(number(text)?))
+    }
 }

@@ -3,10 +3,9 @@
 use std::io::Write;
 use std::time::{Duration, Instant};
 
+use postfacto::hard::hard_instance;
 use postfacto::notation::Record;
-use postfacto::random::{random_fragment, Rng};
-use postfacto::rules::English;
-use postfacto::solve::{solve, Engine, Outcome};
+use postfacto::solve::{solve, Engine, Limit, Outcome};
 
 /// Summary statistics of a list of durations.
 pub struct Summary {
@@ -37,20 +36,6 @@ pub fn micros(d: Duration) -> String {
     format!("{:.1}", d.as_secs_f64() * 1e6)
 }
 
-/// `count` fragments of exactly `plies` moves (seeded), from random boards.
-pub fn fragments(count: usize, plies: usize, seed: u64) -> Vec<Record> {
-    let mut rng = Rng::new(seed);
-    let mut out = Vec::with_capacity(count);
-    while out.len() < count {
-        if let Some((_, record)) = random_fragment(&English, &mut rng, 10, plies) {
-            if record.moves.len() == plies {
-                out.push(record);
-            }
-        }
-    }
-    out
-}
-
 /// Times `engine` on every record (whole `solve`: encode, solve, replay check).
 pub fn time_engine(
     records: &[Record],
@@ -68,7 +53,7 @@ pub fn time_engine(
 }
 
 pub fn run(count: usize, plies: usize, seed: u64, out: &mut impl Write) -> Result<(), String> {
-    let records = fragments(count, plies, seed);
+    let records = super::generate::fragments(count, plies, seed, super::args::FromArg::Random)?;
     writeln!(
         out,
         "# {count} random fragments of {plies} moves, seed {seed}"
@@ -80,7 +65,8 @@ pub fn run(count: usize, plies: usize, seed: u64, out: &mut impl Write) -> Resul
         "engine", "median_us", "p90_us", "p99_us", "max_us", "inst_per_s", "vars", "clauses"
     )
     .map_err(|e| e.to_string())?;
-    for engine in [Engine::Sat] {
+    let mut medians = Vec::new();
+    for engine in [Engine::Sat, Engine::Dfs(Limit::default())] {
         let (times, outcomes) = time_engine(&records, engine)?;
         let solved = outcomes
             .iter()
@@ -98,6 +84,7 @@ pub fn run(count: usize, plies: usize, seed: u64, out: &mut impl Write) -> Resul
             _ => (v, c),
         });
         let s = Summary::of(&times);
+        medians.push(s.median);
         writeln!(
             out,
             "{:<8} {:>10} {:>10} {:>10} {:>10} {:>12.0} {:>8} {:>8}",
@@ -109,6 +96,41 @@ pub fn run(count: usize, plies: usize, seed: u64, out: &mut impl Write) -> Resul
             records.len() as f64 / s.total.as_secs_f64(),
             vars / records.len(),
             clauses / records.len()
+        )
+        .map_err(|e| e.to_string())?;
+    }
+    writeln!(
+        out,
+        "sat/dfs ratio of medians: {:.2}",
+        medians[0].as_secs_f64() / medians[1].as_secs_f64()
+    )
+    .map_err(|e| e.to_string())?;
+    writeln!(out, "\n# hard family (docs/hard-instances.md)").map_err(|e| e.to_string())?;
+    writeln!(
+        out,
+        "{:<3} {:>5} {:>10} {:>10} {:>10} {:>8}",
+        "K", "moves", "sat_us", "dfs_us", "dfs_nodes", "dfs/sat"
+    )
+    .map_err(|e| e.to_string())?;
+    for k in 1.. {
+        let Some(record) = hard_instance(k) else {
+            break;
+        };
+        let (sat_times, _) = time_engine(std::slice::from_ref(&record), Engine::Sat)?;
+        let (dfs_times, outcomes) =
+            time_engine(std::slice::from_ref(&record), Engine::Dfs(Limit::default()))?;
+        let nodes = match &outcomes[0] {
+            Outcome::Solved(s) => s.stats.nodes,
+            _ => return Err(format!("the DFS did not solve hard member {k}")),
+        };
+        writeln!(
+            out,
+            "{k:<3} {:>5} {:>10} {:>10} {:>10} {:>8.2}",
+            record.moves.len(),
+            micros(sat_times[0]),
+            micros(dfs_times[0]),
+            nodes,
+            dfs_times[0].as_secs_f64() / sat_times[0].as_secs_f64()
         )
         .map_err(|e| e.to_string())?;
     }

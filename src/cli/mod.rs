@@ -3,6 +3,8 @@
 
 mod args;
 mod bench;
+mod compare;
+mod generate;
 mod status;
 
 use std::fs;
@@ -18,7 +20,8 @@ use postfacto::replay::judge;
 use postfacto::rules::Variant;
 use postfacto::solve::{solve, Engine, Outcome};
 
-use args::{Args, Command, EngineArg};
+use args::{Args, Command, EngineArg, LimitArg};
+use postfacto::solve::Limit as DfsLimit;
 pub use status::Status;
 
 /// A failure that ends the command: a message and a status.
@@ -40,13 +43,39 @@ pub fn run() -> ExitCode {
     let args = Args::parse();
     let mut out = io::BufWriter::new(io::stdout().lock());
     let result = match args.command {
-        Command::Solve { file, engine } => cmd_solve(file.as_deref(), engine, &mut out),
+        Command::Solve {
+            file,
+            engine,
+            limit,
+        } => {
+            engine_of(engine, limit).and_then(|engine| cmd_solve(file.as_deref(), engine, &mut out))
+        }
         Command::Verify { input, answer } => cmd_verify(&input, &answer, &mut out),
         Command::Cnf {
             file,
             output,
             instance,
         } => cmd_cnf(file.as_deref(), output, instance, &mut out),
+        Command::Generate {
+            plies,
+            count,
+            seed,
+            from,
+            hard,
+            out: dir,
+        } => {
+            let records = match hard {
+                Some(k) => generate::hard(k),
+                None if plies == 0 || count == 0 => {
+                    Err("--plies and --count must be at least 1".into())
+                }
+                None => generate::fragments(count, plies, seed, from),
+            };
+            generate::run(records, dir.as_deref(), &mut out)
+                .map(|()| Status::Ok)
+                .map_err(|e| fail(Status::BadInput, e))
+        }
+        Command::Compare { paths, limit } => compare::run(&paths, dfs_limit(limit), &mut out),
         Command::Bench { count, plies, seed } => {
             if count == 0 || plies == 0 {
                 Err(fail(
@@ -146,14 +175,33 @@ fn instance_name(input: &Input, records: &[Record], index: usize) -> String {
     }
 }
 
-fn cmd_solve(
-    file: Option<&Path>,
-    engine: EngineArg,
-    out: &mut impl Write,
-) -> Result<Status, Failure> {
-    let engine = match engine {
-        EngineArg::Sat => Engine::Sat,
-    };
+/// The engine the flags ask for; a limit makes sense only for a search.
+fn engine_of(engine: EngineArg, limit: Option<LimitArg>) -> Result<Engine, Failure> {
+    match (engine, limit) {
+        (EngineArg::Sat, None) => Ok(Engine::Sat),
+        (EngineArg::Sat, Some(_)) => Err(fail(
+            Status::BadInput,
+            "--limit applies to --engine dfs only (the SAT engine always decides)",
+        )),
+        (EngineArg::Dfs, limit) => Ok(Engine::Dfs(dfs_limit(limit))),
+    }
+}
+
+fn dfs_limit(limit: Option<LimitArg>) -> DfsLimit {
+    match limit {
+        None => DfsLimit::default(),
+        Some(LimitArg::Nodes(n)) => DfsLimit {
+            nodes: Some(n),
+            time: None,
+        },
+        Some(LimitArg::Time(t)) => DfsLimit {
+            nodes: None,
+            time: Some(t),
+        },
+    }
+}
+
+fn cmd_solve(file: Option<&Path>, engine: Engine, out: &mut impl Write) -> Result<Status, Failure> {
     let input = read_input(file)?;
     let records = read_records(&input)?;
     let mut status = Status::Ok;
@@ -174,6 +222,13 @@ fn cmd_solve(
                     instance_name(&input, &records, i)
                 );
                 status = status.max(Status::Rejected);
+            }
+            Ok(Outcome::GaveUp { reason, .. }) => {
+                eprintln!(
+                    "postfacto: {}: undecided: {reason}",
+                    instance_name(&input, &records, i)
+                );
+                status = status.max(Status::Undecided);
             }
             Ok(_) => return Err(fail(Status::Internal, "internal error: unknown outcome")),
             Err(e) => {

@@ -53,12 +53,18 @@ pub struct Encoded {
     pub contradiction: Option<Contradiction>,
 }
 
-/// Every possible jump on the board: (from, direction, jumped, landing).
-fn all_jumps() -> impl Iterator<Item = (Square, Direction, Square, Square)> {
-    Square::all().flat_map(|from| {
-        Direction::ALL
-            .into_iter()
-            .filter_map(move |dir| from.jump(dir).map(|(over, to)| (from, dir, over, to)))
+/// Every possible jump on the board (72): (from, direction, jumped, landing).
+fn all_jumps() -> &'static [(Square, Direction, Square, Square)] {
+    static JUMPS: std::sync::OnceLock<Vec<(Square, Direction, Square, Square)>> =
+        std::sync::OnceLock::new();
+    JUMPS.get_or_init(|| {
+        Square::all()
+            .flat_map(|from| {
+                Direction::ALL
+                    .into_iter()
+                    .filter_map(move |dir| from.jump(dir).map(|(over, to)| (from, dir, over, to)))
+            })
+            .collect()
     })
 }
 
@@ -67,6 +73,8 @@ pub fn encode_english(record: &Record, sink: &mut impl ClauseSink) -> Encoded {
     let mut encoder = Encoder {
         sink,
         known: [None; VAR_COUNT],
+        changed_at: [0; Square::COUNT],
+        checked_at: [vec![None; all_jumps().len()], vec![None; all_jumps().len()]],
         seen: HashSet::new(),
         clause: Vec::with_capacity(8),
         stats: EncodeStats {
@@ -103,6 +111,12 @@ struct Encoder<'s, S> {
     sink: &'s mut S,
     /// Unit facts emitted so far, by variable index.
     known: [Option<bool>; VAR_COUNT],
+    /// The ply that last changed each square's content (0: none yet).
+    changed_at: [usize; Square::COUNT],
+    /// Per side (black, white) and board jump: the ply whose "no capture" check
+    /// last wrote its clause. While none of its three squares changes, the
+    /// clause already written (strengthened by later units) still says it all.
+    checked_at: [Vec<Option<usize>>; 2],
     seen: HashSet<Vec<Lit>>,
     clause: Vec<Lit>,
     stats: EncodeStats,
@@ -238,7 +252,17 @@ impl<S: ClauseSink> Encoder<'_, S> {
             self.require(board.is_empty(to), || board.describe(to))
                 .map_err(fail(rule))?;
             self.group(Some(ply), Rule::NoCaptureAvailable);
-            for (a, dir, over, land) in all_jumps() {
+            for (j, &(a, dir, over, land)) in all_jumps().iter().enumerate() {
+                let last = self.changed_at[a.index()]
+                    .max(self.changed_at[over.index()])
+                    .max(self.changed_at[land.index()]);
+                let checked = &mut self.checked_at[side as usize][j];
+                // The check at ply `at` saw the board before ply `at` moved, so a
+                // square changed by ply `at` itself is newer than that check.
+                if checked.is_some_and(|at| last < at) {
+                    continue;
+                }
+                *checked = Some(ply.number);
                 let conds = [
                     board.holds_mover(a, side, side.is_forward(dir)),
                     board.holds(over, enemy),
@@ -286,6 +310,14 @@ impl<S: ClauseSink> Encoder<'_, S> {
         }
 
         let to = mv.to();
+        for sq in [from, to] {
+            self.changed_at[sq.index()] = ply.number;
+        }
+        for (at, next) in mv.steps().filter(|_| mv.is_capture()) {
+            let (dir, _) = at.diagonal_to(next).expect("parsed jumps are diagonal");
+            self.changed_at[at.step(dir).expect("a jump passes over a square").index()] =
+                ply.number;
+        }
         let (origin, crowned) = match board.get(from) {
             Content::Moved {
                 origin, crowned, ..

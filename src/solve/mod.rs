@@ -5,6 +5,7 @@
 //! board with the native replayer. An answer the replayer rejects is an
 //! [`InternalError`], never a printed board.
 
+mod dfs;
 mod sat;
 
 use std::fmt;
@@ -14,6 +15,7 @@ use crate::notation::{Answer, Record};
 use crate::replay::replay;
 use crate::rules::Variant;
 
+pub use dfs::{solve_dfs, Limit};
 pub use sat::solve_sat;
 
 /// The method used to find a start board.
@@ -23,6 +25,8 @@ pub enum Engine {
     /// The SAT encoding solved by varisat.
     #[default]
     Sat,
+    /// The known repair-and-replay search, with its limit.
+    Dfs(Limit),
 }
 
 impl Engine {
@@ -30,6 +34,7 @@ impl Engine {
     pub fn name(self) -> &'static str {
         match self {
             Engine::Sat => "sat",
+            Engine::Dfs(_) => "dfs",
         }
     }
 }
@@ -41,6 +46,8 @@ pub struct SolveStats {
     pub vars: usize,
     /// SAT clauses (0 for search engines).
     pub clauses: usize,
+    /// Start boards tried (search engines only).
+    pub nodes: u64,
 }
 
 /// What an engine found, before the replay check.
@@ -50,6 +57,8 @@ pub enum Found {
     Start(Board, SolveStats),
     /// Proof (or a search's exhaustion) that no start board exists, with a reason when known.
     Impossible(Option<String>, SolveStats),
+    /// A limit was hit before a verdict.
+    GaveUp(String, SolveStats),
 }
 
 /// A checked answer.
@@ -74,6 +83,13 @@ pub enum Outcome {
         /// Figures from the engine.
         stats: SolveStats,
     },
+    /// A limit was hit before a verdict.
+    GaveUp {
+        /// Which limit, in words.
+        reason: String,
+        /// Figures from the engine.
+        stats: SolveStats,
+    },
 }
 
 /// An engine and the replayer disagree, or the solver failed: a bug in postfacto.
@@ -95,6 +111,7 @@ impl std::error::Error for InternalError {}
 pub fn solve(record: &Record, engine: Engine) -> Result<Outcome, InternalError> {
     let found = match engine {
         Engine::Sat => solve_sat(record)?,
+        Engine::Dfs(limit) => solve_dfs(record, limit),
     };
     check(record, engine, found)
 }
@@ -104,6 +121,7 @@ fn check(record: &Record, engine: Engine, found: Found) -> Result<Outcome, Inter
     let rules = Variant::English.rules();
     match found {
         Found::Impossible(reason, stats) => Ok(Outcome::Impossible { reason, stats }),
+        Found::GaveUp(reason, stats) => Ok(Outcome::GaveUp { reason, stats }),
         Found::Start(start, stats) => {
             if let Some(problem) = rules.start_problems(&start).first() {
                 return Err(InternalError(format!(

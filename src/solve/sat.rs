@@ -17,6 +17,7 @@ pub fn solve_sat(record: &Record) -> Result<Found, InternalError> {
     let stats = SolveStats {
         vars: encoded.stats.vars,
         clauses: encoded.stats.clauses,
+        nodes: 0,
     };
     if let Some(c) = encoded.contradiction {
         let reason = format!("ply {} ({}): {}", c.ply, record.moves[c.ply - 1], c.reason);

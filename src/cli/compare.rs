@@ -1,0 +1,161 @@
+//! `postfacto compare`: both engines on every record; agreement and timings.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use postfacto::notation::{parse_records_bytes, Record};
+use postfacto::solve::{solve, Engine, Limit, Outcome};
+
+use super::bench::{micros, Summary};
+use super::{fail, Failure, Status};
+
+/// Every file named, with folders replaced by their `*.in` files in name order.
+fn expand(paths: &[PathBuf]) -> Result<Vec<PathBuf>, Failure> {
+    let mut files = Vec::new();
+    for path in paths {
+        if path.is_dir() {
+            let mut inside: Vec<PathBuf> = std::fs::read_dir(path)
+                .map_err(|e| {
+                    fail(
+                        Status::BadInput,
+                        format!("cannot read '{}': {e}", path.display()),
+                    )
+                })?
+                .filter_map(|entry| entry.ok().map(|e| e.path()))
+                .filter(|p| p.extension().is_some_and(|x| x == "in"))
+                .collect();
+            inside.sort();
+            files.extend(inside);
+        } else {
+            files.push(path.clone());
+        }
+    }
+    Ok(files)
+}
+
+fn verdict(outcome: &Outcome) -> &'static str {
+    match outcome {
+        Outcome::Solved(_) => "solved",
+        Outcome::Impossible { .. } => "impossible",
+        Outcome::GaveUp { .. } => "gave-up",
+        _ => "unknown",
+    }
+}
+
+fn timed(record: &Record, engine: Engine) -> (Result<Outcome, String>, Duration) {
+    let started = Instant::now();
+    let outcome = solve(record, engine).map_err(|e| e.to_string());
+    (outcome, started.elapsed())
+}
+
+pub fn run(paths: &[PathBuf], limit: Limit, out: &mut impl Write) -> Result<Status, Failure> {
+    let w = |e: std::io::Error| super::write_err(e);
+    let mut status = Status::Ok;
+    let (mut sat_times, mut dfs_times) = (Vec::new(), Vec::new());
+    let (mut compared, mut disagreements, mut gave_up) = (0, 0, 0);
+    writeln!(
+        out,
+        "{:<28} {:>5} {:>10} {:>10} {:>10} {:>6}  verdict",
+        "instance", "moves", "sat_us", "dfs_us", "dfs_nodes", "agree"
+    )
+    .map_err(w)?;
+    for file in expand(paths)? {
+        let records = match std::fs::read(&file)
+            .map_err(|e| format!("cannot read: {e}"))
+            .and_then(|bytes| parse_records_bytes(&bytes).map_err(|e| e.to_string()))
+        {
+            Ok(records) => records,
+            Err(message) => {
+                eprintln!("postfacto: {}: {message}", file.display());
+                status = status.max(Status::BadInput);
+                continue;
+            }
+        };
+        for (i, record) in records.iter().enumerate() {
+            let name = name_of(&file, i, records.len());
+            let (sat, sat_time) = timed(record, Engine::Sat);
+            let (dfs, dfs_time) = timed(record, Engine::Dfs(limit));
+            let (sat, dfs) = match (sat, dfs) {
+                (Ok(s), Ok(d)) => (s, d),
+                (s, d) => {
+                    let message = s.err().or(d.err()).unwrap_or_default();
+                    eprintln!("postfacto: {name}: {message}");
+                    status = Status::Internal;
+                    continue;
+                }
+            };
+            let nodes = match &dfs {
+                Outcome::Solved(s) => s.stats.nodes,
+                Outcome::Impossible { stats, .. } | Outcome::GaveUp { stats, .. } => stats.nodes,
+                _ => 0,
+            };
+            let agree = if matches!(dfs, Outcome::GaveUp { .. }) {
+                gave_up += 1;
+                "-"
+            } else if verdict(&sat) == verdict(&dfs) {
+                "yes"
+            } else {
+                disagreements += 1;
+                status = Status::Internal;
+                "NO"
+            };
+            compared += 1;
+            sat_times.push(sat_time);
+            dfs_times.push(dfs_time);
+            writeln!(
+                out,
+                "{name:<28} {:>5} {:>10} {:>10} {:>10} {agree:>6}  sat {} / dfs {}",
+                record.moves.len(),
+                micros(sat_time),
+                micros(dfs_time),
+                nodes,
+                verdict(&sat),
+                verdict(&dfs)
+            )
+            .map_err(w)?;
+        }
+    }
+    if compared == 0 {
+        return Err(fail(Status::BadInput, "no records to compare"));
+    }
+    let (s, d) = (Summary::of(&sat_times), Summary::of(&dfs_times));
+    writeln!(
+        out,
+        "\n{:<8} {:>10} {:>10} {:>10}",
+        "engine", "median_us", "p90_us", "max_us"
+    )
+    .map_err(w)?;
+    for (engine, sum) in [("sat", &s), ("dfs", &d)] {
+        writeln!(
+            out,
+            "{engine:<8} {:>10} {:>10} {:>10}",
+            micros(sum.median),
+            micros(sum.p90),
+            micros(sum.max)
+        )
+        .map_err(w)?;
+    }
+    writeln!(
+        out,
+        "{compared} records; sat/dfs ratio of medians {:.2}; {disagreements} disagreements; dfs gave up on {gave_up}",
+        s.median.as_secs_f64() / d.median.as_secs_f64()
+    )
+    .map_err(w)?;
+    if disagreements > 0 {
+        eprintln!("postfacto: the engines DISAGREE on {disagreements} records (rows marked NO): this is a bug");
+    }
+    Ok(status)
+}
+
+fn name_of(file: &Path, index: usize, count: usize) -> String {
+    let base = file.file_name().map_or_else(
+        || file.display().to_string(),
+        |n| n.to_string_lossy().into_owned(),
+    );
+    if count == 1 {
+        base
+    } else {
+        format!("{base}#{}", index + 1)
+    }
+}

@@ -1,0 +1,74 @@
+//! `postfacto generate`: instances for tests, benchmarks and `compare`.
+
+use std::io::Write;
+use std::path::Path;
+
+use postfacto::hard::hard_instance;
+use postfacto::notation::Record;
+use postfacto::random::{opening_fragment, random_fragment, Rng};
+use postfacto::rules::English;
+
+use super::args::FromArg;
+
+/// `count` seeded fragments of exactly `plies` moves (fewer only if games keep ending early).
+pub fn fragments(
+    count: usize,
+    plies: usize,
+    seed: u64,
+    from: FromArg,
+) -> Result<Vec<Record>, String> {
+    let mut rng = Rng::new(seed);
+    let mut out = Vec::with_capacity(count.min(1 << 16));
+    let mut attempts = 0usize;
+    while out.len() < count {
+        attempts += 1;
+        if attempts > 1000 + 100 * count {
+            return Err(format!(
+                "could not find {count} games of {plies} moves (games end too early)"
+            ));
+        }
+        let lead = rng.below(20);
+        let found = match from {
+            FromArg::Random => random_fragment(&English, &mut rng, lead, plies),
+            FromArg::Opening => opening_fragment(&English, &mut rng, lead, plies),
+        };
+        if let Some((_, record)) = found.filter(|(_, r)| r.moves.len() == plies) {
+            out.push(record);
+        }
+    }
+    Ok(out)
+}
+
+pub fn run(
+    records: Result<Vec<Record>, String>,
+    out_dir: Option<&Path>,
+    out: &mut impl Write,
+) -> Result<(), String> {
+    let records = records?;
+    match out_dir {
+        None => {
+            for record in &records {
+                write!(out, "{record}").map_err(|e| e.to_string())?;
+            }
+        }
+        Some(dir) => {
+            std::fs::create_dir_all(dir)
+                .map_err(|e| format!("cannot create '{}': {e}", dir.display()))?;
+            for (i, record) in records.iter().enumerate() {
+                let file = dir.join(format!("{:04}.in", i + 1));
+                std::fs::write(&file, record.to_string())
+                    .map_err(|e| format!("cannot write '{}': {e}", file.display()))?;
+            }
+        }
+    }
+    Ok(())
+}
+
+pub fn hard(k: usize) -> Result<Vec<Record>, String> {
+    if k == 0 {
+        return Err("--hard needs K >= 1".into());
+    }
+    hard_instance(k).map(|r| vec![r]).ok_or_else(|| {
+        format!("the hard family has no member with K = {k} on this board (the largest is 4)")
+    })
+}
