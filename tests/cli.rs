@@ -1,6 +1,6 @@
 //! The command line's contract: exit statuses, one-line messages naming the line, output shapes.
 
-use crate::util::{path, postfacto, scratch};
+use crate::util::{path, postfacto, scratch, verify_files};
 
 const SAMPLE1: &str = "W 3\n21-17\n13x22x31x24\n19x28\n";
 
@@ -127,14 +127,7 @@ fn several_instances_are_answered_in_order_and_verified_together() {
     assert!(blocks.iter().all(|b| b.trim_end().lines().count() == 8));
     let input_file = scratch("two.in", &input);
     let answer_file = scratch("two.ans", &run.stdout);
-    let verified = postfacto(
-        &[
-            "verify",
-            input_file.to_str().unwrap(),
-            answer_file.to_str().unwrap(),
-        ],
-        "",
-    );
+    let verified = verify_files(&input_file, &answer_file);
     assert_eq!(
         (verified.code, verified.stdout.as_str()),
         (0, "instance 1: OK\ninstance 2: OK\n")
@@ -142,14 +135,7 @@ fn several_instances_are_answered_in_order_and_verified_together() {
     // The answers swapped are rejected, each with its reason.
     let swapped = format!("{}\n{}\n", blocks[1].trim_end(), blocks[0].trim_end());
     let swapped_file = scratch("two-swapped.ans", &swapped);
-    let rejected = postfacto(
-        &[
-            "verify",
-            input_file.to_str().unwrap(),
-            swapped_file.to_str().unwrap(),
-        ],
-        "",
-    );
+    let rejected = verify_files(&input_file, &swapped_file);
     assert_eq!(rejected.code, 1);
     assert!(
         rejected.stdout.starts_with("instance 1: ply 1 (21-17)"),

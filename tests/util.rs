@@ -51,14 +51,7 @@ pub fn solve_and_verify(name: &str, input: &str) -> String {
     assert!(solved.stderr.is_empty(), "{name}: {}", solved.stderr);
     let input_file = scratch(&format!("{name}.in"), input);
     let answer_file = scratch(&format!("{name}.ans"), &solved.stdout);
-    let verified = postfacto(
-        &[
-            "verify",
-            input_file.to_str().unwrap(),
-            answer_file.to_str().unwrap(),
-        ],
-        "",
-    );
+    let verified = verify_files(&input_file, &answer_file);
     assert_eq!(
         (verified.code, verified.stdout.trim()),
         (0, "OK"),
@@ -74,4 +67,12 @@ pub fn square_of(answer: &str, side: usize, n: usize) -> char {
     let col = ((n - 1) % 4) * 2 + usize::from(row.is_multiple_of(2));
     let line = answer.lines().nth(row).unwrap();
     line.as_bytes()[side * 9 + col] as char
+}
+
+/// Runs `postfacto verify INPUT ANSWER` on two files.
+pub fn verify_files(input: &std::path::Path, answer: &std::path::Path) -> Run {
+    postfacto(
+        &["verify", input.to_str().unwrap(), answer.to_str().unwrap()],
+        "",
+    )
 }

@@ -60,12 +60,13 @@ fn diagnose(start: &Board, record: &Record) -> Result<(), Repair> {
         match English.play(&board, side, mv) {
             Ok(next) => {
                 let moving = origin[mv.from().index()];
-                for sq in Square::all() {
-                    if board.get(sq).is_some() && next.get(sq).is_none() {
-                        origin[sq.index()] = None;
-                        touched |= sq.bit();
-                    }
+                let occupied =
+                    |b: &Board| b.occupied_by(Color::Black) | b.occupied_by(Color::White);
+                let emptied = occupied(&board) & !occupied(&next);
+                for sq in Square::all().filter(|s| emptied & s.bit() != 0) {
+                    origin[sq.index()] = None;
                 }
+                touched |= emptied;
                 origin[mv.to().index()] = moving;
                 touched |= mv.to().bit();
                 board = next;
