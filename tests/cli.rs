@@ -280,3 +280,138 @@ fn a_closed_stdout_is_not_an_error() {
         String::from_utf8_lossy(&out.stderr)
     );
 }
+
+#[test]
+fn dfs_engine_solves_and_honours_its_limit() {
+    let run = postfacto(&["solve", "--engine", "dfs", "tests/data/sample2.in"], "");
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let answer = scratch("dfs-sample2.ans", &run.stdout);
+    assert_eq!(
+        verify_files(&path("tests/data/sample2.in"), &answer).code,
+        0
+    );
+    let impossible = postfacto(&["solve", "--engine", "dfs"], "W 2\n21-17\n21-17\n");
+    assert_eq!(impossible.code, 1);
+    let limited = postfacto(
+        &[
+            "solve",
+            "--engine",
+            "dfs",
+            "--limit",
+            "2",
+            "tests/data/sample2.in",
+        ],
+        "",
+    );
+    assert_eq!(limited.code, 3);
+    assert!(limited.stdout.is_empty());
+    assert!(
+        limited
+            .stderr
+            .contains("undecided: the DFS gave up after 2 start boards"),
+        "{}",
+        limited.stderr
+    );
+}
+
+#[test]
+fn bad_limits_and_generate_options_exit_2_with_one_line() {
+    let cases: &[(&[&str], &str)] = &[
+        (
+            &["solve", "--limit", "5", "tests/data/sample1.in"],
+            "--limit applies to --engine dfs only",
+        ),
+        (&["generate", "--hard", "0"], "--hard needs K >= 1"),
+        (&["generate", "--hard", "9"], "no member with K = 9"),
+        (
+            &["generate", "--plies", "0"],
+            "--plies and --count must be at least 1",
+        ),
+        (
+            &["compare", "no/such/file.in"],
+            "no/such/file.in: cannot read",
+        ),
+    ];
+    for &(args, want) in cases {
+        let run = postfacto(args, "");
+        assert_eq!(run.code, 2, "{args:?}: {}", run.stderr);
+        assert!(run.stderr.contains(want), "{args:?}: {}", run.stderr);
+        assert_eq!(run.stderr.lines().count(), 1, "{args:?}: {}", run.stderr);
+    }
+    let bad_limit = postfacto(&["solve", "--engine", "dfs", "--limit", "abc"], "");
+    assert_eq!(bad_limit.code, 2);
+    assert!(
+        bad_limit.stderr.contains("'abc' is not a node count"),
+        "{}",
+        bad_limit.stderr
+    );
+}
+
+#[test]
+fn generate_is_reproducible_and_its_records_solve() {
+    let args = ["generate", "--count", "5", "--plies", "30", "--seed", "11"];
+    let first = postfacto(&args, "");
+    assert_eq!(first.code, 0, "{}", first.stderr);
+    assert_eq!(first.stdout, postfacto(&args, "").stdout);
+    assert_eq!(
+        first
+            .stdout
+            .lines()
+            .filter(|l| l.starts_with(['B', 'W']))
+            .count(),
+        5
+    );
+    let other_seed = postfacto(
+        &["generate", "--count", "5", "--plies", "30", "--seed", "12"],
+        "",
+    );
+    assert_ne!(first.stdout, other_seed.stdout);
+    let solved = postfacto(&["solve"], &first.stdout);
+    assert_eq!(solved.code, 0, "{}", solved.stderr);
+    let opening = postfacto(&["generate", "--from", "opening", "--plies", "20"], "");
+    assert_eq!(opening.code, 0);
+    assert!(opening.stdout.starts_with(['B', 'W']));
+}
+
+#[test]
+fn compare_reports_agreement_and_counts_bad_files() {
+    let dir = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("compare-dir");
+    let _ = std::fs::remove_dir_all(&dir);
+    let generated = postfacto(
+        &[
+            "generate",
+            "--count",
+            "4",
+            "--plies",
+            "40",
+            "--seed",
+            "3",
+            "--out",
+            dir.to_str().unwrap(),
+        ],
+        "",
+    );
+    assert_eq!(generated.code, 0, "{}", generated.stderr);
+    std::fs::write(dir.join("impossible.in"), "W 2\n21-17\n21-17\n").unwrap();
+    let run = postfacto(&["compare", dir.to_str().unwrap()], "");
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(run.stdout.contains("5 records;"), "{}", run.stdout);
+    assert!(run.stdout.contains("0 disagreements"), "{}", run.stdout);
+    assert!(
+        run.stdout.contains("sat impossible / dfs impossible"),
+        "{}",
+        run.stdout
+    );
+    std::fs::write(dir.join("zz-bad.in"), "W 1\n21-18\n").unwrap();
+    let with_bad = postfacto(&["compare", dir.to_str().unwrap()], "");
+    assert_eq!(with_bad.code, 2);
+    assert!(
+        with_bad.stdout.contains("5 records;"),
+        "the good files are still compared"
+    );
+    assert!(
+        with_bad.stderr.contains("zz-bad.in: line 2:"),
+        "{}",
+        with_bad.stderr
+    );
+}

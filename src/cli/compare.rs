@@ -117,7 +117,12 @@ pub fn run(paths: &[PathBuf], limit: Limit, out: &mut impl Write) -> Result<Stat
         }
     }
     if compared == 0 {
-        return Err(fail(Status::BadInput, "no records to compare"));
+        // Files that failed were reported already; say more only when there were none.
+        return if status == Status::Ok {
+            Err(fail(Status::BadInput, "no records to compare"))
+        } else {
+            Ok(status)
+        };
     }
     let (s, d) = (Summary::of(&sat_times), Summary::of(&dfs_times));
     writeln!(
