@@ -62,6 +62,11 @@ impl Direction {
         self as usize
     }
 
+    /// How far one step moves a bit of a [`Square::grid_bit`] bitboard.
+    pub const fn grid_offset(self) -> i32 {
+        self.row_delta() as i32 * 8 + self.col_delta() as i32
+    }
+
     /// True for the two directions that go down the board (towards row 7).
     pub const fn is_down(self) -> bool {
         self.row_delta() > 0
@@ -150,6 +155,22 @@ impl Square {
     /// This square's bit in a 32-bit bitboard.
     pub const fn bit(self) -> u32 {
         1 << self.0
+    }
+
+    /// This square's bit in a 64-bit bitboard of the whole 8x8 grid (bit
+    /// `8 * row + col`), where every diagonal step is the same shift.
+    pub const fn grid_bit(self) -> u64 {
+        1 << (self.row() * 8 + self.col())
+    }
+
+    /// The dark square at grid bit `index` (see [`Square::grid_bit`]).
+    pub const fn from_grid_index(index: u32) -> Option<Square> {
+        let (row, col) = (index / 8, index % 8);
+        if index >= 64 || (row + col) % 2 == 0 {
+            None
+        } else {
+            Some(Square((row * 4 + col / 2) as u8))
+        }
     }
 
     /// The neighbour one step away in `dir`, if it is on the board.
@@ -258,6 +279,28 @@ mod tests {
         assert_eq!(sq(13).diagonal_to(sq(22)), Some((Direction::DownRight, 2)));
         assert_eq!(sq(13).diagonal_to(sq(14)), None);
         assert_eq!(sq(13).diagonal_to(sq(13)), None);
+    }
+
+    #[test]
+    fn grid_bits_round_trip_and_steps_are_shifts() {
+        for s in Square::all() {
+            let index = s.grid_bit().trailing_zeros();
+            assert_eq!(Square::from_grid_index(index), Some(s));
+            for dir in Direction::ALL {
+                if let Some(next) = s.step(dir) {
+                    let moved = index as i32 + dir.grid_offset();
+                    assert_eq!(next.grid_bit(), 1u64 << moved, "{s} {dir:?}");
+                }
+            }
+        }
+        let dark = Square::all().fold(0u64, |acc, s| acc | s.grid_bit());
+        assert_eq!(dark.count_ones(), 32);
+        assert_eq!(
+            (0..64)
+                .filter(|&i| Square::from_grid_index(i).is_some())
+                .count(),
+            32
+        );
     }
 
     #[test]

@@ -16,7 +16,7 @@ use crate::board::{Color, Direction, Square};
 use crate::notation::Record;
 
 use super::sink::{ClauseSink, Group, PlyRef, Rule};
-use super::symbolic::{Cond, Conj, Content, SymBoard};
+use super::symbolic::{Cond, Conj, Content, KnownFacts, SymBoard};
 use super::vars::{lit, Fact, VAR_COUNT};
 
 /// Size of an encoded formula.
@@ -53,29 +53,96 @@ pub struct Encoded {
     pub contradiction: Option<Contradiction>,
 }
 
-/// Every possible jump on the board (72): (from, direction, jumped, landing).
-fn all_jumps() -> &'static [(Square, Direction, Square, Square)] {
-    static JUMPS: std::sync::OnceLock<Vec<(Square, Direction, Square, Square)>> =
-        std::sync::OnceLock::new();
-    JUMPS.get_or_init(|| {
-        Square::all()
-            .flat_map(|from| {
-                Direction::ALL
-                    .into_iter()
-                    .filter_map(move |dir| from.jump(dir).map(|(over, to)| (from, dir, over, to)))
-            })
-            .collect()
+/// Bit `i` of the result is bit `i + by` of `grid` (0 off the grid).
+fn pull(grid: u64, by: i32) -> u64 {
+    if by >= 0 {
+        grid >> by
+    } else {
+        grid << -by
+    }
+}
+
+/// The squares a jump in `dir` from which starts on, passes over or lands on
+/// a square of the grid bitboard `squares`.
+fn jump_starts_touching(squares: u64, dir: Direction) -> u64 {
+    let step = dir.grid_offset();
+    squares | pull(squares, step) | pull(squares, 2 * step)
+}
+
+/// Grid bitboards (see [`Square::grid_bit`]) of the squares that may hold
+/// each part of a jump by the side to move.
+struct JumpMasks {
+    /// May hold one of its pieces (that can jump forward).
+    forward: u64,
+    /// May hold one of its kings (that can jump backward too).
+    backward: u64,
+    /// May hold an enemy piece.
+    enemies: u64,
+    /// May be empty.
+    landings: u64,
+}
+
+impl JumpMasks {
+    /// The squares a jump in `dir` may start from: a mover there, an enemy
+    /// one step on and an empty square two steps on.
+    fn starts(&self, side: Color, dir: Direction) -> u64 {
+        /// Columns a jump may start from without leaving the board sideways.
+        const NOT_LEFT_EDGE: u64 = 0xFCFC_FCFC_FCFC_FCFC;
+        const NOT_RIGHT_EDGE: u64 = 0x3F3F_3F3F_3F3F_3F3F;
+        let movers = if side.is_forward(dir) {
+            self.forward
+        } else {
+            self.backward
+        };
+        let columns = if dir.col_delta() < 0 {
+            NOT_LEFT_EDGE
+        } else {
+            NOT_RIGHT_EDGE
+        };
+        let step = dir.grid_offset();
+        movers & columns & pull(self.enemies, step) & pull(self.landings, 2 * step)
+    }
+}
+
+/// A clause of at most eight literals packed into one word (one byte per
+/// literal code plus one, sorted), so duplicates are found without allocating.
+fn clause_key(clause: &[Lit]) -> Option<u64> {
+    if clause.len() > 8 {
+        return None;
+    }
+    clause.iter().try_fold(0u64, |key, l| {
+        let byte = u8::try_from(l.code() + 1).ok()?;
+        Some(key << 8 | u64::from(byte))
     })
 }
+
+/// A hasher for keys that are already well spread words: one multiply.
+#[derive(Default, Clone, Copy)]
+struct WordHasher(u64);
+
+impl std::hash::Hasher for WordHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.write_u64(u64::from(b));
+        }
+    }
+    fn write_u64(&mut self, word: u64) {
+        self.0 = (self.0 ^ word).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    }
+}
+
+type WordSet = HashSet<u64, std::hash::BuildHasherDefault<WordHasher>>;
 
 /// Encodes `record` under English rules into `sink`.
 pub fn encode_english(record: &Record, sink: &mut impl ClauseSink) -> Encoded {
     let mut encoder = Encoder {
         sink,
-        known: [None; VAR_COUNT],
-        changed_at: [0; Square::COUNT],
-        checked_at: [vec![None; all_jumps().len()], vec![None; all_jumps().len()]],
-        seen: HashSet::new(),
+        known: KnownFacts::default(),
+        dirty: [u64::MAX; 2],
+        seen: WordSet::with_capacity_and_hasher(512, Default::default()),
         clause: Vec::with_capacity(8),
         stats: EncodeStats {
             vars: VAR_COUNT,
@@ -109,15 +176,15 @@ const CONFLICT: &str = "this cannot hold together with what the earlier plies re
 
 struct Encoder<'s, S> {
     sink: &'s mut S,
-    /// Unit facts emitted so far, by variable index.
-    known: [Option<bool>; VAR_COUNT],
-    /// The ply that last changed each square's content (0: none yet).
-    changed_at: [usize; Square::COUNT],
-    /// Per side (black, white) and board jump: the ply whose "no capture" check
-    /// last wrote its clause. While none of its three squares changes, the
-    /// clause already written (strengthened by later units) still says it all.
-    checked_at: [Vec<Option<usize>>; 2],
-    seen: HashSet<Vec<Lit>>,
+    /// Unit facts emitted so far.
+    known: KnownFacts,
+    /// Per side (black, white): the squares whose content changed since that
+    /// side's last "no capture" check (all of them before the first). A jump
+    /// none of whose squares changed needs no new clause: the one written
+    /// earlier, strengthened by later units, still says it all.
+    dirty: [u64; 2],
+    /// Packed keys of the clauses emitted so far.
+    seen: WordSet,
     clause: Vec<Lit>,
     stats: EncodeStats,
 }
@@ -132,24 +199,37 @@ impl<S: ClauseSink> Encoder<'_, S> {
     /// emitted, known-false literals removed. A clause left with one literal
     /// becomes a known fact. `Err` if no literal is left (the formula is UNSAT).
     fn emit(&mut self) -> Result<(), ()> {
+        if let [unit] = self.clause[..] {
+            // A unit is either known already (satisfied or contradicted) or
+            // new; no need to look it up among the emitted clauses.
+            return match self.known.value_of(unit) {
+                Some(true) => {
+                    self.stats.satisfied += 1;
+                    Ok(())
+                }
+                Some(false) => Err(()),
+                None => {
+                    self.known.learn(unit);
+                    self.sink.add_clause(&[unit]);
+                    self.stats.clauses += 1;
+                    Ok(())
+                }
+            };
+        }
         let known = &self.known;
-        if self
-            .clause
-            .iter()
-            .any(|l| known[l.index()] == Some(l.is_positive()))
-        {
+        if self.clause.iter().any(|&l| known.value_of(l) == Some(true)) {
             self.stats.satisfied += 1;
             return Ok(());
         }
-        self.clause.retain(|l| known[l.index()].is_none());
+        self.clause.retain(|&l| known.value_of(l).is_none());
         self.clause.sort_unstable();
         self.clause.dedup();
         match self.clause[..] {
             [] => return Err(()),
-            [unit] => self.known[unit.index()] = Some(unit.is_positive()),
+            [unit] => self.known.learn(unit),
             _ => {}
         }
-        if !self.seen.insert(self.clause.clone()) {
+        if clause_key(&self.clause).is_some_and(|key| !self.seen.insert(key)) {
             self.stats.repeated += 1;
             return Ok(());
         }
@@ -219,8 +299,11 @@ impl<S: ClauseSink> Encoder<'_, S> {
         };
         let side = ply.side;
         let enemy = side.opposite();
+        // Plies beyond u32::MAX would not fit in memory as move text anyway.
+        let ply_no = u32::try_from(ply.number).unwrap_or(u32::MAX);
         let mv = ply.text;
         let from = mv.from();
+        let to = mv.to();
 
         let rule = Rule::MoverOwns(from);
         self.group(Some(ply), rule);
@@ -244,34 +327,58 @@ impl<S: ClauseSink> Encoder<'_, S> {
         }
 
         let mut after = board.clone();
-        after.set(from, Content::Emptied { by: ply.number });
+        after.set(from, Content::Emptied { by: ply_no });
         if !mv.is_capture() {
-            let to = mv.to();
             let rule = Rule::LandingEmpty(to);
             self.group(Some(ply), rule);
             self.require(board.is_empty(to), || board.describe(to))
                 .map_err(fail(rule))?;
             self.group(Some(ply), Rule::NoCaptureAvailable);
-            for (j, &(a, dir, over, land)) in all_jumps().iter().enumerate() {
-                let last = self.changed_at[a.index()]
-                    .max(self.changed_at[over.index()])
-                    .max(self.changed_at[land.index()]);
-                let checked = &mut self.checked_at[side as usize][j];
-                // The check at ply `at` saw the board before ply `at` moved, so a
-                // square changed by ply `at` itself is newer than that check.
-                if checked.is_some_and(|at| last < at) {
-                    continue;
+            // The check sees the board before this ply moves; squares this
+            // ply changes are marked dirty below, after it.
+            let dirty = std::mem::take(&mut self.dirty[side as usize]);
+            // Which jumps could be available: first by content alone, then
+            // also given the unit facts (a jump ruled out only by those has a
+            // clause that is already satisfied).
+            static NO_FACTS: KnownFacts = KnownFacts::NONE;
+            let [open, possible] = [&NO_FACTS, &self.known].map(|known| {
+                let movers = board.may_hold(side, known);
+                JumpMasks {
+                    forward: movers,
+                    backward: movers & board.may_be_king(known),
+                    enemies: board.may_hold(enemy, known),
+                    landings: board.may_be_empty(known),
                 }
-                *checked = Some(ply.number);
-                let conds = [
-                    board.holds_mover(a, side, side.is_forward(dir)),
-                    board.holds(over, enemy),
-                    board.is_empty(land),
-                ];
-                self.forbid(&conds, || {
+            });
+            let mut starts = [0u64; 4];
+            for dir in Direction::ALL {
+                let near = jump_starts_touching(dirty, dir);
+                let possible_starts = possible.starts(side, dir);
+                starts[dir.index()] = possible_starts & near;
+                let ruled_out = open.starts(side, dir) & !possible_starts & near;
+                self.stats.satisfied += ruled_out.count_ones() as usize;
+            }
+            // Square order, then direction order, so the formula is stable.
+            let mut rest = starts.iter().fold(0, |all, s| all | s);
+            while rest != 0 {
+                let index = rest.trailing_zeros();
+                rest &= rest - 1;
+                let a = Square::from_grid_index(index).expect("jump starts are dark squares");
+                for dir in Direction::ALL
+                    .into_iter()
+                    .filter(|d| starts[d.index()] >> index & 1 != 0)
+                {
+                    let (over, land) = a.jump(dir).expect("a possible jump stays on the board");
+                    let conds = [
+                        board.holds_mover(a, side, side.is_forward(dir)),
+                        board.holds(over, enemy),
+                        board.is_empty(land),
+                    ];
+                    self.forbid(&conds, || {
                     format!("the move is not a capture, but {a}x{land} is available whatever the start board")
                 })
                 .map_err(fail(Rule::NoCaptureAvailable))?;
+                }
             }
         } else {
             for (at, to) in mv.steps() {
@@ -285,7 +392,7 @@ impl<S: ClauseSink> Encoder<'_, S> {
                 self.group(Some(ply), rule);
                 self.require(after.is_empty(to), || after.describe(to))
                     .map_err(fail(rule))?;
-                after.set(over, Content::Emptied { by: ply.number });
+                after.set(over, Content::Emptied { by: ply_no });
             }
             let stop = mv.to();
             let rule = Rule::CaptureEnds(stop);
@@ -309,14 +416,16 @@ impl<S: ClauseSink> Encoder<'_, S> {
             }
         }
 
-        let to = mv.to();
-        for sq in [from, to] {
-            self.changed_at[sq.index()] = ply.number;
-        }
+        let mut changed = from.grid_bit() | mv.to().grid_bit();
         for (at, next) in mv.steps().filter(|_| mv.is_capture()) {
             let (dir, _) = at.diagonal_to(next).expect("parsed jumps are diagonal");
-            self.changed_at[at.step(dir).expect("a jump passes over a square").index()] =
-                ply.number;
+            changed |= at
+                .step(dir)
+                .expect("a jump passes over a square")
+                .grid_bit();
+        }
+        for dirty in &mut self.dirty {
+            *dirty |= changed;
         }
         let (origin, crowned) = match board.get(from) {
             Content::Moved {
@@ -330,7 +439,7 @@ impl<S: ClauseSink> Encoder<'_, S> {
                 origin,
                 color: side,
                 crowned: crowned || to.row() == side.crowning_row(),
-                by: ply.number,
+                by: ply_no,
             },
         );
         *board = after;

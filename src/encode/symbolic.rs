@@ -13,7 +13,48 @@ use varisat::Lit;
 
 use crate::board::{Color, Square};
 
-use super::vars::{color_lit, lit, Fact};
+use super::vars::{color_lit, lit, Fact, VAR_COUNT};
+
+/// Start-board facts fixed by unit clauses, per variable and as bitboards.
+#[derive(Clone, Debug)]
+pub struct KnownFacts {
+    value: [Option<bool>; VAR_COUNT],
+    /// Index `2 * fact + value`: squares where `fact` is known to be `value`
+    /// (grid bitboards, see [`Square::grid_bit`]).
+    squares: [u64; 6],
+}
+
+impl Default for KnownFacts {
+    fn default() -> Self {
+        KnownFacts::NONE
+    }
+}
+
+impl KnownFacts {
+    /// Nothing known yet.
+    pub const NONE: KnownFacts = KnownFacts {
+        value: [None; VAR_COUNT],
+        squares: [0; 6],
+    };
+
+    /// The known value of `l`, if any.
+    pub fn value_of(&self, l: Lit) -> Option<bool> {
+        self.value[l.index()].map(|v| v == l.is_positive())
+    }
+
+    /// Records that `l` holds.
+    pub fn learn(&mut self, l: Lit) {
+        self.value[l.index()] = Some(l.is_positive());
+        let square = Square::new((l.index() / 3) as u8);
+        let fact = l.index() % 3;
+        self.squares[2 * fact + usize::from(l.is_positive())] |= square.grid_bit();
+    }
+
+    /// Squares where `fact` is known to be `value`.
+    pub fn squares(&self, fact: Fact, value: bool) -> u64 {
+        self.squares[2 * fact as usize + usize::from(value)]
+    }
+}
 
 /// What a square holds at some moment, in terms of the start board.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -23,7 +64,7 @@ pub enum Content {
     /// Nothing: ply `by` moved the piece away or captured it.
     Emptied {
         /// 1-based ply.
-        by: usize,
+        by: u32,
     },
     /// A piece that ply `by` brought here.
     Moved {
@@ -34,7 +75,7 @@ pub enum Content {
         /// Crowned on the way, so a king whatever it started as.
         crowned: bool,
         /// 1-based ply that moved it here.
-        by: usize,
+        by: u32,
     },
 }
 
@@ -81,16 +122,30 @@ impl Conj {
 /// A condition that is either false or a conjunction of literals.
 pub type Cond = Option<Conj>;
 
-/// The symbolic board: one [`Content`] per square.
+/// The symbolic board: one [`Content`] per square, plus grid bitboards (see
+/// [`Square::grid_bit`]) of the content kinds, so encoders can rule out most
+/// questions with a few word operations.
 #[derive(Clone, Debug)]
 pub struct SymBoard {
     squares: [Content; Square::COUNT],
+    /// Squares still holding their start content.
+    start: u64,
+    /// Squares a move emptied.
+    emptied: u64,
+    /// Squares holding a moved piece, by colour (black, white).
+    moved: [u64; 2],
+    /// Squares holding a moved piece crowned on the way.
+    crowned: u64,
 }
 
 impl Default for SymBoard {
     fn default() -> Self {
         SymBoard {
             squares: [Content::Start; Square::COUNT],
+            start: Square::all().fold(0, |grid, sq| grid | sq.grid_bit()),
+            emptied: 0,
+            moved: [0; 2],
+            crowned: 0,
         }
     }
 }
@@ -104,6 +159,41 @@ impl SymBoard {
     /// Changes what `sq` holds.
     pub fn set(&mut self, sq: Square, content: Content) {
         self.squares[sq.index()] = content;
+        let bit = sq.grid_bit();
+        self.start &= !bit;
+        self.emptied &= !bit;
+        self.moved[0] &= !bit;
+        self.moved[1] &= !bit;
+        self.crowned &= !bit;
+        match content {
+            Content::Start => self.start |= bit,
+            Content::Emptied { .. } => self.emptied |= bit,
+            Content::Moved { color, crowned, .. } => {
+                self.moved[color as usize] |= bit;
+                if crowned {
+                    self.crowned |= bit;
+                }
+            }
+        }
+    }
+
+    /// Squares that may hold a piece of `color`, given the start-board facts
+    /// already `known` (a superset: [`SymBoard::holds`] decides).
+    pub fn may_hold(&self, color: Color, known: &KnownFacts) -> u64 {
+        let other = color.opposite() == Color::White;
+        self.start & !known.squares(Fact::Occupied, false) & !known.squares(Fact::White, other)
+            | self.moved[color as usize]
+    }
+
+    /// Squares that may be empty (a superset: [`SymBoard::is_empty`] decides).
+    pub fn may_be_empty(&self, known: &KnownFacts) -> u64 {
+        self.start & !known.squares(Fact::Occupied, true) | self.emptied
+    }
+
+    /// Squares whose piece, if any, may be a king (a superset:
+    /// [`SymBoard::is_king`] decides).
+    pub fn may_be_king(&self, known: &KnownFacts) -> u64 {
+        self.start & !known.squares(Fact::King, false) | self.moved[0] | self.moved[1]
     }
 
     /// "`sq` is empty".
