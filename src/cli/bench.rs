@@ -66,6 +66,7 @@ pub fn run(count: usize, plies: usize, seed: u64, out: &mut impl Write) -> Resul
     )
     .map_err(|e| e.to_string())?;
     let mut medians = Vec::new();
+    let mut lucky = 0;
     for engine in [Engine::Sat, Engine::Dfs(Limit::default())] {
         let (times, outcomes) = time_engine(&records, engine)?;
         let solved = outcomes
@@ -98,7 +99,19 @@ pub fn run(count: usize, plies: usize, seed: u64, out: &mut impl Write) -> Resul
             clauses / records.len()
         )
         .map_err(|e| e.to_string())?;
+        if engine == Engine::Sat {
+            lucky = outcomes
+                .iter()
+                .filter(|o| matches!(o, Outcome::Solved(s) if s.stats.lucky))
+                .count();
+        }
     }
+    writeln!(
+        out,
+        "sat models from the lucky assignment: {lucky} of {} (the rest from varisat)",
+        records.len()
+    )
+    .map_err(|e| e.to_string())?;
     writeln!(
         out,
         "sat/dfs ratio of medians: {:.2}",

@@ -6,6 +6,7 @@
 //! [`InternalError`], never a printed board.
 
 mod dfs;
+pub mod lucky;
 mod sat;
 
 use std::fmt;
@@ -48,6 +49,8 @@ pub struct SolveStats {
     pub clauses: usize,
     /// Start boards tried (search engines only).
     pub nodes: u64,
+    /// The SAT engine's model came from the lucky assignment, not varisat.
+    pub lucky: bool,
 }
 
 /// What an engine found, before the replay check.

@@ -1,28 +1,38 @@
-//! The SAT engine: encode, solve with varisat, read the start board off the model.
+//! The SAT engine: encode, solve, read the start board off the model.
 
-use varisat::Solver;
+use varisat::{CnfFormula, Solver};
 
 use crate::encode::{encode_english, vars};
 use crate::notation::Record;
 
+use super::lucky::lucky_model;
 use super::{Found, InternalError, SolveStats};
 
 /// Finds a start board for `record` with the English encoding and varisat.
 ///
+/// The formula is first checked against the [lucky assignment](super::lucky);
+/// varisat is called only when that does not satisfy it.
+///
 /// # Errors
 /// [`InternalError`] if varisat fails.
 pub fn solve_sat(record: &Record) -> Result<Found, InternalError> {
-    let mut solver = Solver::new();
-    let encoded = encode_english(record, &mut solver);
-    let stats = SolveStats {
+    let mut formula = CnfFormula::new();
+    let encoded = encode_english(record, &mut formula);
+    let mut stats = SolveStats {
         vars: encoded.stats.vars,
         clauses: encoded.stats.clauses,
-        nodes: 0,
+        ..SolveStats::default()
     };
     if let Some(c) = encoded.contradiction {
         let reason = format!("ply {} ({}): {}", c.ply, record.moves[c.ply - 1], c.reason);
         return Ok(Found::Impossible(Some(reason), stats));
     }
+    if let Some(model) = lucky_model(&formula) {
+        stats.lucky = true;
+        return Ok(Found::Start(vars::decode(&model), stats));
+    }
+    let mut solver = Solver::new();
+    solver.add_formula(&formula);
     match solver.solve() {
         Ok(true) => {
             let model = solver
@@ -32,5 +42,38 @@ pub fn solve_sat(record: &Record) -> Result<Found, InternalError> {
         }
         Ok(false) => Ok(Found::Impossible(None, stats)),
         Err(e) => Err(InternalError(format!("varisat failed: {e}"))),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::notation::parse_records;
+    use crate::replay::replay;
+    use crate::rules::English;
+
+    fn solved(text: &str) -> (crate::board::Board, SolveStats) {
+        let record = &parse_records(text).expect("valid record")[0];
+        match solve_sat(record).expect("varisat works") {
+            Found::Start(start, stats) => {
+                replay(&English, &start, record).expect("the model replays");
+                (start, stats)
+            }
+            other => panic!("expected a start board, got {other:?}"),
+        }
+    }
+
+    #[test]
+    fn most_records_are_satisfied_by_the_lucky_assignment() {
+        let (_, stats) = solved("B 2\n9-13\n22-18\n");
+        assert!(stats.lucky);
+    }
+
+    #[test]
+    fn varisat_takes_over_when_the_lucky_assignment_fails() {
+        // After 2x9 Black's man must not be able to jump on, which needs a
+        // piece the unit clauses do not name: not the all-false assignment.
+        let (_, stats) = solved("B 2\n2x9\n14x5\n");
+        assert!(!stats.lucky);
     }
 }
