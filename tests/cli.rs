@@ -324,6 +324,10 @@ fn bad_limits_and_generate_options_exit_2_with_one_line() {
         (&["generate", "--hard", "0"], "--hard needs K >= 1"),
         (&["generate", "--hard", "9"], "no member with K = 9"),
         (
+            &["generate", "--hard-search", "--beam", "0"],
+            "--beam must be at least 1",
+        ),
+        (
             &["generate", "--plies", "0"],
             "--plies and --count must be at least 1",
         ),
@@ -344,6 +348,24 @@ fn bad_limits_and_generate_options_exit_2_with_one_line() {
         bad_limit.stderr.contains("'abc' is not a node count"),
         "{}",
         bad_limit.stderr
+    );
+}
+
+#[test]
+fn hard_members_solve_with_both_engines_and_agree() {
+    let dir = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("hard-family");
+    let _ = std::fs::remove_dir_all(&dir);
+    let made = postfacto(
+        &["generate", "--hard", "3", "--out", dir.to_str().unwrap()],
+        "",
+    );
+    assert_eq!(made.code, 0, "{}", made.stderr);
+    let compared = postfacto(&["compare", dir.to_str().unwrap()], "");
+    assert_eq!(compared.code, 0, "{}", compared.stderr);
+    assert!(
+        compared.stdout.contains("1 records") && compared.stdout.contains("0 disagreements"),
+        "{}",
+        compared.stdout
     );
 }
 

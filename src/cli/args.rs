@@ -59,8 +59,15 @@ pub enum Command {
         #[arg(long, value_enum, default_value_t = FromArg::Random)]
         from: FromArg,
         /// Instead, the member with K blocker gadgets of the family that is hard for DFS.
-        #[arg(long)]
+        #[arg(long, conflicts_with = "hard_search")]
         hard: Option<usize>,
+        /// Instead, rerun the beam search that found the hard family and print its
+        /// members (K = 1, 2, ...; progress on stderr). Takes minutes at the default width.
+        #[arg(long)]
+        hard_search: bool,
+        /// Beam width of --hard-search.
+        #[arg(long, default_value_t = 300, requires = "hard_search")]
+        beam: usize,
         /// Write one file per instance into this folder (NNNN.in) instead of standard output.
         #[arg(long)]
         out: Option<PathBuf>,

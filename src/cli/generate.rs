@@ -3,7 +3,7 @@
 use std::io::Write;
 use std::path::Path;
 
-use postfacto::hard::hard_instance;
+use postfacto::hard::{hard_instance, largest_k, search, Shuttles, MAX_K};
 use postfacto::notation::Record;
 use postfacto::random::{opening_fragment, random_fragment, Rng};
 use postfacto::rules::English;
@@ -69,6 +69,24 @@ pub fn hard(k: usize) -> Result<Vec<Record>, String> {
         return Err("--hard needs K >= 1".into());
     }
     hard_instance(k).map(|r| vec![r]).ok_or_else(|| {
-        format!("the hard family has no member with K = {k} on this board (the largest is 4)")
+        format!(
+            "the hard family has no member with K = {k} (the largest is {})",
+            largest_k()
+        )
     })
+}
+
+/// Reruns the search behind the stored hard family; progress goes to stderr.
+pub fn hard_search(width: usize) -> Result<Vec<Record>, String> {
+    if width == 0 {
+        return Err("--beam must be at least 1".into());
+    }
+    let members = search(MAX_K, width, Some(Shuttles::corners()), |k, member| {
+        eprintln!(
+            "K = {k}: {} moves, {} DFS nodes",
+            member.record.moves.len(),
+            member.dfs_nodes
+        );
+    });
+    Ok(members.into_iter().map(|m| m.record).collect())
 }

@@ -62,9 +62,12 @@ pub fn run() -> ExitCode {
             seed,
             from,
             hard,
+            hard_search,
+            beam,
             out: dir,
         } => {
             let records = match hard {
+                _ if hard_search => generate::hard_search(beam),
                 Some(k) => generate::hard(k),
                 None if plies == 0 || count == 0 => {
                     Err("--plies and --count must be at least 1".into())

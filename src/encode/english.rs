@@ -326,8 +326,9 @@ impl<S: ClauseSink> Encoder<'_, S> {
                 .map_err(fail(rule))?;
         }
 
-        let mut after = board.clone();
-        after.set(from, Content::Emptied { by: ply_no });
+        // The mover as it was before the ply (the board is updated in place).
+        let mover = board.get(from);
+        let mover_is_king = board.is_king(from);
         if !mv.is_capture() {
             let rule = Rule::LandingEmpty(to);
             self.group(Some(ply), rule);
@@ -381,18 +382,19 @@ impl<S: ClauseSink> Encoder<'_, S> {
                 }
             }
         } else {
+            board.set(from, Content::Emptied { by: ply_no });
             for (at, to) in mv.steps() {
                 let (dir, _) = at.diagonal_to(to).expect("parsed jumps are diagonal");
                 let over = at.step(dir).expect("a jump passes over a square");
                 let rule = Rule::JumpsEnemy(over);
                 self.group(Some(ply), rule);
-                self.require(after.holds(over, enemy), || after.describe(over))
+                self.require(board.holds(over, enemy), || board.describe(over))
                     .map_err(fail(rule))?;
                 let rule = Rule::LandingEmpty(to);
                 self.group(Some(ply), rule);
-                self.require(after.is_empty(to), || after.describe(to))
+                self.require(board.is_empty(to), || board.describe(to))
                     .map_err(fail(rule))?;
-                after.set(over, Content::Emptied { by: ply_no });
+                board.set(over, Content::Emptied { by: ply_no });
             }
             let stop = mv.to();
             let rule = Rule::CaptureEnds(stop);
@@ -406,9 +408,9 @@ impl<S: ClauseSink> Encoder<'_, S> {
                 let piece = if side.is_forward(dir) {
                     Some(Conj::truth())
                 } else {
-                    board.is_king(from)
+                    mover_is_king
                 };
-                let conds = [piece, after.holds(over, enemy), after.is_empty(land)];
+                let conds = [piece, board.holds(over, enemy), board.is_empty(land)];
                 self.forbid(&conds, || {
                     format!("the capture stops on {stop}, but it could still jump {over} to {land} whatever the start board")
                 })
@@ -427,13 +429,14 @@ impl<S: ClauseSink> Encoder<'_, S> {
         for dirty in &mut self.dirty {
             *dirty |= changed;
         }
-        let (origin, crowned) = match board.get(from) {
+        board.set(from, Content::Emptied { by: ply_no });
+        let (origin, crowned) = match mover {
             Content::Moved {
                 origin, crowned, ..
             } => (origin, crowned),
             _ => (from, false),
         };
-        after.set(
+        board.set(
             to,
             Content::Moved {
                 origin,
@@ -442,7 +445,6 @@ impl<S: ClauseSink> Encoder<'_, S> {
                 by: ply_no,
             },
         );
-        *board = after;
         Ok(())
     }
 }
