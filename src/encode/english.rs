@@ -136,9 +136,52 @@ impl std::hash::Hasher for WordHasher {
 
 type WordSet = HashSet<u64, std::hash::BuildHasherDefault<WordHasher>>;
 
+/// How the encoder writes its clauses.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct EncodeOptions {
+    /// Simplify clauses by the unit clauses written before them, leave out
+    /// repeated ones, and stop at the first ply that is impossible on its face.
+    /// Off, every rule's clauses stand on their own, so a group of clauses can
+    /// be switched on and off by itself (for explanations).
+    pub simplify: bool,
+    /// One group per board jump in the "no capture" and "cannot jump on" rules,
+    /// instead of one group per rule.
+    pub fine_groups: bool,
+}
+
+impl Default for EncodeOptions {
+    fn default() -> Self {
+        EncodeOptions {
+            simplify: true,
+            fine_groups: false,
+        }
+    }
+}
+
+impl EncodeOptions {
+    /// Unsimplified, with fine groups: each group of clauses says exactly what
+    /// its rule says, whatever the other groups say.
+    pub fn exact() -> EncodeOptions {
+        EncodeOptions {
+            simplify: false,
+            fine_groups: true,
+        }
+    }
+}
+
 /// Encodes `record` under English rules into `sink`.
 pub fn encode_english(record: &Record, sink: &mut impl ClauseSink) -> Encoded {
+    encode_english_with(record, sink, EncodeOptions::default())
+}
+
+/// Encodes `record` under English rules into `sink`, as `options` say.
+pub fn encode_english_with(
+    record: &Record,
+    sink: &mut impl ClauseSink,
+    options: EncodeOptions,
+) -> Encoded {
     let mut encoder = Encoder {
+        options,
         sink,
         known: KnownFacts::default(),
         dirty: [u64::MAX; 2],
@@ -175,6 +218,7 @@ pub fn encode_english(record: &Record, sink: &mut impl ClauseSink) -> Encoded {
 const CONFLICT: &str = "this cannot hold together with what the earlier plies require";
 
 struct Encoder<'s, S> {
+    options: EncodeOptions,
     sink: &'s mut S,
     /// Unit facts emitted so far.
     known: KnownFacts,
@@ -199,6 +243,13 @@ impl<S: ClauseSink> Encoder<'_, S> {
     /// emitted, known-false literals removed. A clause left with one literal
     /// becomes a known fact. `Err` if no literal is left (the formula is UNSAT).
     fn emit(&mut self) -> Result<(), ()> {
+        if !self.options.simplify {
+            self.clause.sort_unstable();
+            self.clause.dedup();
+            self.sink.add_clause(&self.clause);
+            self.stats.clauses += 1;
+            return Ok(());
+        }
         if let [unit] = self.clause[..] {
             // A unit is either known already (satisfied or contradicted) or
             // new; no need to look it up among the emitted clauses.
@@ -246,7 +297,9 @@ impl<S: ClauseSink> Encoder<'_, S> {
 
     /// Requires `cond` to hold: one unit clause per literal. `Err` if it is false.
     fn require(&mut self, cond: Cond, why_false: impl FnOnce() -> String) -> Result<(), String> {
-        let conj = cond.ok_or_else(why_false)?;
+        let Some(conj) = cond else {
+            return self.constant_false(why_false());
+        };
         for &l in conj.lits() {
             self.emit_lits(&[l]).map_err(|()| CONFLICT.to_string())?;
         }
@@ -264,9 +317,21 @@ impl<S: ClauseSink> Encoder<'_, S> {
             }
         }
         if self.clause.is_empty() {
-            return Err(why_true());
+            return self.constant_false(why_true());
         }
         self.emit().map_err(|()| CONFLICT.to_string())
+    }
+
+    /// A rule that fails whatever the start board is: `Err` when simplifying
+    /// (encoding stops there), otherwise the empty clause in the rule's group.
+    fn constant_false(&mut self, why: String) -> Result<(), String> {
+        if self.options.simplify {
+            return Err(why);
+        }
+        self.sink.note(&why);
+        self.sink.add_clause(&[]);
+        self.stats.clauses += 1;
+        Ok(())
     }
 
     fn start_board(&mut self) {
@@ -370,6 +435,14 @@ impl<S: ClauseSink> Encoder<'_, S> {
                     .filter(|d| starts[d.index()] >> index & 1 != 0)
                 {
                     let (over, land) = a.jump(dir).expect("a possible jump stays on the board");
+                    if self.options.fine_groups {
+                        let rule = Rule::NoJump {
+                            from: a,
+                            over,
+                            to: land,
+                        };
+                        self.group(Some(ply), rule);
+                    }
                     let conds = [
                         board.holds_mover(a, side, side.is_forward(dir)),
                         board.holds(over, enemy),
@@ -403,6 +476,14 @@ impl<S: ClauseSink> Encoder<'_, S> {
                 let Some((over, land)) = stop.jump(dir) else {
                     continue;
                 };
+                if self.options.fine_groups {
+                    let rule = Rule::CannotJumpOn {
+                        from: stop,
+                        over,
+                        to: land,
+                    };
+                    self.group(Some(ply), rule);
+                }
                 // The piece's own kind before the move: a man crowned on `stop`
                 // has only backward jumps left there, and those need a king.
                 let piece = if side.is_forward(dir) {

@@ -11,7 +11,9 @@ mod symbolic;
 pub mod vars;
 
 pub use dimacs::AnnotatedCnf;
-pub use english::{encode_english, Contradiction, EncodeStats, Encoded};
+pub use english::{
+    encode_english, encode_english_with, Contradiction, EncodeOptions, EncodeStats, Encoded,
+};
 pub use sink::{ClauseSink, Group, PlyRef, Rule};
 
 use crate::notation::Record;

@@ -41,6 +41,24 @@ pub enum Rule {
     NoCaptureAvailable,
     /// After a capture, the piece cannot jump again from where it stops.
     CaptureEnds(Square),
+    /// Before a simple move, this one jump is not available (fine groups).
+    NoJump {
+        /// Where the jumping piece would stand.
+        from: Square,
+        /// The enemy piece it would take.
+        over: Square,
+        /// Where it would land.
+        to: Square,
+    },
+    /// After a capture, the piece cannot make this one further jump (fine groups).
+    CannotJumpOn {
+        /// Where the capture stopped.
+        from: Square,
+        /// The enemy piece it would take.
+        over: Square,
+        /// Where it would land.
+        to: Square,
+    },
 }
 
 impl fmt::Display for Rule {
@@ -54,6 +72,14 @@ impl fmt::Display for Rule {
             Rule::JumpsEnemy(s) => write!(f, "jumped square {s} holds an enemy piece"),
             Rule::NoCaptureAvailable => f.write_str("no capture is available"),
             Rule::CaptureEnds(s) => write!(f, "the piece on {s} cannot jump again"),
+            Rule::NoJump { from, over, to } => write!(
+                f,
+                "no capture is available: no piece of the side to move jumps {from}x{to} over {over}"
+            ),
+            Rule::CannotJumpOn { from, over, to } => write!(
+                f,
+                "the capture ends on {from}: the piece cannot jump on over {over} to {to}"
+            ),
         }
     }
 }
@@ -92,6 +118,12 @@ pub trait ClauseSink {
 
     /// Adds one clause (an empty slice is the empty clause: unsatisfiable).
     fn add_clause(&mut self, clause: &[Lit]);
+
+    /// Why the current group cannot hold whatever the start board is, in
+    /// words; said just before its empty clause (only when not simplifying).
+    fn note(&mut self, reason: &str) {
+        let _ = reason;
+    }
 }
 
 impl ClauseSink for varisat::Solver<'_> {

@@ -84,21 +84,23 @@ pub fn decode(model: &[Lit]) -> Board {
     board
 }
 
+/// The three literals that say `square` holds `piece` (or nothing).
+pub fn square_lits(square: Square, piece: Option<Piece>) -> [Lit; 3] {
+    [
+        lit(square, Fact::Occupied, piece.is_some()),
+        lit(
+            square,
+            Fact::White,
+            piece.is_some_and(|p| p.color == Color::White),
+        ),
+        lit(square, Fact::King, piece.is_some_and(Piece::is_king)),
+    ]
+}
+
 /// The model (as literals over all variables) that describes `board`.
 pub fn encode_board(board: &Board) -> Vec<Lit> {
     Square::all()
-        .flat_map(|sq| {
-            let piece = board.get(sq);
-            [
-                lit(sq, Fact::Occupied, piece.is_some()),
-                lit(
-                    sq,
-                    Fact::White,
-                    piece.is_some_and(|p| p.color == Color::White),
-                ),
-                lit(sq, Fact::King, piece.is_some_and(Piece::is_king)),
-            ]
-        })
+        .flat_map(|sq| square_lits(sq, board.get(sq)))
         .collect()
 }
 
