@@ -18,6 +18,7 @@
 
 #![warn(missing_docs, missing_debug_implementations)]
 
+pub mod analysis;
 pub mod board;
 pub mod encode;
 pub mod hard;

@@ -2,6 +2,7 @@
 
 mod util;
 
+mod analysis;
 mod cases;
 mod cli;
 mod golden;

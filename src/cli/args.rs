@@ -25,6 +25,8 @@ pub enum Command {
         /// (e.g. 2s, 500ms); DFS engine only.
         #[arg(long, value_parser = parse_limit)]
         limit: Option<LimitArg>,
+        #[command(flatten)]
+        analysis: AnalysisArgs,
     },
     /// Judge an answer: accept it, or name the first rule it breaks.
     Verify {
@@ -93,6 +95,68 @@ pub enum Command {
         #[arg(long, default_value_t = 1)]
         seed: u64,
     },
+}
+
+/// What the SAT engine can say beyond one answer (`solve` options).
+#[derive(clap::Args, Debug, Default, Clone)]
+pub struct AnalysisArgs {
+    /// Impossible records: the smallest set of rules that conflict, in detail.
+    /// Solvable ones: for each square, whether every answer shares it and which plies force it.
+    #[arg(long)]
+    pub explain: bool,
+    /// Impossible records: write a proof of unsatisfiability of the `cnf` formula here.
+    #[arg(long, value_name = "FILE")]
+    pub proof: Option<PathBuf>,
+    /// Format of --proof: DRAT (for drat-trim and other checkers) or varisat's own.
+    #[arg(long, value_enum, default_value_t = ProofFormatArg::Drat, requires = "proof")]
+    pub proof_format: ProofFormatArg,
+    /// Return the answer with the fewest pieces (then fewest kings), proved optimal.
+    #[arg(long, value_enum, value_name = "WHAT")]
+    pub minimize: Option<MinimizeArg>,
+    /// At most N pieces of each colour on the start board.
+    #[arg(long, value_name = "N")]
+    pub max_per_side: Option<usize>,
+    /// Count start boards, told apart by the squares the moves use.
+    #[arg(long, conflicts_with_all = ["minimize", "unique"])]
+    pub count: bool,
+    /// Print every start board counted by --count (implies --count).
+    #[arg(long, conflicts_with_all = ["minimize", "unique"])]
+    pub all: bool,
+    /// Stop counting after N boards and say "more than N".
+    #[arg(long, value_name = "N", default_value_t = 100_000)]
+    pub count_limit: usize,
+    /// Say whether the answer is forced: whether every answer puts the same
+    /// pieces on the squares the moves use.
+    #[arg(long, conflicts_with = "minimize")]
+    pub unique: bool,
+}
+
+impl AnalysisArgs {
+    /// True when any option needs the SAT engine.
+    pub fn any(&self) -> bool {
+        self.explain
+            || self.proof.is_some()
+            || self.minimize.is_some()
+            || self.max_per_side.is_some()
+            || self.count
+            || self.all
+            || self.unique
+    }
+}
+
+#[derive(ValueEnum, Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum ProofFormatArg {
+    /// Textual DRAT.
+    #[default]
+    Drat,
+    /// Varisat's native format (check with varisat's checker).
+    Varisat,
+}
+
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MinimizeArg {
+    /// The number of pieces, then of kings.
+    Pieces,
 }
 
 #[derive(ValueEnum, Clone, Copy, Debug)]

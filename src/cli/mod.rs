@@ -5,6 +5,7 @@ mod args;
 mod bench;
 mod compare;
 mod generate;
+mod solve;
 mod status;
 
 use std::fs;
@@ -18,7 +19,7 @@ use postfacto::encode::english_dimacs;
 use postfacto::notation::{parse_answers, parse_records_bytes, Record};
 use postfacto::replay::judge;
 use postfacto::rules::Variant;
-use postfacto::solve::{solve, Engine, Outcome};
+use postfacto::solve::Engine;
 
 use args::{Args, Command, EngineArg, LimitArg};
 use postfacto::solve::Limit as DfsLimit;
@@ -47,9 +48,9 @@ pub fn run() -> ExitCode {
             file,
             engine,
             limit,
-        } => {
-            engine_of(engine, limit).and_then(|engine| cmd_solve(file.as_deref(), engine, &mut out))
-        }
+            analysis,
+        } => engine_of(engine, limit)
+            .and_then(|engine| solve::run(file.as_deref(), engine, &analysis, &mut out)),
         Command::Verify { input, answer } => cmd_verify(&input, &answer, &mut out),
         Command::Cnf {
             file,
@@ -202,45 +203,6 @@ fn dfs_limit(limit: Option<LimitArg>) -> DfsLimit {
             time: Some(t),
         },
     }
-}
-
-fn cmd_solve(file: Option<&Path>, engine: Engine, out: &mut impl Write) -> Result<Status, Failure> {
-    let input = read_input(file)?;
-    let records = read_records(&input)?;
-    let mut status = Status::Ok;
-    let mut printed = 0;
-    for (i, record) in records.iter().enumerate() {
-        match solve(record, engine) {
-            Ok(Outcome::Solved(solution)) => {
-                if printed > 0 {
-                    writeln!(out).map_err(write_err)?;
-                }
-                write!(out, "{}", solution.answer).map_err(write_err)?;
-                printed += 1;
-            }
-            Ok(Outcome::Impossible { reason, .. }) => {
-                let why = reason.map(|r| format!(": {r}")).unwrap_or_default();
-                eprintln!(
-                    "postfacto: {}: no start position makes these moves legal{why}",
-                    instance_name(&input, &records, i)
-                );
-                status = status.max(Status::Rejected);
-            }
-            Ok(Outcome::GaveUp { reason, .. }) => {
-                eprintln!(
-                    "postfacto: {}: undecided: {reason}",
-                    instance_name(&input, &records, i)
-                );
-                status = status.max(Status::Undecided);
-            }
-            Ok(_) => return Err(fail(Status::Internal, "internal error: unknown outcome")),
-            Err(e) => {
-                eprintln!("postfacto: {}: {e}", instance_name(&input, &records, i));
-                status = status.max(Status::Internal);
-            }
-        }
-    }
-    Ok(status)
 }
 
 fn cmd_verify(

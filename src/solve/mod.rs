@@ -119,29 +119,36 @@ pub fn solve(record: &Record, engine: Engine) -> Result<Outcome, InternalError> 
     check(record, engine, found)
 }
 
+/// Checks a start board that `who` (e.g. "the sat engine") found for
+/// `record`: it must obey the start-board rules and replay; the answer is
+/// the start board and the replayer's end board.
+///
+/// # Errors
+/// [`InternalError`] naming `who` when the board breaks a rule.
+pub fn checked_answer(record: &Record, start: Board, who: &str) -> Result<Answer, InternalError> {
+    let rules = Variant::English.rules();
+    if let Some(problem) = rules.start_problems(&start).first() {
+        return Err(InternalError(format!(
+            "{who}'s start board breaks a start rule: {problem}"
+        )));
+    }
+    let end = replay(rules, &start, record).map_err(|e| {
+        InternalError(format!(
+            "{who}'s start board does not replay: {e}
+{start}"
+        ))
+    })?;
+    Ok(Answer { start, end })
+}
+
 /// Replays an engine's candidate; turns a failed replay into an [`InternalError`].
 fn check(record: &Record, engine: Engine, found: Found) -> Result<Outcome, InternalError> {
-    let rules = Variant::English.rules();
     match found {
         Found::Impossible(reason, stats) => Ok(Outcome::Impossible { reason, stats }),
         Found::GaveUp(reason, stats) => Ok(Outcome::GaveUp { reason, stats }),
         Found::Start(start, stats) => {
-            if let Some(problem) = rules.start_problems(&start).first() {
-                return Err(InternalError(format!(
-                    "the {} engine's start board breaks a start rule: {problem}",
-                    engine.name()
-                )));
-            }
-            let end = replay(rules, &start, record).map_err(|e| {
-                InternalError(format!(
-                    "the {} engine's start board does not replay: {e}\n{start}",
-                    engine.name()
-                ))
-            })?;
-            Ok(Outcome::Solved(Solution {
-                answer: Answer { start, end },
-                stats,
-            }))
+            let answer = checked_answer(record, start, &format!("the {} engine", engine.name()))?;
+            Ok(Outcome::Solved(Solution { answer, stats }))
         }
     }
 }

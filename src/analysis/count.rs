@@ -1,0 +1,208 @@
+//! Counting and listing start boards, told apart by what they put on the
+//! squares the moves use.
+//!
+//! Counting whole boards would be meaningless: a simple move forbids captures
+//! anywhere, so every square matters a little, and far-away squares can often
+//! hold many things. What a reader wants to know is how many ways the pieces
+//! the record *uses* can be: so boards are counted by their content on the
+//! **used squares**: every square a move starts on, lands on or jumps over.
+//! Each new board found is blocked on those squares only (a blocking clause
+//! over their variables), so the count is of distinct contents there.
+
+use std::collections::BTreeSet;
+
+use varisat::{CnfFormula, ExtendFormula, Lit, Solver};
+
+use crate::board::{Board, Square};
+use crate::encode::encode_english;
+use crate::encode::vars::{self, lit, Fact};
+use crate::notation::Record;
+use crate::solve::InternalError;
+
+/// What to count.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CountOptions {
+    /// Stop after finding one more than this many.
+    pub limit: usize,
+    /// Only boards that are empty off the used squares (for brute-force checks).
+    pub others_empty: bool,
+}
+
+/// The start boards found, distinct on the used squares.
+#[derive(Clone, Debug)]
+pub struct Count {
+    /// The used squares: the ones boards are told apart by.
+    pub squares: Vec<Square>,
+    /// One full start board (a solution) per distinct content of the used squares.
+    pub boards: Vec<Board>,
+    /// False if the limit stopped the search: there are more than `boards.len() - 1`.
+    pub complete: bool,
+}
+
+impl Count {
+    /// "3", or "more than 100".
+    pub fn words(&self, limit: usize) -> String {
+        if self.complete {
+            self.boards.len().to_string()
+        } else {
+            format!("more than {limit}")
+        }
+    }
+}
+
+/// Every square a move of `record` starts on, lands on or jumps over.
+pub fn used_squares(record: &Record) -> Vec<Square> {
+    let mut used = BTreeSet::new();
+    for mv in &record.moves {
+        used.insert(mv.from());
+        used.extend(mv.landings().iter().copied());
+        if mv.is_capture() {
+            for (a, b) in mv.steps() {
+                if let Some((dir, _)) = a.diagonal_to(b) {
+                    used.extend(a.step(dir));
+                }
+            }
+        }
+    }
+    used.into_iter().collect()
+}
+
+/// Counts (and keeps) start boards of `record` that differ on the used squares.
+///
+/// # Errors
+/// [`InternalError`] if varisat fails.
+pub fn count_start_boards(record: &Record, options: CountOptions) -> Result<Count, InternalError> {
+    let squares = used_squares(record);
+    let mut formula = CnfFormula::new();
+    encode_english(record, &mut formula);
+    let mut solver = Solver::new();
+    solver.add_formula(&formula);
+    if options.others_empty {
+        for s in Square::all().filter(|s| !squares.contains(s)) {
+            solver.add_clause(&[lit(s, Fact::Occupied, false)]);
+        }
+    }
+    let mut boards = Vec::new();
+    loop {
+        let sat = solver
+            .solve()
+            .map_err(|e| InternalError(format!("varisat failed: {e}")))?;
+        if !sat {
+            return Ok(Count {
+                squares,
+                boards,
+                complete: true,
+            });
+        }
+        if boards.len() == options.limit {
+            return Ok(Count {
+                squares,
+                boards,
+                complete: false,
+            });
+        }
+        let model = solver.model().unwrap_or_default();
+        let board = vars::decode(&model);
+        // Block this content of the used squares: some fact there must differ.
+        let blocking: Vec<Lit> = squares
+            .iter()
+            .flat_map(|&s| vars::square_lits(s, board.get(s)))
+            .map(|l| !l)
+            .collect();
+        solver.add_clause(&blocking);
+        boards.push(board);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::{Color, Piece, Role};
+    use crate::notation::parse_records;
+    use crate::replay::replay;
+    use crate::rules::English;
+
+    fn record(text: &str) -> Record {
+        parse_records(text).unwrap().remove(0)
+    }
+
+    /// Every way to fill `squares` (the rest empty) that replays: by brute force.
+    fn brute_force(record: &Record, squares: &[Square]) -> usize {
+        let contents = [
+            None,
+            Some(Piece::new(Color::Black, Role::Man)),
+            Some(Piece::new(Color::Black, Role::King)),
+            Some(Piece::new(Color::White, Role::Man)),
+            Some(Piece::new(Color::White, Role::King)),
+        ];
+        let mut count = 0;
+        let total = contents.len().pow(squares.len() as u32);
+        for mut code in 0..total {
+            let mut board = Board::empty();
+            let mut allowed = true;
+            for &s in squares {
+                let piece = contents[code % contents.len()];
+                code /= contents.len();
+                // A man on its own crowning row is not a start board.
+                if piece.is_some_and(|p| !p.is_king() && s.row() == p.color.crowning_row()) {
+                    allowed = false;
+                }
+                board.set(s, piece);
+            }
+            if allowed && replay(&English, &board, record).is_ok() {
+                count += 1;
+            }
+        }
+        count
+    }
+
+    #[test]
+    fn counts_match_brute_force_on_small_records() {
+        for text in [
+            "B 1\n9-13\n",
+            "W 1\n22-18\n",
+            "B 1\n9-14\n",
+            "W 2\n22-18\n18-22\n",
+            "B 1\n9x18\n",
+            "W 1\n26x17\n",
+            "B 2\n1-5\n22x15\n",
+        ] {
+            let r = record(text);
+            let options = CountOptions {
+                limit: 10_000,
+                others_empty: true,
+            };
+            let count = count_start_boards(&r, options).unwrap();
+            assert!(count.complete);
+            assert_eq!(
+                count.boards.len(),
+                brute_force(&r, &count.squares),
+                "{text:?} on squares {:?}",
+                count.squares
+            );
+            for board in &count.boards {
+                replay(&English, board, &r).expect("every counted board replays");
+            }
+        }
+    }
+
+    #[test]
+    fn the_limit_reports_more_than() {
+        // The mover may be a man or a king: two boards.
+        let r = record("W 1\n22-18\n");
+        let options = CountOptions {
+            limit: 1,
+            others_empty: false,
+        };
+        let count = count_start_boards(&r, options).unwrap();
+        assert!(!count.complete);
+        assert_eq!(count.words(1), "more than 1");
+    }
+
+    #[test]
+    fn used_squares_include_jumped_ones() {
+        let r = record("W 3\n21-17\n13x22x31x24\n19x28\n");
+        let numbers: Vec<u8> = used_squares(&r).iter().map(|s| s.number()).collect();
+        assert_eq!(numbers, vec![13, 17, 19, 21, 22, 24, 26, 27, 28, 31]);
+    }
+}

@@ -1,0 +1,18 @@
+//! What the SAT formulation can say beyond "here is a start board": why a
+//! record is impossible, which start-board facts every answer shares, the
+//! best answer, how many answers there are, and certificates.
+//!
+//! Everything here works on the English encoding through varisat's
+//! assumptions and failed cores.
+
+mod count;
+mod explain;
+mod minimize;
+mod proof;
+mod selectors;
+
+pub use count::{count_start_boards, used_squares, Count, CountOptions};
+pub use explain::{explain_impossible, forced_facts, Explanation, FactVerdict, SquareReport};
+pub use minimize::{minimize_pieces, Limits, Minimum};
+pub use proof::{check_drat, write_proof};
+pub use selectors::{minimal_core, RuleGroup, SelectorFormula};

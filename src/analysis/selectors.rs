@@ -1,0 +1,213 @@
+//! A formula in which every ply's rule groups can be switched off.
+//!
+//! Each group of clauses that states a rule at some ply gets a *selector*
+//! variable `s`, and each of its clauses `C` is written `¬s ∨ C`. Solving
+//! under the assumption that every selector is true is solving the record;
+//! leaving selectors out drops those rules. When the assumptions are
+//! unsatisfiable, varisat's failed core names the groups that cannot all hold.
+//! Start-board rules (no colour or kind on an empty square, no man on its
+//! crowning row) have no selector: they define what a board is.
+//!
+//! The record is encoded with [`EncodeOptions::exact`], so a group's clauses
+//! say exactly what its rule says, never simplified by another group's units.
+
+use varisat::{CnfFormula, ExtendFormula, Lit, Solver, Var};
+
+use crate::board::Color;
+use crate::encode::vars::VAR_COUNT;
+use crate::encode::{encode_english_with, ClauseSink, EncodeOptions, Group, Rule};
+use crate::notation::Record;
+
+/// One group of clauses: a rule at a ply, or a start-board rule.
+#[derive(Clone, Debug)]
+pub struct RuleGroup {
+    /// 1-based ply, or `None` for a start-board rule.
+    pub ply: Option<usize>,
+    /// The side making that ply.
+    pub side: Option<Color>,
+    /// The ply's move as written.
+    pub text: Option<String>,
+    /// The rule.
+    pub rule: Rule,
+    /// Why the rule fails whatever the start board is, if it does.
+    pub note: Option<String>,
+    /// Its clauses, without the selector.
+    pub clauses: Vec<Vec<Lit>>,
+    /// The selector (`None` for start-board rules, which are always on).
+    pub selector: Option<Lit>,
+}
+
+impl RuleGroup {
+    /// "ply 2 (14-10, Black)" or "the start board".
+    pub fn place(&self) -> String {
+        match (self.ply, &self.text, self.side) {
+            (Some(ply), Some(text), Some(side)) => format!("ply {ply} ({text}, {})", side.title()),
+            _ => "the start board".to_string(),
+        }
+    }
+}
+
+/// The selector formula of a record.
+#[derive(Debug, Default)]
+pub struct SelectorFormula {
+    formula: CnfFormula,
+    groups: Vec<RuleGroup>,
+}
+
+impl SelectorFormula {
+    /// Encodes `record` with one selector per ply rule group.
+    pub fn of(record: &Record) -> SelectorFormula {
+        let mut formula = CnfFormula::new();
+        formula.set_var_count(VAR_COUNT);
+        let mut this = SelectorFormula {
+            formula,
+            groups: Vec::new(),
+        };
+        encode_english_with(record, &mut this, EncodeOptions::exact());
+        this
+    }
+
+    /// The groups, in the order the encoder wrote them.
+    pub fn groups(&self) -> &[RuleGroup] {
+        &self.groups
+    }
+
+    /// Every selector, as assumptions that switch every rule on.
+    pub fn all_selectors(&self) -> Vec<Lit> {
+        self.groups.iter().filter_map(|g| g.selector).collect()
+    }
+
+    /// The group a selector literal switches on.
+    pub fn group_of(&self, selector: Lit) -> Option<&RuleGroup> {
+        self.groups
+            .iter()
+            .find(|g| g.selector.map(|s| s.var()) == Some(selector.var()))
+    }
+
+    /// A fresh solver loaded with the formula.
+    pub fn solver(&self) -> Solver<'static> {
+        let mut solver = Solver::new();
+        solver.add_formula(&self.formula);
+        solver
+    }
+
+    /// Is `var` a start-board variable (not a selector)?
+    pub fn is_board_var(var: Var) -> bool {
+        var.index() < VAR_COUNT
+    }
+}
+
+impl ClauseSink for SelectorFormula {
+    fn begin_group(&mut self, group: &Group<'_>) {
+        let selector = group.ply.map(|_| self.formula.new_var().positive());
+        self.groups.push(RuleGroup {
+            ply: group.ply.map(|p| p.number),
+            side: group.ply.map(|p| p.side),
+            text: group.ply.map(|p| p.text.to_string()),
+            rule: group.rule,
+            note: None,
+            clauses: Vec::new(),
+            selector,
+        });
+    }
+
+    fn add_clause(&mut self, clause: &[Lit]) {
+        let group = self
+            .groups
+            .last_mut()
+            .expect("the encoder opens a group before its clauses");
+        group.clauses.push(clause.to_vec());
+        match group.selector {
+            Some(s) => {
+                let mut guarded = Vec::with_capacity(clause.len() + 1);
+                guarded.push(!s);
+                guarded.extend_from_slice(clause);
+                ExtendFormula::add_clause(&mut self.formula, &guarded);
+            }
+            None => ExtendFormula::add_clause(&mut self.formula, clause),
+        }
+    }
+
+    fn note(&mut self, reason: &str) {
+        if let Some(group) = self.groups.last_mut() {
+            group.note = Some(reason.to_string());
+        }
+    }
+}
+
+/// Shrinks an unsatisfiable set of assumptions to a minimal one: every
+/// assumption left is needed (dropping any one makes the rest satisfiable).
+/// `fixed` assumptions are always kept and never reported. `None` if
+/// `fixed` and `candidates` together are satisfiable.
+///
+/// # Errors
+/// varisat's errors.
+pub fn minimal_core(
+    solver: &mut Solver<'_>,
+    fixed: &[Lit],
+    candidates: &[Lit],
+) -> Result<Option<Vec<Lit>>, varisat::solver::SolverError> {
+    let unsat_core = |solver: &mut Solver<'_>, kept: &[Lit]| {
+        let mut assumptions = fixed.to_vec();
+        assumptions.extend_from_slice(kept);
+        solver.assume(&assumptions);
+        Ok::<_, varisat::solver::SolverError>(if solver.solve()? {
+            None
+        } else {
+            let failed = solver.failed_core().unwrap_or(&[]).to_vec();
+            // Keep the candidates' order; the failed core is a subset.
+            Some(
+                kept.iter()
+                    .copied()
+                    .filter(|l| failed.contains(l))
+                    .collect::<Vec<_>>(),
+            )
+        })
+    };
+    let Some(mut core) = unsat_core(solver, candidates)? else {
+        return Ok(None);
+    };
+    let mut i = 0;
+    while i < core.len() {
+        let mut trial = core.clone();
+        trial.remove(i);
+        match unsat_core(solver, &trial)? {
+            // Still impossible without it: it was not needed.
+            Some(smaller) => core = smaller,
+            None => i += 1,
+        }
+    }
+    solver.assume(&[]);
+    Ok(Some(core))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::notation::parse_records;
+
+    #[test]
+    fn every_ply_group_has_a_selector_and_all_on_is_the_record() {
+        let record = &parse_records("W 3\n21-17\n13x22x31x24\n19x28\n").unwrap()[0];
+        let sf = SelectorFormula::of(record);
+        assert!(sf
+            .groups()
+            .iter()
+            .all(|g| g.ply.is_some() == g.selector.is_some()));
+        let mut solver = sf.solver();
+        solver.assume(&sf.all_selectors());
+        assert!(solver.solve().unwrap(), "sample 1 is solvable");
+    }
+
+    #[test]
+    fn the_minimal_core_keeps_only_needed_assumptions() {
+        // x1 and x2 are switched on by selectors 3, 4, 5: (¬3 ∨ 1), (¬4 ∨ ¬1), (¬5 ∨ 2).
+        let l = Lit::from_dimacs;
+        let f = CnfFormula::from([[l(-3), l(1)], [l(-4), l(-1)], [l(-5), l(2)]]);
+        let mut solver = Solver::new();
+        solver.add_formula(&f);
+        let core = minimal_core(&mut solver, &[], &[l(5), l(3), l(4)]).unwrap();
+        assert_eq!(core, Some(vec![l(3), l(4)]));
+        assert_eq!(minimal_core(&mut solver, &[], &[l(3), l(5)]).unwrap(), None);
+    }
+}
