@@ -13,7 +13,9 @@ pub struct Square(u8);
 
 /// The error for a square name that is not a number from 1 to 32.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("unknown square '{text}' (squares are numbered 1 to 32)")]
+#[error(
+    "unknown square '{text}' (squares are numbered 1 to 32, or named a1 to h8 on dark squares)"
+)]
 pub struct ParseSquareError {
     /// The text that was read.
     pub text: String,
@@ -226,11 +228,15 @@ impl fmt::Debug for Square {
 impl FromStr for Square {
     type Err = ParseSquareError;
 
-    /// Parses a square number 1..=32 written with decimal digits only.
+    /// Parses a square number 1..=32 written with decimal digits only, or an
+    /// algebraic name of a dark square (`a1`, `c3`, ..., `h8`).
     fn from_str(text: &str) -> Result<Square, ParseSquareError> {
         let error = || ParseSquareError {
             text: text.to_string(),
         };
+        if let [file @ b'a'..=b'h', rank @ b'1'..=b'8'] = text.as_bytes() {
+            return Square::from_coords(b'8' - rank, file - b'a').ok_or_else(error);
+        }
         if text.is_empty() || text.len() > 3 || !text.bytes().all(|b| b.is_ascii_digit()) {
             return Err(error());
         }
@@ -264,6 +270,18 @@ mod tests {
             assert_eq!(Square::from_coords(s.row(), s.col()), Some(s));
         }
         assert_eq!(Square::from_coords(0, 0), None);
+    }
+
+    #[test]
+    fn algebraic_names_parse_to_the_same_squares() {
+        for s in Square::all() {
+            assert_eq!(s.algebraic().parse::<Square>(), Ok(s));
+            assert_eq!(s.number().to_string().parse::<Square>(), Ok(s));
+        }
+        assert_eq!("c3".parse::<Square>(), Ok(sq(22)));
+        for bad in ["a2", "b1", "i1", "a9", "A1", "c33", "0", "33"] {
+            assert!(bad.parse::<Square>().is_err(), "{bad}");
+        }
     }
 
     #[test]

@@ -6,5 +6,8 @@ mod movetext;
 mod record;
 
 pub use answer::{parse_answers, Answer, ParseAnswerError};
-pub use movetext::{MoveText, ParseMoveError};
-pub use record::{parse_records, parse_records_bytes, ParseRecordError, Record, RecordErrorKind};
+pub use movetext::{Geometry, MoveText, ParseMoveError};
+pub use record::{
+    parse_records, parse_records_bytes, parse_records_bytes_with, parse_records_with,
+    ParseRecordError, Record, RecordErrorKind,
+};

@@ -15,6 +15,17 @@ pub struct MoveText {
     capture: bool,
 }
 
+/// How far a move's steps may go, which depends on the rules.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Geometry {
+    /// English: a simple move is one diagonal step, each jump two.
+    #[default]
+    Short,
+    /// Russian: kings fly, so a simple move goes any distance along a
+    /// diagonal and a capture segment at least two squares.
+    Flying,
+}
+
 /// Why a move text could not be read.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
@@ -44,6 +55,26 @@ pub enum ParseMoveError {
         /// First square.
         from: Square,
         /// Second square.
+        to: Square,
+    },
+    /// Two squares of a move are not on one diagonal (flying geometry).
+    #[error("'{text}': {from} and {to} are not on one diagonal")]
+    NotDiagonal {
+        /// The whole move.
+        text: String,
+        /// First square.
+        from: Square,
+        /// Second square.
+        to: Square,
+    },
+    /// A capture segment is one step long: nothing can be jumped (flying geometry).
+    #[error("'{text}': {from} to {to} is too short for a capture (it must pass over a square)")]
+    ShortCapture {
+        /// The whole move.
+        text: String,
+        /// Where the segment starts.
+        from: Square,
+        /// Where it lands.
         to: Square,
     },
     /// A jump step does not go two squares along a diagonal.
@@ -88,6 +119,87 @@ impl MoveText {
             path,
             capture: true,
         }
+    }
+
+    /// A move visiting `path`, each step along a diagonal (any distance);
+    /// `None` if a step is not, or the path is too short.
+    pub fn along(path: Vec<Square>, capture: bool) -> Option<MoveText> {
+        let aligned = path.len() >= 2
+            && path.windows(2).all(|w| {
+                w[0].diagonal_to(w[1])
+                    .is_some_and(|(_, n)| !capture || n >= 2)
+            });
+        (aligned && (capture || path.len() == 2)).then_some(MoveText { path, capture })
+    }
+
+    /// Reads a move with `geometry`'s distances. Squares may be numbers
+    /// (`22-18`) or algebraic (`c3-d4`); `x` and `:` both mark captures.
+    ///
+    /// # Errors
+    /// What is wrong with the text.
+    pub fn parse_with(text: &str, geometry: Geometry) -> Result<MoveText, ParseMoveError> {
+        let owned = || text.to_string();
+        let capture_sep = text.contains('x') || text.contains(':');
+        let capture = match (text.contains('-'), capture_sep) {
+            (true, true) => return Err(ParseMoveError::MixedSeparators(owned())),
+            (false, false) => return Err(ParseMoveError::NotAMove(owned())),
+            (_, capture) => capture,
+        };
+        if text.contains('x') && text.contains(':') {
+            return Err(ParseMoveError::MixedSeparators(owned()));
+        }
+        let path = text
+            .split(['-', 'x', ':'])
+            .map(|part| part.parse::<Square>())
+            .collect::<Result<Vec<_>, _>>()
+            .map_err(|source| ParseMoveError::BadSquare {
+                text: owned(),
+                source,
+            })?;
+        if !capture && path.len() != 2 {
+            return Err(ParseMoveError::LongSimpleMove(owned()));
+        }
+        for pair in path.windows(2) {
+            let (from, to) = (pair[0], pair[1]);
+            let distance = from.diagonal_to(to).map(|d| d.1);
+            let error = match (geometry, capture, distance) {
+                (Geometry::Short, false, Some(1)) | (Geometry::Short, true, Some(2)) => continue,
+                (Geometry::Flying, false, Some(_)) => continue,
+                (Geometry::Flying, true, Some(n)) if n >= 2 => continue,
+                (Geometry::Short, false, _) => ParseMoveError::NotAStep {
+                    text: owned(),
+                    from,
+                    to,
+                },
+                (Geometry::Short, true, _) => ParseMoveError::NotAJump {
+                    text: owned(),
+                    from,
+                    to,
+                },
+                (Geometry::Flying, _, None) => ParseMoveError::NotDiagonal {
+                    text: owned(),
+                    from,
+                    to,
+                },
+                (Geometry::Flying, true, Some(_)) => ParseMoveError::ShortCapture {
+                    text: owned(),
+                    from,
+                    to,
+                },
+            };
+            return Err(error);
+        }
+        Ok(MoveText { path, capture })
+    }
+
+    /// The move in algebraic notation: `c3-d4`, `c3:e5:c7`.
+    pub fn algebraic(&self) -> String {
+        let sep = if self.capture { ":" } else { "-" };
+        self.path
+            .iter()
+            .map(|s| s.algebraic())
+            .collect::<Vec<_>>()
+            .join(sep)
     }
 
     /// The square the moving piece starts on.
@@ -137,45 +249,9 @@ impl fmt::Display for MoveText {
 impl FromStr for MoveText {
     type Err = ParseMoveError;
 
+    /// Reads a move with English distances (see [`MoveText::parse_with`]).
     fn from_str(text: &str) -> Result<MoveText, ParseMoveError> {
-        let owned = || text.to_string();
-        let capture = match (text.contains('-'), text.contains('x')) {
-            (true, true) => return Err(ParseMoveError::MixedSeparators(owned())),
-            (false, false) => return Err(ParseMoveError::NotAMove(owned())),
-            (_, capture) => capture,
-        };
-        let sep = if capture { 'x' } else { '-' };
-        let path = text
-            .split(sep)
-            .map(|part| part.parse::<Square>())
-            .collect::<Result<Vec<_>, _>>()
-            .map_err(|source| ParseMoveError::BadSquare {
-                text: owned(),
-                source,
-            })?;
-        if !capture && path.len() != 2 {
-            return Err(ParseMoveError::LongSimpleMove(owned()));
-        }
-        let wanted = if capture { 2 } else { 1 };
-        for pair in path.windows(2) {
-            let (from, to) = (pair[0], pair[1]);
-            if from.diagonal_to(to).map(|d| d.1) != Some(wanted) {
-                return Err(if capture {
-                    ParseMoveError::NotAJump {
-                        text: owned(),
-                        from,
-                        to,
-                    }
-                } else {
-                    ParseMoveError::NotAStep {
-                        text: owned(),
-                        from,
-                        to,
-                    }
-                });
-            }
-        }
-        Ok(MoveText { path, capture })
+        MoveText::parse_with(text, Geometry::Short)
     }
 }
 
@@ -197,6 +273,40 @@ mod tests {
     }
 
     #[test]
+    fn flying_geometry_reads_long_moves_in_both_notations() {
+        let long = MoveText::parse_with("a1-e5", Geometry::Flying).unwrap();
+        assert_eq!((long.from().number(), long.to().number()), (29, 15));
+        assert_eq!(long.algebraic(), "a1-e5");
+        assert_eq!(long.to_string(), "29-15");
+        let capture = MoveText::parse_with("c3:e5:c7", Geometry::Flying).unwrap();
+        assert!(capture.is_capture());
+        assert_eq!(capture.algebraic(), "c3:e5:c7");
+        assert_eq!(
+            MoveText::parse_with("22x15", Geometry::Flying)
+                .unwrap()
+                .algebraic(),
+            "c3:e5"
+        );
+        assert_eq!("c3-d4".parse::<MoveText>().unwrap().to_string(), "22-18");
+        for (text, want) in [
+            ("a1-c5", "not on one diagonal"),
+            ("a1:b2", "too short for a capture"),
+            ("a1-e5", "not diagonal neighbours"),
+        ] {
+            let geometry = if want.contains("neighbours") {
+                Geometry::Short
+            } else {
+                Geometry::Flying
+            };
+            let err = MoveText::parse_with(text, geometry)
+                .unwrap_err()
+                .to_string();
+            assert!(err.contains(want), "{text}: {err}");
+        }
+        assert!(MoveText::along(vec![Square::new(28), Square::new(14)], false).is_some());
+    }
+
+    #[test]
     fn rejects_bad_geometry_and_syntax() {
         let cases = [
             ("21-18", "not diagonal neighbours"),
@@ -208,6 +318,7 @@ mod tests {
             ("33-29", "unknown square '33'"),
             ("0-5", "unknown square '0'"),
             ("a-5", "unknown square 'a'"),
+            ("22x15:8", "mixes"),
             ("21", "not a move"),
             ("", "not a move"),
             ("13x", "unknown square ''"),

@@ -4,7 +4,7 @@ use std::fmt;
 
 use crate::board::Color;
 
-use super::movetext::{MoveText, ParseMoveError};
+use super::movetext::{Geometry, MoveText, ParseMoveError};
 
 /// One instance: who moves first and the surviving moves, with where they were read.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -111,8 +111,19 @@ fn error(line: usize, kind: RecordErrorKind) -> ParseRecordError {
 /// # Errors
 /// The first problem found, with its line.
 pub fn parse_records_bytes(bytes: &[u8]) -> Result<Vec<Record>, ParseRecordError> {
+    parse_records_bytes_with(bytes, Geometry::Short)
+}
+
+/// [`parse_records_bytes`] with the move distances of `geometry`.
+///
+/// # Errors
+/// The first problem found, with its line.
+pub fn parse_records_bytes_with(
+    bytes: &[u8],
+    geometry: Geometry,
+) -> Result<Vec<Record>, ParseRecordError> {
     match std::str::from_utf8(bytes) {
-        Ok(text) => parse_records(text),
+        Ok(text) => parse_records_with(text, geometry),
         Err(e) => {
             let line = 1 + bytes[..e.valid_up_to()]
                 .iter()
@@ -129,6 +140,14 @@ pub fn parse_records_bytes(bytes: &[u8]) -> Result<Vec<Record>, ParseRecordError
 /// # Errors
 /// The first problem found, with its line.
 pub fn parse_records(text: &str) -> Result<Vec<Record>, ParseRecordError> {
+    parse_records_with(text, Geometry::Short)
+}
+
+/// [`parse_records`] with the move distances of `geometry` (flying kings for Russian).
+///
+/// # Errors
+/// The first problem found, with its line.
+pub fn parse_records_with(text: &str, geometry: Geometry) -> Result<Vec<Record>, ParseRecordError> {
     let mut lines = text
         .lines()
         .enumerate()
@@ -139,7 +158,7 @@ pub fn parse_records(text: &str) -> Result<Vec<Record>, ParseRecordError> {
     let mut records = Vec::new();
     let mut previous: Option<(usize, usize)> = None;
     while let Some((line, header)) = lines.next() {
-        let (first, declared) = parse_header(line, header, previous)?;
+        let (first, declared) = parse_header(line, header, previous, geometry)?;
         let mut moves = Vec::new();
         while moves.len() < declared {
             let Some(&(move_line, text)) = lines.peek() else {
@@ -163,7 +182,7 @@ pub fn parse_records(text: &str) -> Result<Vec<Record>, ParseRecordError> {
                 ));
             }
             lines.next();
-            moves.push(parse_move_line(move_line, text)?);
+            moves.push(parse_move_line(move_line, text, geometry)?);
         }
         previous = Some((line, declared));
         records.push(Record { first, moves, line });
@@ -182,13 +201,14 @@ fn parse_header(
     line: usize,
     text: &str,
     previous: Option<(usize, usize)>,
+    geometry: Geometry,
 ) -> Result<(Color, usize), ParseRecordError> {
     let mut words = text.split_whitespace();
     let (Some(side), Some(count), None) = (words.next(), words.next(), words.next()) else {
-        return Err(header_error(line, text, previous));
+        return Err(header_error(line, text, previous, geometry));
     };
     let Some(first) = Color::from_letter(side) else {
-        return Err(header_error(line, text, previous));
+        return Err(header_error(line, text, previous, geometry));
     };
     match count.parse::<usize>() {
         Ok(n) if n >= 1 && count.bytes().all(|b| b.is_ascii_digit()) => Ok((first, n)),
@@ -196,8 +216,13 @@ fn parse_header(
     }
 }
 
-fn header_error(line: usize, text: &str, previous: Option<(usize, usize)>) -> ParseRecordError {
-    let is_move = text.parse::<MoveText>().is_ok();
+fn header_error(
+    line: usize,
+    text: &str,
+    previous: Option<(usize, usize)>,
+    geometry: Geometry,
+) -> ParseRecordError {
+    let is_move = MoveText::parse_with(text, geometry).is_ok();
     match previous {
         Some((header_line, declared)) if is_move => error(
             line,
@@ -211,20 +236,24 @@ fn header_error(line: usize, text: &str, previous: Option<(usize, usize)>) -> Pa
     }
 }
 
-fn parse_move_line(line: usize, text: &str) -> Result<MoveText, ParseRecordError> {
+fn parse_move_line(
+    line: usize,
+    text: &str,
+    geometry: Geometry,
+) -> Result<MoveText, ParseRecordError> {
     let mut words = text.split_whitespace();
     let word = words.next().unwrap_or_default();
+    let parsed =
+        MoveText::parse_with(word, geometry).map_err(|e| error(line, RecordErrorKind::BadMove(e)));
     if let Some(extra) = words.next() {
         // Report the move itself first if it is also wrong.
-        word.parse::<MoveText>()
-            .map_err(|e| error(line, RecordErrorKind::BadMove(e)))?;
+        parsed?;
         return Err(error(
             line,
             RecordErrorKind::TrailingText(extra.to_string()),
         ));
     }
-    word.parse()
-        .map_err(|e| error(line, RecordErrorKind::BadMove(e)))
+    parsed
 }
 
 #[cfg(test)]
