@@ -5,15 +5,15 @@
 //! every group of clauses.
 
 mod dimacs;
+mod emitter;
 mod english;
 mod sink;
 mod symbolic;
 pub mod vars;
 
 pub use dimacs::AnnotatedCnf;
-pub use english::{
-    encode_english, encode_english_with, Contradiction, EncodeOptions, EncodeStats, Encoded,
-};
+pub use emitter::{Contradiction, EncodeOptions, EncodeStats, Encoded};
+pub use english::{encode_english, encode_english_with};
 pub use sink::{ClauseSink, Group, PlyRef, Rule};
 
 use crate::notation::Record;

@@ -3,6 +3,7 @@
 //! ([`Color::is_forward`], [`Color::crowning_row`], [`Piece::may_go`]).
 
 mod english;
+mod russian;
 
 use std::fmt;
 
@@ -10,6 +11,7 @@ use crate::board::{Board, Color, Piece, Square};
 use crate::notation::MoveText;
 
 pub use english::English;
+pub use russian::Russian;
 
 /// A rule set: which start boards are allowed, which moves are legal, how they are played.
 pub trait Rules: fmt::Debug + Sync {
@@ -36,6 +38,8 @@ pub enum Variant {
     /// English draughts (checkers) as in the ICPC 2019 task.
     #[default]
     English,
+    /// Russian draughts: flying kings, men capture backwards.
+    Russian,
 }
 
 impl Variant {
@@ -43,6 +47,7 @@ impl Variant {
     pub fn rules(self) -> &'static dyn Rules {
         match self {
             Variant::English => &English,
+            Variant::Russian => &Russian,
         }
     }
 
@@ -50,6 +55,23 @@ impl Variant {
     pub fn name(self) -> &'static str {
         match self {
             Variant::English => "english",
+            Variant::Russian => "russian",
+        }
+    }
+
+    /// How far moves may go in this variant's notation.
+    pub fn geometry(self) -> crate::notation::Geometry {
+        match self {
+            Variant::English => crate::notation::Geometry::Short,
+            Variant::Russian => crate::notation::Geometry::Flying,
+        }
+    }
+
+    /// A move as this variant writes it: `21-17` / `13x22` or `c3-d4` / `c3:e5`.
+    pub fn write_move(self, mv: &MoveText) -> String {
+        match self {
+            Variant::English => mv.to_string(),
+            Variant::Russian => mv.algebraic(),
         }
     }
 }
@@ -133,6 +155,38 @@ pub enum Violation {
     CrownedMidCapture {
         /// The crowning square.
         square: Square,
+    },
+    /// A man moves or captures further than one square along a diagonal.
+    #[error("only a king can go further than one square at a time ({from} to {to})")]
+    ManFlies {
+        /// Step start.
+        from: Square,
+        /// Step end.
+        to: Square,
+    },
+    /// A square on the way is not empty.
+    #[error("square {square} is in the way from {from} to {to}")]
+    Blocked {
+        /// The square in the way.
+        square: Square,
+        /// Step start.
+        from: Square,
+        /// Step end.
+        to: Square,
+    },
+    /// A piece captured earlier in the same move is jumped again.
+    #[error("the piece on {square} was already captured in this move and cannot be jumped again")]
+    AlreadyCaptured {
+        /// Its square.
+        square: Square,
+    },
+    /// A flying king stopped where it cannot go on, though another landing square would let it.
+    #[error("the king must land where it can capture again (e.g. {instead}), not on {landed}")]
+    MustLandToContinue {
+        /// Where it landed.
+        landed: Square,
+        /// A landing square from which it could go on.
+        instead: Square,
     },
     /// The move's squares are not a step or jumps (only for moves built in code).
     #[error("{from} to {to} is not a legal step or jump")]

@@ -1,0 +1,282 @@
+//! Writing clauses: simplification by the unit clauses already written,
+//! duplicate removal, and the start-board rules. Shared by the encoders, so
+//! every rule set's formula is simplified the same way.
+
+use std::collections::HashSet;
+
+use varisat::Lit;
+
+use crate::board::{Color, Square};
+
+use super::sink::{ClauseSink, Group, PlyRef, Rule};
+use super::symbolic::{Cond, KnownFacts};
+use super::vars::{lit, Fact, VAR_COUNT};
+
+/// Size of an encoded formula.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct EncodeStats {
+    /// Variables (always [`VAR_COUNT`] for this encoding).
+    pub vars: usize,
+    /// Clauses handed to the sink.
+    pub clauses: usize,
+    /// Clauses left out because an identical one was already emitted.
+    pub repeated: usize,
+    /// Clauses left out because a unit fact emitted earlier satisfies them.
+    pub satisfied: usize,
+}
+
+/// A ply whose conditions are false whatever the start board is.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Contradiction {
+    /// 1-based ply.
+    pub ply: usize,
+    /// The rule that cannot hold.
+    pub rule: Rule,
+    /// Why, in words.
+    pub reason: String,
+}
+
+/// The result of encoding a record.
+#[derive(Clone, Debug, Default)]
+pub struct Encoded {
+    /// Formula size.
+    pub stats: EncodeStats,
+    /// Set when a ply is impossible on its face; the formula then holds the
+    /// empty clause and plies after it are not encoded.
+    pub contradiction: Option<Contradiction>,
+}
+
+/// A clause of at most eight literals packed into one word (one byte per
+/// literal code plus one, sorted), so duplicates are found without allocating.
+fn clause_key(clause: &[Lit]) -> Option<u64> {
+    if clause.len() > 8 {
+        return None;
+    }
+    clause.iter().try_fold(0u64, |key, l| {
+        let byte = u8::try_from(l.code() + 1).ok()?;
+        Some(key << 8 | u64::from(byte))
+    })
+}
+
+/// A hasher for keys that are already well spread words: one multiply.
+#[derive(Default, Clone, Copy)]
+struct WordHasher(u64);
+
+impl std::hash::Hasher for WordHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.write_u64(u64::from(b));
+        }
+    }
+    fn write_u64(&mut self, word: u64) {
+        self.0 = (self.0 ^ word).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    }
+}
+
+type WordSet = HashSet<u64, std::hash::BuildHasherDefault<WordHasher>>;
+
+/// How the encoder writes its clauses.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct EncodeOptions {
+    /// Simplify clauses by the unit clauses written before them, leave out
+    /// repeated ones, and stop at the first ply that is impossible on its face.
+    /// Off, every rule's clauses stand on their own, so a group of clauses can
+    /// be switched on and off by itself (for explanations).
+    pub simplify: bool,
+    /// One group per board jump in the "no capture" and "cannot jump on" rules,
+    /// instead of one group per rule.
+    pub fine_groups: bool,
+}
+
+impl Default for EncodeOptions {
+    fn default() -> Self {
+        EncodeOptions {
+            simplify: true,
+            fine_groups: false,
+        }
+    }
+}
+
+impl EncodeOptions {
+    /// Unsimplified, with fine groups: each group of clauses says exactly what
+    /// its rule says, whatever the other groups say.
+    pub fn exact() -> EncodeOptions {
+        EncodeOptions {
+            simplify: false,
+            fine_groups: true,
+        }
+    }
+}
+
+/// The reason given when a rule fails only because of unit facts fixed by earlier rules.
+pub(super) const CONFLICT: &str = "this cannot hold together with what the earlier plies require";
+
+/// Writes clauses into a sink, as [`EncodeOptions`] say.
+pub(super) struct Emitter<'s, S> {
+    pub(super) options: EncodeOptions,
+    pub(super) sink: &'s mut S,
+    /// Unit facts emitted so far.
+    pub(super) known: KnownFacts,
+    /// Packed keys of the clauses emitted so far.
+    seen: WordSet,
+    clause: Vec<Lit>,
+    pub(super) stats: EncodeStats,
+}
+
+impl<'s, S: ClauseSink> Emitter<'s, S> {
+    pub(super) fn new(sink: &'s mut S, options: EncodeOptions) -> Self {
+        Emitter {
+            options,
+            sink,
+            known: KnownFacts::default(),
+            seen: WordSet::with_capacity_and_hasher(512, Default::default()),
+            clause: Vec::with_capacity(8),
+            stats: EncodeStats {
+                vars: VAR_COUNT,
+                ..EncodeStats::default()
+            },
+        }
+    }
+
+    /// Ends encoding early: the formula is unsatisfiable.
+    pub(super) fn empty_clause(&mut self) {
+        self.sink.add_clause(&[]);
+        self.stats.clauses += 1;
+    }
+
+    #[inline]
+    pub(super) fn group(&mut self, ply: Option<PlyRef<'_>>, rule: Rule) {
+        self.sink.begin_group(&Group { ply, rule });
+    }
+
+    /// Emits the clause in `self.clause`, simplified by the unit facts known so
+    /// far: dropped if a literal is known true or an identical clause was
+    /// emitted, known-false literals removed. A clause left with one literal
+    /// becomes a known fact. `Err` if no literal is left (the formula is UNSAT).
+    #[inline]
+    fn emit(&mut self) -> Result<(), ()> {
+        if !self.options.simplify {
+            self.clause.sort_unstable();
+            self.clause.dedup();
+            self.sink.add_clause(&self.clause);
+            self.stats.clauses += 1;
+            return Ok(());
+        }
+        if let [unit] = self.clause[..] {
+            // A unit is either known already (satisfied or contradicted) or
+            // new; no need to look it up among the emitted clauses.
+            return match self.known.value_of(unit) {
+                Some(true) => {
+                    self.stats.satisfied += 1;
+                    Ok(())
+                }
+                Some(false) => Err(()),
+                None => {
+                    self.known.learn(unit);
+                    self.sink.add_clause(&[unit]);
+                    self.stats.clauses += 1;
+                    Ok(())
+                }
+            };
+        }
+        let known = &self.known;
+        if self.clause.iter().any(|&l| known.value_of(l) == Some(true)) {
+            self.stats.satisfied += 1;
+            return Ok(());
+        }
+        self.clause.retain(|&l| known.value_of(l).is_none());
+        self.clause.sort_unstable();
+        self.clause.dedup();
+        match self.clause[..] {
+            [] => return Err(()),
+            [unit] => self.known.learn(unit),
+            _ => {}
+        }
+        if clause_key(&self.clause).is_some_and(|key| !self.seen.insert(key)) {
+            self.stats.repeated += 1;
+            return Ok(());
+        }
+        self.sink.add_clause(&self.clause);
+        self.stats.clauses += 1;
+        Ok(())
+    }
+
+    #[inline]
+    fn emit_lits(&mut self, lits: &[Lit]) -> Result<(), ()> {
+        self.clause.clear();
+        self.clause.extend_from_slice(lits);
+        self.emit()
+    }
+
+    /// Requires `cond` to hold: one unit clause per literal. `Err` if it is false.
+    #[inline]
+    pub(super) fn require(
+        &mut self,
+        cond: Cond,
+        why_false: impl FnOnce() -> String,
+    ) -> Result<(), String> {
+        let Some(conj) = cond else {
+            return self.constant_false(why_false());
+        };
+        for &l in conj.lits() {
+            self.emit_lits(&[l]).map_err(|()| CONFLICT.to_string())?;
+        }
+        Ok(())
+    }
+
+    /// Forbids `conds` from holding together: one clause. `Err` if they all hold whatever
+    /// the start board is.
+    #[inline]
+    pub(super) fn forbid(
+        &mut self,
+        conds: &[Cond],
+        why_true: impl FnOnce() -> String,
+    ) -> Result<(), String> {
+        self.clause.clear();
+        for cond in conds {
+            match cond {
+                None => return Ok(()),
+                Some(conj) => self.clause.extend(conj.lits().iter().map(|&l| !l)),
+            }
+        }
+        if self.clause.is_empty() {
+            return self.constant_false(why_true());
+        }
+        self.emit().map_err(|()| CONFLICT.to_string())
+    }
+
+    /// A rule that fails whatever the start board is: `Err` when simplifying
+    /// (encoding stops there), otherwise the empty clause in the rule's group.
+    fn constant_false(&mut self, why: String) -> Result<(), String> {
+        if self.options.simplify {
+            return Err(why);
+        }
+        self.sink.note(&why);
+        self.sink.add_clause(&[]);
+        self.stats.clauses += 1;
+        Ok(())
+    }
+
+    pub(super) fn start_board(&mut self) {
+        self.group(None, Rule::EmptyMeansNothing);
+        for sq in Square::all() {
+            let occupied = lit(sq, Fact::Occupied, true);
+            let _ = self.emit_lits(&[occupied, lit(sq, Fact::White, false)]);
+            let _ = self.emit_lits(&[occupied, lit(sq, Fact::King, false)]);
+        }
+        self.group(None, Rule::NoUncrownedMan);
+        for color in Color::ALL {
+            for sq in Square::all().filter(|s| s.row() == color.crowning_row()) {
+                // not (occupied and of this colour and a man)
+                let _ = self.emit_lits(&[
+                    lit(sq, Fact::Occupied, false),
+                    super::vars::color_lit(sq, color.opposite()),
+                    lit(sq, Fact::King, true),
+                ]);
+            }
+        }
+    }
+}

@@ -1,0 +1,456 @@
+//! Russian draughts as specified in `shared/spec/russian.md`: men step forward
+//! but capture in all four directions, kings fly along diagonals, captured
+//! pieces stay on the board (blocking, and not capturable again) until the
+//! move ends, a man crowned mid-capture goes on capturing as a king, and any
+//! capture sequence may be chosen, but a capture must go on while it can; a
+//! flying king must land where it can go on, if any landing square allows it.
+
+use crate::board::{Board, Color, Direction, Piece, Role, Square};
+use crate::notation::MoveText;
+
+use super::{Rules, StartProblem, Variant, Violation};
+
+/// The Russian rule set.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Russian;
+
+/// A piece in the middle of a capture: where it is, what it is now, and the
+/// squares whose pieces it has taken (still on the board until the move ends).
+#[derive(Clone, Copy, Debug)]
+struct Capturing {
+    at: Square,
+    color: Color,
+    king: bool,
+    captured: u32,
+}
+
+/// One jump a capturing piece can make: the piece it takes and where it may land.
+#[derive(Clone, Debug)]
+struct Jump {
+    over: Square,
+    landings: Vec<Square>,
+}
+
+impl Capturing {
+    /// Every jump from here on `board` (the board without the moving piece,
+    /// with the pieces captured so far still on it).
+    fn jumps(&self, board: &Board) -> Vec<Jump> {
+        let enemy = self.color.opposite();
+        let mut out = Vec::new();
+        for dir in Direction::ALL {
+            let mut at = self.at.step(dir);
+            if self.king {
+                while let Some(s) = at.filter(|&s| board.is_empty(s)) {
+                    at = s.step(dir);
+                }
+            }
+            let Some(over) = at else { continue };
+            if board.color_at(over) != Some(enemy) || self.captured & over.bit() != 0 {
+                continue;
+            }
+            let mut landings = Vec::new();
+            let mut next = over.step(dir);
+            while let Some(s) = next.filter(|&s| board.is_empty(s)) {
+                landings.push(s);
+                if !self.king {
+                    break;
+                }
+                next = s.step(dir);
+            }
+            if !landings.is_empty() {
+                out.push(Jump { over, landings });
+            }
+        }
+        out
+    }
+
+    /// The piece after jumping `over` and landing on `to`.
+    fn after(&self, over: Square, to: Square) -> Capturing {
+        Capturing {
+            at: to,
+            color: self.color,
+            king: self.king || to.row() == self.color.crowning_row(),
+            captured: self.captured | over.bit(),
+        }
+    }
+
+    /// The landings of `jump` the rules allow: those from which the capture
+    /// can go on, if there are any, else all of them. The flag says whether
+    /// the capture must go on from them.
+    fn allowed_landings(&self, board: &Board, jump: &Jump) -> (Vec<Square>, bool) {
+        let going_on: Vec<Square> = jump
+            .landings
+            .iter()
+            .copied()
+            .filter(|&to| !self.after(jump.over, to).jumps(board).is_empty())
+            .collect();
+        if going_on.is_empty() {
+            (jump.landings.clone(), false)
+        } else {
+            (going_on, true)
+        }
+    }
+
+    /// Appends every complete capture from here to `out`; `path` holds the
+    /// landings so far, starting with the origin.
+    fn complete(&self, board: &Board, path: &mut Vec<Square>, out: &mut Vec<MoveText>) {
+        for jump in self.jumps(board) {
+            let (landings, going_on) = self.allowed_landings(board, &jump);
+            for to in landings {
+                path.push(to);
+                if going_on {
+                    self.after(jump.over, to).complete(board, path, out);
+                } else {
+                    out.push(MoveText::along(path.clone(), true).expect("jumps follow diagonals"));
+                }
+                path.pop();
+            }
+        }
+    }
+}
+
+impl Russian {
+    /// The board without the piece on `from`, and that piece about to capture.
+    fn lift(board: &Board, from: Square, piece: Piece) -> (Board, Capturing) {
+        let mut lifted = *board;
+        lifted.set(from, None);
+        let capturing = Capturing {
+            at: from,
+            color: piece.color,
+            king: piece.is_king(),
+            captured: 0,
+        };
+        (lifted, capturing)
+    }
+
+    /// Some capture available to `side` (its first jump), if there is any.
+    pub fn any_capture(board: &Board, side: Color) -> Option<MoveText> {
+        board.squares_of(side).find_map(|from| {
+            let (lifted, piece) = Russian::lift(board, from, board.get(from)?);
+            let jump = piece.jumps(&lifted).into_iter().next()?;
+            MoveText::along(vec![from, jump.landings[0]], true)
+        })
+    }
+
+    fn simple_moves(board: &Board, from: Square, piece: Piece, out: &mut Vec<MoveText>) {
+        for dir in Direction::ALL {
+            if !piece.is_king() && !piece.color.is_forward(dir) {
+                continue;
+            }
+            let mut next = from.step(dir);
+            while let Some(to) = next.filter(|&s| board.is_empty(s)) {
+                out.push(MoveText::along(vec![from, to], false).expect("steps follow diagonals"));
+                if !piece.is_king() {
+                    break;
+                }
+                next = to.step(dir);
+            }
+        }
+    }
+}
+
+impl Rules for Russian {
+    fn variant(&self) -> Variant {
+        Variant::Russian
+    }
+
+    fn start_problems(&self, board: &Board) -> Vec<StartProblem> {
+        super::English.start_problems(board)
+    }
+
+    fn legal_moves(&self, board: &Board, side: Color) -> Vec<MoveText> {
+        let mut captures = Vec::new();
+        for from in board.squares_of(side) {
+            let piece = board.get(from).expect("square of side holds a piece");
+            let (lifted, capturing) = Russian::lift(board, from, piece);
+            capturing.complete(&lifted, &mut vec![from], &mut captures);
+        }
+        let mut moves = if captures.is_empty() {
+            let mut simple = Vec::new();
+            for from in board.squares_of(side) {
+                let piece = board.get(from).expect("square of side holds a piece");
+                Russian::simple_moves(board, from, piece, &mut simple);
+            }
+            simple
+        } else {
+            captures
+        };
+        // Captures of different pieces along the same landings are one move as written.
+        moves.sort_by_key(|m| m.path().to_vec());
+        moves.dedup();
+        moves
+    }
+
+    fn play(&self, board: &Board, side: Color, mv: &MoveText) -> Result<Board, Violation> {
+        let from = mv.from();
+        let piece = match board.get(from) {
+            None => return Err(Violation::NoPiece { square: from, side }),
+            Some(p) if p.color != side => {
+                return Err(Violation::NotYours {
+                    square: from,
+                    piece: p,
+                    side,
+                })
+            }
+            Some(p) => p,
+        };
+        let (during, mut capturing) = Russian::lift(board, from, piece);
+        let mut next = during;
+        for (at, to) in mv.steps() {
+            let Some((dir, distance)) = at.diagonal_to(to) else {
+                return Err(Violation::BadGeometry { from: at, to });
+            };
+            let between: Vec<Square> = std::iter::successors(at.step(dir), |s| s.step(dir))
+                .take_while(|&s| s != to)
+                .collect();
+            if !mv.is_capture() {
+                if !piece.is_king() && !side.is_forward(dir) {
+                    return Err(Violation::ManBackwards {
+                        from: at,
+                        to,
+                        color: side,
+                    });
+                }
+                if !piece.is_king() && distance > 1 {
+                    return Err(Violation::ManFlies { from: at, to });
+                }
+                if let Some(&square) = between.iter().find(|&&s| !during.is_empty(s)) {
+                    return Err(Violation::Blocked {
+                        square,
+                        from: at,
+                        to,
+                    });
+                }
+            } else {
+                if !capturing.king && distance != 2 {
+                    return Err(Violation::ManFlies { from: at, to });
+                }
+                let pieces: Vec<Square> = between
+                    .iter()
+                    .copied()
+                    .filter(|&s| !during.is_empty(s))
+                    .collect();
+                let over = match pieces.as_slice() {
+                    [] => {
+                        return Err(Violation::NothingToJump {
+                            square: between[0],
+                            enemy: side.opposite(),
+                        })
+                    }
+                    [over] => *over,
+                    [_, second, ..] => {
+                        return Err(Violation::Blocked {
+                            square: *second,
+                            from: at,
+                            to,
+                        })
+                    }
+                };
+                if capturing.captured & over.bit() != 0 {
+                    return Err(Violation::AlreadyCaptured { square: over });
+                }
+                if during.color_at(over) != Some(side.opposite()) {
+                    return Err(Violation::NothingToJump {
+                        square: over,
+                        enemy: side.opposite(),
+                    });
+                }
+                if let Some(occupant) = during.get(to) {
+                    return Err(Violation::Occupied {
+                        square: to,
+                        piece: occupant,
+                    });
+                }
+                let last = to == mv.to() && at == mv.path()[mv.path().len() - 2];
+                if last && capturing.king {
+                    // A flying king must stop where it can go on, if it can anywhere.
+                    let jump = Jump {
+                        over,
+                        landings: std::iter::successors(over.step(dir), |s| s.step(dir))
+                            .take_while(|&s| during.is_empty(s))
+                            .collect(),
+                    };
+                    if let (allowed, true) = capturing.allowed_landings(&during, &jump) {
+                        if !allowed.contains(&to) {
+                            return Err(Violation::MustLandToContinue {
+                                landed: to,
+                                instead: allowed[0],
+                            });
+                        }
+                    }
+                }
+                capturing = capturing.after(over, to);
+                next.set(over, None);
+            }
+            if let Some(occupant) = during.get(to).filter(|_| !mv.is_capture()) {
+                return Err(Violation::Occupied {
+                    square: to,
+                    piece: occupant,
+                });
+            }
+        }
+        let to = mv.to();
+        if mv.is_capture() {
+            capturing.at = to;
+            if let Some(jump) = capturing.jumps(&during).into_iter().next() {
+                return Err(Violation::MustContinue {
+                    at: to,
+                    over: jump.over,
+                    to: jump.landings[0],
+                });
+            }
+        } else if let Some(example) = Russian::any_capture(board, side) {
+            return Err(Violation::CaptureAvailable { example });
+        }
+        let king = piece.is_king() || capturing.king || to.row() == side.crowning_row();
+        let role = if king { Role::King } else { Role::Man };
+        next.set(to, Some(Piece::new(side, role)));
+        Ok(next)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::notation::Geometry;
+
+    /// A board from 8 lines, rank 8 first, `.` for empty and light squares.
+    fn board(rows: [&str; 8]) -> Board {
+        let mut b = Board::empty();
+        for (row, text) in rows.iter().enumerate() {
+            for (col, ch) in text.chars().enumerate() {
+                if let (Some(sq), Some(p)) = (
+                    Square::from_coords(row as u8, col as u8),
+                    Piece::from_letter(ch),
+                ) {
+                    b.set(sq, Some(p));
+                }
+            }
+        }
+        b
+    }
+
+    fn moves(b: &Board, side: Color) -> Vec<String> {
+        let mut out: Vec<String> = Russian
+            .legal_moves(b, side)
+            .iter()
+            .map(MoveText::algebraic)
+            .collect();
+        out.sort();
+        out
+    }
+
+    fn mv(text: &str) -> MoveText {
+        MoveText::parse_with(text, Geometry::Flying).unwrap()
+    }
+
+    #[test]
+    fn a_man_captures_backwards() {
+        // White man on d4, black man on c3 behind it: d4:b2.
+        let b = board([
+            "........", "........", "........", "........", "...w....", "..b.....", "........",
+            "........",
+        ]);
+        assert_eq!(moves(&b, Color::White), ["d4:b2"]);
+        let after = Russian.play(&b, Color::White, &mv("d4:b2")).unwrap();
+        assert_eq!(after.piece_count(), 1);
+    }
+
+    #[test]
+    fn a_man_crowned_mid_capture_goes_on_as_a_king() {
+        // White man b6 jumps c7 to d8 and is crowned; as a king it flies on over f6.
+        let b = board([
+            "........", "..b.....", ".w...b..", "........", "........", "........", "........",
+            "........",
+        ]);
+        assert_eq!(moves(&b, Color::White), ["b6:d8:g5", "b6:d8:h4"]);
+        let after = Russian.play(&b, Color::White, &mv("b6:d8:h4")).unwrap();
+        assert_eq!(
+            after.get("h4".parse().unwrap()),
+            Some(Piece::new(Color::White, Role::King))
+        );
+        assert_eq!(after.piece_count(), 1);
+        let stopped = Russian.play(&b, Color::White, &mv("b6:d8")).unwrap_err();
+        assert!(
+            matches!(stopped, Violation::MustContinue { .. }),
+            "{stopped}"
+        );
+    }
+
+    #[test]
+    fn a_flying_king_must_land_where_it_can_go_on() {
+        // White king a1 flies over c3; it may land on d4, e5, f6, g7, h8, but only
+        // from e5 can it go on (over f4 to g3/h2... and over d6 to c7/b8).
+        let b = board([
+            "........", "........", "...b....", "........", ".....b..", "..b.....", "........",
+            "W.......",
+        ]);
+        let all = moves(&b, Color::White);
+        assert!(all.iter().all(|m| m.starts_with("a1:e5:")), "{all:?}");
+        assert!(
+            all.contains(&"a1:e5:g3".to_string()) && all.contains(&"a1:e5:b8".to_string()),
+            "{all:?}"
+        );
+        let err = Russian.play(&b, Color::White, &mv("a1:f6")).unwrap_err();
+        assert!(matches!(err, Violation::MustLandToContinue { .. }), "{err}");
+    }
+
+    #[test]
+    fn a_captured_piece_blocks_until_the_move_ends() {
+        // White king d4; black e5 ahead, black b2 behind. After d4:f6 the king
+        // could fly back over e5's square to take b2 if e5 were gone already,
+        // but it stays until the move ends, so every capture takes one piece.
+        let b = board([
+            "........", "........", "........", "....b...", "...W....", "........", ".b......",
+            "........",
+        ]);
+        assert_eq!(
+            moves(&b, Color::White),
+            ["d4:a1", "d4:f6", "d4:g7", "d4:h8"]
+        );
+        let err = Russian.play(&b, Color::White, &mv("d4:f6:a1")).unwrap_err();
+        assert!(
+            matches!(
+                err,
+                Violation::Blocked { .. } | Violation::AlreadyCaptured { .. }
+            ),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn no_legal_move_gives_an_empty_list() {
+        // A black man on a1 (rank 1 is Black's crowning rank: it would be a king)
+        // is not allowed; instead a black man on h2 blocked by a white man on g1.
+        let b = board([
+            "........", "........", "........", "........", "........", "........", ".......b",
+            "......w.",
+        ]);
+        assert_eq!(moves(&b, Color::Black), Vec::<String>::new());
+    }
+
+    #[test]
+    fn kings_fly_on_simple_moves_and_capture_is_compulsory() {
+        let b = board([
+            "........", "........", "........", "........", "........", "........", "........",
+            "W.......",
+        ]);
+        assert_eq!(
+            moves(&b, Color::White),
+            ["a1-b2", "a1-c3", "a1-d4", "a1-e5", "a1-f6", "a1-g7", "a1-h8"]
+        );
+        // The king can take d4 from afar, so the man on h2 may not step.
+        let b = board([
+            "........", "........", "........", "........", "...b....", "........", ".......w",
+            "W.......",
+        ]);
+        assert_eq!(
+            moves(&b, Color::White),
+            ["a1:e5", "a1:f6", "a1:g7", "a1:h8"]
+        );
+        let err = Russian.play(&b, Color::White, &mv("h2-g3")).unwrap_err();
+        assert!(matches!(err, Violation::CaptureAvailable { .. }), "{err}");
+        let err = Russian.play(&b, Color::White, &mv("h2-f4")).unwrap_err();
+        assert!(matches!(err, Violation::ManFlies { .. }), "{err}");
+    }
+}
