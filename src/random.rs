@@ -68,13 +68,53 @@ pub fn random_game(
     first: Color,
     plies: usize,
 ) -> Record {
+    play_game(rules, rng, start, first, plies, Play::Uniform)
+}
+
+/// How a random player picks its move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Play {
+    /// Any legal move, uniformly.
+    Uniform,
+    /// Uniformly among the moves after which the opponent has no capture, when
+    /// there are any. Russian games played uniformly rarely last 100 moves (with
+    /// flying kings and backward captures, pieces go fast); careful ones do.
+    Careful,
+}
+
+/// Plays up to `plies` moves from `start`, each chosen as `play` says.
+pub fn play_game(
+    rules: &dyn Rules,
+    rng: &mut Rng,
+    start: &Board,
+    first: Color,
+    plies: usize,
+    play: Play,
+) -> Record {
     let mut board = *start;
     let mut side = first;
     let mut moves: Vec<MoveText> = Vec::new();
     while moves.len() < plies {
-        let legal = rules.legal_moves(&board, side);
+        let mut legal = rules.legal_moves(&board, side);
         if legal.is_empty() {
             break;
+        }
+        if play == Play::Careful {
+            let safe: Vec<MoveText> = legal
+                .iter()
+                .filter(|mv| {
+                    rules.play(&board, side, mv).is_ok_and(|next| {
+                        rules
+                            .legal_moves(&next, side.opposite())
+                            .first()
+                            .is_none_or(|reply| !reply.is_capture())
+                    })
+                })
+                .cloned()
+                .collect();
+            if !safe.is_empty() {
+                legal = safe;
+            }
         }
         let mv = legal[rng.below(legal.len())].clone();
         board = rules
@@ -84,6 +124,14 @@ pub fn random_game(
         side = side.opposite();
     }
     Record::new(first, moves)
+}
+
+/// How fragments' games are played: English uniformly, Russian carefully (see [`Play`]).
+fn play_for(rules: &dyn Rules) -> Play {
+    match rules.variant() {
+        crate::rules::Variant::English => Play::Uniform,
+        _ => Play::Careful,
+    }
 }
 
 /// A fragment of a random game: a game of `lead + plies` moves is played from
@@ -103,7 +151,7 @@ pub fn random_fragment(
     } else {
         Color::Black
     };
-    let game = random_game(rules, rng, &start, first, lead + plies);
+    let game = play_game(rules, rng, &start, first, lead + plies, play_for(rules));
     let cut = game.moves.len().saturating_sub(plies).min(lead);
     if cut >= game.moves.len() {
         return None;
@@ -126,7 +174,14 @@ pub fn opening_fragment(
     lead: usize,
     plies: usize,
 ) -> Option<(Board, Record)> {
-    let game = random_game(rules, rng, &Board::opening(), Color::Black, lead + plies);
+    let game = play_game(
+        rules,
+        rng,
+        &Board::opening(),
+        Color::Black,
+        lead + plies,
+        play_for(rules),
+    );
     if game.moves.len() <= lead {
         return None;
     }

@@ -7,10 +7,12 @@ use proptest::prelude::*;
 
 use postfacto::board::{Board, Color, Piece, Role, Square};
 use postfacto::encode::english_dimacs;
+use postfacto::encode::{encode_with, vars, EncodeOptions};
 use postfacto::notation::{MoveText, Record};
 use postfacto::replay::judge;
-use postfacto::rules::{English, Rules};
-use postfacto::solve::{solve, Engine, Outcome};
+use postfacto::replay::replay;
+use postfacto::rules::{English, Rules, Russian, Variant};
+use postfacto::solve::{solve, solve_with, Engine, Outcome};
 
 use crate::golden::dimacs_satisfiable;
 
@@ -37,6 +39,7 @@ fn board_from(cells: &[u8]) -> Board {
 
 /// Plays `lead + len` moves chosen by `choices` from `board`, keeps the last `len`.
 fn fragment_from(
+    rules: &dyn Rules,
     board: Board,
     first: Color,
     lead: usize,
@@ -53,12 +56,12 @@ fn fragment_from(
             fragment_start = board;
             fragment_first = side;
         }
-        let legal = English.legal_moves(&board, side);
+        let legal = rules.legal_moves(&board, side);
         if legal.is_empty() {
             break;
         }
         let mv = legal[choice as usize % legal.len()].clone();
-        board = English.play(&board, side, &mv).unwrap();
+        board = rules.play(&board, side, &mv).unwrap();
         if i >= lead {
             kept.push(mv);
         }
@@ -68,6 +71,10 @@ fn fragment_from(
 }
 
 fn fragments() -> impl Strategy<Value = (Board, Record)> {
+    fragments_under(&English)
+}
+
+fn fragments_under(rules: &'static dyn Rules) -> impl Strategy<Value = (Board, Record)> {
     (
         vec(0u8..10, 32),
         any::<bool>(),
@@ -79,7 +86,7 @@ fn fragments() -> impl Strategy<Value = (Board, Record)> {
             "no move was possible",
             |(cells, white, lead, len, choices)| {
                 let first = if white { Color::White } else { Color::Black };
-                fragment_from(board_from(&cells), first, lead, len, &choices)
+                fragment_from(rules, board_from(&cells), first, lead, len, &choices)
             },
         )
 }
@@ -157,6 +164,123 @@ proptest! {
             (_, Outcome::GaveUp { .. }) => {}
             (Outcome::Solved(_), Outcome::Solved(_)) | (Outcome::Impossible { .. }, Outcome::Impossible { .. }) => {}
             _ => prop_assert!(false, "sat {sat:?}\ndfs {dfs:?}\n{record}"),
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 500, ..ProptestConfig::default() })]
+
+    #[test]
+    fn every_russian_game_fragment_is_solved_and_verified((origin, record) in fragments_under(&Russian)) {
+        prop_assert!(Russian.start_problems(&origin).is_empty());
+        match solve_with(&record, Engine::Sat, Variant::Russian) {
+            Ok(Outcome::Solved(solution)) => {
+                prop_assert_eq!(judge(&Russian, &record, &solution.answer), Ok(()));
+            }
+            other => prop_assert!(false, "{other:?} for\n{record}from\n{origin}"),
+        }
+    }
+}
+
+/// Boards near `origin`: a few squares changed to random contents.
+fn perturbed(origin: Board, changes: &[(u8, u8)]) -> Board {
+    let mut board = origin;
+    for &(square, cell) in changes {
+        let piece = match cell % 5 {
+            0 => None,
+            1 => Some(Piece::new(Color::Black, Role::Man)),
+            2 => Some(Piece::new(Color::Black, Role::King)),
+            3 => Some(Piece::new(Color::White, Role::Man)),
+            _ => Some(Piece::new(Color::White, Role::King)),
+        };
+        board.set(Square::new(square % 32), piece);
+    }
+    board
+}
+
+/// The formula holds on a start board exactly when the record replays from
+/// it (and it obeys the start rules): checked on boards near the real start,
+/// where legal and illegal boards are both common.
+fn check_exactness(
+    variant: Variant,
+    origin: Board,
+    record: &Record,
+    changes: &[Vec<(u8, u8)>],
+) -> Result<(), TestCaseError> {
+    let rules = variant.rules();
+    let mut formula = varisat::CnfFormula::new();
+    encode_with(variant, record, &mut formula, EncodeOptions::default());
+    for change in changes {
+        let board = perturbed(origin, change);
+        let model = vars::encode_board(&board);
+        let holds = formula
+            .iter()
+            .all(|clause| clause.iter().any(|l| model[l.index()] == *l));
+        let legal =
+            rules.start_problems(&board).is_empty() && replay(rules, &board, record).is_ok();
+        prop_assert_eq!(
+            holds,
+            legal,
+            "{:?} on\n{}for\n{}",
+            replay(rules, &board, record).err(),
+            board.to_string(),
+            record
+        );
+    }
+    Ok(())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 150, ..ProptestConfig::default() })]
+
+    #[test]
+    fn the_english_formula_is_exact((origin, record) in fragments(), changes in vec(vec((any::<u8>(), any::<u8>()), 1..4), 10)) {
+        check_exactness(Variant::English, origin, &record, &changes)?;
+    }
+
+    #[test]
+    fn the_russian_formula_is_exact((origin, record) in fragments_under(&Russian), changes in vec(vec((any::<u8>(), any::<u8>()), 1..4), 10)) {
+        check_exactness(Variant::Russian, origin, &record, &changes)?;
+    }
+
+    /// Russian move generation and checked play agree on random positions:
+    /// every generated move plays, and among simple moves along every
+    /// diagonal and captures one landing longer or shorter than generated
+    /// ones, a move plays only if it is generated.
+    #[test]
+    fn russian_moves_and_play_agree(cells in vec(0u8..10, 32), white in any::<bool>()) {
+        let board = board_from(&cells);
+        let side = if white { Color::White } else { Color::Black };
+        let legal = Russian.legal_moves(&board, side);
+        let mut candidates = legal.clone();
+        for from in board.squares_of(side) {
+            for dir in postfacto::board::Direction::ALL {
+                let line = std::iter::successors(from.step(dir), |s| s.step(dir));
+                for to in line {
+                    candidates.extend(MoveText::along(vec![from, to], false));
+                    candidates.extend(MoveText::along(vec![from, to], true));
+                }
+            }
+        }
+        for mv in &legal {
+            prop_assert!(Russian.play(&board, side, mv).is_ok(), "{} on\n{}", mv.algebraic(), board);
+            let path = mv.path();
+            if path.len() > 2 {
+                candidates.extend(MoveText::along(path[..path.len() - 1].to_vec(), true));
+            }
+            let end = mv.to();
+            for dir in postfacto::board::Direction::ALL {
+                for to in std::iter::successors(end.step(dir), |s| s.step(dir)) {
+                    let mut longer = path.to_vec();
+                    longer.push(to);
+                    candidates.extend(MoveText::along(longer, true));
+                }
+            }
+        }
+        for mv in candidates {
+            let plays = Russian.play(&board, side, &mv).is_ok();
+            prop_assert_eq!(plays, legal.contains(&mv), "{} on\n{}", mv.algebraic(), board);
         }
     }
 }

@@ -14,9 +14,10 @@ use std::collections::BTreeSet;
 use varisat::{CnfFormula, ExtendFormula, Lit, Solver};
 
 use crate::board::{Board, Square};
-use crate::encode::encode_english;
 use crate::encode::vars::{self, lit, Fact};
+use crate::encode::{encode_with, EncodeOptions};
 use crate::notation::Record;
+use crate::rules::Variant;
 use crate::solve::InternalError;
 
 /// What to count.
@@ -71,10 +72,14 @@ pub fn used_squares(record: &Record) -> Vec<Square> {
 ///
 /// # Errors
 /// [`InternalError`] if varisat fails.
-pub fn count_start_boards(record: &Record, options: CountOptions) -> Result<Count, InternalError> {
+pub fn count_start_boards(
+    record: &Record,
+    variant: Variant,
+    options: CountOptions,
+) -> Result<Count, InternalError> {
     let squares = used_squares(record);
     let mut formula = CnfFormula::new();
-    encode_english(record, &mut formula);
+    encode_with(variant, record, &mut formula, EncodeOptions::default());
     let mut solver = Solver::new();
     solver.add_formula(&formula);
     if options.others_empty {
@@ -172,7 +177,7 @@ mod tests {
                 limit: 10_000,
                 others_empty: true,
             };
-            let count = count_start_boards(&r, options).unwrap();
+            let count = count_start_boards(&r, Variant::English, options).unwrap();
             assert!(count.complete);
             assert_eq!(
                 count.boards.len(),
@@ -194,7 +199,7 @@ mod tests {
             limit: 1,
             others_empty: false,
         };
-        let count = count_start_boards(&r, options).unwrap();
+        let count = count_start_boards(&r, Variant::English, options).unwrap();
         assert!(!count.complete);
         assert_eq!(count.words(1), "more than 1");
     }

@@ -9,6 +9,7 @@ use varisat::Lit;
 use crate::board::{Board, Square};
 use crate::encode::vars::{lit, Fact};
 use crate::notation::Record;
+use crate::rules::Variant;
 use crate::solve::InternalError;
 
 use super::selectors::{minimal_core, RuleGroup, SelectorFormula};
@@ -29,8 +30,11 @@ fn solver_failed(e: varisat::solver::SolverError) -> InternalError {
 ///
 /// # Errors
 /// [`InternalError`] if varisat fails.
-pub fn explain_impossible(record: &Record) -> Result<Option<Explanation>, InternalError> {
-    let formula = SelectorFormula::of(record);
+pub fn explain_impossible(
+    record: &Record,
+    variant: Variant,
+) -> Result<Option<Explanation>, InternalError> {
+    let formula = SelectorFormula::of(record, variant);
     let mut solver = formula.solver();
     let core = minimal_core(&mut solver, &[], &formula.all_selectors()).map_err(solver_failed)?;
     Ok(core.map(|core| Explanation {
@@ -275,8 +279,12 @@ impl std::fmt::Display for SquareReport {
 ///
 /// # Errors
 /// [`InternalError`] if varisat fails, or if `start` is not an answer.
-pub fn forced_facts(record: &Record, start: &Board) -> Result<Vec<SquareReport>, InternalError> {
-    let formula = SelectorFormula::of(record);
+pub fn forced_facts(
+    record: &Record,
+    variant: Variant,
+    start: &Board,
+) -> Result<Vec<SquareReport>, InternalError> {
+    let formula = SelectorFormula::of(record, variant);
     let selectors = formula.all_selectors();
     let mut solver = formula.solver();
     let looked_at: Vec<Square> = formula
@@ -340,7 +348,7 @@ mod tests {
     #[test]
     fn a_move_from_an_emptied_square_is_explained_by_that_ply() {
         // Ply 2 moves from 21, which ply 1 emptied.
-        let e = explain_impossible(&record("W 2\n21-17\n21-17\n"))
+        let e = explain_impossible(&record("W 2\n21-17\n21-17\n"), Variant::English)
             .unwrap()
             .unwrap();
         assert_eq!(e.groups.len(), 1, "{e:?}");
@@ -355,23 +363,27 @@ mod tests {
         // solver-only case of the issue-3 note): 14 moves to 17, White moves,
         // 23 jumps 18? Use a clearer one: ply 1 needs 9 empty (landing), ply 2
         // moves a white piece from 9.
-        let e = explain_impossible(&record("B 2\n5-9\n9-6\n"))
+        let e = explain_impossible(&record("B 2\n5-9\n9-6\n"), Variant::English)
             .unwrap()
             .unwrap();
         let line = e.one_line();
         assert!(line.contains("ply 2"), "{line}");
-        assert!(
-            explain_impossible(&record("W 3\n21-17\n13x22x31x24\n19x28\n"))
-                .unwrap()
-                .is_none()
-        );
+        assert!(explain_impossible(
+            &record("W 3\n21-17\n13x22x31x24\n19x28\n"),
+            Variant::English
+        )
+        .unwrap()
+        .is_none());
     }
 
     #[test]
     fn the_issue_3_solver_only_case_gets_a_reason_naming_plies() {
-        let e = explain_impossible(&record("B 4\n14-17\n24-28\n23x14\n12x3\n"))
-            .unwrap()
-            .unwrap();
+        let e = explain_impossible(
+            &record("B 4\n14-17\n24-28\n23x14\n12x3\n"),
+            Variant::English,
+        )
+        .unwrap()
+        .unwrap();
         assert!(e.groups.len() >= 2, "{}", e.detailed());
         for g in &e.groups {
             assert!(g.ply.is_some());
@@ -384,7 +396,7 @@ mod tests {
         let crate::solve::Found::Start(start, _) = crate::solve::solve_sat(&r).unwrap() else {
             panic!()
         };
-        let reports = forced_facts(&r, &start).unwrap();
+        let reports = forced_facts(&r, Variant::English, &start).unwrap();
         let at = |n| {
             reports
                 .iter()

@@ -12,9 +12,10 @@ use rustsat::types::{Lit as RsLit, Var as RsVar};
 use varisat::{CnfFormula, ExtendFormula, Lit, Solver};
 
 use crate::board::{Board, Square};
-use crate::encode::encode_english;
 use crate::encode::vars::{self, lit, Fact, VAR_COUNT};
+use crate::encode::{encode_with, EncodeOptions};
 use crate::notation::Record;
+use crate::rules::Variant;
 use crate::solve::InternalError;
 
 /// Extra constraints on the start board.
@@ -55,9 +56,9 @@ struct Optimizer {
 }
 
 impl Optimizer {
-    fn new(record: &Record) -> Optimizer {
+    fn new(record: &Record, variant: Variant) -> Optimizer {
         let mut formula = CnfFormula::new();
-        encode_english(record, &mut formula);
+        encode_with(variant, record, &mut formula, EncodeOptions::default());
         formula.set_var_count(formula.var_count().max(VAR_COUNT));
         let mut solver = Solver::new();
         let next = formula.var_count() as u32;
@@ -130,8 +131,12 @@ impl Optimizer {
 ///
 /// # Errors
 /// [`InternalError`] if varisat or the totalizer fails.
-pub fn minimize_pieces(record: &Record, limits: Limits) -> Result<Option<Minimum>, InternalError> {
-    let mut opt = Optimizer::new(record);
+pub fn minimize_pieces(
+    record: &Record,
+    variant: Variant,
+    limits: Limits,
+) -> Result<Option<Minimum>, InternalError> {
+    let mut opt = Optimizer::new(record, variant);
     if let Some(cap) = limits.max_per_side {
         let white: Vec<Lit> = Square::all().map(|s| lit(s, Fact::White, true)).collect();
         // A black piece is "occupied and not white": one new variable per square.
@@ -192,7 +197,7 @@ mod tests {
 
     #[test]
     fn a_single_simple_move_needs_one_piece() {
-        let m = minimize_pieces(&record("B 1\n9-13\n"), Limits::default())
+        let m = minimize_pieces(&record("B 1\n9-13\n"), Variant::English, Limits::default())
             .unwrap()
             .unwrap();
         assert_eq!((m.pieces, m.kings), (1, 0));
@@ -209,7 +214,9 @@ mod tests {
             include_str!("../../tests/data/sample2.in"),
         ] {
             let r = record(text);
-            let m = minimize_pieces(&r, Limits::default()).unwrap().unwrap();
+            let m = minimize_pieces(&r, Variant::English, Limits::default())
+                .unwrap()
+                .unwrap();
             replay(&English, &m.start, &r).expect("the minimum replays");
             // Every piece is needed: removing any one breaks the record.
             for sq in Square::all().filter(|&s| m.start.get(s).is_some()) {
@@ -258,7 +265,9 @@ mod tests {
             ("B 2\n11-15\n19-16\n", 3, 0),
         ] {
             let r = record(text);
-            let m = minimize_pieces(&r, Limits::default()).unwrap().unwrap();
+            let m = minimize_pieces(&r, Variant::English, Limits::default())
+                .unwrap()
+                .unwrap();
             assert_eq!((m.pieces, m.kings), (pieces, kings), "{text:?}");
             replay(&English, &m.start, &r).expect("the minimum replays");
             assert!(
@@ -276,10 +285,12 @@ mod tests {
         let capped = Limits {
             max_per_side: Some(0),
         };
-        assert_eq!(minimize_pieces(&r, capped).unwrap(), None);
+        assert_eq!(minimize_pieces(&r, Variant::English, capped).unwrap(), None);
         let loose = Limits {
             max_per_side: Some(12),
         };
-        assert!(minimize_pieces(&r, loose).unwrap().is_some());
+        assert!(minimize_pieces(&r, Variant::English, loose)
+            .unwrap()
+            .is_some());
     }
 }

@@ -11,8 +11,9 @@ use std::io::Write;
 
 use varisat::{CnfFormula, Lit, ProofFormat, Solver};
 
-use crate::encode::english_dimacs;
+use crate::encode::dimacs;
 use crate::notation::Record;
+use crate::rules::Variant;
 use crate::solve::InternalError;
 
 /// Solves the formula of `record` (exactly as `cnf` prints it) while writing a
@@ -23,10 +24,11 @@ use crate::solve::InternalError;
 /// [`InternalError`] if varisat fails or cannot write the proof.
 pub fn write_proof(
     record: &Record,
+    variant: Variant,
     format: ProofFormat,
     out: &mut impl Write,
 ) -> Result<bool, InternalError> {
-    let cnf = english_dimacs(record);
+    let cnf = dimacs(record, variant);
     let mut buffer = Vec::new();
     let impossible = {
         let mut solver = Solver::new();
@@ -183,6 +185,10 @@ mod tests {
     use super::*;
     use crate::notation::parse_records;
 
+    fn dimacs_en(r: &Record) -> crate::encode::AnnotatedCnf {
+        dimacs(r, Variant::English)
+    }
+
     fn record(text: &str) -> Record {
         parse_records(text).unwrap().remove(0)
     }
@@ -195,8 +201,8 @@ mod tests {
         for text in IMPOSSIBLE {
             let r = record(text);
             let mut proof = Vec::new();
-            assert!(write_proof(&r, ProofFormat::Drat, &mut proof).unwrap());
-            let formula = english_dimacs(&r);
+            assert!(write_proof(&r, Variant::English, ProofFormat::Drat, &mut proof).unwrap());
+            let formula = dimacs_en(&r);
             check_drat(formula.formula(), &String::from_utf8(proof).unwrap())
                 .unwrap_or_else(|e| panic!("{text:?}: {e}"));
         }
@@ -207,9 +213,9 @@ mod tests {
         for text in IMPOSSIBLE {
             let r = record(text);
             let mut proof = Vec::new();
-            assert!(write_proof(&r, ProofFormat::Varisat, &mut proof).unwrap());
+            assert!(write_proof(&r, Variant::English, ProofFormat::Varisat, &mut proof).unwrap());
             let mut checker = varisat::checker::Checker::new();
-            checker.add_formula(english_dimacs(&r).formula()).unwrap();
+            checker.add_formula(dimacs_en(&r).formula()).unwrap();
             checker
                 .check_proof(&proof[..])
                 .unwrap_or_else(|e| panic!("{text:?}: {e}"));
@@ -220,10 +226,10 @@ mod tests {
     fn solvable_records_get_no_proof_and_bad_proofs_are_refused() {
         let sample = record("W 3\n21-17\n13x22x31x24\n19x28\n");
         let mut proof = Vec::new();
-        assert!(!write_proof(&sample, ProofFormat::Drat, &mut proof).unwrap());
+        assert!(!write_proof(&sample, Variant::English, ProofFormat::Drat, &mut proof).unwrap());
         assert!(proof.is_empty());
         // Claiming the empty clause of a satisfiable formula must fail.
-        let formula = english_dimacs(&sample);
+        let formula = dimacs_en(&sample);
         assert!(check_drat(formula.formula(), "0\n").is_err());
         assert!(check_drat(formula.formula(), "").is_err());
     }

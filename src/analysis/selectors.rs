@@ -15,8 +15,9 @@ use varisat::{CnfFormula, ExtendFormula, Lit, Solver, Var};
 
 use crate::board::Color;
 use crate::encode::vars::VAR_COUNT;
-use crate::encode::{encode_english_with, ClauseSink, EncodeOptions, Group, Rule};
+use crate::encode::{encode_with, ClauseSink, EncodeOptions, Group, Rule};
 use crate::notation::Record;
+use crate::rules::Variant;
 
 /// One group of clauses: a rule at a ply, or a start-board rule.
 #[derive(Clone, Debug)]
@@ -48,22 +49,24 @@ impl RuleGroup {
 }
 
 /// The selector formula of a record.
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub struct SelectorFormula {
     formula: CnfFormula,
     groups: Vec<RuleGroup>,
+    variant: Variant,
 }
 
 impl SelectorFormula {
-    /// Encodes `record` with one selector per ply rule group.
-    pub fn of(record: &Record) -> SelectorFormula {
+    /// Encodes `record` under `variant` with one selector per ply rule group.
+    pub fn of(record: &Record, variant: Variant) -> SelectorFormula {
         let mut formula = CnfFormula::new();
         formula.set_var_count(VAR_COUNT);
         let mut this = SelectorFormula {
             formula,
             groups: Vec::new(),
+            variant,
         };
-        encode_english_with(record, &mut this, EncodeOptions::exact());
+        encode_with(variant, record, &mut this, EncodeOptions::exact());
         this
     }
 
@@ -103,7 +106,7 @@ impl ClauseSink for SelectorFormula {
         self.groups.push(RuleGroup {
             ply: group.ply.map(|p| p.number),
             side: group.ply.map(|p| p.side),
-            text: group.ply.map(|p| p.text.to_string()),
+            text: group.ply.map(|p| self.variant.write_move(p.text)),
             rule: group.rule,
             note: None,
             clauses: Vec::new(),
@@ -189,7 +192,7 @@ mod tests {
     #[test]
     fn every_ply_group_has_a_selector_and_all_on_is_the_record() {
         let record = &parse_records("W 3\n21-17\n13x22x31x24\n19x28\n").unwrap()[0];
-        let sf = SelectorFormula::of(record);
+        let sf = SelectorFormula::of(record, Variant::English);
         assert!(sf
             .groups()
             .iter()

@@ -25,8 +25,23 @@ pub enum Command {
         /// (e.g. 2s, 500ms); DFS engine only.
         #[arg(long, value_parser = parse_limit)]
         limit: Option<LimitArg>,
+        /// Rule set.
+        #[arg(long, value_enum, default_value_t = RulesArg::English)]
+        rules: RulesArg,
         #[command(flatten)]
         analysis: AnalysisArgs,
+    },
+    /// List every legal move of the side to move on a board, sorted, one per line.
+    Moves {
+        /// The board: 8 lines, rank 8 first, '.' for empty and light squares,
+        /// b w B W for pieces ('-' or nothing: standard input).
+        file: Option<PathBuf>,
+        /// Rule set.
+        #[arg(long, value_enum, default_value_t = RulesArg::English)]
+        rules: RulesArg,
+        /// The side to move.
+        #[arg(long, value_enum, ignore_case = true)]
+        turn: TurnArg,
     },
     /// Judge an answer: accept it, or name the first rule it breaks.
     Verify {
@@ -34,6 +49,9 @@ pub enum Command {
         input: PathBuf,
         /// The answers (8 lines per record, as `solve` prints them).
         answer: PathBuf,
+        /// Rule set.
+        #[arg(long, value_enum, default_value_t = RulesArg::English)]
+        rules: RulesArg,
     },
     /// Print the CNF formula of one record in DIMACS, with named variables and clause groups.
     Cnf {
@@ -45,6 +63,9 @@ pub enum Command {
         /// Which record of the input (1-based); needed when there are several.
         #[arg(long)]
         instance: Option<usize>,
+        /// Rule set.
+        #[arg(long, value_enum, default_value_t = RulesArg::English)]
+        rules: RulesArg,
     },
     /// Write instances: fragments of random legal games, or the `--hard K` family.
     Generate {
@@ -73,6 +94,9 @@ pub enum Command {
         /// Write one file per instance into this folder (NNNN.in) instead of standard output.
         #[arg(long)]
         out: Option<PathBuf>,
+        /// Rule set of the random games (Russian records are written in algebraic notation).
+        #[arg(long, value_enum, default_value_t = RulesArg::English, conflicts_with_all = ["hard", "hard_search"])]
+        rules: RulesArg,
     },
     /// Run both engines on every record of FILES (folders: every *.in inside) and compare.
     Compare {
@@ -94,7 +118,35 @@ pub enum Command {
         /// Seed of the generator (same seed, same instances).
         #[arg(long, default_value_t = 1)]
         seed: u64,
+        /// Rule set (Russian: the SAT engine only, and no hard family).
+        #[arg(long, value_enum, default_value_t = RulesArg::English)]
+        rules: RulesArg,
     },
+}
+
+/// The rule sets.
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RulesArg {
+    /// English draughts (the ICPC task): numbered squares, short kings.
+    English,
+    /// Russian draughts: flying kings, men capture backwards; algebraic notation.
+    Russian,
+}
+
+impl RulesArg {
+    pub fn variant(self) -> postfacto::rules::Variant {
+        match self {
+            RulesArg::English => postfacto::rules::Variant::English,
+            RulesArg::Russian => postfacto::rules::Variant::Russian,
+        }
+    }
+}
+
+/// The side to move.
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TurnArg {
+    White,
+    Black,
 }
 
 /// What the SAT engine can say beyond one answer (`solve` options).

@@ -5,7 +5,8 @@ use std::time::{Duration, Instant};
 
 use postfacto::hard::hard_instance;
 use postfacto::notation::Record;
-use postfacto::solve::{solve, Engine, Limit, Outcome};
+use postfacto::rules::Variant;
+use postfacto::solve::{solve_with, Engine, Limit, Outcome};
 
 /// Runs per engine per hard member (the table shows the median).
 const HARD_RUNS: usize = 11;
@@ -43,23 +44,32 @@ pub fn micros(d: Duration) -> String {
 pub fn time_engine(
     records: &[Record],
     engine: Engine,
+    variant: Variant,
 ) -> Result<(Vec<Duration>, Vec<Outcome>), String> {
     let mut times = Vec::with_capacity(records.len());
     let mut outcomes = Vec::with_capacity(records.len());
     for record in records {
         let started = Instant::now();
-        let outcome = solve(record, engine).map_err(|e| e.to_string())?;
+        let outcome = solve_with(record, engine, variant).map_err(|e| e.to_string())?;
         times.push(started.elapsed());
         outcomes.push(outcome);
     }
     Ok((times, outcomes))
 }
 
-pub fn run(count: usize, plies: usize, seed: u64, out: &mut impl Write) -> Result<(), String> {
-    let records = super::generate::fragments(count, plies, seed, super::args::FromArg::Random)?;
+pub fn run(
+    count: usize,
+    plies: usize,
+    seed: u64,
+    variant: Variant,
+    out: &mut impl Write,
+) -> Result<(), String> {
+    let records =
+        super::generate::fragments(count, plies, seed, super::args::FromArg::Random, variant)?;
     writeln!(
         out,
-        "# {count} random fragments of {plies} moves, seed {seed}"
+        "# {count} random {} fragments of {plies} moves, seed {seed}",
+        variant.name()
     )
     .map_err(|e| e.to_string())?;
     writeln!(
@@ -70,8 +80,13 @@ pub fn run(count: usize, plies: usize, seed: u64, out: &mut impl Write) -> Resul
     .map_err(|e| e.to_string())?;
     let mut medians = Vec::new();
     let mut lucky = 0;
-    for engine in [Engine::Sat, Engine::Dfs(Limit::default())] {
-        let (times, outcomes) = time_engine(&records, engine)?;
+    // The DFS engine knows English only.
+    let engines = match variant {
+        Variant::English => vec![Engine::Sat, Engine::Dfs(Limit::default())],
+        _ => vec![Engine::Sat],
+    };
+    for &engine in &engines {
+        let (times, outcomes) = time_engine(&records, engine, variant)?;
         let solved = outcomes
             .iter()
             .filter(|o| matches!(o, Outcome::Solved(_)))
@@ -115,6 +130,9 @@ pub fn run(count: usize, plies: usize, seed: u64, out: &mut impl Write) -> Resul
         records.len()
     )
     .map_err(|e| e.to_string())?;
+    if variant != Variant::English {
+        return Ok(());
+    }
     writeln!(
         out,
         "sat/dfs ratio of medians: {:.2}",
@@ -134,8 +152,9 @@ pub fn run(count: usize, plies: usize, seed: u64, out: &mut impl Write) -> Resul
         };
         // Median of several runs: single runs of a few microseconds are noisy.
         let runs = vec![record.clone(); HARD_RUNS];
-        let (sat_times, _) = time_engine(&runs, Engine::Sat)?;
-        let (dfs_times, outcomes) = time_engine(&runs, Engine::Dfs(Limit::default()))?;
+        let (sat_times, _) = time_engine(&runs, Engine::Sat, Variant::English)?;
+        let (dfs_times, outcomes) =
+            time_engine(&runs, Engine::Dfs(Limit::default()), Variant::English)?;
         let nodes = match &outcomes[0] {
             Outcome::Solved(s) => s.stats.nodes,
             _ => return Err(format!("the DFS did not solve hard member {k}")),

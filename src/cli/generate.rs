@@ -6,7 +6,7 @@ use std::path::Path;
 use postfacto::hard::{hard_instance, largest_k, search, Shuttles, MAX_K};
 use postfacto::notation::Record;
 use postfacto::random::{opening_fragment, random_fragment, Rng};
-use postfacto::rules::English;
+use postfacto::rules::Variant;
 
 use super::args::FromArg;
 
@@ -16,7 +16,9 @@ pub fn fragments(
     plies: usize,
     seed: u64,
     from: FromArg,
+    variant: Variant,
 ) -> Result<Vec<Record>, String> {
+    let rules = variant.rules();
     let mut rng = Rng::new(seed);
     let mut out = Vec::with_capacity(count.min(1 << 16));
     let mut attempts = 0usize;
@@ -29,8 +31,8 @@ pub fn fragments(
         }
         let lead = rng.below(20);
         let found = match from {
-            FromArg::Random => random_fragment(&English, &mut rng, lead, plies),
-            FromArg::Opening => opening_fragment(&English, &mut rng, lead, plies),
+            FromArg::Random => random_fragment(rules, &mut rng, lead, plies),
+            FromArg::Opening => opening_fragment(rules, &mut rng, lead, plies),
         };
         if let Some((_, record)) = found.filter(|(_, r)| r.moves.len() == plies) {
             out.push(record);
@@ -41,14 +43,19 @@ pub fn fragments(
 
 pub fn run(
     records: Result<Vec<Record>, String>,
+    variant: Variant,
     out_dir: Option<&Path>,
     out: &mut impl Write,
 ) -> Result<(), String> {
     let records = records?;
+    let text = |r: &Record| match variant {
+        Variant::English => r.to_string(),
+        _ => r.algebraic(),
+    };
     match out_dir {
         None => {
             for record in &records {
-                write!(out, "{record}").map_err(|e| e.to_string())?;
+                write!(out, "{}", text(record)).map_err(|e| e.to_string())?;
             }
         }
         Some(dir) => {
@@ -56,7 +63,7 @@ pub fn run(
                 .map_err(|e| format!("cannot create '{}': {e}", dir.display()))?;
             for (i, record) in records.iter().enumerate() {
                 let file = dir.join(format!("{:04}.in", i + 1));
-                std::fs::write(&file, record.to_string())
+                std::fs::write(&file, text(record))
                     .map_err(|e| format!("cannot write '{}': {e}", file.display()))?;
             }
         }

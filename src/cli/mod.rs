@@ -5,6 +5,7 @@ mod args;
 mod bench;
 mod compare;
 mod generate;
+mod moves;
 mod solve;
 mod status;
 
@@ -15,8 +16,8 @@ use std::process::ExitCode;
 
 use clap::Parser;
 
-use postfacto::encode::english_dimacs;
-use postfacto::notation::{parse_answers, parse_records_bytes, Record};
+use postfacto::encode::dimacs;
+use postfacto::notation::{parse_answers, parse_records_bytes_with, Record};
 use postfacto::replay::judge;
 use postfacto::rules::Variant;
 use postfacto::solve::Engine;
@@ -48,15 +49,31 @@ pub fn run() -> ExitCode {
             file,
             engine,
             limit,
+            rules,
             analysis,
-        } => engine_of(engine, limit)
-            .and_then(|engine| solve::run(file.as_deref(), engine, &analysis, &mut out)),
-        Command::Verify { input, answer } => cmd_verify(&input, &answer, &mut out),
+        } => engine_of(engine, limit).and_then(|engine| {
+            solve::run(
+                file.as_deref(),
+                engine,
+                rules.variant(),
+                &analysis,
+                &mut out,
+            )
+        }),
+        Command::Moves { file, rules, turn } => {
+            moves::run(file.as_deref(), rules.variant(), turn, &mut out)
+        }
+        Command::Verify {
+            input,
+            answer,
+            rules,
+        } => cmd_verify(&input, &answer, rules.variant(), &mut out),
         Command::Cnf {
             file,
             output,
             instance,
-        } => cmd_cnf(file.as_deref(), output, instance, &mut out),
+            rules,
+        } => cmd_cnf(file.as_deref(), output, instance, rules.variant(), &mut out),
         Command::Generate {
             plies,
             count,
@@ -66,28 +83,35 @@ pub fn run() -> ExitCode {
             hard_search,
             beam,
             out: dir,
+            rules,
         } => {
+            let variant = rules.variant();
             let records = match hard {
                 _ if hard_search => generate::hard_search(beam),
                 Some(k) => generate::hard(k),
                 None if plies == 0 || count == 0 => {
                     Err("--plies and --count must be at least 1".into())
                 }
-                None => generate::fragments(count, plies, seed, from),
+                None => generate::fragments(count, plies, seed, from, variant),
             };
-            generate::run(records, dir.as_deref(), &mut out)
+            generate::run(records, variant, dir.as_deref(), &mut out)
                 .map(|()| Status::Ok)
                 .map_err(|e| fail(Status::BadInput, e))
         }
         Command::Compare { paths, limit } => compare::run(&paths, dfs_limit(limit), &mut out),
-        Command::Bench { count, plies, seed } => {
+        Command::Bench {
+            count,
+            plies,
+            seed,
+            rules,
+        } => {
             if count == 0 || plies == 0 {
                 Err(fail(
                     Status::BadInput,
                     "--count and --plies must be at least 1",
                 ))
             } else {
-                bench::run(count, plies, seed, &mut out)
+                bench::run(count, plies, seed, rules.variant(), &mut out)
                     .map(|()| Status::Ok)
                     .map_err(|e| fail(Status::Internal, e))
             }
@@ -160,8 +184,8 @@ fn read_stdin() -> Result<Input, Failure> {
     })
 }
 
-fn read_records(input: &Input) -> Result<Vec<Record>, Failure> {
-    parse_records_bytes(&input.bytes)
+fn read_records(input: &Input, variant: Variant) -> Result<Vec<Record>, Failure> {
+    parse_records_bytes_with(&input.bytes, variant.geometry())
         .map_err(|e| fail(Status::BadInput, format!("{}: {e}", input.name)))
 }
 
@@ -208,12 +232,13 @@ fn dfs_limit(limit: Option<LimitArg>) -> DfsLimit {
 fn cmd_verify(
     input_path: &Path,
     answer_path: &Path,
+    variant: Variant,
     out: &mut impl Write,
 ) -> Result<Status, Failure> {
     let input = read_input(Some(input_path))?;
-    let records = read_records(&input)?;
+    let records = read_records(&input, variant)?;
     let answer = read_input(Some(answer_path))?;
-    let rules = Variant::English.rules();
+    let rules = variant.rules();
     let verdicts: Vec<Result<(), String>> = match std::str::from_utf8(&answer.bytes)
         .map_err(|_| "the answer is not UTF-8 text".to_string())
         .and_then(|text| parse_answers(text).map_err(|e| e.to_string()))
@@ -254,10 +279,11 @@ fn cmd_cnf(
     file: Option<&Path>,
     output: Option<PathBuf>,
     instance: Option<usize>,
+    variant: Variant,
     out: &mut impl Write,
 ) -> Result<Status, Failure> {
     let input = read_input(file)?;
-    let records = read_records(&input)?;
+    let records = read_records(&input, variant)?;
     let index = match instance {
         None if records.len() == 1 => 0,
         None => {
@@ -278,7 +304,7 @@ fn cmd_cnf(
             ))
         }
     };
-    let cnf = english_dimacs(&records[index]);
+    let cnf = dimacs(&records[index], variant);
     match output {
         None => cnf.write_dimacs(out).map_err(write_err)?,
         Some(path) => {

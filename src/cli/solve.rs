@@ -10,7 +10,8 @@ use postfacto::analysis::{
     CountOptions, Limits,
 };
 use postfacto::notation::{Answer, Record};
-use postfacto::solve::{checked_answer, solve, Engine, InternalError, Outcome};
+use postfacto::rules::Variant;
+use postfacto::solve::{checked_answer_with, solve_with, Engine, InternalError, Outcome};
 
 use super::args::{AnalysisArgs, ProofFormatArg};
 use super::{fail, instance_name, read_input, read_records, write_err, Failure, Input, Status};
@@ -19,9 +20,19 @@ use super::{fail, instance_name, read_input, read_records, write_err, Failure, I
 pub fn run(
     file: Option<&std::path::Path>,
     engine: Engine,
+    variant: Variant,
     options: &AnalysisArgs,
     out: &mut impl Write,
 ) -> Result<Status, Failure> {
+    if engine != Engine::Sat && variant != Variant::English {
+        return Err(fail(
+            Status::BadInput,
+            format!(
+                "--engine dfs knows English rules only; use the SAT engine for {}",
+                variant.name()
+            ),
+        ));
+    }
     if options.any() && engine != Engine::Sat {
         return Err(fail(
             Status::BadInput,
@@ -29,7 +40,7 @@ pub fn run(
         ));
     }
     let input = read_input(file)?;
-    let records = read_records(&input)?;
+    let records = read_records(&input, variant)?;
     if options.proof.is_some() && records.len() != 1 {
         return Err(fail(
             Status::BadInput,
@@ -45,6 +56,7 @@ pub fn run(
         records: &records,
         options,
         engine,
+        variant,
         printed: 0,
     };
     let mut status = Status::Ok;
@@ -87,6 +99,7 @@ struct Solve<'a> {
     records: &'a [Record],
     options: &'a AnalysisArgs,
     engine: Engine,
+    variant: Variant,
     printed: usize,
 }
 
@@ -115,7 +128,7 @@ impl Solve<'_> {
         if self.options.minimize.is_some() || self.options.max_per_side.is_some() {
             return self.minimize(i, out);
         }
-        match solve(record, self.engine)? {
+        match solve_with(record, self.engine, self.variant)? {
             Outcome::Solved(solution) => {
                 self.print(&solution.answer, out)?;
                 if self.options.explain {
@@ -140,7 +153,7 @@ impl Solve<'_> {
         out: &mut impl Write,
     ) -> Result<Status, Problem> {
         let record = &self.records[i];
-        let explanation = explain_impossible(record)?.ok_or_else(|| {
+        let explanation = explain_impossible(record, self.variant)?.ok_or_else(|| {
             InternalError(format!(
                 "the {} engine found no start board, but the SAT formula has one",
                 self.engine.name()
@@ -167,7 +180,7 @@ impl Solve<'_> {
         answer: &Answer,
         out: &mut impl Write,
     ) -> Result<(), Problem> {
-        let reports = forced_facts(&self.records[i], &answer.start)?;
+        let reports = forced_facts(&self.records[i], self.variant, &answer.start)?;
         writeln!(
             out,
             "\nstart board, square by square (forced: every answer has it, because of the plies named):"
@@ -196,7 +209,7 @@ impl Solve<'_> {
             ProofFormatArg::Varisat => ProofFormat::Varisat,
         };
         let mut bytes = Vec::new();
-        if write_proof(&self.records[i], format, &mut bytes)? {
+        if write_proof(&self.records[i], self.variant, format, &mut bytes)? {
             std::fs::write(path, bytes).map_err(|e| {
                 Problem::Stop(fail(
                     Status::BadInput,
@@ -222,7 +235,7 @@ impl Solve<'_> {
         let limits = Limits {
             max_per_side: self.options.max_per_side,
         };
-        let Some(minimum) = minimize_pieces(record, limits)? else {
+        let Some(minimum) = minimize_pieces(record, self.variant, limits)? else {
             if limits.max_per_side.is_some() {
                 eprintln!(
                     "postfacto: {}: no start position with at most {} pieces per side makes these moves legal",
@@ -233,7 +246,7 @@ impl Solve<'_> {
             }
             return self.impossible(i, None, out);
         };
-        let answer = checked_answer(record, minimum.start, "the minimizer")?;
+        let answer = checked_answer_with(record, minimum.start, "the minimizer", self.variant)?;
         self.print(&answer, out)?;
         if self.options.minimize.is_some() {
             let fewer = if minimum.pieces == 0 {
@@ -270,6 +283,7 @@ impl Solve<'_> {
         };
         let count = count_start_boards(
             record,
+            self.variant,
             CountOptions {
                 limit,
                 others_empty: false,
@@ -286,7 +300,12 @@ impl Solve<'_> {
             .join(" ");
         let mut answers = Vec::with_capacity(count.boards.len());
         for &board in &count.boards {
-            answers.push(checked_answer(record, board, "the counter")?);
+            answers.push(checked_answer_with(
+                record,
+                board,
+                "the counter",
+                self.variant,
+            )?);
         }
         if self.options.all {
             for answer in &answers {

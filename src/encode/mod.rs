@@ -7,6 +7,7 @@
 mod dimacs;
 mod emitter;
 mod english;
+mod russian;
 mod sink;
 mod symbolic;
 pub mod vars;
@@ -14,18 +15,45 @@ pub mod vars;
 pub use dimacs::AnnotatedCnf;
 pub use emitter::{Contradiction, EncodeOptions, EncodeStats, Encoded};
 pub use english::{encode_english, encode_english_with};
+pub use russian::{encode_russian, encode_russian_with};
 pub use sink::{ClauseSink, Group, PlyRef, Rule};
 
 use crate::notation::Record;
+use crate::rules::Variant;
 
-/// The annotated formula of `record`, exactly as `solve` hands it to varisat,
-/// with a preamble that names the record, the sizes and the variable scheme.
+/// Encodes `record` under the rules of `variant` into `sink`.
+pub fn encode_with(
+    variant: Variant,
+    record: &Record,
+    sink: &mut impl ClauseSink,
+    options: EncodeOptions,
+) -> Encoded {
+    match variant {
+        Variant::English => encode_english_with(record, sink, options),
+        Variant::Russian => encode_russian_with(record, sink, options),
+    }
+}
+
+/// The annotated English formula of `record` (see [`dimacs`]).
 pub fn english_dimacs(record: &Record) -> AnnotatedCnf {
+    dimacs(record, Variant::English)
+}
+
+/// The annotated formula of `record` under `variant`, exactly as `solve`
+/// hands it to varisat, with a preamble that names the record, the sizes and
+/// the variable scheme.
+pub fn dimacs(record: &Record, variant: Variant) -> AnnotatedCnf {
     let mut cnf = AnnotatedCnf::new();
     cnf.name_vars(vars::VAR_COUNT, vars::name);
-    let encoded = encode_english(record, &mut cnf);
-    let moves: Vec<String> = record.moves.iter().map(ToString::to_string).collect();
-    cnf.comment("postfacto cnf: English draughts, start-board encoding (see encodings/english.md)");
+    let encoded = encode_with(variant, record, &mut cnf, EncodeOptions::default());
+    let moves: Vec<String> = record.moves.iter().map(|m| variant.write_move(m)).collect();
+    let (title, document) = match variant {
+        Variant::English => ("English", "english"),
+        Variant::Russian => ("Russian", "russian"),
+    };
+    cnf.comment(format!(
+        "postfacto cnf: {title} draughts, start-board encoding (see encodings/{document}.md)"
+    ));
     cnf.comment(format!(
         "record: {} {}: {}",
         record.first.letter(),

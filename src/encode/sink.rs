@@ -41,6 +41,21 @@ pub enum Rule {
     NoCaptureAvailable,
     /// After a capture, the piece cannot jump again from where it stops.
     CaptureEnds(Square),
+    /// A square a flying king passes on a simple move is empty.
+    PathClear(Square),
+    /// Exactly one piece, an enemy, stands between two landings of a capture.
+    OneEnemyBetween {
+        /// Where the segment starts.
+        from: Square,
+        /// Where it lands.
+        to: Square,
+    },
+    /// A square two segments of one capture pass over is empty (a captured
+    /// piece stays until the move ends and cannot be jumped twice).
+    CrossedOnce(Square),
+    /// A flying king that stops could not have landed elsewhere on its last
+    /// line and gone on capturing.
+    NoBetterLanding(Square),
     /// Before a simple move, this one jump is not available (fine groups).
     NoJump {
         /// Where the jumping piece would stand.
@@ -72,6 +87,19 @@ impl fmt::Display for Rule {
             Rule::JumpsEnemy(s) => write!(f, "jumped square {s} holds an enemy piece"),
             Rule::NoCaptureAvailable => f.write_str("no capture is available"),
             Rule::CaptureEnds(s) => write!(f, "the piece on {s} cannot jump again"),
+            Rule::PathClear(s) => write!(f, "square {s} on the king's way is empty"),
+            Rule::OneEnemyBetween { from, to } => write!(
+                f,
+                "exactly one piece stands between {from} and {to}, and it is an enemy"
+            ),
+            Rule::CrossedOnce(s) => write!(
+                f,
+                "square {s}, crossed twice in one capture, is empty"
+            ),
+            Rule::NoBetterLanding(s) => write!(
+                f,
+                "the king stopping on {s} had no landing on its line from which to capture again"
+            ),
             Rule::NoJump { from, over, to } => write!(
                 f,
                 "no capture is available: no piece of the side to move jumps {from}x{to} over {over}"

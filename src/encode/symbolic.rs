@@ -205,6 +205,15 @@ impl SymBoard {
         }
     }
 
+    /// "`sq` holds a piece" (of either colour).
+    pub fn is_occupied(&self, sq: Square) -> Cond {
+        match self.get(sq) {
+            Content::Start => Some(Conj::of(&[lit(sq, Fact::Occupied, true)])),
+            Content::Emptied { .. } => None,
+            Content::Moved { .. } => Some(Conj::truth()),
+        }
+    }
+
     /// "`sq` holds a piece of `color`".
     pub fn holds(&self, sq: Square, color: Color) -> Cond {
         match self.get(sq) {

@@ -105,9 +105,85 @@ fn read_row(board: &mut Board, row: u8, text: &str, line: usize) -> Result<(), P
     Ok(())
 }
 
+/// Reads one board: 8 non-blank lines of 8 characters, rank 8 first; `.`
+/// (or `-`) on light squares, `.` on empty dark squares, `b w B W` pieces.
+///
+/// # Errors
+/// The first line that is not a board row, or a board of fewer or more than 8 lines.
+pub fn parse_board(text: &str) -> Result<Board, ParseAnswerError> {
+    let lines: Vec<(usize, &str)> = text
+        .lines()
+        .enumerate()
+        .map(|(i, l)| (i + 1, l.trim()))
+        .filter(|(_, l)| !l.is_empty())
+        .collect();
+    if lines.len() != 8 {
+        return Err(ParseAnswerError {
+            line: lines
+                .get(8)
+                .map_or(lines.last().map_or(1, |l| l.0), |l| l.0),
+            message: format!("a board has 8 lines, found {}", lines.len()),
+        });
+    }
+    let mut board = Board::empty();
+    for (row, &(line, text)) in lines.iter().enumerate() {
+        if text.chars().count() != 8 {
+            return Err(ParseAnswerError {
+                line,
+                message: format!("a board row has 8 characters, found '{text}'"),
+            });
+        }
+        for (col, ch) in text.chars().enumerate() {
+            match (Square::from_coords(row as u8, col as u8), ch) {
+                (_, '.') | (None, '-') => {}
+                (Some(sq), ch) => match Piece::from_letter(ch) {
+                    Some(piece) => board.set(sq, Some(piece)),
+                    None => {
+                        return Err(ParseAnswerError {
+                            line,
+                            message: format!(
+                                "square {} holds '{ch}', expected one of . b w B W",
+                                sq.algebraic()
+                            ),
+                        })
+                    }
+                },
+                (None, ch) => {
+                    return Err(ParseAnswerError {
+                        line,
+                        message: format!(
+                            "column {} is a light square and must be '.', found '{ch}'",
+                            col + 1
+                        ),
+                    })
+                }
+            }
+        }
+    }
+    Ok(board)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn reads_a_single_board_with_dots_on_light_squares() {
+        let text =
+            "........\n........\n........\n........\n...w....\n..b.....\n........\nW.......\n";
+        let board = parse_board(text).unwrap();
+        assert_eq!(board.piece_count(), 3);
+        assert_eq!(
+            board.get("d4".parse().unwrap()).map(|p| p.letter()),
+            Some('w')
+        );
+        assert!(parse_board("........\n").is_err());
+        let light = text.replace("W.......", ".W......");
+        assert!(parse_board(&light)
+            .unwrap_err()
+            .to_string()
+            .contains("light square"));
+    }
 
     const SAMPLE1_ANSWER: &str = "\
 -b-.-.-. -b-.-.-.

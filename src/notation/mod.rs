@@ -5,7 +5,7 @@ mod answer;
 mod movetext;
 mod record;
 
-pub use answer::{parse_answers, Answer, ParseAnswerError};
+pub use answer::{parse_answers, parse_board, Answer, ParseAnswerError};
 pub use movetext::{Geometry, MoveText, ParseMoveError};
 pub use record::{
     parse_records, parse_records_bytes, parse_records_bytes_with, parse_records_with,

@@ -48,6 +48,18 @@ impl fmt::Display for Record {
     }
 }
 
+impl Record {
+    /// The record in the input format with algebraic moves (`c3-d4`, `c3:e5`).
+    pub fn algebraic(&self) -> String {
+        let mut text = format!("{} {}\n", self.first.letter(), self.moves.len());
+        for mv in &self.moves {
+            text.push_str(&mv.algebraic());
+            text.push('\n');
+        }
+        text
+    }
+}
+
 /// Why an input could not be read, with the 1-based line it concerns.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error("line {line}: {kind}")]

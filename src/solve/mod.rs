@@ -17,7 +17,7 @@ use crate::replay::replay;
 use crate::rules::Variant;
 
 pub use dfs::{solve_dfs, Limit};
-pub use sat::solve_sat;
+pub use sat::{solve_sat, solve_sat_with};
 
 /// The method used to find a start board.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default)]
@@ -112,11 +112,30 @@ impl std::error::Error for InternalError {}
 /// # Errors
 /// [`InternalError`] when the engine fails or its board does not replay.
 pub fn solve(record: &Record, engine: Engine) -> Result<Outcome, InternalError> {
-    let found = match engine {
-        Engine::Sat => solve_sat(record)?,
-        Engine::Dfs(limit) => solve_dfs(record, limit),
+    solve_with(record, engine, Variant::English)
+}
+
+/// [`solve`] under the rules of `variant`.
+///
+/// # Errors
+/// [`InternalError`] when the engine fails or its board does not replay, or
+/// when the DFS engine is asked for rules other than English (it knows only those).
+pub fn solve_with(
+    record: &Record,
+    engine: Engine,
+    variant: Variant,
+) -> Result<Outcome, InternalError> {
+    let found = match (engine, variant) {
+        (Engine::Sat, _) => sat::solve_sat_with(record, variant)?,
+        (Engine::Dfs(limit), Variant::English) => solve_dfs(record, limit),
+        (Engine::Dfs(_), _) => {
+            return Err(InternalError(format!(
+                "the DFS engine knows English rules only, not {}",
+                variant.name()
+            )))
+        }
     };
-    check(record, engine, found)
+    check(record, engine, variant, found)
 }
 
 /// Checks a start board that `who` (e.g. "the sat engine") found for
@@ -126,7 +145,20 @@ pub fn solve(record: &Record, engine: Engine) -> Result<Outcome, InternalError> 
 /// # Errors
 /// [`InternalError`] naming `who` when the board breaks a rule.
 pub fn checked_answer(record: &Record, start: Board, who: &str) -> Result<Answer, InternalError> {
-    let rules = Variant::English.rules();
+    checked_answer_with(record, start, who, Variant::English)
+}
+
+/// [`checked_answer`] under the rules of `variant`.
+///
+/// # Errors
+/// [`InternalError`] naming `who` when the board breaks a rule.
+pub fn checked_answer_with(
+    record: &Record,
+    start: Board,
+    who: &str,
+    variant: Variant,
+) -> Result<Answer, InternalError> {
+    let rules = variant.rules();
     if let Some(problem) = rules.start_problems(&start).first() {
         return Err(InternalError(format!(
             "{who}'s start board breaks a start rule: {problem}"
@@ -142,12 +174,18 @@ pub fn checked_answer(record: &Record, start: Board, who: &str) -> Result<Answer
 }
 
 /// Replays an engine's candidate; turns a failed replay into an [`InternalError`].
-fn check(record: &Record, engine: Engine, found: Found) -> Result<Outcome, InternalError> {
+fn check(
+    record: &Record,
+    engine: Engine,
+    variant: Variant,
+    found: Found,
+) -> Result<Outcome, InternalError> {
     match found {
         Found::Impossible(reason, stats) => Ok(Outcome::Impossible { reason, stats }),
         Found::GaveUp(reason, stats) => Ok(Outcome::GaveUp { reason, stats }),
         Found::Start(start, stats) => {
-            let answer = checked_answer(record, start, &format!("the {} engine", engine.name()))?;
+            let who = format!("the {} engine", engine.name());
+            let answer = checked_answer_with(record, start, &who, variant)?;
             Ok(Outcome::Solved(Solution { answer, stats }))
         }
     }

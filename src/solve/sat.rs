@@ -2,8 +2,9 @@
 
 use varisat::{CnfFormula, Solver};
 
-use crate::encode::{encode_english, vars};
+use crate::encode::{encode_english, encode_russian, vars};
 use crate::notation::Record;
+use crate::rules::Variant;
 
 use super::lucky::lucky_model;
 use super::{Found, InternalError, SolveStats};
@@ -16,8 +17,19 @@ use super::{Found, InternalError, SolveStats};
 /// # Errors
 /// [`InternalError`] if varisat fails.
 pub fn solve_sat(record: &Record) -> Result<Found, InternalError> {
+    solve_sat_with(record, Variant::English)
+}
+
+/// [`solve_sat`] under the rules of `variant`.
+///
+/// # Errors
+/// [`InternalError`] if varisat fails.
+pub fn solve_sat_with(record: &Record, variant: Variant) -> Result<Found, InternalError> {
     let mut formula = CnfFormula::new();
-    let encoded = encode_english(record, &mut formula);
+    let encoded = match variant {
+        Variant::English => encode_english(record, &mut formula),
+        Variant::Russian => encode_russian(record, &mut formula),
+    };
     let mut stats = SolveStats {
         vars: encoded.stats.vars,
         clauses: encoded.stats.clauses,

@@ -1,0 +1,434 @@
+//! The Russian encoding: the same start-board variables and symbolic replay
+//! as the English one (`encodings/russian.md`).
+//!
+//! What changes is the rules written over them:
+//! - kings fly, so a capture segment has several squares between its
+//!   landings, of which exactly one (the solver picks which) holds the enemy
+//!   piece taken;
+//! - captured pieces stay until the move ends, so every condition during a
+//!   capture is evaluated on the board before the move (without the mover);
+//! - men capture backwards and a man crowned mid-capture goes on as a king;
+//! - a king that stops must have had no landing on its last line from which
+//!   it could go on.
+//!
+//! After a move the board is again known symbolically: every square between
+//! two landings is empty (the captured piece is removed, the others were
+//! empty), whatever piece the solver chose.
+
+use std::sync::OnceLock;
+
+use crate::board::{Color, Direction, Square};
+use crate::notation::Record;
+
+use super::emitter::{Contradiction, Emitter, EncodeOptions, Encoded};
+use super::sink::{ClauseSink, PlyRef, Rule};
+use super::symbolic::{Cond, Content, SymBoard};
+
+/// Squares from `from` (excluded) along `dir`, as far as the board goes.
+fn ray(from: Square, dir: Direction) -> impl Iterator<Item = Square> {
+    std::iter::successors(from.step(dir), move |s| s.step(dir))
+}
+
+/// A capture a piece standing on `from` could make: `gap` empty squares, then
+/// the enemy on `over`, then the landing `to` (one of possibly several).
+/// A gap above zero needs a king.
+#[derive(Clone, Debug)]
+struct Capture {
+    from: Square,
+    gap: Vec<Square>,
+    over: Square,
+    to: Square,
+    /// Bitboard of all its squares, to skip it while none of them changes.
+    squares: u32,
+}
+
+/// Every capture geometry on the board (first landing only: a king that can
+/// land on the first square behind the piece can capture at all).
+fn captures() -> &'static [Capture] {
+    static ALL: OnceLock<Vec<Capture>> = OnceLock::new();
+    ALL.get_or_init(|| {
+        let mut out = Vec::new();
+        for from in Square::all() {
+            for dir in Direction::ALL {
+                let line: Vec<Square> = ray(from, dir).collect();
+                for k in 0..line.len().saturating_sub(1) {
+                    let (gap, over, to) = (line[..k].to_vec(), line[k], line[k + 1]);
+                    let squares = line[..=k + 1]
+                        .iter()
+                        .fold(from.bit(), |acc, s| acc | s.bit());
+                    out.push(Capture {
+                        from,
+                        gap,
+                        over,
+                        to,
+                        squares,
+                    });
+                }
+            }
+        }
+        out
+    })
+}
+
+/// Encodes `record` under Russian rules into `sink`.
+pub fn encode_russian(record: &Record, sink: &mut impl ClauseSink) -> Encoded {
+    encode_russian_with(record, sink, EncodeOptions::default())
+}
+
+/// Encodes `record` under Russian rules into `sink`, as `options` say.
+pub fn encode_russian_with(
+    record: &Record,
+    sink: &mut impl ClauseSink,
+    options: EncodeOptions,
+) -> Encoded {
+    let mut encoder = Encoder {
+        out: Emitter::new(sink, options),
+        dirty: [u32::MAX; 2],
+    };
+    encoder.out.start_board();
+    let mut board = SymBoard::default();
+    let mut contradiction = None;
+    for (i, mv) in record.moves.iter().enumerate() {
+        let ply = PlyRef {
+            number: i + 1,
+            side: record.mover(i + 1),
+            text: mv,
+        };
+        if let Err(c) = encoder.ply(&mut board, ply) {
+            encoder.out.empty_clause();
+            contradiction = Some(c);
+            break;
+        }
+    }
+    Encoded {
+        stats: encoder.out.stats,
+        contradiction,
+    }
+}
+
+/// What the capturing piece is at some point of its move.
+#[derive(Clone, Copy, Debug)]
+struct Piece {
+    /// A king for sure (crowned on the way, or assumed by the context).
+    known_king: bool,
+    /// "It started the move as a king", in start-board terms.
+    started_king: Cond,
+}
+
+struct Encoder<'s, S> {
+    out: Emitter<'s, S>,
+    /// Per side: squares changed since that side's last "no capture" check.
+    dirty: [u32; 2],
+}
+
+/// The conditions for `capture` by a piece of `side` on `board`, given
+/// whether the piece is known to be a king (`king: None` = it is the piece on
+/// `capture.from`, a king if the board says so). `None` if it cannot happen.
+fn capture_conds(
+    board: &SymBoard,
+    side: Color,
+    capture: &Capture,
+    king: Option<bool>,
+) -> Option<Vec<Cond>> {
+    let mut conds = Vec::with_capacity(capture.gap.len() + 4);
+    if !capture.gap.is_empty() {
+        match king {
+            Some(false) => return None,
+            Some(true) => {}
+            None => conds.push(board.is_king(capture.from)),
+        }
+    }
+    for &s in &capture.gap {
+        conds.push(board.is_empty(s));
+    }
+    conds.push(board.holds(capture.over, side.opposite()));
+    conds.push(board.is_empty(capture.to));
+    conds.iter().all(Option::is_some).then_some(conds)
+}
+
+impl<S: ClauseSink> Encoder<'_, S> {
+    fn ply(&mut self, board: &mut SymBoard, ply: PlyRef<'_>) -> Result<(), Contradiction> {
+        let fail = |rule: Rule| {
+            move |reason: String| Contradiction {
+                ply: ply.number,
+                rule,
+                reason,
+            }
+        };
+        let side = ply.side;
+        let ply_no = u32::try_from(ply.number).unwrap_or(u32::MAX);
+        let mv = ply.text;
+        let from = mv.from();
+        let to = mv.to();
+
+        let rule = Rule::MoverOwns(from);
+        self.out.group(Some(ply), rule);
+        self.out
+            .require(board.holds(from, side), || {
+                format!("it is {side}'s move, but {}", board.describe(from))
+            })
+            .map_err(fail(rule))?;
+        let mover = board.get(from);
+        let mover_is_king = board.is_king(from);
+        let mut changed = from.bit() | to.bit();
+
+        if mv.is_capture() {
+            changed |= self
+                .capture(board, ply, side)
+                .map_err(|(rule, why)| fail(rule)(why))?;
+        } else {
+            let (dir, distance) = from.diagonal_to(to).expect("parsed moves are diagonal");
+            if distance > 1 || !side.is_forward(dir) {
+                let rule = Rule::MustBeKing(from);
+                self.out.group(Some(ply), rule);
+                self.out
+                    .require(mover_is_king, || board.describe(from))
+                    .map_err(fail(rule))?;
+            }
+            for s in ray(from, dir).take(distance as usize) {
+                let rule = if s == to {
+                    Rule::LandingEmpty(s)
+                } else {
+                    Rule::PathClear(s)
+                };
+                self.out.group(Some(ply), rule);
+                self.out
+                    .require(board.is_empty(s), || board.describe(s))
+                    .map_err(fail(rule))?;
+            }
+            self.no_capture(board, ply, side)
+                .map_err(fail(Rule::NoCaptureAvailable))?;
+        }
+
+        for dirty in &mut self.dirty {
+            *dirty |= changed;
+        }
+        let promoted = mv.landings().iter().any(|s| s.row() == side.crowning_row());
+        let (origin, crowned) = match mover {
+            Content::Moved {
+                origin, crowned, ..
+            } => (origin, crowned),
+            _ => (from, false),
+        };
+        board.set(from, Content::Emptied { by: ply_no });
+        let mut rest = changed & !to.bit() & !from.bit();
+        while rest != 0 {
+            let s = Square::new(rest.trailing_zeros() as u8);
+            rest &= rest - 1;
+            board.set(s, Content::Emptied { by: ply_no });
+        }
+        board.set(
+            to,
+            Content::Moved {
+                origin,
+                color: side,
+                crowned: crowned || promoted,
+                by: ply_no,
+            },
+        );
+        Ok(())
+    }
+
+    /// Before a simple move: no capture anywhere for the side to move.
+    fn no_capture(&mut self, board: &SymBoard, ply: PlyRef<'_>, side: Color) -> Result<(), String> {
+        self.out.group(Some(ply), Rule::NoCaptureAvailable);
+        let dirty = std::mem::take(&mut self.dirty[side as usize]);
+        for capture in captures().iter().filter(|c| c.squares & dirty != 0) {
+            let Some(mut conds) = capture_conds(board, side, capture, None) else {
+                continue;
+            };
+            conds.insert(0, board.holds(capture.from, side));
+            if self.out.options.fine_groups {
+                let rule = Rule::NoJump {
+                    from: capture.from,
+                    over: capture.over,
+                    to: capture.to,
+                };
+                self.out.group(Some(ply), rule);
+            }
+            self.out.forbid(&conds, || {
+                format!(
+                    "the move is not a capture, but {}x{} is available whatever the start board",
+                    capture.from, capture.to
+                )
+            })?;
+        }
+        Ok(())
+    }
+
+    /// A capture move: its segments, then the rules for where it stops.
+    /// Returns the squares it empties (between landings).
+    fn capture(
+        &mut self,
+        before: &SymBoard,
+        ply: PlyRef<'_>,
+        side: Color,
+    ) -> Result<u32, (Rule, String)> {
+        let mv = ply.text;
+        let from = mv.from();
+        // During the move: the mover is in hand, captured pieces stay.
+        let mut during = before.clone();
+        during.set(from, Content::Emptied { by: 0 });
+        let started_king = before.is_king(from);
+        let segments: Vec<(Square, Square, Direction, Vec<Square>)> = mv
+            .steps()
+            .map(|(a, b)| {
+                let (dir, n) = a.diagonal_to(b).expect("parsed captures are diagonal");
+                (a, b, dir, ray(a, dir).take(n as usize - 1).collect())
+            })
+            .collect();
+        let mut crossed = 0u32;
+        let mut crossed_twice = 0u32;
+        let mut king_known = false;
+        for (a, b, _, between) in &segments {
+            let (a, b) = (*a, *b);
+            if between.len() > 1 && !king_known {
+                let rule = Rule::MustBeKing(from);
+                self.out.group(Some(ply), rule);
+                self.out
+                    .require(started_king, || {
+                        format!("a man cannot fly: {}", before.describe(from))
+                    })
+                    .map_err(|why| (rule, why))?;
+            }
+            let rule = Rule::OneEnemyBetween { from: a, to: b };
+            self.out.group(Some(ply), rule);
+            self.one_enemy(&during, side, between)
+                .map_err(|why| (rule, why))?;
+            for &s in between {
+                crossed_twice |= crossed & s.bit();
+                crossed |= s.bit();
+            }
+            let rule = Rule::LandingEmpty(b);
+            self.out.group(Some(ply), rule);
+            self.out
+                .require(during.is_empty(b), || during.describe(b))
+                .map_err(|why| (rule, why))?;
+            king_known |= b.row() == side.crowning_row();
+        }
+        let mut twice = crossed_twice;
+        while twice != 0 {
+            let s = Square::new(twice.trailing_zeros() as u8);
+            twice &= twice - 1;
+            let rule = Rule::CrossedOnce(s);
+            self.out.group(Some(ply), rule);
+            self.out
+                .require(during.is_empty(s), || during.describe(s))
+                .map_err(|why| (rule, why))?;
+        }
+        // Where it stops: no capture goes on from there...
+        let stop = mv.to();
+        let piece = Piece {
+            known_king: king_known,
+            started_king,
+        };
+        let rule = Rule::CaptureEnds(stop);
+        self.out.group(Some(ply), rule);
+        self.cannot_go_on(&during, side, stop, crossed, piece, &[])
+            .map_err(|why| (rule, why))?;
+        // ...and a king had no better landing on its last line.
+        let (_, _, dir, between) = segments.last().expect("a capture has a segment");
+        let promoted_before_last = mv.landings()[..mv.landings().len() - 1]
+            .iter()
+            .any(|s| s.row() == side.crowning_row());
+        // Only a king chooses where to land: the rule holds if it was one.
+        let as_king: Vec<Cond> = if promoted_before_last {
+            Vec::new()
+        } else {
+            vec![started_king]
+        };
+        let king = Piece {
+            known_king: true,
+            started_king,
+        };
+        let rule = Rule::NoBetterLanding(stop);
+        self.out.group(Some(ply), rule);
+        // Landings between the captured piece and the stop: between[k] is one
+        // if the piece taken is some between[i] with i < k.
+        for k in 1..between.len() {
+            for &taken in &between[..k] {
+                let mut context = as_king.clone();
+                context.push(during.is_occupied(taken));
+                self.cannot_go_on(&during, side, between[k], crossed, king, &context)
+                    .map_err(|why| (rule, why))?;
+            }
+        }
+        // Landings beyond the stop, while the line is empty.
+        let mut context = as_king;
+        for s in ray(stop, *dir) {
+            context.push(during.is_empty(s));
+            self.cannot_go_on(&during, side, s, crossed, king, &context)
+                .map_err(|why| (rule, why))?;
+        }
+        Ok(crossed)
+    }
+
+    /// Exactly one square of `between` holds a piece, and it is an enemy.
+    fn one_enemy(
+        &mut self,
+        during: &SymBoard,
+        side: Color,
+        between: &[Square],
+    ) -> Result<(), String> {
+        let describe = || {
+            between
+                .iter()
+                .map(|&s| during.describe(s))
+                .collect::<Vec<_>>()
+                .join("; ")
+        };
+        // At least one piece.
+        let empties: Vec<Cond> = between.iter().map(|&s| during.is_empty(s)).collect();
+        self.out
+            .forbid(&empties, || format!("nothing to capture: {}", describe()))?;
+        for (i, &s) in between.iter().enumerate() {
+            // Not one of ours.
+            self.out
+                .forbid(&[during.holds(s, side)], || during.describe(s))?;
+            // At most one.
+            for &t in &between[i + 1..] {
+                self.out
+                    .forbid(&[during.is_occupied(s), during.is_occupied(t)], || {
+                        format!("two pieces in the way: {}", describe())
+                    })?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Forbids a further capture from `at` (on the board during the move,
+    /// where the pieces on `crossed` squares are taken or absent) whenever
+    /// `context` holds.
+    fn cannot_go_on(
+        &mut self,
+        during: &SymBoard,
+        side: Color,
+        at: Square,
+        crossed: u32,
+        piece: Piece,
+        context: &[Cond],
+    ) -> Result<(), String> {
+        for capture in captures().iter().filter(|c| c.from == at) {
+            // A piece taken in this move cannot be taken again.
+            if crossed & capture.over.bit() != 0 {
+                continue;
+            }
+            let mut conds = context.to_vec();
+            if !capture.gap.is_empty() && !piece.known_king {
+                conds.push(piece.started_king);
+            }
+            for &s in &capture.gap {
+                conds.push(during.is_empty(s));
+            }
+            conds.push(during.holds(capture.over, side.opposite()));
+            conds.push(during.is_empty(capture.to));
+            self.out.forbid(&conds, || {
+                format!(
+                    "the capture stops on {at}, but it could go on over {} to {} whatever the start board",
+                    capture.over, capture.to
+                )
+            })?;
+        }
+        Ok(())
+    }
+}
