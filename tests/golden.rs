@@ -1,25 +1,39 @@
-//! Golden DIMACS files: the encoding of the two samples, byte for byte.
+//! Golden DIMACS files: the encoding of the two samples (English) and two
+//! Russian records, byte for byte.
 //! An intended change is blessed with `BLESS=1 cargo test golden`, and the
 //! diff of `encodings/golden/` is then reviewed like code.
 
-use postfacto::encode::english_dimacs;
-use postfacto::notation::parse_records;
+use postfacto::encode::dimacs;
+use postfacto::notation::{parse_records, parse_records_with};
+use postfacto::rules::Variant;
 use postfacto::solve::{solve, Engine, Outcome};
 
 use crate::util::path;
 
 fn dimacs_of(input: &str) -> String {
-    let record = &parse_records(input).unwrap()[0];
+    dimacs_under(input, Variant::English)
+}
+
+fn dimacs_under(input: &str, variant: Variant) -> String {
+    let record = &parse_records_with(input, variant.geometry()).unwrap()[0];
     let mut out = Vec::new();
-    english_dimacs(record).write_dimacs(&mut out).unwrap();
+    dimacs(record, variant).write_dimacs(&mut out).unwrap();
     String::from_utf8(out).unwrap()
 }
 
+/// The golden files: (input and golden name, rule set).
+const GOLDEN: [(&str, Variant); 4] = [
+    ("sample1", Variant::English),
+    ("sample2", Variant::English),
+    ("russian1", Variant::Russian),
+    ("russian2", Variant::Russian),
+];
+
 #[test]
 fn golden_dimacs_match() {
-    for name in ["sample1", "sample2"] {
+    for (name, variant) in GOLDEN {
         let input = std::fs::read_to_string(path(&format!("tests/data/{name}.in"))).unwrap();
-        let got = dimacs_of(&input);
+        let got = dimacs_under(&input, variant);
         let golden = path(&format!("encodings/golden/{name}.cnf"));
         if std::env::var_os("BLESS").is_some() {
             std::fs::write(&golden, &got).unwrap();
@@ -54,7 +68,7 @@ pub fn dimacs_satisfiable(dimacs: &str) -> bool {
 
 #[test]
 fn golden_files_are_satisfiable_like_solve_says() {
-    for name in ["sample1", "sample2"] {
+    for (name, _) in GOLDEN {
         let dimacs =
             std::fs::read_to_string(path(&format!("encodings/golden/{name}.cnf"))).unwrap();
         assert!(dimacs_satisfiable(&dimacs), "{name}");

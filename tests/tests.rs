@@ -7,3 +7,4 @@ mod cases;
 mod cli;
 mod golden;
 mod property;
+mod russian;

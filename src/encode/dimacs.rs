@@ -15,12 +15,19 @@ pub struct AnnotatedCnf {
     groups: Vec<(String, usize)>,
     var_names: Vec<String>,
     preamble: Vec<String>,
+    /// Write moves in group comments algebraically (Russian).
+    algebraic: bool,
 }
 
 impl AnnotatedCnf {
     /// An empty formula.
     pub fn new() -> AnnotatedCnf {
         AnnotatedCnf::default()
+    }
+
+    /// Writes moves in group comments algebraically (`c3:e5`), as Russian records are.
+    pub fn algebraic_moves(&mut self) {
+        self.algebraic = true;
     }
 
     /// Declares `count` variables, named by `name`, so every variable is listed
@@ -81,7 +88,7 @@ impl AnnotatedCnf {
 impl ClauseSink for AnnotatedCnf {
     fn begin_group(&mut self, group: &Group<'_>) {
         let first = self.formula.len();
-        self.groups.push((group.to_string(), first));
+        self.groups.push((group.describe(self.algebraic), first));
     }
 
     fn add_clause(&mut self, clause: &[Lit]) {

@@ -45,6 +45,9 @@ pub fn english_dimacs(record: &Record) -> AnnotatedCnf {
 pub fn dimacs(record: &Record, variant: Variant) -> AnnotatedCnf {
     let mut cnf = AnnotatedCnf::new();
     cnf.name_vars(vars::VAR_COUNT, vars::name);
+    if variant == Variant::Russian {
+        cnf.algebraic_moves();
+    }
     let encoded = encode_with(variant, record, &mut cnf, EncodeOptions::default());
     let moves: Vec<String> = record.moves.iter().map(|m| variant.write_move(m)).collect();
     let (title, document) = match variant {

@@ -121,19 +121,26 @@ pub struct Group<'a> {
     pub rule: Rule,
 }
 
+impl Group<'_> {
+    /// "ply 2 B 14-10: rule", with the move in algebraic notation if asked.
+    pub fn describe(&self, algebraic: bool) -> String {
+        match self.ply {
+            None => format!("start board: {}", self.rule),
+            Some(p) => {
+                let text = if algebraic {
+                    p.text.algebraic()
+                } else {
+                    p.text.to_string()
+                };
+                format!("ply {} {} {text}: {}", p.number, p.side.letter(), self.rule)
+            }
+        }
+    }
+}
+
 impl fmt::Display for Group<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self.ply {
-            None => write!(f, "start board: {}", self.rule),
-            Some(p) => write!(
-                f,
-                "ply {} {} {}: {}",
-                p.number,
-                p.side.letter(),
-                p.text,
-                self.rule
-            ),
-        }
+        f.write_str(&self.describe(false))
     }
 }
 
