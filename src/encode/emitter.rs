@@ -9,8 +9,9 @@ use varisat::Lit;
 use crate::board::{Color, Square};
 
 use super::sink::{ClauseSink, Group, PlyRef, Rule};
-use super::symbolic::{Cond, KnownFacts};
+use super::symbolic::{Cond, KnownFacts, SymBoard};
 use super::vars::{lit, Fact, VAR_COUNT};
+use crate::notation::Record;
 
 /// Size of an encoded formula.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -113,6 +114,70 @@ impl EncodeOptions {
 
 /// The reason given when a rule fails only because of unit facts fixed by earlier rules.
 pub(super) const CONFLICT: &str = "this cannot hold together with what the earlier plies require";
+
+/// An encoder for one rule set: the clauses of one ply over the symbolic board.
+pub(super) trait PlyEncoder<'s, S: ClauseSink + 's> {
+    /// Where its clauses go.
+    fn out(&mut self) -> &mut Emitter<'s, S>;
+
+    /// Writes ply `ply`'s rules and plays it on `board`.
+    fn ply(&mut self, board: &mut SymBoard, ply: PlyRef<'_>) -> Result<(), Contradiction>;
+}
+
+/// Runs `encoder` over `record`: the start-board rules, then every ply until
+/// one is impossible on its face (then the empty clause ends the formula).
+pub(super) fn encode_record<'s, S: ClauseSink + 's>(
+    record: &Record,
+    encoder: &mut impl PlyEncoder<'s, S>,
+) -> Encoded {
+    encoder.out().start_board();
+    let mut board = SymBoard::default();
+    let mut contradiction = None;
+    for (i, mv) in record.moves.iter().enumerate() {
+        let ply = PlyRef {
+            number: i + 1,
+            side: record.mover(i + 1),
+            text: mv,
+        };
+        // The one rule every rule set starts with: the mover is the side's.
+        let (side, from) = (ply.side, mv.from());
+        let rule = Rule::MoverOwns(from);
+        let out = encoder.out();
+        out.group(Some(ply), rule);
+        let owns = out
+            .require(board.holds(from, side), || {
+                format!("it is {side}'s move, but {}", board.describe(from))
+            })
+            .map_err(Contradiction::at(ply, rule));
+        if let Err(c) = owns.and_then(|()| encoder.ply(&mut board, ply)) {
+            encoder.out().empty_clause();
+            contradiction = Some(c);
+            break;
+        }
+    }
+    Encoded {
+        stats: encoder.out().stats,
+        contradiction,
+    }
+}
+
+impl Contradiction {
+    /// Makes the contradiction of `rule` at `ply` from a reason.
+    pub(super) fn at(ply: PlyRef<'_>, rule: Rule) -> impl Fn(String) -> Contradiction {
+        let number = ply.number;
+        move |reason| Contradiction {
+            ply: number,
+            rule,
+            reason,
+        }
+    }
+}
+
+/// The ply's number as stored in symbolic contents (records beyond
+/// `u32::MAX` plies would not fit in memory as move text anyway).
+pub(super) fn ply_number(ply: PlyRef<'_>) -> u32 {
+    u32::try_from(ply.number).unwrap_or(u32::MAX)
+}
 
 /// Writes clauses into a sink, as [`EncodeOptions`] say.
 pub(super) struct Emitter<'s, S> {

@@ -11,7 +11,9 @@
 use crate::board::{Color, Direction, Square};
 use crate::notation::Record;
 
-use super::emitter::{Contradiction, Emitter, EncodeOptions, Encoded};
+use super::emitter::{
+    encode_record, ply_number, Contradiction, Emitter, EncodeOptions, Encoded, PlyEncoder,
+};
 use super::sink::{ClauseSink, PlyRef, Rule};
 use super::symbolic::{Conj, Content, KnownFacts, SymBoard};
 
@@ -81,25 +83,7 @@ pub fn encode_english_with(
         out: Emitter::new(sink, options),
         dirty: [u64::MAX; 2],
     };
-    encoder.out.start_board();
-    let mut board = SymBoard::default();
-    let mut contradiction = None;
-    for (i, mv) in record.moves.iter().enumerate() {
-        let ply = PlyRef {
-            number: i + 1,
-            side: record.mover(i + 1),
-            text: mv,
-        };
-        if let Err(c) = encoder.ply(&mut board, ply) {
-            encoder.out.empty_clause();
-            contradiction = Some(c);
-            break;
-        }
-    }
-    Encoded {
-        stats: encoder.out.stats,
-        contradiction,
-    }
+    encode_record(record, &mut encoder)
 }
 
 struct Encoder<'s, S> {
@@ -111,30 +95,19 @@ struct Encoder<'s, S> {
     dirty: [u64; 2],
 }
 
-impl<S: ClauseSink> Encoder<'_, S> {
+impl<'s, S: ClauseSink> PlyEncoder<'s, S> for Encoder<'s, S> {
+    fn out(&mut self) -> &mut Emitter<'s, S> {
+        &mut self.out
+    }
+
     fn ply(&mut self, board: &mut SymBoard, ply: PlyRef<'_>) -> Result<(), Contradiction> {
-        let fail = |rule: Rule| {
-            move |reason: String| Contradiction {
-                ply: ply.number,
-                rule,
-                reason,
-            }
-        };
+        let fail = |rule| Contradiction::at(ply, rule);
         let side = ply.side;
         let enemy = side.opposite();
-        // Plies beyond u32::MAX would not fit in memory as move text anyway.
-        let ply_no = u32::try_from(ply.number).unwrap_or(u32::MAX);
+        let ply_no = ply_number(ply);
         let mv = ply.text;
         let from = mv.from();
         let to = mv.to();
-
-        let rule = Rule::MoverOwns(from);
-        self.out.group(Some(ply), rule);
-        self.out
-            .require(board.holds(from, side), || {
-                format!("it is {side}'s move, but {}", board.describe(from))
-            })
-            .map_err(fail(rule))?;
 
         let goes_back = mv.steps().any(|(a, b)| {
             a.diagonal_to(b)

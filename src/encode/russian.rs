@@ -20,7 +20,9 @@ use std::sync::OnceLock;
 use crate::board::{Color, Direction, Square};
 use crate::notation::Record;
 
-use super::emitter::{Contradiction, Emitter, EncodeOptions, Encoded};
+use super::emitter::{
+    encode_record, ply_number, Contradiction, Emitter, EncodeOptions, Encoded, PlyEncoder,
+};
 use super::sink::{ClauseSink, PlyRef, Rule};
 use super::symbolic::{Cond, Content, SymBoard};
 
@@ -85,25 +87,7 @@ pub fn encode_russian_with(
         out: Emitter::new(sink, options),
         dirty: [u32::MAX; 2],
     };
-    encoder.out.start_board();
-    let mut board = SymBoard::default();
-    let mut contradiction = None;
-    for (i, mv) in record.moves.iter().enumerate() {
-        let ply = PlyRef {
-            number: i + 1,
-            side: record.mover(i + 1),
-            text: mv,
-        };
-        if let Err(c) = encoder.ply(&mut board, ply) {
-            encoder.out.empty_clause();
-            contradiction = Some(c);
-            break;
-        }
-    }
-    Encoded {
-        stats: encoder.out.stats,
-        contradiction,
-    }
+    encode_record(record, &mut encoder)
 }
 
 /// What the capturing piece is at some point of its move.
@@ -146,28 +130,18 @@ fn capture_conds(
     conds.iter().all(Option::is_some).then_some(conds)
 }
 
-impl<S: ClauseSink> Encoder<'_, S> {
+impl<'s, S: ClauseSink> PlyEncoder<'s, S> for Encoder<'s, S> {
+    fn out(&mut self) -> &mut Emitter<'s, S> {
+        &mut self.out
+    }
+
     fn ply(&mut self, board: &mut SymBoard, ply: PlyRef<'_>) -> Result<(), Contradiction> {
-        let fail = |rule: Rule| {
-            move |reason: String| Contradiction {
-                ply: ply.number,
-                rule,
-                reason,
-            }
-        };
+        let fail = |rule| Contradiction::at(ply, rule);
         let side = ply.side;
-        let ply_no = u32::try_from(ply.number).unwrap_or(u32::MAX);
+        let ply_no = ply_number(ply);
         let mv = ply.text;
         let from = mv.from();
         let to = mv.to();
-
-        let rule = Rule::MoverOwns(from);
-        self.out.group(Some(ply), rule);
-        self.out
-            .require(board.holds(from, side), || {
-                format!("it is {side}'s move, but {}", board.describe(from))
-            })
-            .map_err(fail(rule))?;
         let mover = board.get(from);
         let mover_is_king = board.is_king(from);
         let mut changed = from.bit() | to.bit();
@@ -228,7 +202,9 @@ impl<S: ClauseSink> Encoder<'_, S> {
         );
         Ok(())
     }
+}
 
+impl<S: ClauseSink> Encoder<'_, S> {
     /// Before a simple move: no capture anywhere for the side to move.
     fn no_capture(&mut self, board: &SymBoard, ply: PlyRef<'_>, side: Color) -> Result<(), String> {
         self.out.group(Some(ply), Rule::NoCaptureAvailable);

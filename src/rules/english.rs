@@ -110,17 +110,7 @@ impl Rules for English {
 
     fn play(&self, board: &Board, side: Color, mv: &MoveText) -> Result<Board, Violation> {
         let from = mv.from();
-        let piece = match board.get(from) {
-            None => return Err(Violation::NoPiece { square: from, side }),
-            Some(p) if p.color != side => {
-                return Err(Violation::NotYours {
-                    square: from,
-                    piece: p,
-                    side,
-                })
-            }
-            Some(p) => p,
-        };
+        let piece = super::mover(board, side, from)?;
         let mut next = *board;
         next.set(from, None);
         let last = mv.landings().len() - 1;

@@ -31,6 +31,22 @@ pub trait Rules: fmt::Debug + Sync {
     fn play(&self, board: &Board, side: Color, mv: &MoveText) -> Result<Board, Violation>;
 }
 
+/// The piece of `side` on `from`, which is about to move.
+///
+/// # Errors
+/// [`Violation::NoPiece`] or [`Violation::NotYours`].
+fn mover(board: &Board, side: Color, from: Square) -> Result<Piece, Violation> {
+    match board.get(from) {
+        None => Err(Violation::NoPiece { square: from, side }),
+        Some(p) if p.color != side => Err(Violation::NotYours {
+            square: from,
+            piece: p,
+            side,
+        }),
+        Some(p) => Ok(p),
+    }
+}
+
 /// The rule sets postfacto knows.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default)]
 #[non_exhaustive]

@@ -183,17 +183,7 @@ impl Rules for Russian {
 
     fn play(&self, board: &Board, side: Color, mv: &MoveText) -> Result<Board, Violation> {
         let from = mv.from();
-        let piece = match board.get(from) {
-            None => return Err(Violation::NoPiece { square: from, side }),
-            Some(p) if p.color != side => {
-                return Err(Violation::NotYours {
-                    square: from,
-                    piece: p,
-                    side,
-                })
-            }
-            Some(p) => p,
-        };
+        let piece = super::mover(board, side, from)?;
         let (during, mut capturing) = Russian::lift(board, from, piece);
         let mut next = during;
         for (at, to) in mv.steps() {
