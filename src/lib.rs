@@ -24,6 +24,7 @@ pub mod encode;
 pub mod hard;
 pub mod notation;
 pub mod random;
+pub mod render;
 pub mod replay;
 pub mod rules;
 pub mod solve;

@@ -16,8 +16,21 @@ pub struct Args {
 pub enum Command {
     /// Find a start board from which the moves are legal; print it beside the end board.
     Solve {
-        /// Input file with one or more records ('-' or nothing: standard input).
-        file: Option<PathBuf>,
+        /// Input files with one or more records each, or folders (every *.in and
+        /// *.pdn inside); none or '-': standard input. Solved in parallel,
+        /// printed in input order.
+        files: Vec<PathBuf>,
+        /// Output format.
+        #[arg(long, value_enum, default_value_t = FormatArg::Icpc)]
+        format: FormatArg,
+        /// Folder for --format svg pictures (NNNN.svg per instance; default: current folder).
+        #[arg(long, value_name = "DIR")]
+        out: Option<PathBuf>,
+        /// SAT solver: "varisat" (embedded) or a command such as "cadical" or
+        /// "minisat-wrapper -q" that reads a DIMACS file (its path is added last)
+        /// and prints SAT-competition output ("s SATISFIABLE", "v" lines).
+        #[arg(long, default_value = "varisat", value_name = "CMD")]
+        solver: String,
         /// Engine that finds the start board.
         #[arg(long, value_enum, default_value_t = EngineArg::Sat)]
         engine: EngineArg,
@@ -46,9 +59,15 @@ pub enum Command {
     /// Judge an answer: accept it, or name the first rule it breaks.
     Verify {
         /// The records.
-        input: PathBuf,
+        #[arg(required_unless_present = "pdn")]
+        input: Option<PathBuf>,
         /// The answers (8 lines per record, as `solve` prints them).
-        answer: PathBuf,
+        #[arg(required_unless_present = "pdn")]
+        answer: Option<PathBuf>,
+        /// Instead, check each game of a PDN file against its own [FEN] tag:
+        /// do its moves replay from that position?
+        #[arg(long, value_name = "FILE", conflicts_with_all = ["input", "answer"])]
+        pdn: Option<PathBuf>,
         /// Rule set.
         #[arg(long, value_enum, default_value_t = RulesArg::English)]
         rules: RulesArg,
@@ -66,6 +85,12 @@ pub enum Command {
         /// Rule set.
         #[arg(long, value_enum, default_value_t = RulesArg::English)]
         rules: RulesArg,
+    },
+    /// Solve a DIMACS CNF file with the embedded varisat and print SAT-competition
+    /// output ("s SATISFIABLE" and "v" lines, exit 10; "s UNSATISFIABLE", exit 20).
+    Sat {
+        /// The DIMACS file ('-' or nothing: standard input).
+        file: Option<PathBuf>,
     },
     /// Write instances: fragments of random legal games, or the `--hard K` family.
     Generate {
@@ -140,6 +165,19 @@ impl RulesArg {
             RulesArg::Russian => postfacto::rules::Variant::Russian,
         }
     }
+}
+
+/// Output formats of `solve`.
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FormatArg {
+    /// The task's 8 lines per answer.
+    Icpc,
+    /// One JSON object per record per line.
+    Json,
+    /// PDN FEN of the start and end positions, one per line.
+    Fen,
+    /// An SVG picture per record, written to --out.
+    Svg,
 }
 
 /// The side to move.

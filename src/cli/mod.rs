@@ -6,6 +6,8 @@ mod bench;
 mod compare;
 mod generate;
 mod moves;
+mod output;
+mod sat;
 mod solve;
 mod status;
 
@@ -16,9 +18,13 @@ use std::process::ExitCode;
 
 use clap::Parser;
 
+use postfacto::board::Color;
 use postfacto::encode::dimacs;
-use postfacto::notation::{parse_answers, parse_records_bytes_with, Record};
+use postfacto::notation::{
+    looks_like_pdn, parse_answers, parse_pdn, parse_records_bytes_with, PdnGame, Record,
+};
 use postfacto::replay::judge;
+use postfacto::replay::replay;
 use postfacto::rules::Variant;
 use postfacto::solve::Engine;
 
@@ -45,20 +51,29 @@ pub fn run() -> ExitCode {
     let args = Args::parse();
     let mut out = io::BufWriter::new(io::stdout().lock());
     let result = match args.command {
+        Command::Sat { file } => sat::run(file.as_deref(), &mut out),
         Command::Solve {
-            file,
+            files,
+            format,
+            out: out_dir,
+            solver,
             engine,
             limit,
             rules,
             analysis,
         } => engine_of(engine, limit).and_then(|engine| {
-            solve::run(
-                file.as_deref(),
+            let files: Vec<PathBuf> = files.into_iter().filter(|f| f != Path::new("-")).collect();
+            let solver: Vec<String> = solver.split_whitespace().map(str::to_string).collect();
+            let external = (solver != ["varisat"]).then_some(solver);
+            let settings = solve::Settings {
+                solver: external,
                 engine,
-                rules.variant(),
-                &analysis,
-                &mut out,
-            )
+                variant: rules.variant(),
+                options: &analysis,
+                format,
+                out_dir: out_dir.as_deref(),
+            };
+            solve::run(&files, &settings, &mut out)
         }),
         Command::Moves { file, rules, turn } => {
             moves::run(file.as_deref(), rules.variant(), turn, &mut out)
@@ -66,8 +81,18 @@ pub fn run() -> ExitCode {
         Command::Verify {
             input,
             answer,
+            pdn,
             rules,
-        } => cmd_verify(&input, &answer, rules.variant(), &mut out),
+        } => match (pdn, input, answer) {
+            (Some(pdn), _, _) => cmd_verify_pdn(&pdn, rules.variant(), &mut out),
+            (None, Some(input), Some(answer)) => {
+                cmd_verify(&input, &answer, rules.variant(), &mut out)
+            }
+            _ => Err(fail(
+                Status::BadInput,
+                "verify needs INPUT and ANSWER, or --pdn FILE",
+            )),
+        },
         Command::Cnf {
             file,
             output,
@@ -149,10 +174,11 @@ fn write_err(e: io::Error) -> Failure {
     }
 }
 
-/// A named input: its display name and bytes.
+/// A named input: its display name and bytes, or why it could not be read.
 struct Input {
     name: String,
     bytes: Vec<u8>,
+    error: Option<String>,
 }
 
 fn read_input(path: Option<&Path>) -> Result<Input, Failure> {
@@ -163,6 +189,7 @@ fn read_input(path: Option<&Path>) -> Result<Input, Failure> {
             .map(|bytes| Input {
                 name: p.display().to_string(),
                 bytes,
+                error: None,
             })
             .map_err(|e| {
                 fail(
@@ -181,26 +208,81 @@ fn read_stdin() -> Result<Input, Failure> {
     Ok(Input {
         name: "<stdin>".to_string(),
         bytes,
+        error: None,
     })
 }
 
 fn read_records(input: &Input, variant: Variant) -> Result<Vec<Record>, Failure> {
+    if let Some(error) = &input.error {
+        return Err(fail(Status::BadInput, error.clone()));
+    }
+    if let Some(games) = read_pdn(input, variant)? {
+        return Ok(games.into_iter().map(|g| g.record).collect());
+    }
     parse_records_bytes_with(&input.bytes, variant.geometry())
         .map_err(|e| fail(Status::BadInput, format!("{}: {e}", input.name)))
 }
 
-/// Names an instance in messages: just the file for a single record.
-fn instance_name(input: &Input, records: &[Record], index: usize) -> String {
-    if records.len() == 1 {
-        input.name.clone()
-    } else {
-        format!(
-            "{}: instance {} (line {})",
-            input.name,
-            index + 1,
-            records[index].line
-        )
+/// Who moves first in a game of `variant` without a FEN tag.
+fn first_player(variant: Variant) -> Color {
+    match variant {
+        Variant::English => Color::Black,
+        _ => Color::White,
     }
+}
+
+/// The games of a PDN input (a `.pdn` file, or text that starts like PDN);
+/// `None` for the task's own format.
+fn read_pdn(input: &Input, variant: Variant) -> Result<Option<Vec<PdnGame>>, Failure> {
+    let text = std::str::from_utf8(&input.bytes).ok();
+    let is_pdn = input.name.ends_with(".pdn") || text.is_some_and(looks_like_pdn);
+    if !is_pdn {
+        return Ok(None);
+    }
+    let text = text.ok_or_else(|| {
+        fail(
+            Status::BadInput,
+            format!("{}: the PDN is not UTF-8 text", input.name),
+        )
+    })?;
+    parse_pdn(text, first_player(variant), variant.geometry())
+        .map(Some)
+        .map_err(|e| fail(Status::BadInput, format!("{}: {e}", input.name)))
+}
+
+/// `verify --pdn`: each game's moves must replay from its own FEN position.
+fn cmd_verify_pdn(path: &Path, variant: Variant, out: &mut impl Write) -> Result<Status, Failure> {
+    let input = read_input(Some(path))?;
+    let games = read_pdn(&input, variant)?
+        .ok_or_else(|| fail(Status::BadInput, format!("{}: not a PDN file", input.name)))?;
+    let rules = variant.rules();
+    let mut status = Status::Ok;
+    for (i, game) in games.iter().enumerate() {
+        let prefix = format!("game {} (line {}): ", i + 1, game.record.line);
+        let verdict = match &game.fen {
+            None => {
+                status = status.max(Status::BadInput);
+                "no [FEN] tag, so nothing to check the moves against".to_string()
+            }
+            Some((_, board)) => match rules
+                .start_problems(board)
+                .first()
+                .map(|p| format!("FEN position: {p}"))
+                .or_else(|| {
+                    replay(rules, board, &game.record)
+                        .err()
+                        .map(|e| e.to_string())
+                }) {
+                None => "OK".to_string(),
+                Some(problem) => {
+                    status = status.max(Status::Rejected);
+                    problem
+                }
+            },
+        };
+        writeln!(out, "{prefix}{verdict}").map_err(write_err)?;
+    }
+    Ok(status)
 }
 
 /// The engine the flags ask for; a limit makes sense only for a search.

@@ -1,8 +1,13 @@
-//! `postfacto solve`: answers, and with options, explanations, proofs,
-//! optimal answers and counts.
+//! `postfacto solve`: answers for every record of every input, in parallel,
+//! printed in input order; with options, explanations, proofs, optimal
+//! answers and counts.
 
-use std::io::Write;
+use std::fmt::Write as _;
+use std::io::{IsTerminal, Write};
+use std::path::{Path, PathBuf};
+use std::time::Instant;
 
+use rayon::prelude::*;
 use varisat::ProofFormat;
 
 use postfacto::analysis::{
@@ -11,19 +16,42 @@ use postfacto::analysis::{
 };
 use postfacto::notation::{Answer, Record};
 use postfacto::rules::Variant;
-use postfacto::solve::{checked_answer_with, solve_with, Engine, InternalError, Outcome};
+use postfacto::solve::{
+    checked_answer_with, solve_with, solve_with_solver, Engine, InternalError, Outcome,
+};
 
-use super::args::{AnalysisArgs, ProofFormatArg};
-use super::{fail, instance_name, read_input, read_records, write_err, Failure, Input, Status};
+use super::args::{AnalysisArgs, FormatArg, ProofFormatArg};
+use super::output::{self, Report};
+use super::{fail, read_input, read_records, Failure, Input, Status};
 
-/// Runs `solve` on every record of `file`.
+/// Batches at least this large show a progress bar (when stderr is a terminal).
+const PROGRESS_FROM: usize = 64;
+
+/// What `solve` was asked to do, the same for every record.
+pub struct Settings<'a> {
+    /// An outside SAT solver command instead of varisat.
+    pub solver: Option<Vec<String>>,
+    pub engine: Engine,
+    pub variant: Variant,
+    pub options: &'a AnalysisArgs,
+    pub format: FormatArg,
+    pub out_dir: Option<&'a Path>,
+}
+
+/// One input file (or standard input) and what could be read from it.
+struct Source {
+    input: Input,
+    records: Result<Vec<Record>, Failure>,
+}
+
+/// Runs `solve` on every record of every input: files, folders (every `*.in`
+/// and `*.pdn` inside), or standard input when there are none.
 pub fn run(
-    file: Option<&std::path::Path>,
-    engine: Engine,
-    variant: Variant,
-    options: &AnalysisArgs,
+    paths: &[PathBuf],
+    settings: &Settings<'_>,
     out: &mut impl Write,
 ) -> Result<Status, Failure> {
+    let (engine, variant, options) = (settings.engine, settings.variant, settings.options);
     if engine != Engine::Sat && variant != Variant::English {
         return Err(fail(
             Status::BadInput,
@@ -33,130 +61,237 @@ pub fn run(
             ),
         ));
     }
+    if let Some(command) = &settings.solver {
+        if engine != Engine::Sat || options.any() {
+            return Err(fail(
+                Status::BadInput,
+                "--solver works with the SAT engine's plain solve only (no --engine dfs, no analysis options)",
+            ));
+        }
+        match command.first() {
+            None => return Err(fail(Status::BadInput, "--solver needs a command")),
+            Some(program) if !on_path(program) => {
+                return Err(fail(
+                    Status::BadInput,
+                    format!("--solver: cannot find the program '{program}'"),
+                ))
+            }
+            Some(_) => {}
+        }
+    }
     if options.any() && engine != Engine::Sat {
         return Err(fail(
             Status::BadInput,
             "--explain, --proof, --minimize, --max-per-side, --count, --all and --unique need the SAT engine",
         ));
     }
-    let input = read_input(file)?;
-    let records = read_records(&input, variant)?;
-    if options.proof.is_some() && records.len() != 1 {
+    let started = Instant::now();
+    let sources: Vec<Source> = expand(paths)?
+        .into_iter()
+        .map(|input| {
+            let records = read_records(&input, variant);
+            Source { input, records }
+        })
+        .collect();
+    let total: usize = sources
+        .iter()
+        .map(|s| s.records.as_ref().map_or(1, Vec::len))
+        .sum();
+    if options.proof.is_some() && total != 1 {
         return Err(fail(
             Status::BadInput,
-            format!(
-                "--proof needs an input with exactly one record ({} has {})",
-                input.name,
-                records.len()
-            ),
+            format!("--proof needs an input with exactly one record (this one has {total})"),
         ));
     }
-    let mut solver = Solve {
-        input: &input,
-        records: &records,
-        options,
-        engine,
-        variant,
-        printed: 0,
-    };
-    let mut status = Status::Ok;
-    for i in 0..records.len() {
-        let name = instance_name(&input, &records, i);
-        let verdict = solver.one(i, out).or_else(|e| match e {
-            Problem::Internal(e) => {
-                eprintln!("postfacto: {name}: {e}");
-                Ok(Status::Internal)
+    let jobs: Vec<(&Source, Option<usize>)> = sources
+        .iter()
+        .flat_map(|s| match &s.records {
+            Ok(records) => (0..records.len()).map(|i| (s, Some(i))).collect::<Vec<_>>(),
+            Err(_) => vec![(s, None)],
+        })
+        .collect();
+    let progress = (jobs.len() >= PROGRESS_FROM && std::io::stderr().is_terminal()).then(|| {
+        let bar = indicatif::ProgressBar::new(jobs.len() as u64);
+        bar.set_style(
+            indicatif::ProgressStyle::with_template(
+                "{bar:40} {pos}/{len} records, {per_sec}, {eta} left",
+            )
+            .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+        );
+        bar
+    });
+    let reports: Vec<Report> = jobs
+        .par_iter()
+        .map(|&(source, index)| {
+            let report = match (index, &source.records) {
+                (Some(i), Ok(records)) => Job {
+                    name: name_of(&source.input, records, i),
+                    record: &records[i],
+                    settings,
+                }
+                .run(),
+                (_, Err(failure)) => Report::bad_input(&source.input.name, &failure.message),
+                (None, Ok(_)) => unreachable!("a readable source has a job per record"),
+            };
+            if let Some(bar) = &progress {
+                bar.inc(1);
             }
-            Problem::Stop(failure) => Err(failure),
-        })?;
-        status = status.max(verdict);
+            report
+        })
+        .collect();
+    if let Some(bar) = progress {
+        bar.finish_and_clear();
+    }
+    let status = output::print(&reports, settings, variant, out)?;
+    if total > 1 {
+        eprintln!(
+            "postfacto: {}",
+            output::summary(&reports, started.elapsed())
+        );
     }
     Ok(status)
 }
 
-/// Why one record could not be finished.
-enum Problem {
-    /// A bug: reported, and the batch goes on.
-    Internal(InternalError),
-    /// Output failed: the command stops.
-    Stop(Failure),
+/// Whether `program` names an existing file, directly or through `PATH`.
+fn on_path(program: &str) -> bool {
+    if program.contains('/') {
+        return Path::new(program).is_file();
+    }
+    std::env::var_os("PATH")
+        .is_some_and(|paths| std::env::split_paths(&paths).any(|dir| dir.join(program).is_file()))
 }
 
-impl From<InternalError> for Problem {
-    fn from(e: InternalError) -> Problem {
-        Problem::Internal(e)
+/// The inputs: standard input when `paths` is empty; a folder stands for
+/// every `*.in` and `*.pdn` file in it, in name order.
+fn expand(paths: &[PathBuf]) -> Result<Vec<Input>, Failure> {
+    if paths.is_empty() {
+        return Ok(vec![read_input(None)?]);
+    }
+    let mut inputs = Vec::new();
+    for path in paths {
+        if path.is_dir() {
+            let mut files: Vec<PathBuf> = std::fs::read_dir(path)
+                .map_err(|e| {
+                    fail(
+                        Status::BadInput,
+                        format!("cannot read '{}': {e}", path.display()),
+                    )
+                })?
+                .filter_map(|entry| entry.ok().map(|e| e.path()))
+                .filter(|p| p.extension().is_some_and(|x| x == "in" || x == "pdn"))
+                .collect();
+            files.sort();
+            for file in files {
+                inputs.push(read_or_report(&file));
+            }
+        } else {
+            inputs.push(read_or_report(path));
+        }
+    }
+    Ok(inputs)
+}
+
+/// Reads a file; an unreadable one becomes an input whose parse will report the problem.
+fn read_or_report(path: &Path) -> Input {
+    read_input(Some(path)).unwrap_or_else(|failure| Input {
+        name: path.display().to_string(),
+        bytes: Vec::new(),
+        error: Some(failure.message),
+    })
+}
+
+/// Names an instance in messages: just the file for a single record.
+fn name_of(input: &Input, records: &[Record], index: usize) -> String {
+    if records.len() == 1 {
+        input.name.clone()
+    } else {
+        format!(
+            "{}: instance {} (line {})",
+            input.name,
+            index + 1,
+            records[index].line
+        )
     }
 }
 
-impl From<std::io::Error> for Problem {
-    fn from(e: std::io::Error) -> Problem {
-        Problem::Stop(write_err(e))
-    }
+/// One record to solve.
+struct Job<'a> {
+    name: String,
+    record: &'a Record,
+    settings: &'a Settings<'a>,
 }
 
-struct Solve<'a> {
-    input: &'a Input,
-    records: &'a [Record],
-    options: &'a AnalysisArgs,
-    engine: Engine,
-    variant: Variant,
-    printed: usize,
-}
-
-impl Solve<'_> {
-    fn name(&self, i: usize) -> String {
-        instance_name(self.input, self.records, i)
+impl Job<'_> {
+    fn run(&self) -> Report {
+        let started = Instant::now();
+        let mut report = Report::new(&self.name, self.record);
+        let result = self.fill(&mut report);
+        report.micros = started.elapsed().as_micros();
+        if let Err(e) = result {
+            report.status = Status::Internal;
+            report.err.push(format!("{}: {e}", self.name));
+        }
+        report
     }
 
-    /// Prints an answer, a blank line between answers.
-    fn print(&mut self, answer: &Answer, out: &mut impl Write) -> std::io::Result<()> {
-        if self.printed > 0 {
-            writeln!(out)?;
-        }
-        self.printed += 1;
-        write!(out, "{answer}")
+    fn options(&self) -> &AnalysisArgs {
+        self.settings.options
     }
 
-    fn one(&mut self, i: usize, out: &mut impl Write) -> Result<Status, Problem> {
-        let record = &self.records[i];
-        if let Some(path) = &self.options.proof {
-            self.proof(i, path)?;
+    fn variant(&self) -> Variant {
+        self.settings.variant
+    }
+
+    fn fill(&self, report: &mut Report) -> Result<(), InternalError> {
+        if let Some(path) = &self.options().proof {
+            self.proof(path, report)?;
         }
-        if self.options.count || self.options.all || self.options.unique {
-            return self.count(i, out);
+        let options = self.options();
+        if options.count || options.all || options.unique {
+            return self.count(report);
         }
-        if self.options.minimize.is_some() || self.options.max_per_side.is_some() {
-            return self.minimize(i, out);
+        if options.minimize.is_some() || options.max_per_side.is_some() {
+            return self.minimize(report);
         }
-        match solve_with(record, self.engine, self.variant)? {
+        let outcome = match &self.settings.solver {
+            Some(command) => solve_with_solver(self.record, self.variant(), command)?,
+            None => solve_with(self.record, self.settings.engine, self.variant())?,
+        };
+        match outcome {
             Outcome::Solved(solution) => {
-                self.print(&solution.answer, out)?;
-                if self.options.explain {
-                    self.explain_solved(i, &solution.answer, out)?;
+                report.stats = Some(solution.stats);
+                report.answers.push(solution.answer);
+                if options.explain {
+                    self.explain_solved(&solution.answer, report)?;
                 }
-                Ok(Status::Ok)
+                Ok(())
             }
-            Outcome::Impossible { reason, .. } => self.impossible(i, reason, out),
-            Outcome::GaveUp { reason, .. } => {
-                eprintln!("postfacto: {}: undecided: {reason}", self.name(i));
-                Ok(Status::Undecided)
+            Outcome::Impossible { reason, stats } => {
+                report.stats = Some(stats);
+                self.impossible(reason, report)
             }
-            _ => Err(InternalError("unknown outcome".into()).into()),
+            Outcome::GaveUp { reason, stats } => {
+                report.stats = Some(stats);
+                report.status = Status::Undecided;
+                report
+                    .err
+                    .push(format!("{}: undecided: {reason}", self.name));
+                Ok(())
+            }
+            _ => Err(InternalError("unknown outcome".into())),
         }
     }
 
     /// Reports an impossible record with the smallest set of conflicting rules.
     fn impossible(
-        &mut self,
-        i: usize,
+        &self,
         engine_reason: Option<String>,
-        out: &mut impl Write,
-    ) -> Result<Status, Problem> {
-        let record = &self.records[i];
-        let explanation = explain_impossible(record, self.variant)?.ok_or_else(|| {
+        report: &mut Report,
+    ) -> Result<(), InternalError> {
+        let explanation = explain_impossible(self.record, self.variant())?.ok_or_else(|| {
             InternalError(format!(
                 "the {} engine found no start board, but the SAT formula has one",
-                self.engine.name()
+                self.settings.engine.name()
             ))
         })?;
         let why = if explanation.groups.is_empty() {
@@ -164,91 +299,90 @@ impl Solve<'_> {
         } else {
             explanation.one_line()
         };
-        eprintln!(
-            "postfacto: {}: no start position makes these moves legal: {why}",
-            self.name(i)
-        );
-        if self.options.explain {
-            write!(out, "{}", explanation.detailed())?;
-        }
-        Ok(Status::Rejected)
-    }
-
-    fn explain_solved(
-        &mut self,
-        i: usize,
-        answer: &Answer,
-        out: &mut impl Write,
-    ) -> Result<(), Problem> {
-        let reports = forced_facts(&self.records[i], self.variant, &answer.start)?;
-        writeln!(
-            out,
-            "\nstart board, square by square (forced: every answer has it, because of the plies named):"
-        )?;
-        let mut free = Vec::new();
-        for report in reports {
-            if report.is_free_empty() {
-                free.push(report.square.to_string());
-            } else {
-                writeln!(out, "{report}")?;
-            }
-        }
-        if !free.is_empty() {
-            writeln!(
-                out,
-                "empty here, but another answer may put a piece on: {}",
-                free.join(" ")
-            )?;
+        report.status = Status::Rejected;
+        report.err.push(format!(
+            "{}: no start position makes these moves legal: {why}",
+            self.name
+        ));
+        report.explanation = Some(why);
+        if self.options().explain {
+            report.text.push_str(&explanation.detailed());
         }
         Ok(())
     }
 
-    fn proof(&mut self, i: usize, path: &std::path::Path) -> Result<(), Problem> {
-        let format = match self.options.proof_format {
+    fn explain_solved(&self, answer: &Answer, report: &mut Report) -> Result<(), InternalError> {
+        let squares = forced_facts(self.record, self.variant(), &answer.start)?;
+        let text = &mut report.text;
+        let _ = writeln!(
+            text,
+            "\nstart board, square by square (forced: every answer has it, because of the plies named):"
+        );
+        let mut free = Vec::new();
+        for square in squares {
+            if square.is_free_empty() {
+                free.push(square.square.to_string());
+            } else {
+                let _ = writeln!(text, "{square}");
+            }
+        }
+        if !free.is_empty() {
+            let _ = writeln!(
+                text,
+                "empty here, but another answer may put a piece on: {}",
+                free.join(" ")
+            );
+        }
+        Ok(())
+    }
+
+    fn proof(&self, path: &Path, report: &mut Report) -> Result<(), InternalError> {
+        let format = match self.options().proof_format {
             ProofFormatArg::Drat => ProofFormat::Drat,
             ProofFormatArg::Varisat => ProofFormat::Varisat,
         };
         let mut bytes = Vec::new();
-        if write_proof(&self.records[i], self.variant, format, &mut bytes)? {
-            std::fs::write(path, bytes).map_err(|e| {
-                Problem::Stop(fail(
-                    Status::BadInput,
-                    format!("cannot write '{}': {e}", path.display()),
-                ))
-            })?;
-            eprintln!(
-                "postfacto: {}: proof of impossibility written to {} (it refers to the formula `postfacto cnf` prints)",
-                self.name(i),
+        if write_proof(self.record, self.variant(), format, &mut bytes)? {
+            if let Err(e) = std::fs::write(path, bytes) {
+                report.status = Status::BadInput;
+                report
+                    .err
+                    .push(format!("cannot write '{}': {e}", path.display()));
+                return Ok(());
+            }
+            report.err.push(format!(
+                "{}: proof of impossibility written to {} (it refers to the formula `postfacto cnf` prints)",
+                self.name,
                 path.display()
-            );
+            ));
         } else {
-            eprintln!(
-                "postfacto: {}: no proof written: the record is solvable",
-                self.name(i)
-            );
+            report.err.push(format!(
+                "{}: no proof written: the record is solvable",
+                self.name
+            ));
         }
         Ok(())
     }
 
-    fn minimize(&mut self, i: usize, out: &mut impl Write) -> Result<Status, Problem> {
-        let record = &self.records[i];
+    fn minimize(&self, report: &mut Report) -> Result<(), InternalError> {
         let limits = Limits {
-            max_per_side: self.options.max_per_side,
+            max_per_side: self.options().max_per_side,
         };
-        let Some(minimum) = minimize_pieces(record, self.variant, limits)? else {
-            if limits.max_per_side.is_some() {
-                eprintln!(
-                    "postfacto: {}: no start position with at most {} pieces per side makes these moves legal",
-                    self.name(i),
-                    limits.max_per_side.unwrap_or_default()
-                );
-                return Ok(Status::Rejected);
+        let Some(minimum) = minimize_pieces(self.record, self.variant(), limits)? else {
+            if let Some(cap) = limits.max_per_side {
+                report.status = Status::Rejected;
+                report.err.push(format!(
+                    "{}: no start position with at most {cap} pieces per side makes these moves legal",
+                    self.name
+                ));
+                return Ok(());
             }
-            return self.impossible(i, None, out);
+            return self.impossible(None, report);
         };
-        let answer = checked_answer_with(record, minimum.start, "the minimizer", self.variant)?;
-        self.print(&answer, out)?;
-        if self.options.minimize.is_some() {
+        let answer =
+            checked_answer_with(self.record, minimum.start, "the minimizer", self.variant())?;
+        report.answers.push(answer);
+        if self.options().minimize.is_some() {
             let fewer = if minimum.pieces == 0 {
                 String::new()
             } else {
@@ -257,40 +391,35 @@ impl Solve<'_> {
                     minimum.pieces - 1
                 )
             };
-            eprintln!(
-                "postfacto: {}: fewest pieces: {} with {} king(s){fewer}; {} solver calls",
-                self.name(i),
-                minimum.pieces,
-                minimum.kings,
-                minimum.solves
-            );
+            report.err.push(format!(
+                "{}: fewest pieces: {} with {} king(s){fewer}; {} solver calls",
+                self.name, minimum.pieces, minimum.kings, minimum.solves
+            ));
         }
-        if self.options.explain {
-            self.explain_solved(i, &answer, out)?;
+        if self.options().explain {
+            self.explain_solved(&answer, report)?;
         }
-        Ok(Status::Ok)
+        Ok(())
     }
 
-    fn count(&mut self, i: usize, out: &mut impl Write) -> Result<Status, Problem> {
-        let record = &self.records[i];
+    fn count(&self, report: &mut Report) -> Result<(), InternalError> {
+        let options = self.options();
         // --unique alone needs two boards at most: one, or two that differ.
-        let limit = if self.options.unique && !(self.options.count || self.options.all) {
+        let limit = if options.unique && !(options.count || options.all) {
             2
         } else {
-            self.options
-                .count_limit
-                .max(2 * usize::from(self.options.unique))
+            options.count_limit.max(2 * usize::from(options.unique))
         };
         let count = count_start_boards(
-            record,
-            self.variant,
+            self.record,
+            self.variant(),
             CountOptions {
                 limit,
                 others_empty: false,
             },
         )?;
         if count.boards.is_empty() {
-            return self.impossible(i, None, out);
+            return self.impossible(None, report);
         }
         let squares = count
             .squares
@@ -298,60 +427,50 @@ impl Solve<'_> {
             .map(ToString::to_string)
             .collect::<Vec<_>>()
             .join(" ");
-        let mut answers = Vec::with_capacity(count.boards.len());
         for &board in &count.boards {
-            answers.push(checked_answer_with(
-                record,
-                board,
-                "the counter",
-                self.variant,
-            )?);
-        }
-        if self.options.all {
-            for answer in &answers {
-                self.print(answer, out)?;
+            let answer = checked_answer_with(self.record, board, "the counter", self.variant())?;
+            if options.all {
+                report.answers.push(answer);
             }
         }
-        if self.options.count || self.options.all {
+        if options.count || options.all {
             let line = format!(
                 "{}: {} start boards, told apart by squares {squares}",
-                self.name(i),
+                self.name,
                 count.words(limit)
             );
-            if self.options.all {
-                eprintln!("postfacto: {line}");
+            if options.all {
+                report.err.push(line);
             } else {
-                writeln!(out, "{line}")?;
+                let _ = writeln!(report.text, "{line}");
             }
         }
-        if self.options.unique {
+        if options.unique {
             if let ([_], true) = (count.boards.as_slice(), count.complete) {
-                writeln!(
-                    out,
+                let _ = writeln!(
+                    report.text,
                     "{}: unique: every answer puts the same pieces on squares {squares}",
-                    self.name(i)
-                )?;
+                    self.name
+                );
             } else {
                 let (a, b) = (count.boards[0], count.boards[1]);
+                let say = |p: Option<postfacto::board::Piece>| {
+                    p.map_or("empty".to_string(), |p| p.describe())
+                };
                 let differ: Vec<String> = count
                     .squares
                     .iter()
                     .filter(|&&s| a.get(s) != b.get(s))
-                    .map(|&s| {
-                        let say = |p: Option<postfacto::board::Piece>| {
-                            p.map_or("empty".to_string(), |p| p.describe())
-                        };
-                        format!("{s} ({} or {})", say(a.get(s)), say(b.get(s)))
-                    })
+                    .map(|&s| format!("{s} ({} or {})", say(a.get(s)), say(b.get(s))))
                     .collect();
-                writeln!(
-                    out,
+                let _ = writeln!(
+                    report.text,
                     "{}: not unique: answers differ on square(s) {}",
-                    self.name(i),
+                    self.name,
                     differ.join(", ")
-                )?;
+                );
             }
         }
-        Ok(Status::Ok)
+        Ok(())
     }
 }

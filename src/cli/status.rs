@@ -6,6 +6,9 @@ use std::process::ExitCode;
 /// a run over many instances is the maximum of theirs.
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Debug)]
 pub enum Status {
+    /// A fixed code by another tool's convention (`sat`: 10 satisfiable, 20
+    /// unsatisfiable, as SAT solvers exit). Ordered first: any problem wins.
+    Code(u8),
     /// Solved, or answer accepted.
     Ok,
     /// No start position exists, or the answer is rejected.
@@ -22,6 +25,7 @@ impl Status {
     /// The process exit code.
     pub fn code(self) -> u8 {
         match self {
+            Status::Code(code) => code,
             Status::Ok => 0,
             Status::Rejected => 1,
             Status::BadInput => 2,

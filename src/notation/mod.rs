@@ -2,11 +2,15 @@
 //! Nothing here knows whether a move is legal.
 
 mod answer;
+mod fen;
 mod movetext;
+mod pdn;
 mod record;
 
 pub use answer::{parse_answers, parse_board, Answer, ParseAnswerError};
+pub use fen::{parse_fen, to_fen, ParseFenError};
 pub use movetext::{Geometry, MoveText, ParseMoveError};
+pub use pdn::{looks_like_pdn, parse_pdn, ParsePdnError, PdnGame};
 pub use record::{
     parse_records, parse_records_bytes, parse_records_bytes_with, parse_records_with,
     ParseRecordError, Record, RecordErrorKind,

@@ -6,6 +6,7 @@
 //! [`InternalError`], never a printed board.
 
 mod dfs;
+mod external;
 pub mod lucky;
 mod sat;
 
@@ -17,6 +18,7 @@ use crate::replay::replay;
 use crate::rules::Variant;
 
 pub use dfs::{solve_dfs, Limit};
+pub use external::{parse_solver_output, solve_external, Verdict};
 pub use sat::{solve_sat, solve_sat_with};
 
 /// The method used to find a start board.
@@ -113,6 +115,21 @@ impl std::error::Error for InternalError {}
 /// [`InternalError`] when the engine fails or its board does not replay.
 pub fn solve(record: &Record, engine: Engine) -> Result<Outcome, InternalError> {
     solve_with(record, engine, Variant::English)
+}
+
+/// [`solve_with`], but the SAT engine's formula goes to the outside solver
+/// `command` (program and arguments) instead of varisat; its answer gets the
+/// same replay check.
+///
+/// # Errors
+/// [`InternalError`] when the solver fails or its board does not replay.
+pub fn solve_with_solver(
+    record: &Record,
+    variant: Variant,
+    command: &[String],
+) -> Result<Outcome, InternalError> {
+    let found = solve_external(record, variant, command)?;
+    check(record, Engine::Sat, variant, found)
 }
 
 /// [`solve`] under the rules of `variant`.

@@ -1,0 +1,209 @@
+//! Printing `solve`'s results in the chosen format, in input order.
+
+use std::io::Write;
+use std::path::Path;
+use std::time::Duration;
+
+use postfacto::board::Color;
+use postfacto::notation::{to_fen, Answer, MoveText, Record};
+use postfacto::render::svg;
+use postfacto::rules::Variant;
+use postfacto::solve::SolveStats;
+
+use super::args::FormatArg;
+use super::solve::Settings;
+use super::{fail, write_err, Failure, Status};
+
+/// Everything `solve` has to say about one record (or one unreadable input).
+#[derive(Debug)]
+pub struct Report {
+    pub name: String,
+    /// The record, when it could be read.
+    pub record: Option<Record>,
+    pub status: Status,
+    /// Answers to print (several with `--all`).
+    pub answers: Vec<Answer>,
+    /// Further text for standard output (explanations, counts).
+    pub text: String,
+    /// Messages for standard error (without the `postfacto: ` prefix).
+    pub err: Vec<String>,
+    pub stats: Option<SolveStats>,
+    pub micros: u128,
+    /// Why the record is impossible, when it is.
+    pub explanation: Option<String>,
+}
+
+impl Report {
+    pub fn new(name: &str, record: &Record) -> Report {
+        Report {
+            name: name.to_string(),
+            record: Some(record.clone()),
+            status: Status::Ok,
+            answers: Vec::new(),
+            text: String::new(),
+            err: Vec::new(),
+            stats: None,
+            micros: 0,
+            explanation: None,
+        }
+    }
+
+    pub fn bad_input(name: &str, message: &str) -> Report {
+        Report {
+            name: name.to_string(),
+            record: None,
+            status: Status::BadInput,
+            answers: Vec::new(),
+            text: String::new(),
+            err: vec![message.to_string()],
+            stats: None,
+            micros: 0,
+            explanation: None,
+        }
+    }
+
+    fn status_word(&self) -> &'static str {
+        match self.status {
+            Status::Ok | Status::Code(_) => "solved",
+            Status::Rejected => "impossible",
+            Status::Undecided => "undecided",
+            Status::BadInput => "bad input",
+            Status::Internal => "internal error",
+        }
+    }
+}
+
+/// "2000 records: 1998 solved, 2 impossible, 0 bad input, 0 undecided, 0 internal errors; 0.41 s".
+pub fn summary(reports: &[Report], elapsed: Duration) -> String {
+    let count = |s: Status| reports.iter().filter(|r| r.status == s).count();
+    format!(
+        "{} records: {} solved, {} impossible, {} bad input, {} undecided, {} internal errors; {:.2} s",
+        reports.len(),
+        count(Status::Ok),
+        count(Status::Rejected),
+        count(Status::BadInput),
+        count(Status::Undecided),
+        count(Status::Internal),
+        elapsed.as_secs_f64()
+    )
+}
+
+/// Side to move after the record: the first mover, or the other after an odd count.
+fn turn_after(record: &Record) -> Color {
+    record.mover(record.moves.len() + 1)
+}
+
+/// The record's moves as the rule set writes them.
+fn moves_of(record: &Record, variant: Variant) -> Vec<String> {
+    record
+        .moves
+        .iter()
+        .map(|m: &MoveText| variant.write_move(m))
+        .collect()
+}
+
+fn json_of(report: &Report, settings: &Settings<'_>) -> serde_json::Value {
+    let variant = settings.variant;
+    let algebraic = variant == Variant::Russian;
+    let board_json = |answer: &Answer, record: &Record| {
+        let lines = |b: &postfacto::board::Board| (0..8).map(|r| b.row_text(r)).collect::<Vec<_>>();
+        serde_json::json!({
+            "start": lines(&answer.start),
+            "end": lines(&answer.end),
+            "start_fen": to_fen(&answer.start, record.first, algebraic),
+            "end_fen": to_fen(&answer.end, turn_after(record), algebraic),
+        })
+    };
+    let mut value = serde_json::json!({
+        "name": report.name,
+        "status": report.status_word(),
+        "rules": variant.name(),
+        "engine": settings.engine.name(),
+        "time_us": report.micros,
+    });
+    let object = value.as_object_mut().expect("an object");
+    if let Some(record) = &report.record {
+        object.insert("first".into(), record.first.name().into());
+        object.insert("moves".into(), moves_of(record, variant).into());
+        if let Some(answer) = report.answers.first() {
+            if let serde_json::Value::Object(boards) = board_json(answer, record) {
+                object.extend(boards);
+            }
+        }
+    }
+    if let Some(stats) = report.stats {
+        if settings.engine.name() == "sat" {
+            object.insert("variables".into(), stats.vars.into());
+            object.insert("clauses".into(), stats.clauses.into());
+        } else {
+            object.insert("dfs_nodes".into(), stats.nodes.into());
+        }
+    }
+    if let Some(why) = &report.explanation {
+        object.insert("explanation".into(), why.clone().into());
+    }
+    if report.status != Status::Ok && report.explanation.is_none() {
+        object.insert("message".into(), report.err.join("; ").into());
+    }
+    value
+}
+
+/// Prints every report in order; returns the worst status.
+pub fn print(
+    reports: &[Report],
+    settings: &Settings<'_>,
+    variant: Variant,
+    out: &mut impl Write,
+) -> Result<Status, Failure> {
+    let mut status = Status::Ok;
+    let mut printed = 0;
+    for (index, report) in reports.iter().enumerate() {
+        status = status.max(report.status);
+        for line in &report.err {
+            eprintln!("postfacto: {line}");
+        }
+        match settings.format {
+            FormatArg::Icpc => {
+                for answer in &report.answers {
+                    if printed > 0 {
+                        writeln!(out).map_err(write_err)?;
+                    }
+                    printed += 1;
+                    write!(out, "{answer}").map_err(write_err)?;
+                }
+                write!(out, "{}", report.text).map_err(write_err)?;
+            }
+            FormatArg::Json => {
+                writeln!(out, "{}", json_of(report, settings)).map_err(write_err)?;
+            }
+            FormatArg::Fen => {
+                let (Some(record), Some(answer)) = (&report.record, report.answers.first()) else {
+                    continue;
+                };
+                let algebraic = variant == Variant::Russian;
+                writeln!(
+                    out,
+                    "{}\n{}",
+                    to_fen(&answer.start, record.first, algebraic),
+                    to_fen(&answer.end, turn_after(record), algebraic)
+                )
+                .map_err(write_err)?;
+            }
+            FormatArg::Svg => {
+                let (Some(record), Some(answer)) = (&report.record, report.answers.first()) else {
+                    continue;
+                };
+                let dir = settings.out_dir.unwrap_or(Path::new("."));
+                let file = dir.join(format!("{:04}.svg", index + 1));
+                std::fs::write(&file, svg(answer, record, variant)).map_err(|e| {
+                    fail(
+                        Status::BadInput,
+                        format!("cannot write '{}': {e}", file.display()),
+                    )
+                })?;
+                writeln!(out, "{}", file.display()).map_err(write_err)?;
+            }
+        }
+    }
+    Ok(status)
+}

@@ -1,0 +1,43 @@
+//! `postfacto sat`: any DIMACS file, solved by the embedded varisat, with
+//! SAT-competition output, so the `--solver` path can be tested against
+//! postfacto itself.
+
+use std::io::Write;
+
+use varisat::{dimacs::DimacsParser, Solver};
+
+use super::{fail, read_input, write_err, Failure, Status};
+
+/// Exit code of a satisfiable formula, by SAT-competition convention.
+const SATISFIABLE: u8 = 10;
+/// Exit code of an unsatisfiable formula.
+const UNSATISFIABLE: u8 = 20;
+
+pub fn run(file: Option<&std::path::Path>, out: &mut impl Write) -> Result<Status, Failure> {
+    let input = read_input(file)?;
+    let formula = DimacsParser::parse(&input.bytes[..])
+        .map_err(|e| fail(Status::BadInput, format!("{}: {e}", input.name)))?;
+    let mut solver = Solver::new();
+    solver.add_formula(&formula);
+    let sat = solver
+        .solve()
+        .map_err(|e| fail(Status::Internal, format!("varisat failed: {e}")))?;
+    if sat {
+        writeln!(out, "s SATISFIABLE").map_err(write_err)?;
+        let model = solver.model().unwrap_or_default();
+        let mut line = String::from("v");
+        for lit in model {
+            line.push(' ');
+            line.push_str(&lit.to_dimacs().to_string());
+            if line.len() > 70 {
+                writeln!(out, "{line}").map_err(write_err)?;
+                line = String::from("v");
+            }
+        }
+        writeln!(out, "{line} 0").map_err(write_err)?;
+        Ok(Status::Code(SATISFIABLE))
+    } else {
+        writeln!(out, "s UNSATISFIABLE").map_err(write_err)?;
+        Ok(Status::Code(UNSATISFIABLE))
+    }
+}

@@ -1,0 +1,140 @@
+//! PDN FEN strings: `W:W21,22,K19:B13,K1` (side to move, then each colour's
+//! squares, `K` before kings). English uses square numbers, Russian algebraic
+//! squares (`W:Wa1,c3:Bd6`), as PDN does for each game type.
+
+use crate::board::{Board, Color, Piece, Role, Square};
+
+/// The FEN of `board` with `turn` to move; `algebraic` names squares `c3`.
+pub fn to_fen(board: &Board, turn: Color, algebraic: bool) -> String {
+    let name = |s: Square| {
+        if algebraic {
+            s.algebraic()
+        } else {
+            s.number().to_string()
+        }
+    };
+    let side = |color: Color| {
+        let squares: Vec<String> = board
+            .squares_of(color)
+            .map(|s| {
+                let king = board.get(s).is_some_and(Piece::is_king);
+                format!("{}{}", if king { "K" } else { "" }, name(s))
+            })
+            .collect();
+        format!("{}{}", color.letter(), squares.join(","))
+    };
+    format!(
+        "{}:{}:{}",
+        turn.letter(),
+        side(Color::White),
+        side(Color::Black)
+    )
+}
+
+/// Why a FEN string could not be read.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("FEN '{text}': {reason}")]
+pub struct ParseFenError {
+    /// The FEN text.
+    pub text: String,
+    /// What is wrong.
+    pub reason: String,
+}
+
+/// Reads a FEN string (numbers or algebraic squares; ranges such as `1-12`
+/// are accepted, as PDN allows); the side to move and the board.
+///
+/// # Errors
+/// What is wrong with the text.
+pub fn parse_fen(text: &str) -> Result<(Color, Board), ParseFenError> {
+    let error = |reason: String| ParseFenError {
+        text: text.to_string(),
+        reason,
+    };
+    let trimmed = text.trim().trim_matches('"');
+    let mut parts = trimmed.split(':');
+    let turn = parts
+        .next()
+        .and_then(|t| Color::from_letter(t.trim()))
+        .ok_or_else(|| error("it must start with the side to move, W or B".into()))?;
+    let mut board = Board::empty();
+    for part in parts {
+        let part = part.trim().trim_end_matches('.');
+        let mut chars = part.chars();
+        let color = chars
+            .next()
+            .and_then(|c| Color::from_letter(&c.to_string()))
+            .ok_or_else(|| error(format!("'{part}' must start with W or B")))?;
+        for item in chars
+            .as_str()
+            .split(',')
+            .map(str::trim)
+            .filter(|i| !i.is_empty())
+        {
+            let (role, squares) = match item.strip_prefix('K') {
+                Some(rest) => (Role::King, rest),
+                None => (Role::Man, item),
+            };
+            let range: Vec<Square> = match squares.split_once('-') {
+                Some((a, b)) => {
+                    let (a, b) = (a.parse::<Square>(), b.parse::<Square>());
+                    let (Ok(a), Ok(b)) = (a, b) else {
+                        return Err(error(format!("'{item}' is not a square range")));
+                    };
+                    (a.number()..=b.number())
+                        .filter_map(|n| Square::from_number(n.into()))
+                        .collect()
+                }
+                None => vec![squares
+                    .parse::<Square>()
+                    .map_err(|e| error(e.to_string()))?],
+            };
+            for square in range {
+                board.set(square, Some(Piece::new(color, role)));
+            }
+        }
+    }
+    Ok((turn, board))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn round_trips_in_both_square_names() {
+        let mut board = Board::empty();
+        board.set(
+            Square::from_number(21).unwrap(),
+            Some(Piece::new(Color::White, Role::Man)),
+        );
+        board.set(
+            Square::from_number(19).unwrap(),
+            Some(Piece::new(Color::White, Role::King)),
+        );
+        board.set(
+            Square::from_number(13).unwrap(),
+            Some(Piece::new(Color::Black, Role::Man)),
+        );
+        board.set(
+            Square::from_number(1).unwrap(),
+            Some(Piece::new(Color::Black, Role::King)),
+        );
+        let numbers = to_fen(&board, Color::White, false);
+        assert_eq!(numbers, "W:WK19,21:BK1,13");
+        assert_eq!(parse_fen(&numbers), Ok((Color::White, board)));
+        let algebraic = to_fen(&board, Color::Black, true);
+        assert_eq!(algebraic, "B:WKf4,a3:BKb8,a5");
+        assert_eq!(parse_fen(&algebraic), Ok((Color::Black, board)));
+    }
+
+    #[test]
+    fn reads_ranges_and_refuses_garbage() {
+        let (turn, board) = parse_fen("B:W21-32:B1-12").unwrap();
+        assert_eq!(turn, Color::Black);
+        assert_eq!(board, Board::opening());
+        for bad in ["", "X:W1", "W:Q1", "W:W33", "W:W1-x"] {
+            assert!(parse_fen(bad).is_err(), "{bad}");
+        }
+    }
+}
