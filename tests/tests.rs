@@ -5,6 +5,7 @@ mod util;
 mod analysis;
 mod cases;
 mod cli;
+mod formats;
 mod golden;
 mod property;
 mod russian;

@@ -113,10 +113,8 @@ pub fn run(
     let progress = (jobs.len() >= PROGRESS_FROM && std::io::stderr().is_terminal()).then(|| {
         let bar = indicatif::ProgressBar::new(jobs.len() as u64);
         bar.set_style(
-            indicatif::ProgressStyle::with_template(
-                "{bar:40} {pos}/{len} records, {per_sec}, {eta} left",
-            )
-            .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+            indicatif::ProgressStyle::with_template("{bar:40} {pos}/{len} records, {eta} left")
+                .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
         );
         bar
     });

@@ -1,0 +1,258 @@
+//! Batch solving, output formats, PDN input and outside SAT solvers.
+
+use postfacto::notation::{parse_board, parse_fen};
+
+use crate::util::{postfacto, scratch};
+
+/// A folder with good, impossible and malformed records.
+fn mixed_folder() -> std::path::PathBuf {
+    let dir = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("mixed-batch");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let files = [
+        ("a-good.in", "W 3\n21-17\n13x22x31x24\n19x28\n"),
+        ("b-impossible.in", "W 2\n21-17\n21-17\n"),
+        ("c-malformed.in", "W 2\n21-17\n"),
+        ("d-two.in", "B 1\n9-13\nW 1\n22-18\n"),
+        ("e-ignored.txt", "not a record"),
+    ];
+    for (name, text) in files {
+        std::fs::write(dir.join(name), text).unwrap();
+    }
+    dir
+}
+
+#[test]
+fn a_batch_keeps_input_order_counts_everything_and_exits_with_the_worst() {
+    let dir = mixed_folder();
+    let run = postfacto(&["solve", dir.to_str().unwrap()], "");
+    assert_eq!(
+        run.code, 2,
+        "bad input is the worst outcome here: {}",
+        run.stderr
+    );
+    // Three answers, in order: a-good, then d-two's two records.
+    assert_eq!(
+        run.stdout.matches('\n').count(),
+        3 * 8 + 2,
+        "{}",
+        run.stdout
+    );
+    assert!(run.stderr.contains("b-impossible.in: no start position"));
+    assert!(run.stderr.contains("c-malformed.in: line"));
+    assert!(
+        run.stderr.contains(
+            "5 records: 3 solved, 1 impossible, 1 bad input, 0 undecided, 0 internal errors"
+        ),
+        "{}",
+        run.stderr
+    );
+    // No progress bar when stderr is not a terminal.
+    assert!(!run.stderr.contains("records,"));
+    // Files and folders mix; the same record twice is answered twice.
+    let twice = postfacto(
+        &["solve", "tests/data/sample1.in", "tests/data/sample1.in"],
+        "",
+    );
+    assert_eq!(twice.code, 0);
+    let halves: Vec<&str> = twice.stdout.split("\n\n").collect();
+    assert_eq!(halves.len(), 2);
+    assert_eq!(format!("{}\n", halves[0]), halves[1]);
+}
+
+#[test]
+fn json_is_one_object_per_record_and_round_trips_the_boards() {
+    let dir = mixed_folder();
+    let run = postfacto(&["solve", "--format", "json", dir.to_str().unwrap()], "");
+    let objects: Vec<serde_json::Value> = run
+        .stdout
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("each line is JSON"))
+        .collect();
+    assert_eq!(objects.len(), 5);
+    let statuses: Vec<&str> = objects
+        .iter()
+        .map(|o| o["status"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        statuses,
+        ["solved", "impossible", "bad input", "solved", "solved"]
+    );
+    let good = &objects[0];
+    assert_eq!(
+        good["moves"],
+        serde_json::json!(["21-17", "13x22x31x24", "19x28"])
+    );
+    assert_eq!(good["variables"], 96);
+    let lines = |key: &str| {
+        good[key]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|l| l.as_str().unwrap().to_string() + "\n")
+            .collect::<String>()
+    };
+    for (rows, fen) in [("start", "start_fen"), ("end", "end_fen")] {
+        let board = parse_board(&lines(rows).replace('-', ".")).unwrap();
+        let (_, from_fen) = parse_fen(good[fen].as_str().unwrap()).unwrap();
+        assert_eq!(board, from_fen, "{rows}");
+    }
+    assert!(objects[1]["explanation"]
+        .as_str()
+        .unwrap()
+        .contains("emptied by ply 1"));
+}
+
+#[test]
+fn fen_output_parses_back_to_the_printed_boards() {
+    let icpc = postfacto(&["solve", "tests/data/sample2.in"], "");
+    let fen = postfacto(&["solve", "--format", "fen", "tests/data/sample2.in"], "");
+    let lines: Vec<&str> = fen.stdout.lines().collect();
+    assert_eq!(lines.len(), 2);
+    let rows: Vec<&str> = icpc.stdout.lines().collect();
+    let half = |i: usize| {
+        rows.iter()
+            .map(|r| r.split(' ').nth(i).unwrap().replace('-', ".") + "\n")
+            .collect::<String>()
+    };
+    let (turn, start) = parse_fen(lines[0]).unwrap();
+    assert_eq!(turn, postfacto::board::Color::Black);
+    assert_eq!(start, parse_board(&half(0)).unwrap());
+    assert_eq!(
+        parse_fen(lines[1]).unwrap().1,
+        parse_board(&half(1)).unwrap()
+    );
+    // Russian FEN uses algebraic squares.
+    let russian = postfacto(
+        &[
+            "solve",
+            "--rules",
+            "russian",
+            "--format",
+            "fen",
+            "tests/data/russian2.in",
+        ],
+        "",
+    );
+    assert!(russian.stdout.starts_with("W:WKa1:B"), "{}", russian.stdout);
+}
+
+#[test]
+fn svg_pictures_are_well_formed_with_64_squares_a_board_and_the_pieces() {
+    let dir = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("svg-out");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let run = postfacto(
+        &[
+            "solve",
+            "--format",
+            "svg",
+            "--out",
+            dir.to_str().unwrap(),
+            "tests/data/sample1.in",
+        ],
+        "",
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let text = std::fs::read_to_string(dir.join("0001.svg")).unwrap();
+    let doc = roxmltree::Document::parse(&text).expect("well-formed XML");
+    let count = |class: &str| {
+        doc.descendants()
+            .filter(|n| {
+                n.attribute("class")
+                    .is_some_and(|c| c.split(' ').any(|w| w == class))
+            })
+            .count()
+    };
+    assert_eq!(count("square"), 128, "two boards of 64 squares");
+    // Sample 1's answer: 7 pieces at the start, 3 at the end.
+    assert_eq!(count("piece"), 10);
+    assert_eq!(count("arrow"), 3);
+}
+
+#[test]
+fn pdn_games_solve_and_verify_against_their_fen() {
+    let solved = postfacto(&["solve", "tests/data/games.pdn"], "");
+    assert_eq!(solved.code, 0, "{}", solved.stderr);
+    assert_eq!(solved.stdout.split("\n\n").count(), 2);
+    let checked = postfacto(&["verify", "--pdn", "tests/data/games.pdn"], "");
+    assert_eq!(
+        checked.stdout,
+        "game 1 (line 1): OK\ngame 2 (line 6): no [FEN] tag, so nothing to check the moves against\n"
+    );
+    assert_eq!(checked.code, 2);
+    let wrong = scratch("wrong.pdn", "[FEN \"W:W21:B1\"]\n1. 22-18 *\n");
+    let rejected = postfacto(&["verify", "--pdn", wrong.to_str().unwrap()], "");
+    assert_eq!(rejected.code, 1);
+    assert!(rejected.stdout.contains("square 22 is empty"));
+    // PDN on standard input is recognised by its look.
+    let stdin = postfacto(&["solve"], "1. 9-13 22-18 *\n");
+    assert_eq!(stdin.code, 0, "{}", stdin.stderr);
+}
+
+#[test]
+fn an_outside_solver_gives_answers_that_pass_the_same_replay_check() {
+    let me = env!("CARGO_BIN_EXE_postfacto");
+    // postfacto's own `sat` speaks the SAT-competition protocol.
+    let cnf = postfacto(&["cnf", "tests/data/sample1.in"], "");
+    let sat = postfacto(&["sat"], &cnf.stdout);
+    assert_eq!(sat.code, 10);
+    assert!(sat.stdout.starts_with("s SATISFIABLE\nv "));
+    let unsat = postfacto(&["sat"], "p cnf 1 2\n1 0\n-1 0\n");
+    assert_eq!(
+        (unsat.code, unsat.stdout.as_str()),
+        (20, "s UNSATISFIABLE\n")
+    );
+    let embedded = postfacto(&["solve", "tests/data/sample2.in"], "");
+    let command = format!("{me} sat");
+    let outside = postfacto(
+        &["solve", "--solver", &command, "tests/data/sample2.in"],
+        "",
+    );
+    assert_eq!(outside.code, 0, "{}", outside.stderr);
+    assert_eq!(outside.stdout, embedded.stdout);
+    let impossible = postfacto(&["solve", "--solver", &command], "W 2\n21-17\n21-17\n");
+    assert_eq!(impossible.code, 1);
+    let missing = postfacto(
+        &[
+            "solve",
+            "--solver",
+            "no-such-solver",
+            "tests/data/sample1.in",
+        ],
+        "",
+    );
+    assert_eq!(missing.code, 2);
+    assert!(missing
+        .stderr
+        .contains("cannot find the program 'no-such-solver'"));
+}
+
+#[test]
+fn a_packaged_solver_works_when_installed() {
+    let Some(solver) = ["cadical", "kissat", "minisat"].into_iter().find(|s| {
+        std::process::Command::new("sh")
+            .args(["-c", &format!("command -v {s}")])
+            .output()
+            .is_ok_and(|o| o.status.success())
+    }) else {
+        eprintln!("skipped: no packaged SAT solver (cadical) on PATH; .ci/run installs one");
+        return;
+    };
+    if solver == "minisat" {
+        eprintln!("skipped: minisat does not print SAT-competition output on stdout");
+        return;
+    }
+    for file in ["tests/data/sample1.in", "tests/data/sample2.in"] {
+        let run = postfacto(&["solve", "--solver", solver, file], "");
+        assert_eq!(run.code, 0, "{solver} on {file}: {}", run.stderr);
+        let answer = scratch(&format!("{solver}.ans"), &run.stdout);
+        let verdict = crate::util::verify_files(std::path::Path::new(file), &answer);
+        assert_eq!(verdict.stdout, "OK\n");
+    }
+    let impossible = postfacto(
+        &["solve", "--solver", solver],
+        "B 4\n14-17\n24-28\n23x14\n12x3\n",
+    );
+    assert_eq!(impossible.code, 1, "{}", impossible.stderr);
+}
