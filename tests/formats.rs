@@ -256,3 +256,39 @@ fn a_packaged_solver_works_when_installed() {
     );
     assert_eq!(impossible.code, 1, "{}", impossible.stderr);
 }
+
+#[test]
+fn bad_input_on_the_new_paths_exits_2_with_one_line() {
+    let cases: &[(&[&str], &str, &str)] = &[
+        (
+            &[
+                "solve",
+                "--format",
+                "svg",
+                "--out",
+                "/nonexistent/dir",
+                "tests/data/sample1.in",
+            ],
+            "",
+            "cannot write '/nonexistent/dir/0001.svg'",
+        ),
+        (&["sat"], "p cnf 2 1\n1 x 0\n", "line 2"),
+        (
+            &["verify", "--pdn", "/no/such.pdn"],
+            "",
+            "cannot read '/no/such.pdn'",
+        ),
+        (&["solve"], "1. 9-13 {oops\n", "line 1: '{' is never closed"),
+        (
+            &["solve", "--solver", "", "tests/data/sample1.in"],
+            "",
+            "--solver needs a command",
+        ),
+    ];
+    for &(args, stdin, want) in cases {
+        let run = postfacto(args, stdin);
+        assert_eq!(run.code, 2, "{args:?}: {}", run.stderr);
+        assert!(run.stderr.contains(want), "{args:?}: {}", run.stderr);
+        assert_eq!(run.stderr.lines().count(), 1, "{args:?}: {}", run.stderr);
+    }
+}
