@@ -333,7 +333,7 @@ fn bad_limits_and_generate_options_exit_2_with_one_line() {
         ),
         (
             &["compare", "no/such/file.in"],
-            "no/such/file.in: cannot read",
+            "cannot read 'no/such/file.in'",
         ),
     ];
     for &(args, want) in cases {

@@ -4,35 +4,12 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use postfacto::notation::{parse_records_bytes, Record};
+use postfacto::notation::Record;
+use postfacto::rules::Variant;
 use postfacto::solve::{solve, Engine, Limit, Outcome};
 
 use super::bench::{micros, Summary};
-use super::{fail, Failure, Status};
-
-/// Every file named, with folders replaced by their `*.in` files in name order.
-fn expand(paths: &[PathBuf]) -> Result<Vec<PathBuf>, Failure> {
-    let mut files = Vec::new();
-    for path in paths {
-        if path.is_dir() {
-            let mut inside: Vec<PathBuf> = std::fs::read_dir(path)
-                .map_err(|e| {
-                    fail(
-                        Status::BadInput,
-                        format!("cannot read '{}': {e}", path.display()),
-                    )
-                })?
-                .filter_map(|entry| entry.ok().map(|e| e.path()))
-                .filter(|p| p.extension().is_some_and(|x| x == "in"))
-                .collect();
-            inside.sort();
-            files.extend(inside);
-        } else {
-            files.push(path.clone());
-        }
-    }
-    Ok(files)
-}
+use super::{fail, read_input, read_records, record_files, Failure, Status};
 
 fn verdict(outcome: &Outcome) -> &'static str {
     match outcome {
@@ -60,14 +37,13 @@ pub fn run(paths: &[PathBuf], limit: Limit, out: &mut impl Write) -> Result<Stat
         "instance", "moves", "sat_us", "dfs_us", "dfs_nodes", "agree"
     )
     .map_err(w)?;
-    for file in expand(paths)? {
-        let records = match std::fs::read(&file)
-            .map_err(|e| format!("cannot read: {e}"))
-            .and_then(|bytes| parse_records_bytes(&bytes).map_err(|e| e.to_string()))
+    for file in record_files(paths)? {
+        let records = match read_input(Some(&file))
+            .and_then(|input| read_records(&input, Variant::English))
         {
             Ok(records) => records,
-            Err(message) => {
-                eprintln!("postfacto: {}: {message}", file.display());
+            Err(failure) => {
+                eprintln!("postfacto: {}", failure.message);
                 status = status.max(Status::BadInput);
                 continue;
             }

@@ -223,6 +223,31 @@ fn read_records(input: &Input, variant: Variant) -> Result<Vec<Record>, Failure>
         .map_err(|e| fail(Status::BadInput, format!("{}: {e}", input.name)))
 }
 
+/// Every file named, with folders replaced by the record files in them
+/// (`*.in` and `*.pdn`), in name order.
+fn record_files(paths: &[PathBuf]) -> Result<Vec<PathBuf>, Failure> {
+    let mut files = Vec::new();
+    for path in paths {
+        if path.is_dir() {
+            let mut inside: Vec<PathBuf> = fs::read_dir(path)
+                .map_err(|e| {
+                    fail(
+                        Status::BadInput,
+                        format!("cannot read '{}': {e}", path.display()),
+                    )
+                })?
+                .filter_map(|entry| entry.ok().map(|e| e.path()))
+                .filter(|p| p.extension().is_some_and(|x| x == "in" || x == "pdn"))
+                .collect();
+            inside.sort();
+            files.extend(inside);
+        } else {
+            files.push(path.clone());
+        }
+    }
+    Ok(files)
+}
+
 /// Who moves first in a game of `variant` without a FEN tag.
 fn first_player(variant: Variant) -> Color {
     match variant {

@@ -22,7 +22,7 @@ use postfacto::solve::{
 
 use super::args::{AnalysisArgs, FormatArg, ProofFormatArg};
 use super::output::{self, Report};
-use super::{fail, read_input, read_records, Failure, Input, Status};
+use super::{fail, read_input, read_records, record_files, Failure, Input, Status};
 
 /// Batches at least this large show a progress bar (when stderr is a terminal).
 const PROGRESS_FROM: usize = 64;
@@ -165,28 +165,10 @@ fn expand(paths: &[PathBuf]) -> Result<Vec<Input>, Failure> {
     if paths.is_empty() {
         return Ok(vec![read_input(None)?]);
     }
-    let mut inputs = Vec::new();
-    for path in paths {
-        if path.is_dir() {
-            let mut files: Vec<PathBuf> = std::fs::read_dir(path)
-                .map_err(|e| {
-                    fail(
-                        Status::BadInput,
-                        format!("cannot read '{}': {e}", path.display()),
-                    )
-                })?
-                .filter_map(|entry| entry.ok().map(|e| e.path()))
-                .filter(|p| p.extension().is_some_and(|x| x == "in" || x == "pdn"))
-                .collect();
-            files.sort();
-            for file in files {
-                inputs.push(read_or_report(&file));
-            }
-        } else {
-            inputs.push(read_or_report(path));
-        }
-    }
-    Ok(inputs)
+    Ok(record_files(paths)?
+        .iter()
+        .map(|file| read_or_report(file))
+        .collect())
 }
 
 /// Reads a file; an unreadable one becomes an input whose parse will report the problem.
