@@ -15,6 +15,8 @@ fn dimacs_of(input: &str) -> String {
 }
 
 fn dimacs_under(input: &str, variant: Variant) -> String {
+    // As `postfacto cnf --rules russian` writes them.
+    postfacto::board::write_squares_algebraically(variant == Variant::Russian);
     let record = &parse_records_with(input, variant.geometry()).unwrap()[0];
     let mut out = Vec::new();
     dimacs(record, variant).write_dimacs(&mut out).unwrap();

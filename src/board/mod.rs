@@ -6,4 +6,6 @@ mod square;
 
 pub use piece::{Color, Piece, Role};
 pub use position::Board;
-pub use square::{Direction, ParseSquareError, Square};
+pub use square::{
+    write_squares_algebraically, writes_squares_algebraically, Direction, ParseSquareError, Square,
+};

@@ -213,9 +213,32 @@ impl Square {
     }
 }
 
+thread_local! {
+    /// Whether squares are written algebraically on this thread (see [`write_squares_algebraically`]).
+    static ALGEBRAIC: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// Makes every square written on this thread (messages, explanations,
+/// DIMACS comments) use algebraic names (`c3`) instead of numbers (`22`).
+/// Russian draughts is written algebraically; the command line turns this on
+/// for `--rules russian`, on each thread that writes. Off by default.
+pub fn write_squares_algebraically(on: bool) {
+    ALGEBRAIC.with(|a| a.set(on));
+}
+
+/// Whether this thread writes squares algebraically.
+pub fn writes_squares_algebraically() -> bool {
+    ALGEBRAIC.with(std::cell::Cell::get)
+}
+
 impl fmt::Display for Square {
+    /// The square's number, or its algebraic name where that was asked for.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}", self.number())
+        if writes_squares_algebraically() {
+            f.write_str(&self.algebraic())
+        } else {
+            write!(f, "{}", self.number())
+        }
     }
 }
 
@@ -282,6 +305,18 @@ mod tests {
         for bad in ["a2", "b1", "i1", "a9", "A1", "c33", "0", "33"] {
             assert!(bad.parse::<Square>().is_err(), "{bad}");
         }
+    }
+
+    #[test]
+    fn squares_are_written_as_numbers_unless_this_thread_asks_otherwise() {
+        assert_eq!(sq(22).to_string(), "22");
+        write_squares_algebraically(true);
+        assert_eq!(sq(22).to_string(), "c3");
+        // Other threads are not affected.
+        let elsewhere = std::thread::spawn(|| sq(22).to_string()).join().unwrap();
+        assert_eq!(elsewhere, "22");
+        write_squares_algebraically(false);
+        assert_eq!(sq(22).to_string(), "22");
     }
 
     #[test]

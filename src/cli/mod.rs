@@ -49,6 +49,9 @@ fn fail(status: Status, message: impl Into<String>) -> Failure {
 /// Parses the command line, runs the command, maps the outcome to an exit code.
 pub fn run() -> ExitCode {
     let args = Args::parse();
+    // Russian draughts names squares algebraically, in every message too.
+    let algebraic = args.command.rules() == Some(args::RulesArg::Russian);
+    postfacto::board::write_squares_algebraically(algebraic);
     let mut out = io::BufWriter::new(io::stdout().lock());
     let result = match args.command {
         Command::Sat { file } => sat::run(file.as_deref(), &mut out),

@@ -121,6 +121,8 @@ pub fn run(
     let reports: Vec<Report> = jobs
         .par_iter()
         .map(|&(source, index)| {
+            // Worker threads write squares as the main thread does.
+            postfacto::board::write_squares_algebraically(variant == Variant::Russian);
             let report = match (index, &source.records) {
                 (Some(i), Ok(records)) => Job {
                     name: name_of(&source.input, records, i),

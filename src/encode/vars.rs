@@ -53,7 +53,12 @@ pub fn color_lit(square: Square, color: Color) -> Lit {
 pub fn name(v: Var) -> String {
     let index = v.index();
     let square = Square::new((index / 3) as u8);
-    format!("start sq{square} {}", Fact::ALL[index % 3].name())
+    let prefix = if crate::board::writes_squares_algebraically() {
+        ""
+    } else {
+        "sq"
+    };
+    format!("start {prefix}{square} {}", Fact::ALL[index % 3].name())
 }
 
 /// Reads the start board off a model (a list of true and false literals).
