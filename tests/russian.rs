@@ -159,6 +159,13 @@ fn impossible_russian_records_are_explained_and_the_dfs_refuses_russian() {
         "{}",
         run.stderr
     );
+    // Squares are named as Russian players name them, in messages too.
+    assert!(
+        run.stderr
+            .contains("square b8 holds the white piece that ply 1 moved there"),
+        "{}",
+        run.stderr
+    );
     let dfs = postfacto(
         &["solve", "--rules", "russian", "--engine", "dfs"],
         "W 1\nc3-d4\n",
