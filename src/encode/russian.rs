@@ -24,7 +24,7 @@ use super::emitter::{
     encode_record, ply_number, Contradiction, Emitter, EncodeOptions, Encoded, PlyEncoder,
 };
 use super::sink::{ClauseSink, PlyRef, Rule};
-use super::symbolic::{Cond, Content, SymBoard};
+use super::symbolic::{Cond, Content, KnownFacts, SymBoard};
 
 /// Squares from `from` (excluded) along `dir`, as far as the board goes.
 fn ray(from: Square, dir: Direction) -> impl Iterator<Item = Square> {
@@ -42,6 +42,42 @@ struct Capture {
     to: Square,
     /// Bitboard of all its squares, to skip it while none of them changes.
     squares: u32,
+    /// Grid bitboard of the gap (see `Square::grid_bit`), for the quick filter.
+    gap_grid: u64,
+}
+
+/// Grid bitboards of the squares that may hold what a capture needs, given
+/// the contents and the unit facts so far: a quick filter before the exact
+/// conditions are built.
+struct MayHold {
+    mover: u64,
+    king: u64,
+    enemy: u64,
+    empty: u64,
+}
+
+impl MayHold {
+    fn of(board: &SymBoard, side: Color, known: &KnownFacts) -> MayHold {
+        let mover = board.may_hold(side, known);
+        MayHold {
+            mover,
+            king: mover & board.may_be_king(known),
+            enemy: board.may_hold(side.opposite(), known),
+            empty: board.may_be_empty(known),
+        }
+    }
+
+    fn allows(&self, capture: &Capture) -> bool {
+        let movers = if capture.gap.is_empty() {
+            self.mover
+        } else {
+            self.king
+        };
+        movers & capture.from.grid_bit() != 0
+            && self.enemy & capture.over.grid_bit() != 0
+            && self.empty & capture.to.grid_bit() != 0
+            && capture.gap_grid & !self.empty == 0
+    }
 }
 
 /// Every capture geometry on the board (first landing only: a king that can
@@ -60,6 +96,7 @@ fn captures() -> &'static [Capture] {
                         .fold(from.bit(), |acc, s| acc | s.bit());
                     out.push(Capture {
                         from,
+                        gap_grid: gap.iter().fold(0, |acc, s| acc | s.grid_bit()),
                         gap,
                         over,
                         to,
@@ -209,7 +246,18 @@ impl<S: ClauseSink> Encoder<'_, S> {
     fn no_capture(&mut self, board: &SymBoard, ply: PlyRef<'_>, side: Color) -> Result<(), String> {
         self.out.group(Some(ply), Rule::NoCaptureAvailable);
         let dirty = std::mem::take(&mut self.dirty[side as usize]);
+        // By content alone, then also given the unit facts: a capture ruled
+        // out only by those has a clause that is already satisfied.
+        static NO_FACTS: KnownFacts = KnownFacts::NONE;
+        let open = MayHold::of(board, side, &NO_FACTS);
+        let may = MayHold::of(board, side, &self.out.known);
         for capture in captures().iter().filter(|c| c.squares & dirty != 0) {
+            if !may.allows(capture) {
+                if open.allows(capture) {
+                    self.out.stats.satisfied += 1;
+                }
+                continue;
+            }
             let Some(mut conds) = capture_conds(board, side, capture, None) else {
                 continue;
             };
