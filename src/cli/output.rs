@@ -2,6 +2,8 @@
 
 use std::io::Write;
 use std::path::Path;
+
+use rayon::prelude::*;
 use std::time::Duration;
 
 use postfacto::board::Color;
@@ -148,51 +150,42 @@ fn json_of(report: &Report, settings: &Settings<'_>) -> serde_json::Value {
     value
 }
 
-/// Prints every report in order; returns the worst status.
-pub fn print(
-    reports: &[Report],
+/// What one report puts on standard output: its answers (each 8 lines,
+/// separated later), then further text.
+struct Rendered {
+    answers: Vec<String>,
+    text: String,
+}
+
+/// Renders one report in `format`; writes its SVG file when asked.
+fn render(
+    index: usize,
+    report: &Report,
     settings: &Settings<'_>,
     variant: Variant,
-    out: &mut impl Write,
-) -> Result<Status, Failure> {
-    let mut status = Status::Ok;
-    let mut printed = 0;
-    for (index, report) in reports.iter().enumerate() {
-        status = status.max(report.status);
-        for line in &report.err {
-            eprintln!("postfacto: {line}");
+) -> Result<Rendered, Failure> {
+    let mut rendered = Rendered {
+        answers: Vec::new(),
+        text: String::new(),
+    };
+    let algebraic = variant == Variant::Russian;
+    match settings.format {
+        FormatArg::Icpc => {
+            rendered.answers = report.answers.iter().map(ToString::to_string).collect();
+            rendered.text.clone_from(&report.text);
         }
-        match settings.format {
-            FormatArg::Icpc => {
-                for answer in &report.answers {
-                    if printed > 0 {
-                        writeln!(out).map_err(write_err)?;
-                    }
-                    printed += 1;
-                    write!(out, "{answer}").map_err(write_err)?;
-                }
-                write!(out, "{}", report.text).map_err(write_err)?;
-            }
-            FormatArg::Json => {
-                writeln!(out, "{}", json_of(report, settings)).map_err(write_err)?;
-            }
-            FormatArg::Fen => {
-                let (Some(record), Some(answer)) = (&report.record, report.answers.first()) else {
-                    continue;
-                };
-                let algebraic = variant == Variant::Russian;
-                writeln!(
-                    out,
-                    "{}\n{}",
+        FormatArg::Json => rendered.text = format!("{}\n", json_of(report, settings)),
+        FormatArg::Fen => {
+            if let (Some(record), Some(answer)) = (&report.record, report.answers.first()) {
+                rendered.text = format!(
+                    "{}\n{}\n",
                     to_fen(&answer.start, record.first, algebraic),
                     to_fen(&answer.end, turn_after(record), algebraic)
-                )
-                .map_err(write_err)?;
+                );
             }
-            FormatArg::Svg => {
-                let (Some(record), Some(answer)) = (&report.record, report.answers.first()) else {
-                    continue;
-                };
+        }
+        FormatArg::Svg => {
+            if let (Some(record), Some(answer)) = (&report.record, report.answers.first()) {
                 let dir = settings.out_dir.unwrap_or(Path::new("."));
                 let file = dir.join(format!("{:04}.svg", index + 1));
                 std::fs::write(&file, svg(answer, record, variant)).map_err(|e| {
@@ -201,9 +194,44 @@ pub fn print(
                         format!("cannot write '{}': {e}", file.display()),
                     )
                 })?;
-                writeln!(out, "{}", file.display()).map_err(write_err)?;
+                rendered.text = format!("{}\n", file.display());
             }
         }
+    }
+    Ok(rendered)
+}
+
+/// Prints every report in order (rendered in parallel); returns the worst status.
+pub fn print(
+    reports: &[Report],
+    settings: &Settings<'_>,
+    variant: Variant,
+    out: &mut impl Write,
+) -> Result<Status, Failure> {
+    let rendered: Vec<Result<Rendered, Failure>> = reports
+        .par_iter()
+        .enumerate()
+        .map(|(index, report)| {
+            postfacto::board::write_squares_algebraically(variant == Variant::Russian);
+            render(index, report, settings, variant)
+        })
+        .collect();
+    let mut status = Status::Ok;
+    let mut printed = 0;
+    for (report, rendered) in reports.iter().zip(rendered) {
+        status = status.max(report.status);
+        for line in &report.err {
+            eprintln!("postfacto: {line}");
+        }
+        let rendered = rendered?;
+        for answer in &rendered.answers {
+            if printed > 0 {
+                writeln!(out).map_err(write_err)?;
+            }
+            printed += 1;
+            out.write_all(answer.as_bytes()).map_err(write_err)?;
+        }
+        out.write_all(rendered.text.as_bytes()).map_err(write_err)?;
     }
     Ok(status)
 }

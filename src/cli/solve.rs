@@ -87,7 +87,7 @@ pub fn run(
     }
     let started = Instant::now();
     let sources: Vec<Source> = expand(paths)?
-        .into_iter()
+        .into_par_iter()
         .map(|input| {
             let records = read_records(&input, variant);
             Source { input, records }
@@ -168,7 +168,7 @@ fn expand(paths: &[PathBuf]) -> Result<Vec<Input>, Failure> {
         return Ok(vec![read_input(None)?]);
     }
     Ok(record_files(paths)?
-        .iter()
+        .par_iter()
         .map(|file| read_or_report(file))
         .collect())
 }
