@@ -182,3 +182,65 @@ fn russian_cnf_names_the_rules_and_agrees_with_solve() {
     assert!(run.stdout.contains("exactly one piece stands between"));
     assert!(crate::golden::dimacs_satisfiable(&run.stdout));
 }
+
+#[test]
+fn the_analysis_options_work_under_russian_rules() {
+    let minimum = postfacto(
+        &[
+            "solve",
+            "--rules",
+            "russian",
+            "--minimize",
+            "pieces",
+            "tests/data/russian1.in",
+        ],
+        "",
+    );
+    assert_eq!(minimum.code, 0, "{}", minimum.stderr);
+    assert!(
+        minimum
+            .stderr
+            .contains("fewest pieces: 3 with 0 king(s); no start board has 2"),
+        "{}",
+        minimum.stderr
+    );
+    let count = postfacto(
+        &[
+            "solve",
+            "--rules",
+            "russian",
+            "--count",
+            "tests/data/russian2.in",
+        ],
+        "",
+    );
+    assert!(
+        count
+            .stdout
+            .contains("24 start boards, told apart by squares"),
+        "{}",
+        count.stdout
+    );
+    let input = scratch("ru-impossible.in", "W 2\na1:e5:b8\nb8-a7\n");
+    let proof = input.with_extension("drat");
+    let run = postfacto(
+        &[
+            "solve",
+            "--rules",
+            "russian",
+            input.to_str().unwrap(),
+            "--proof",
+            proof.to_str().unwrap(),
+        ],
+        "",
+    );
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    let record = &postfacto::notation::parse_records_with(
+        "W 2\na1:e5:b8\nb8-a7\n",
+        postfacto::notation::Geometry::Flying,
+    )
+    .unwrap()[0];
+    let formula = postfacto::encode::dimacs(record, postfacto::rules::Variant::Russian);
+    let text = std::fs::read_to_string(&proof).unwrap();
+    postfacto::analysis::check_drat(formula.formula(), &text).expect("the Russian proof checks");
+}
