@@ -1,10 +1,6 @@
 //! `solve`'s analysis options: explanations, proofs, minima, counts.
 
-use postfacto::analysis::check_drat;
-use postfacto::encode::english_dimacs;
-use postfacto::notation::parse_records;
-
-use crate::util::{postfacto, scratch, verify_files};
+use crate::util::{postfacto, scratch, solve_with_proof, verify_files};
 
 /// Impossible only because a later ply contradicts an earlier one.
 const LATE_CONFLICT: &str = "B 4\n14-17\n24-28\n23x14\n12x3\n";
@@ -69,22 +65,9 @@ fn explain_on_a_solvable_record_says_what_is_forced_and_by_which_ply() {
 
 #[test]
 fn proofs_of_impossibility_check_against_the_cnf_formula() {
-    let input = scratch("late-conflict.in", LATE_CONFLICT);
-    let proof = input.with_extension("drat");
-    let run = postfacto(
-        &[
-            "solve",
-            input.to_str().unwrap(),
-            "--proof",
-            proof.to_str().unwrap(),
-        ],
-        "",
-    );
+    let (run, proof, lemmas) = solve_with_proof("late-conflict.in", "english", LATE_CONFLICT);
     assert_eq!(run.code, 1, "{}", run.stderr);
-    let record = &parse_records(LATE_CONFLICT).unwrap()[0];
-    let text = std::fs::read_to_string(&proof).expect("the proof was written");
-    let lemmas = check_drat(english_dimacs(record).formula(), &text).expect("the proof checks");
-    assert!(lemmas >= 1);
+    assert!(lemmas.expect("the proof was written") >= 1);
     // A solvable record gets no proof, and says so.
     let _ = std::fs::remove_file(&proof);
     let solvable = postfacto(

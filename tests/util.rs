@@ -76,3 +76,34 @@ pub fn verify_files(input: &std::path::Path, answer: &std::path::Path) -> Run {
         "",
     )
 }
+
+/// Solves `text` under `rules` with `--proof` into a scratch file named after
+/// `name`; returns the run, the proof's path, and (when a proof was written)
+/// how many lemmas `check_drat` accepted against the `cnf` formula.
+pub fn solve_with_proof(name: &str, rules: &str, text: &str) -> (Run, PathBuf, Option<usize>) {
+    let input = scratch(name, text);
+    let proof = input.with_extension("drat");
+    let _ = std::fs::remove_file(&proof);
+    let run = postfacto(
+        &[
+            "solve",
+            "--rules",
+            rules,
+            input.to_str().unwrap(),
+            "--proof",
+            proof.to_str().unwrap(),
+        ],
+        "",
+    );
+    let lemmas = std::fs::read_to_string(&proof).ok().map(|written| {
+        let variant = if rules == "russian" {
+            postfacto::rules::Variant::Russian
+        } else {
+            postfacto::rules::Variant::English
+        };
+        let record = &postfacto::notation::parse_records_with(text, variant.geometry()).unwrap()[0];
+        let formula = postfacto::encode::dimacs(record, variant);
+        postfacto::analysis::check_drat(formula.formula(), &written).expect("the proof checks")
+    });
+    (run, proof, lemmas)
+}
