@@ -27,4 +27,5 @@ pub mod random;
 pub mod render;
 pub mod replay;
 pub mod rules;
+pub mod sat;
 pub mod solve;

@@ -12,7 +12,8 @@ use crate::notation::Record;
 use crate::rules::Variant;
 use crate::solve::InternalError;
 
-use super::selectors::{minimal_core, RuleGroup, SelectorFormula};
+use super::selectors::{RuleGroup, SelectorFormula};
+use crate::sat::minimal_core;
 
 /// Rules of an impossible record that cannot all hold, and are each needed:
 /// without any one of them, the rest could.

@@ -6,16 +6,14 @@
 //! once; each bound `count <= k` is then a single assumption literal, so the
 //! search tightens the bound with the same solver and everything it learnt.
 
-use rustsat::encodings::card::{BoundUpper, Totalizer};
-use rustsat::instances::{BasicVarManager, Cnf, ManageVars};
-use rustsat::types::{Lit as RsLit, Var as RsVar};
-use varisat::{CnfFormula, ExtendFormula, Lit, Solver};
+use varisat::{CnfFormula, Lit};
 
 use crate::board::{Board, Square};
 use crate::encode::vars::{self, lit, Fact, VAR_COUNT};
 use crate::encode::{encode_with, EncodeOptions};
 use crate::notation::Record;
 use crate::rules::Variant;
+use crate::sat::{at_most, Optimizer};
 use crate::solve::InternalError;
 
 /// Extra constraints on the start board.
@@ -38,94 +36,6 @@ pub struct Minimum {
     pub solves: usize,
 }
 
-fn to_rs(l: Lit) -> RsLit {
-    RsLit::new(l.index() as u32, l.is_negative())
-}
-
-fn from_rs(l: RsLit) -> Lit {
-    varisat::Var::from_index(l.var().idx()).lit(!l.is_neg())
-}
-
-/// A varisat solver with the record's formula and room for totalizers.
-struct Optimizer {
-    solver: Solver<'static>,
-    vars: BasicVarManager,
-    /// Assumptions every call makes (side caps).
-    fixed: Vec<Lit>,
-    solves: usize,
-}
-
-impl Optimizer {
-    fn new(record: &Record, variant: Variant) -> Optimizer {
-        let mut formula = CnfFormula::new();
-        encode_with(variant, record, &mut formula, EncodeOptions::default());
-        formula.set_var_count(formula.var_count().max(VAR_COUNT));
-        let mut solver = Solver::new();
-        let next = formula.var_count() as u32;
-        solver.add_formula(&formula);
-        Optimizer {
-            solver,
-            vars: BasicVarManager::from_next_free(RsVar::new(next)),
-            fixed: Vec::new(),
-            solves: 0,
-        }
-    }
-
-    fn add(&mut self, cnf: Cnf) {
-        for clause in cnf {
-            let lits: Vec<Lit> = clause.iter().map(|&l| from_rs(l)).collect();
-            self.solver.add_clause(&lits);
-        }
-    }
-
-    /// A totalizer over `inputs`, encoded for every bound.
-    fn totalizer(&mut self, inputs: &[Lit]) -> Result<Totalizer, InternalError> {
-        let mut tot: Totalizer = inputs.iter().map(|&l| to_rs(l)).collect();
-        let mut cnf = Cnf::new();
-        tot.encode_ub(0..=inputs.len(), &mut cnf, &mut self.vars)
-            .map_err(|e| InternalError(format!("totalizer: {e}")))?;
-        self.add(cnf);
-        Ok(tot)
-    }
-
-    /// Solves with `extra` assumptions; the board of the model if satisfiable.
-    fn solve(&mut self, extra: &[Lit]) -> Result<Option<Board>, InternalError> {
-        let mut assumptions = self.fixed.clone();
-        assumptions.extend_from_slice(extra);
-        self.solver.assume(&assumptions);
-        self.solves += 1;
-        let sat = self
-            .solver
-            .solve()
-            .map_err(|e| InternalError(format!("varisat failed: {e}")))?;
-        Ok(sat.then(|| vars::decode(self.solver.model().as_deref().unwrap_or(&[]))))
-    }
-
-    /// Lowers `count(board)` from `best`'s value while the solver finds boards
-    /// with fewer; returns the best board. The last call, one below the
-    /// returned value, was unsatisfiable: that is the proof of optimality.
-    fn minimize(
-        &mut self,
-        tot: &Totalizer,
-        mut best: Board,
-        count: impl Fn(&Board) -> usize,
-        keep: &[Lit],
-    ) -> Result<Board, InternalError> {
-        while count(&best) > 0 {
-            let bound = tot
-                .enforce_ub(count(&best) - 1)
-                .map_err(|e| InternalError(format!("totalizer: {e}")))?;
-            let mut assumptions: Vec<Lit> = bound.into_iter().map(from_rs).collect();
-            assumptions.extend_from_slice(keep);
-            match self.solve(&assumptions)? {
-                Some(board) => best = board,
-                None => break,
-            }
-        }
-        Ok(best)
-    }
-}
-
 /// The start board with the fewest pieces (and among those the fewest
 /// kings) within `limits`; `None` if no start board within them works.
 ///
@@ -136,23 +46,21 @@ pub fn minimize_pieces(
     variant: Variant,
     limits: Limits,
 ) -> Result<Option<Minimum>, InternalError> {
-    let mut opt = Optimizer::new(record, variant);
+    let mut formula = CnfFormula::new();
+    encode_with(variant, record, &mut formula, EncodeOptions::default());
+    let mut opt = Optimizer::new(&formula, VAR_COUNT);
     if let Some(cap) = limits.max_per_side {
         let white: Vec<Lit> = Square::all().map(|s| lit(s, Fact::White, true)).collect();
         // A black piece is "occupied and not white": one new variable per square.
         let mut black = Vec::new();
         for s in Square::all() {
-            let b = from_rs(opt.vars.new_var().pos_lit());
-            opt.solver
-                .add_clause(&[lit(s, Fact::Occupied, false), lit(s, Fact::White, true), b]);
+            let b = opt.new_lit();
+            opt.add_clause(&[lit(s, Fact::Occupied, false), lit(s, Fact::White, true), b]);
             black.push(b);
         }
         for inputs in [white, black] {
             let tot = opt.totalizer(&inputs)?;
-            let cap_lits = tot
-                .enforce_ub(cap)
-                .map_err(|e| InternalError(format!("totalizer: {e}")))?;
-            opt.fixed.extend(cap_lits.into_iter().map(from_rs));
+            opt.fix(at_most(&tot, cap)?);
         }
     }
     let Some(first) = opt.solve(&[])? else {
@@ -162,24 +70,19 @@ pub fn minimize_pieces(
         .map(|s| lit(s, Fact::Occupied, true))
         .collect();
     let pieces_tot = opt.totalizer(&occupied)?;
-    let piece_count = |b: &Board| b.piece_count() as usize;
+    let piece_count = |m: &[Lit]| vars::decode(m).piece_count() as usize;
     let fewest = opt.minimize(&pieces_tot, first, piece_count, &[])?;
-    let pieces = piece_count(&fewest);
-    let keep_pieces: Vec<Lit> = pieces_tot
-        .enforce_ub(pieces)
-        .map_err(|e| InternalError(format!("totalizer: {e}")))?
-        .into_iter()
-        .map(from_rs)
-        .collect();
+    let keep_pieces = at_most(&pieces_tot, piece_count(&fewest))?;
     let kings: Vec<Lit> = Square::all().map(|s| lit(s, Fact::King, true)).collect();
     let kings_tot = opt.totalizer(&kings)?;
-    let king_count = |b: &Board| b.king_count() as usize;
-    let start = opt.minimize(&kings_tot, fewest, king_count, &keep_pieces)?;
+    let king_count = |m: &[Lit]| vars::decode(m).king_count() as usize;
+    let best = opt.minimize(&kings_tot, fewest, king_count, &keep_pieces)?;
+    let start: Board = vars::decode(&best);
     Ok(Some(Minimum {
-        pieces: piece_count(&start),
-        kings: king_count(&start),
+        pieces: start.piece_count() as usize,
+        kings: start.king_count() as usize,
         start,
-        solves: opt.solves,
+        solves: opt.solves(),
     }))
 }
 

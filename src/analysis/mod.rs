@@ -11,8 +11,9 @@ mod minimize;
 mod proof;
 mod selectors;
 
+pub use crate::sat::check_drat;
 pub use count::{count_start_boards, used_squares, Count, CountOptions};
 pub use explain::{explain_impossible, forced_facts, Explanation, FactVerdict, SquareReport};
 pub use minimize::{minimize_pieces, Limits, Minimum};
-pub use proof::{check_drat, write_proof};
-pub use selectors::{minimal_core, RuleGroup, SelectorFormula};
+pub use proof::write_proof;
+pub use selectors::{RuleGroup, SelectorFormula};

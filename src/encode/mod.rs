@@ -4,7 +4,6 @@
 //! [`AnnotatedCnf`] that prints DIMACS with a comment for every variable and
 //! every group of clauses.
 
-mod dimacs;
 mod emitter;
 mod english;
 mod russian;
@@ -12,11 +11,11 @@ mod sink;
 mod symbolic;
 pub mod vars;
 
-pub use dimacs::AnnotatedCnf;
+pub use crate::sat::AnnotatedCnf;
 pub use emitter::{Contradiction, EncodeOptions, EncodeStats, Encoded};
 pub use english::{encode_english, encode_english_with};
 pub use russian::{encode_russian, encode_russian_with};
-pub use sink::{ClauseSink, Group, PlyRef, Rule};
+pub use sink::{ClauseSink, Group, NamedGroups, PlyRef, Rule};
 
 use crate::notation::Record;
 use crate::rules::Variant;
@@ -45,10 +44,11 @@ pub fn english_dimacs(record: &Record) -> AnnotatedCnf {
 pub fn dimacs(record: &Record, variant: Variant) -> AnnotatedCnf {
     let mut cnf = AnnotatedCnf::new();
     cnf.name_vars(vars::VAR_COUNT, vars::name);
-    if variant == Variant::Russian {
-        cnf.algebraic_moves();
-    }
-    let encoded = encode_with(variant, record, &mut cnf, EncodeOptions::default());
+    let mut sink = NamedGroups {
+        cnf: &mut cnf,
+        algebraic: variant == Variant::Russian,
+    };
+    let encoded = encode_with(variant, record, &mut sink, EncodeOptions::default());
     let moves: Vec<String> = record.moves.iter().map(|m| variant.write_move(m)).collect();
     let (title, document) = match variant {
         Variant::English => ("English", "english"),

@@ -9,6 +9,7 @@ use varisat::{ExtendFormula, Lit};
 
 use crate::board::{Color, Square};
 use crate::notation::MoveText;
+use crate::sat::AnnotatedCnf;
 
 /// The ply a group of clauses belongs to.
 #[derive(Clone, Copy, Debug)]
@@ -170,5 +171,25 @@ impl ClauseSink for varisat::Solver<'_> {
 impl ClauseSink for varisat::CnfFormula {
     fn add_clause(&mut self, clause: &[Lit]) {
         ExtendFormula::add_clause(self, clause);
+    }
+}
+
+/// Writes an encoder's clauses into an [`AnnotatedCnf`], each group
+/// introduced by its ply and rule, so the DIMACS file reads like the record.
+#[derive(Debug)]
+pub struct NamedGroups<'a> {
+    /// Where the clauses go.
+    pub cnf: &'a mut AnnotatedCnf,
+    /// Write moves algebraically (`c3:e5`), as Russian records are.
+    pub algebraic: bool,
+}
+
+impl ClauseSink for NamedGroups<'_> {
+    fn begin_group(&mut self, group: &Group<'_>) {
+        self.cnf.begin_group(group.describe(self.algebraic));
+    }
+
+    fn add_clause(&mut self, clause: &[Lit]) {
+        self.cnf.add_clause(clause);
     }
 }

@@ -7,7 +7,6 @@
 
 mod dfs;
 mod external;
-pub mod lucky;
 mod sat;
 
 use std::fmt;
@@ -17,8 +16,9 @@ use crate::notation::{Answer, Record};
 use crate::replay::replay;
 use crate::rules::Variant;
 
+pub use crate::sat::{lucky, parse_solver_output, Verdict};
 pub use dfs::{solve_dfs, Limit};
-pub use external::{parse_solver_output, solve_external, Verdict};
+pub use external::solve_external;
 pub use sat::{solve_sat, solve_sat_with};
 
 /// The method used to find a start board.
@@ -108,6 +108,12 @@ impl fmt::Display for InternalError {
 }
 
 impl std::error::Error for InternalError {}
+
+impl From<crate::sat::SatError> for InternalError {
+    fn from(e: crate::sat::SatError) -> InternalError {
+        InternalError(e.0)
+    }
+}
 
 /// Finds a start board for `record` with `engine` and checks it with the replayer.
 ///

@@ -6,12 +6,12 @@ use crate::encode::{encode_english, encode_russian, vars};
 use crate::notation::Record;
 use crate::rules::Variant;
 
-use super::lucky::lucky_model;
 use super::{Found, InternalError, SolveStats};
+use crate::sat::lucky_model;
 
 /// Finds a start board for `record` with the English encoding and varisat.
 ///
-/// The formula is first checked against the [lucky assignment](super::lucky);
+/// The formula is first checked against the [lucky assignment](crate::sat::lucky);
 /// varisat is called only when that does not satisfy it.
 ///
 /// # Errors

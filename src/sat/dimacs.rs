@@ -1,11 +1,10 @@
 //! DIMACS export with comments: every variable named, every group of clauses
-//! introduced by a `c` line saying which ply and rule it states.
+//! introduced by a `c` line saying what it states (for draughts, which ply
+//! and rule; for the pawn puzzle, which attack or bound).
 
 use std::io::{self, Write};
 
 use varisat::{CnfFormula, ExtendFormula, Lit, Var};
-
-use super::sink::{ClauseSink, Group};
 
 /// A formula that remembers the group of each clause, for readable DIMACS.
 #[derive(Debug, Default)]
@@ -15,19 +14,12 @@ pub struct AnnotatedCnf {
     groups: Vec<(String, usize)>,
     var_names: Vec<String>,
     preamble: Vec<String>,
-    /// Write moves in group comments algebraically (Russian).
-    algebraic: bool,
 }
 
 impl AnnotatedCnf {
     /// An empty formula.
     pub fn new() -> AnnotatedCnf {
         AnnotatedCnf::default()
-    }
-
-    /// Writes moves in group comments algebraically (`c3:e5`), as Russian records are.
-    pub fn algebraic_moves(&mut self) {
-        self.algebraic = true;
     }
 
     /// Declares `count` variables, named by `name`, so every variable is listed
@@ -58,7 +50,9 @@ impl AnnotatedCnf {
             writeln!(out, "c {line}")?;
         }
         for (i, name) in self.var_names.iter().enumerate() {
-            writeln!(out, "c var {} = {name}", i + 1)?;
+            if !name.is_empty() {
+                writeln!(out, "c var {} = {name}", i + 1)?;
+            }
         }
         writeln!(
             out,
@@ -67,6 +61,10 @@ impl AnnotatedCnf {
             self.formula.len()
         )?;
         let clauses: Vec<&[Lit]> = self.formula.iter().collect();
+        let ungrouped = self.groups.first().map_or(clauses.len(), |g| g.1);
+        for clause in &clauses[..ungrouped] {
+            write_clause(out, clause)?;
+        }
         for (i, (text, first)) in self.groups.iter().enumerate() {
             let end = self.groups.get(i + 1).map_or(clauses.len(), |g| g.1);
             if end == *first {
@@ -75,23 +73,35 @@ impl AnnotatedCnf {
                 writeln!(out, "c {text}")?;
             }
             for clause in &clauses[*first..end] {
-                for l in *clause {
-                    write!(out, "{} ", l.to_dimacs())?;
-                }
-                writeln!(out, "0")?;
+                write_clause(out, clause)?;
             }
         }
         Ok(())
     }
-}
 
-impl ClauseSink for AnnotatedCnf {
-    fn begin_group(&mut self, group: &Group<'_>) {
+    /// The clauses added from now on state `text` (one `c` line before them).
+    pub fn begin_group(&mut self, text: impl Into<String>) {
         let first = self.formula.len();
-        self.groups.push((group.describe(self.algebraic), first));
+        self.groups.push((text.into(), first));
     }
 
-    fn add_clause(&mut self, clause: &[Lit]) {
+    /// Adds one clause to the current group.
+    pub fn add_clause(&mut self, clause: &[Lit]) {
         ExtendFormula::add_clause(&mut self.formula, clause);
     }
+
+    /// A fresh variable named `name` (listed with the others in the header).
+    pub fn new_named_var(&mut self, name: impl Into<String>) -> Var {
+        let var = self.formula.new_var();
+        self.var_names.resize(var.index(), String::new());
+        self.var_names.push(name.into());
+        var
+    }
+}
+
+fn write_clause(out: &mut impl Write, clause: &[Lit]) -> io::Result<()> {
+    for l in clause {
+        write!(out, "{} ", l.to_dimacs())?;
+    }
+    writeln!(out, "0")
 }

@@ -1,0 +1,41 @@
+//! SAT pieces that know nothing of draughts, shared by every puzzle the tool
+//! encodes (the draughts reconstruction and the pawn-capture puzzle).
+//!
+//! - [`lucky`]: try "units, false elsewhere" before calling the solver;
+//! - [`AnnotatedCnf`]: a formula with named variables and clause groups,
+//!   written as readable DIMACS;
+//! - [`minimal_core`]: shrink a failed set of assumptions to a minimal one;
+//! - [`Optimizer`]: minimise a count of true literals with rustsat's
+//!   incremental totalizer, the last call (one lower) proving optimality;
+//! - [`prove_unsat`] and [`check_drat`]: certificates of unsatisfiability;
+//! - [`run_solver`]: an outside SAT-competition solver on a DIMACS file.
+//!
+//! Nothing here depends on the rest of the crate, so every layer may use it.
+
+mod core;
+mod dimacs;
+mod external;
+pub mod lucky;
+mod optimize;
+mod proof;
+
+pub use self::core::minimal_core;
+pub use dimacs::AnnotatedCnf;
+pub use external::{parse_solver_output, run_solver, Verdict};
+pub use lucky::lucky_model;
+pub use optimize::{at_most, from_rs, to_rs, totalizer, Optimizer};
+pub use proof::{check_drat, prove_unsat};
+
+/// The SAT machinery failed (a solver error, an encoding error, I/O on a
+/// proof or an outside solver): never an answer, always a bug or an
+/// environment problem.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SatError(pub String);
+
+impl std::fmt::Display for SatError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for SatError {}

@@ -1,0 +1,214 @@
+//! Certificates of unsatisfiability: varisat writes a proof (DRAT, or its
+//! own format) while it solves, and [`check_drat`] checks a DRAT proof by
+//! reverse unit propagation, so a reader can trust an "impossible" or an
+//! "optimal" without trusting the solver's search.
+
+use std::collections::HashMap;
+use std::io::Write;
+
+use varisat::{CnfFormula, Lit, ProofFormat, Solver};
+
+use super::SatError;
+
+/// Solves `formula` while writing a proof in `format` to `out`. `Ok(true)`:
+/// the formula is unsatisfiable and `out` holds a complete proof;
+/// `Ok(false)`: it is satisfiable and nothing was written.
+///
+/// # Errors
+/// [`SatError`] if varisat fails or the proof cannot be written.
+pub fn prove_unsat(
+    formula: &CnfFormula,
+    format: ProofFormat,
+    out: &mut impl Write,
+) -> Result<bool, SatError> {
+    let mut buffer = Vec::new();
+    let unsat = {
+        let mut solver = Solver::new();
+        solver.write_proof(&mut buffer, format);
+        solver.add_formula(formula);
+        let sat = solver
+            .solve()
+            .map_err(|e| SatError(format!("varisat failed: {e}")))?;
+        solver
+            .close_proof()
+            .map_err(|e| SatError(format!("varisat could not finish the proof: {e}")))?;
+        !sat
+    };
+    if unsat {
+        out.write_all(&buffer)
+            .map_err(|e| SatError(format!("cannot write the proof: {e}")))?;
+    }
+    Ok(unsat)
+}
+
+/// Checks a textual DRAT proof of `formula`'s unsatisfiability by reverse
+/// unit propagation: every added clause must follow from the clauses before
+/// it by unit propagation, and the proof must reach the empty clause. (RAT
+/// steps are not accepted; varisat does not produce them.) Returns the number
+/// of lemmas checked.
+///
+/// # Errors
+/// Which line fails, in words.
+pub fn check_drat(formula: &CnfFormula, proof: &str) -> Result<usize, String> {
+    let mut clauses: Vec<Option<Vec<Lit>>> = formula.iter().map(|c| Some(c.to_vec())).collect();
+    let key = |c: &[Lit]| {
+        let mut k = c.to_vec();
+        k.sort_unstable();
+        k
+    };
+    let mut index: HashMap<Vec<Lit>, Vec<usize>> = HashMap::new();
+    for (i, c) in clauses.iter().enumerate() {
+        if let Some(c) = c {
+            index.entry(key(c)).or_default().push(i);
+        }
+    }
+    let var_count = formula.var_count();
+    let mut lemmas = 0;
+    for (n, line) in proof.lines().enumerate() {
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('c') {
+            continue;
+        }
+        let (delete, body) = match line.strip_prefix("d ") {
+            Some(rest) => (true, rest),
+            None => (false, line),
+        };
+        let mut lits = Vec::new();
+        for word in body.split_whitespace() {
+            let value: isize = word
+                .parse()
+                .map_err(|_| format!("proof line {}: '{word}' is not a literal", n + 1))?;
+            if value == 0 {
+                break;
+            }
+            lits.push(Lit::from_dimacs(value));
+        }
+        if delete {
+            if let Some(i) = index.get_mut(&key(&lits)).and_then(Vec::pop) {
+                clauses[i] = None;
+            }
+            continue;
+        }
+        if !implied_by_propagation(&clauses, &lits, var_count) {
+            return Err(format!(
+                "proof line {}: clause '{body}' does not follow by unit propagation",
+                n + 1
+            ));
+        }
+        lemmas += 1;
+        if lits.is_empty() {
+            return Ok(lemmas);
+        }
+        index.entry(key(&lits)).or_default().push(clauses.len());
+        clauses.push(Some(lits));
+    }
+    if implied_by_propagation(&clauses, &[], var_count) {
+        Ok(lemmas)
+    } else {
+        Err("the proof never reaches the empty clause".into())
+    }
+}
+
+/// Does unit propagation on `clauses` plus the negation of `lemma` reach a conflict?
+fn implied_by_propagation(clauses: &[Option<Vec<Lit>>], lemma: &[Lit], var_count: usize) -> bool {
+    let vars = lemma
+        .iter()
+        .map(|l| l.index() + 1)
+        .max()
+        .unwrap_or(0)
+        .max(var_count);
+    let mut value: Vec<Option<bool>> = vec![None; vars];
+    for &l in lemma {
+        match value[l.index()] {
+            // The lemma holds a literal and its negation: a tautology.
+            Some(v) if v == l.is_positive() => return true,
+            _ => value[l.index()] = Some(!l.is_positive()),
+        }
+    }
+    let holds = |value: &[Option<bool>], l: Lit| {
+        value
+            .get(l.index())
+            .copied()
+            .flatten()
+            .map(|v| v == l.is_positive())
+    };
+    loop {
+        let mut changed = false;
+        for clause in clauses.iter().flatten() {
+            let mut unassigned = None;
+            let mut open = 0;
+            let mut satisfied = false;
+            for &l in clause {
+                match holds(&value, l) {
+                    Some(true) => {
+                        satisfied = true;
+                        break;
+                    }
+                    Some(false) => {}
+                    None => {
+                        open += 1;
+                        unassigned = Some(l);
+                    }
+                }
+            }
+            if satisfied {
+                continue;
+            }
+            match (open, unassigned) {
+                (0, _) => return true,
+                (1, Some(l)) => {
+                    if l.index() >= value.len() {
+                        value.resize(l.index() + 1, None);
+                    }
+                    value[l.index()] = Some(l.is_positive());
+                    changed = true;
+                }
+                _ => {}
+            }
+        }
+        if !changed {
+            return false;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use varisat::ExtendFormula;
+
+    fn formula(clauses: &[&[isize]]) -> CnfFormula {
+        let mut f = CnfFormula::new();
+        for c in clauses {
+            let lits: Vec<Lit> = c.iter().map(|&d| Lit::from_dimacs(d)).collect();
+            f.add_clause(&lits);
+        }
+        f
+    }
+
+    #[test]
+    fn proofs_of_unsatisfiable_formulas_check_and_satisfiable_ones_get_none() {
+        // Pigeonhole 3 into 2: unsatisfiable, not by unit propagation alone.
+        let php = formula(&[
+            &[1, 2],
+            &[3, 4],
+            &[5, 6],
+            &[-1, -3],
+            &[-1, -5],
+            &[-3, -5],
+            &[-2, -4],
+            &[-2, -6],
+            &[-4, -6],
+        ]);
+        let mut proof = Vec::new();
+        assert!(prove_unsat(&php, ProofFormat::Drat, &mut proof).unwrap());
+        let lemmas = check_drat(&php, &String::from_utf8(proof).unwrap()).unwrap();
+        assert!(lemmas >= 1);
+        let sat = formula(&[&[1, 2], &[-1]]);
+        let mut none = Vec::new();
+        assert!(!prove_unsat(&sat, ProofFormat::Drat, &mut none).unwrap());
+        assert!(none.is_empty());
+        // A lemma that does not follow is refused.
+        assert!(check_drat(&sat, "-2 0\n0\n").is_err());
+    }
+}
