@@ -69,14 +69,14 @@ pub fn minimize_pieces(
     let occupied: Vec<Lit> = Square::all()
         .map(|s| lit(s, Fact::Occupied, true))
         .collect();
-    let pieces_tot = opt.totalizer(&occupied)?;
+    let mut pieces_tot = opt.totalizer(&occupied)?;
     let piece_count = |m: &[Lit]| vars::decode(m).piece_count() as usize;
-    let fewest = opt.minimize(&pieces_tot, first, piece_count, &[])?;
+    let fewest = opt.minimize(&mut pieces_tot, first, piece_count, &[])?;
     let keep_pieces = at_most(&pieces_tot, piece_count(&fewest))?;
     let kings: Vec<Lit> = Square::all().map(|s| lit(s, Fact::King, true)).collect();
-    let kings_tot = opt.totalizer(&kings)?;
+    let mut kings_tot = opt.totalizer(&kings)?;
     let king_count = |m: &[Lit]| vars::decode(m).king_count() as usize;
-    let best = opt.minimize(&kings_tot, fewest, king_count, &keep_pieces)?;
+    let best = opt.minimize(&mut kings_tot, fewest, king_count, &keep_pieces)?;
     let start: Board = vars::decode(&best);
     Ok(Some(Minimum {
         pieces: start.piece_count() as usize,

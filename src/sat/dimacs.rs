@@ -105,3 +105,30 @@ fn write_clause(out: &mut impl Write, clause: &[Lit]) -> io::Result<()> {
     }
     writeln!(out, "0")
 }
+
+/// Where an encoder that names its groups writes: an [`AnnotatedCnf`]
+/// (names kept, for DIMACS) or a plain formula (names never even built).
+pub trait GroupedClauses {
+    /// The clauses that follow state what `describe` says.
+    fn group(&mut self, describe: impl FnOnce() -> String);
+    /// Adds one clause.
+    fn clause(&mut self, lits: &[Lit]);
+}
+
+impl GroupedClauses for AnnotatedCnf {
+    fn group(&mut self, describe: impl FnOnce() -> String) {
+        self.begin_group(describe());
+    }
+
+    fn clause(&mut self, lits: &[Lit]) {
+        self.add_clause(lits);
+    }
+}
+
+impl GroupedClauses for CnfFormula {
+    fn group(&mut self, _: impl FnOnce() -> String) {}
+
+    fn clause(&mut self, lits: &[Lit]) {
+        self.add_clause(lits);
+    }
+}

@@ -7,8 +7,12 @@
 //! - [`minimal_core`]: shrink a failed set of assumptions to a minimal one;
 //! - [`Optimizer`]: minimise a count of true literals with rustsat's
 //!   incremental totalizer, the last call (one lower) proving optimality;
+//! - [`minimize_true`]: the same by unsatisfiable cores (OLL), for large
+//!   problems where one totalizer over everything is too big;
 //! - [`prove_unsat`] and [`check_drat`]: certificates of unsatisfiability;
-//! - [`run_solver`]: an outside SAT-competition solver on a DIMACS file.
+//! - [`run_solver`]: an outside SAT-competition solver on a DIMACS file;
+//! - [`propagate_units`] and [`split`]: what unit clauses force, and the
+//!   parts of the rest that share no variable.
 //!
 //! Nothing here depends on the rest of the crate, so every layer may use it.
 
@@ -16,15 +20,21 @@ mod core;
 mod dimacs;
 mod external;
 pub mod lucky;
+mod oll;
 mod optimize;
 mod proof;
+mod split;
+mod units;
 
 pub use self::core::minimal_core;
-pub use dimacs::AnnotatedCnf;
+pub use dimacs::{AnnotatedCnf, GroupedClauses};
 pub use external::{parse_solver_output, run_solver, Verdict};
 pub use lucky::lucky_model;
-pub use optimize::{at_most, from_rs, to_rs, totalizer, Optimizer};
+pub use oll::{minimize_true, CoreGuided};
+pub use optimize::{at_most, bound_clauses, counter, from_rs, to_rs, totalizer, Optimizer};
 pub use proof::{check_drat, prove_unsat};
+pub use split::{lift, split, Part};
+pub use units::{propagate_units, Propagated};
 
 /// The SAT machinery failed (a solver error, an encoding error, I/O on a
 /// proof or an outside solver): never an answer, always a bug or an

@@ -8,7 +8,7 @@
 //! solver says unsatisfiable: that last call, one below the value returned,
 //! is the proof of optimality.
 
-use rustsat::encodings::card::{BoundUpper, Totalizer};
+use rustsat::encodings::card::{BoundUpper, BoundUpperIncremental, Totalizer};
 use rustsat::instances::{BasicVarManager, Cnf, ManageVars};
 use rustsat::types::{Lit as RsLit, Var as RsVar};
 use varisat::{CnfFormula, ExtendFormula, Lit, Solver, Var};
@@ -47,6 +47,30 @@ pub fn totalizer(
         .map(|clause| clause.iter().map(|&l| from_rs(l)).collect())
         .collect();
     Ok((tot, clauses))
+}
+
+/// A totalizer over `inputs` with no bound encoded yet (see [`bound_clauses`]).
+pub fn counter(inputs: &[Lit]) -> Totalizer {
+    inputs.iter().map(|&l| to_rs(l)).collect()
+}
+
+/// The clauses `tot` still lacks to bound its count to `k`, with fresh
+/// variables from `vars` (none when that bound is encoded already).
+///
+/// # Errors
+/// [`SatError`] if rustsat refuses the encoding.
+pub fn bound_clauses(
+    tot: &mut Totalizer,
+    k: usize,
+    vars: &mut BasicVarManager,
+) -> Result<Vec<Vec<Lit>>, SatError> {
+    let mut cnf = Cnf::new();
+    tot.encode_ub_change(k..=k, &mut cnf, vars)
+        .map_err(totalizer_failed)?;
+    Ok(cnf
+        .into_iter()
+        .map(|clause| clause.iter().map(|&l| from_rs(l)).collect())
+        .collect())
 }
 
 /// The assumptions that say "at most `k` inputs of `tot` are true".
@@ -127,6 +151,26 @@ impl Optimizer {
         Ok(tot)
     }
 
+    /// A totalizer over `inputs` with no bound encoded yet: [`Optimizer::at_most`]
+    /// adds the clauses of each bound when it is first asked for, so a
+    /// search that only goes down from a good model never pays for the
+    /// bounds above it (a full totalizer has a quadratic number of clauses).
+    pub fn counter(&mut self, inputs: &[Lit]) -> Totalizer {
+        counter(inputs)
+    }
+
+    /// The assumptions that say "at most `k` inputs of `tot` are true",
+    /// encoding that bound first if it is not yet.
+    ///
+    /// # Errors
+    /// [`SatError`] if rustsat refuses the encoding.
+    pub fn at_most(&mut self, tot: &mut Totalizer, k: usize) -> Result<Vec<Lit>, SatError> {
+        for clause in bound_clauses(tot, k, &mut self.vars)? {
+            self.solver.add_clause(&clause);
+        }
+        at_most(tot, k)
+    }
+
     /// Solves with the fixed and `extra` assumptions; the model if satisfiable.
     ///
     /// # Errors
@@ -152,16 +196,21 @@ impl Optimizer {
     /// [`SatError`] if varisat or the totalizer fails.
     pub fn minimize(
         &mut self,
-        tot: &Totalizer,
+        tot: &mut Totalizer,
         mut best: Vec<Lit>,
         count: impl Fn(&[Lit]) -> usize,
         keep: &[Lit],
     ) -> Result<Vec<Lit>, SatError> {
         while count(&best) > 0 {
-            let mut assumptions = at_most(tot, count(&best) - 1)?;
+            let mut assumptions = self.at_most(tot, count(&best) - 1)?;
             assumptions.extend_from_slice(keep);
             match self.solve(&assumptions)? {
-                Some(model) => best = model,
+                Some(model) if count(&model) < count(&best) => best = model,
+                Some(_) => {
+                    return Err(SatError(
+                        "a lower bound gave no lower count: the count does not read the totalizer's inputs".into(),
+                    ))
+                }
                 None => break,
             }
         }
@@ -180,11 +229,16 @@ mod tests {
         let f = CnfFormula::from([[l(1), l(2)], [l(2), l(3)], [l(3), l(4)]]);
         let mut opt = Optimizer::new(&f, 4);
         let inputs: Vec<Lit> = (1..=4).map(l).collect();
-        let tot = opt.totalizer(&inputs).unwrap();
-        let first = opt.solve(&[]).unwrap().unwrap();
         let count = |m: &[Lit]| m[..4].iter().filter(|x| x.is_positive()).count();
-        let best = opt.minimize(&tot, first, count, &[]).unwrap();
+        // Fully encoded, and lazily encoded: the same optimum.
+        let mut tot = opt.totalizer(&inputs).unwrap();
+        let first = opt.solve(&[]).unwrap().unwrap();
+        let best = opt.minimize(&mut tot, first.clone(), count, &[]).unwrap();
         assert_eq!(count(&best), 2);
         assert_eq!(opt.solve(&at_most(&tot, 1).unwrap()).unwrap(), None);
+        let mut lazy = opt.counter(&inputs);
+        assert!(at_most(&lazy, 1).is_err(), "nothing is encoded yet");
+        let best = opt.minimize(&mut lazy, first, count, &[]).unwrap();
+        assert_eq!(count(&best), 2);
     }
 }
