@@ -23,6 +23,7 @@ pub mod board;
 pub mod encode;
 pub mod hard;
 pub mod notation;
+pub mod pawns;
 pub mod random;
 pub mod render;
 pub mod replay;
