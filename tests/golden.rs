@@ -1,5 +1,5 @@
-//! Golden DIMACS files: the encoding of the two samples (English) and two
-//! Russian records, byte for byte.
+//! Golden DIMACS files: the encoding of the two samples (English), two
+//! Russian records and the pawn puzzle's example, byte for byte.
 //! An intended change is blessed with `BLESS=1 cargo test golden`, and the
 //! diff of `encodings/golden/` is then reviewed like code.
 
@@ -35,28 +35,46 @@ const GOLDEN: [(&str, Variant); 4] = [
 fn golden_dimacs_match() {
     for (name, variant) in GOLDEN {
         let input = std::fs::read_to_string(path(&format!("tests/data/{name}.in"))).unwrap();
-        let got = dimacs_under(&input, variant);
-        let golden = path(&format!("encodings/golden/{name}.cnf"));
-        if std::env::var_os("BLESS").is_some() {
-            std::fs::write(&golden, &got).unwrap();
-            continue;
-        }
-        let want = std::fs::read_to_string(&golden).unwrap_or_else(|e| {
-            panic!("{}: {e} (run with BLESS=1 to create it)", golden.display())
-        });
-        if got != want {
-            let first = got
-                .lines()
-                .zip(want.lines())
-                .position(|(a, b)| a != b)
-                .unwrap_or(got.lines().count().min(want.lines().count()));
-            panic!(
-                "{name}: the encoding changed at line {}:\n  golden: {:?}\n  now:    {:?}\nIf intended, run BLESS=1 cargo test golden and review the diff.",
-                first + 1,
-                want.lines().nth(first),
-                got.lines().nth(first)
-            );
-        }
+        matches_golden(name, &dimacs_under(&input, variant));
+    }
+}
+
+#[test]
+fn golden_pawn_dimacs_match() {
+    let input = std::fs::read_to_string(path("tests/data/pawns.in")).unwrap();
+    let board = &postfacto::pawns::parse_pawn_boards(&input).unwrap()[0];
+    for (name, bound) in [("pawns", None), ("pawns-at-most-5", Some(5))] {
+        let mut out = Vec::new();
+        postfacto::pawns::pawn_cnf(board, bound)
+            .unwrap()
+            .write_dimacs(&mut out)
+            .unwrap();
+        matches_golden(name, &String::from_utf8(out).unwrap());
+    }
+}
+
+/// Compares `got` with `encodings/golden/NAME.cnf` byte for byte (or
+/// rewrites the file under `BLESS=1`).
+fn matches_golden(name: &str, got: &str) {
+    let golden = path(&format!("encodings/golden/{name}.cnf"));
+    if std::env::var_os("BLESS").is_some() {
+        std::fs::write(&golden, got).unwrap();
+        return;
+    }
+    let want = std::fs::read_to_string(&golden)
+        .unwrap_or_else(|e| panic!("{}: {e} (run with BLESS=1 to create it)", golden.display()));
+    if got != want {
+        let first = got
+            .lines()
+            .zip(want.lines())
+            .position(|(a, b)| a != b)
+            .unwrap_or(got.lines().count().min(want.lines().count()));
+        panic!(
+            "{name}: the encoding changed at line {}:\n  golden: {:?}\n  now:    {:?}\nIf intended, run BLESS=1 cargo test golden and review the diff.",
+            first + 1,
+            want.lines().nth(first),
+            got.lines().nth(first)
+        );
     }
 }
 

@@ -7,5 +7,6 @@ mod cases;
 mod cli;
 mod formats;
 mod golden;
+mod pawns;
 mod property;
 mod russian;

@@ -119,6 +119,13 @@ pub enum Command {
         /// Write one file per instance into this folder (NNNN.in) instead of standard output.
         #[arg(long)]
         out: Option<PathBuf>,
+        /// Instead, random boards of the pawn puzzle, N x N (--count boards, --seed).
+        #[arg(long, value_name = "N", conflicts_with_all = ["hard", "hard_search", "out", "rules", "from", "plies"])]
+        pawns: Option<usize>,
+        /// Percentage of squares holding a pawn, with --pawns.
+        #[arg(long, value_name = "PERCENT", default_value_t = 50, requires = "pawns",
+              value_parser = clap::value_parser!(u32).range(0..=100))]
+        density: u32,
         /// Rule set of the random games (Russian records are written in algebraic notation).
         #[arg(long, value_enum, default_value_t = RulesArg::English, conflicts_with_all = ["hard", "hard_search"])]
         rules: RulesArg,
@@ -131,6 +138,32 @@ pub enum Command {
         /// Node or time limit for the DFS engine per record (e.g. 1000000, 2s).
         #[arg(long, value_parser = parse_limit)]
         limit: Option<LimitArg>,
+    },
+    /// The pawn-capture puzzle: the fewest captures after which no pawn attacks
+    /// another (T boards; each N, then N rows of 'O' and '.').
+    Pawns {
+        /// The puzzle input ('-' or nothing: standard input).
+        file: Option<PathBuf>,
+        /// Engine: exact matching (Hopcroft-Karp and König), or SAT with a totalizer bound.
+        #[arg(long, value_enum, default_value_t = PawnEngineArg::Matching)]
+        engine: PawnEngineArg,
+        /// Print the formula of one board in DIMACS (named variables and clause groups)
+        /// instead of solving.
+        #[arg(long)]
+        cnf: bool,
+        /// With --cnf: add a totalizer and unit clauses bounding the captures to at most K.
+        #[arg(long, value_name = "K", requires = "cnf")]
+        at_most: Option<usize>,
+        /// Which board (1-based) for --cnf and --proof; needed when there are several.
+        #[arg(long, value_name = "N")]
+        board: Option<usize>,
+        /// Write a DRAT proof that one capture fewer than the answer's is impossible:
+        /// a refutation of the formula `pawns --cnf --at-most K-1` prints.
+        #[arg(long, value_name = "FILE", conflicts_with = "cnf")]
+        proof: Option<PathBuf>,
+        /// Print figures per board on standard error.
+        #[arg(long)]
+        stats: bool,
     },
     /// Time the engines on generated instances and print a table.
     Bench {
@@ -146,6 +179,10 @@ pub enum Command {
         /// Rule set (Russian: the SAT engine only, and no hard family).
         #[arg(long, value_enum, default_value_t = RulesArg::English)]
         rules: RulesArg,
+        /// Instead, time both pawn-puzzle engines on random boards of half density,
+        /// 8 x 8 up to 1000 x 1000 (--seed applies).
+        #[arg(long)]
+        pawns: bool,
     },
 }
 
@@ -262,6 +299,24 @@ pub enum ProofFormatArg {
 pub enum MinimizeArg {
     /// The number of pieces, then of kings.
     Pieces,
+}
+
+/// Engines of the pawn puzzle.
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PawnEngineArg {
+    /// Minimum vertex cover by maximum matching (exact, fast).
+    Matching,
+    /// Clauses and a totalizer bound, solved by varisat (exact, slower).
+    Sat,
+}
+
+impl PawnEngineArg {
+    pub fn engine(self) -> postfacto::pawns::PawnEngine {
+        match self {
+            PawnEngineArg::Matching => postfacto::pawns::PawnEngine::Matching,
+            PawnEngineArg::Sat => postfacto::pawns::PawnEngine::Sat,
+        }
+    }
 }
 
 #[derive(ValueEnum, Clone, Copy, Debug)]

@@ -176,3 +176,103 @@ pub fn run(
     }
     Ok(())
 }
+
+/// Boards of the pawn benchmark: size, how many random boards, and the
+/// percentage of squares with pawns (above about 60% the free pawns form
+/// one giant connected part instead of many small ones, and the SAT engine
+/// is left out above 100 x 100: from 200 x 200 its search there takes from
+/// a second to minutes).
+const PAWN_BOARDS: [(usize, usize, u32); 8] = [
+    (8, 201, 50),
+    (32, 201, 50),
+    (100, 51, 50),
+    (316, 11, 50),
+    (700, 5, 50),
+    (1000, 5, 50),
+    (100, 51, 90),
+    (1000, 5, 90),
+];
+
+/// `bench --pawns`: both pawn engines on random boards. The
+/// engines must agree on every board's optimum; times are whole solves
+/// (roles, engine, ordering and the replay check), parse times separate.
+pub fn run_pawns(seed: u64, out: &mut impl Write) -> Result<(), String> {
+    use postfacto::pawns::{
+        format_pawn_boards, parse_pawn_boards, solve_pawns, PawnBoard, PawnEngine,
+    };
+    use postfacto::random::Rng;
+    let w = |e: std::io::Error| e.to_string();
+    writeln!(out, "# pawn puzzle: random N x N boards, seed {seed}").map_err(w)?;
+    writeln!(
+        out,
+        "{:>5} {:>4} {:>6} {:>8} {:>9} {:>9} {:>9} {:>10} {:>10} {:>12} {:>10}",
+        "N",
+        "pct",
+        "boards",
+        "pawns",
+        "captures",
+        "parse_ms",
+        "engine",
+        "median_ms",
+        "max_ms",
+        "boards_per_s",
+        "sat_calls"
+    )
+    .map_err(w)?;
+    let mut rng = Rng::new(seed);
+    for (size, count, percent) in PAWN_BOARDS {
+        let boards: Vec<PawnBoard> = (0..count)
+            .map(|_| PawnBoard::random(size, percent, &mut rng))
+            .collect();
+        let mut parse_times = Vec::new();
+        for board in &boards {
+            let text = format_pawn_boards(std::slice::from_ref(board));
+            let started = Instant::now();
+            let parsed = parse_pawn_boards(&text).map_err(|e| e.to_string())?;
+            parse_times.push(started.elapsed());
+            if parsed[0] != *board {
+                return Err(format!("a {size} x {size} board does not read back"));
+            }
+        }
+        let parse = Summary::of(&parse_times).median;
+        let pawns = boards.iter().map(PawnBoard::pawn_count).sum::<usize>() / count;
+        let mut optimum: Option<Vec<usize>> = None;
+        let engines: &[PawnEngine] = if percent > 60 && size > 100 {
+            &[PawnEngine::Matching]
+        } else {
+            &[PawnEngine::Matching, PawnEngine::Sat]
+        };
+        for &engine in engines {
+            let mut times = Vec::new();
+            let mut captures = Vec::new();
+            let mut calls = 0;
+            for board in &boards {
+                let started = Instant::now();
+                let solution = solve_pawns(board, engine).map_err(|e| e.to_string())?;
+                times.push(started.elapsed());
+                captures.push(solution.captures.len());
+                calls += solution.stats.solver_calls;
+            }
+            match &optimum {
+                Some(best) if *best != captures => {
+                    return Err(format!("the engines disagree on a {size} x {size} board"))
+                }
+                _ => optimum = Some(captures.clone()),
+            }
+            let s = Summary::of(&times);
+            writeln!(
+                out,
+                "{size:>5} {percent:>4} {count:>6} {pawns:>8} {:>9} {:>9.3} {:>9} {:>10.3} {:>10.3} {:>12.1} {:>10}",
+                captures.iter().sum::<usize>() / count,
+                parse.as_secs_f64() * 1e3,
+                engine.name(),
+                s.median.as_secs_f64() * 1e3,
+                s.max.as_secs_f64() * 1e3,
+                count as f64 / s.total.as_secs_f64(),
+                calls / count
+            )
+            .map_err(w)?;
+        }
+    }
+    Ok(())
+}

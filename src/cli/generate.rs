@@ -97,3 +97,18 @@ pub fn hard_search(width: usize) -> Result<Vec<Record>, String> {
     });
     Ok(members.into_iter().map(|m| m.record).collect())
 }
+
+/// The largest pawn board `generate` writes (100 million squares).
+const MAX_PAWN_BOARD: usize = 10_000;
+
+/// `count` random pawn-puzzle boards, `size` x `size`, in the puzzle's format.
+pub fn pawn_boards(size: usize, count: usize, seed: u64, density: u32) -> Result<String, String> {
+    if size > MAX_PAWN_BOARD {
+        return Err(format!("--pawns {size}: at most {MAX_PAWN_BOARD}"));
+    }
+    let mut rng = postfacto::random::Rng::new(seed);
+    let boards: Vec<_> = (0..count)
+        .map(|_| postfacto::pawns::PawnBoard::random(size, density, &mut rng))
+        .collect();
+    Ok(postfacto::pawns::format_pawn_boards(&boards))
+}

@@ -7,6 +7,7 @@ mod compare;
 mod generate;
 mod moves;
 mod output;
+mod pawns;
 mod sat;
 mod solve;
 mod status;
@@ -112,19 +113,48 @@ pub fn run() -> ExitCode {
             beam,
             out: dir,
             rules,
+            pawns,
+            density,
         } => {
             let variant = rules.variant();
-            let records = match hard {
-                _ if hard_search => generate::hard_search(beam),
-                Some(k) => generate::hard(k),
-                None if plies == 0 || count == 0 => {
-                    Err("--plies and --count must be at least 1".into())
+            match pawns {
+                Some(size) => generate::pawn_boards(size, count, seed, density)
+                    .map_err(|e| fail(Status::BadInput, e))
+                    .and_then(|text| out.write_all(text.as_bytes()).map_err(write_err))
+                    .map(|()| Status::Ok),
+                None => {
+                    let records = match hard {
+                        _ if hard_search => generate::hard_search(beam),
+                        Some(k) => generate::hard(k),
+                        None if plies == 0 || count == 0 => {
+                            Err("--plies and --count must be at least 1".into())
+                        }
+                        None => generate::fragments(count, plies, seed, from, variant),
+                    };
+                    generate::run(records, variant, dir.as_deref(), &mut out)
+                        .map(|()| Status::Ok)
+                        .map_err(|e| fail(Status::BadInput, e))
                 }
-                None => generate::fragments(count, plies, seed, from, variant),
+            }
+        }
+        Command::Pawns {
+            file,
+            engine,
+            cnf,
+            at_most,
+            board,
+            proof,
+            stats,
+        } => {
+            let settings = pawns::Settings {
+                engine: engine.engine(),
+                cnf,
+                at_most,
+                board,
+                proof,
+                stats,
             };
-            generate::run(records, variant, dir.as_deref(), &mut out)
-                .map(|()| Status::Ok)
-                .map_err(|e| fail(Status::BadInput, e))
+            pawns::run(file.as_deref(), &settings, &mut out)
         }
         Command::Compare { paths, limit } => compare::run(&paths, dfs_limit(limit), &mut out),
         Command::Bench {
@@ -132,8 +162,13 @@ pub fn run() -> ExitCode {
             plies,
             seed,
             rules,
+            pawns,
         } => {
-            if count == 0 || plies == 0 {
+            if pawns {
+                bench::run_pawns(seed, &mut out)
+                    .map(|()| Status::Ok)
+                    .map_err(|e| fail(Status::Internal, e))
+            } else if count == 0 || plies == 0 {
                 Err(fail(
                     Status::BadInput,
                     "--count and --plies must be at least 1",
@@ -145,6 +180,12 @@ pub fn run() -> ExitCode {
             }
         }
     };
+    finish(result, out)
+}
+
+/// Flushes the output and turns the result into the exit code, printing
+/// the failure (once) on stderr.
+fn finish(result: Result<Status, Failure>, mut out: impl Write) -> ExitCode {
     let flushed = out.flush();
     let status = match result {
         Ok(status) => status,

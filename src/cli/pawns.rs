@@ -1,0 +1,157 @@
+//! `postfacto pawns`: the pawn-capture puzzle. Reads every board, solves
+//! each (in parallel) with the chosen engine, prints the answers in input
+//! order; or prints one board's formula, or a proof that its answer is
+//! optimal.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use rayon::prelude::*;
+use varisat::ProofFormat;
+
+use postfacto::pawns::{parse_pawn_boards, pawn_cnf, solve_pawns, PawnBoard, PawnEngine};
+use postfacto::sat::prove_unsat;
+
+use super::{fail, read_input, write_err, Failure, Status};
+
+/// What `pawns` was asked to do.
+pub struct Settings {
+    pub engine: PawnEngine,
+    pub cnf: bool,
+    pub at_most: Option<usize>,
+    pub board: Option<usize>,
+    pub proof: Option<PathBuf>,
+    pub stats: bool,
+}
+
+pub fn run(
+    file: Option<&Path>,
+    settings: &Settings,
+    out: &mut impl Write,
+) -> Result<Status, Failure> {
+    let input = read_input(file)?;
+    let text = std::str::from_utf8(&input.bytes).map_err(|_| {
+        fail(
+            Status::BadInput,
+            format!("{}: the input is not UTF-8 text", input.name),
+        )
+    })?;
+    let boards = parse_pawn_boards(text)
+        .map_err(|e| fail(Status::BadInput, format!("{}: {e}", input.name)))?;
+    let chosen = match settings.board {
+        Some(n) if (1..=boards.len()).contains(&n) => Some(n - 1),
+        Some(n) => {
+            return Err(fail(
+                Status::BadInput,
+                format!("--board {n}: {} has {} boards", input.name, boards.len()),
+            ))
+        }
+        None => None,
+    };
+    let one = |what: &str| match chosen {
+        Some(i) => Ok(i),
+        None if boards.len() == 1 => Ok(0),
+        None => Err(fail(
+            Status::BadInput,
+            format!(
+                "{}: {} boards; choose one for {what} with --board N",
+                input.name,
+                boards.len()
+            ),
+        )),
+    };
+    if settings.cnf {
+        let i = one("--cnf")?;
+        let cnf = pawn_cnf(&boards[i], settings.at_most)
+            .map_err(|e| fail(Status::Internal, format!("internal error: {e}")))?;
+        cnf.write_dimacs(out).map_err(write_err)?;
+        return Ok(Status::Ok);
+    }
+    let proof_board = match &settings.proof {
+        Some(_) => Some(one("--proof")?),
+        None => None,
+    };
+    let selected: Vec<(usize, &PawnBoard)> = match chosen {
+        Some(i) => vec![(i, &boards[i])],
+        None => boards.iter().enumerate().collect(),
+    };
+    let solved: Vec<_> = selected
+        .par_iter()
+        .map(|&(i, board)| {
+            let started = Instant::now();
+            (i, solve_pawns(board, settings.engine), started.elapsed())
+        })
+        .collect();
+    for (i, result, took) in solved {
+        let solution = result.map_err(|e| {
+            fail(
+                Status::Internal,
+                format!("{}: board {}: {e}", input.name, i + 1),
+            )
+        })?;
+        let mut text = String::with_capacity(12 * solution.captures.len() + 8);
+        text.push_str(&solution.captures.len().to_string());
+        text.push('\n');
+        for capture in &solution.captures {
+            use std::fmt::Write as _;
+            let _ = writeln!(text, "{capture}");
+        }
+        out.write_all(text.as_bytes()).map_err(write_err)?;
+        if settings.stats {
+            let s = solution.stats;
+            let n = boards[i].size();
+            eprintln!(
+                "postfacto: board {}: {n} x {n}, {} pawns, {} captures ({} never capture, {} must); {} engine: {}; {:.3} ms",
+                i + 1,
+                s.pawns,
+                solution.captures.len(),
+                s.sinks,
+                s.forced,
+                settings.engine.name(),
+                match settings.engine {
+                    PawnEngine::Sat => format!(
+                        "{} variables, {} clauses, {} parts, {} varisat calls",
+                        s.vars, s.clauses, s.parts, s.solver_calls
+                    ),
+                    _ => format!("maximum matching {}", s.matched),
+                },
+                took.as_secs_f64() * 1e3
+            );
+        }
+        if proof_board == Some(i) {
+            let path = settings.proof.as_deref().expect("a proof board has a path");
+            write_proof(&boards[i], solution.captures.len(), path)?;
+        }
+    }
+    Ok(Status::Ok)
+}
+
+/// Writes a DRAT refutation of "at most `optimum - 1` captures" to `path`.
+fn write_proof(board: &PawnBoard, optimum: usize, path: &Path) -> Result<(), Failure> {
+    let Some(below) = optimum.checked_sub(1) else {
+        eprintln!("postfacto: no proof written: the board needs no capture, so there is nothing to refute");
+        return Ok(());
+    };
+    let internal =
+        |e: postfacto::sat::SatError| fail(Status::Internal, format!("internal error: {e}"));
+    let cnf = pawn_cnf(board, Some(below)).map_err(internal)?;
+    let mut bytes = Vec::new();
+    if !prove_unsat(cnf.formula(), ProofFormat::Drat, &mut bytes).map_err(internal)? {
+        return Err(fail(
+            Status::Internal,
+            format!("internal error: {below} captures are possible, but the engine's answer has {optimum}"),
+        ));
+    }
+    std::fs::write(path, &bytes).map_err(|e| {
+        fail(
+            Status::BadInput,
+            format!("cannot write '{}': {e}", path.display()),
+        )
+    })?;
+    eprintln!(
+        "postfacto: proof that {below} captures are too few written to {} (it refutes `pawns --cnf --at-most {below}`)",
+        path.display()
+    );
+    Ok(())
+}
