@@ -225,6 +225,18 @@ struct Input {
     error: Option<String>,
 }
 
+impl Input {
+    /// The input as text; not UTF-8 is bad input, said with `what` ("the board").
+    fn text(&self, what: &str) -> Result<&str, Failure> {
+        std::str::from_utf8(&self.bytes).map_err(|_| {
+            fail(
+                Status::BadInput,
+                format!("{}: {what} is not UTF-8 text", self.name),
+            )
+        })
+    }
+}
+
 fn read_input(path: Option<&Path>) -> Result<Input, Failure> {
     match path {
         None => read_stdin(),

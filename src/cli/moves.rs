@@ -17,12 +17,7 @@ pub fn run(
     out: &mut impl Write,
 ) -> Result<Status, Failure> {
     let input = read_input(file)?;
-    let text = std::str::from_utf8(&input.bytes).map_err(|_| {
-        fail(
-            Status::BadInput,
-            format!("{}: the board is not UTF-8 text", input.name),
-        )
-    })?;
+    let text = input.text("the board")?;
     let board =
         parse_board(text).map_err(|e| fail(Status::BadInput, format!("{}: {e}", input.name)))?;
     let rules = variant.rules();

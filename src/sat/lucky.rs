@@ -38,17 +38,7 @@ pub fn lucky_model(formula: &CnfFormula) -> Option<Vec<Lit>> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn formula(clauses: &[&[isize]]) -> CnfFormula {
-        let mut f = CnfFormula::new();
-        for c in clauses {
-            let lits: Vec<Lit> = c.iter().map(|&d| Lit::from_dimacs(d)).collect();
-            f.add_clause(&lits);
-        }
-        f
-    }
-
-    use varisat::ExtendFormula;
+    use crate::sat::formula_of as formula;
 
     #[test]
     fn units_and_false_elsewhere_is_returned_when_it_satisfies() {

@@ -49,3 +49,15 @@ impl std::fmt::Display for SatError {
 }
 
 impl std::error::Error for SatError {}
+
+/// A formula from clauses of DIMACS numbers, for tests.
+#[cfg(test)]
+pub(crate) fn formula_of(clauses: &[&[isize]]) -> varisat::CnfFormula {
+    use varisat::ExtendFormula;
+    let mut f = varisat::CnfFormula::new();
+    for c in clauses {
+        let lits: Vec<varisat::Lit> = c.iter().map(|&d| varisat::Lit::from_dimacs(d)).collect();
+        f.add_clause(&lits);
+    }
+    f
+}

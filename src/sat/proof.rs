@@ -8,6 +8,7 @@ use std::io::Write;
 
 use varisat::{CnfFormula, Lit, ProofFormat, Solver};
 
+use super::units::{clause_state, ClauseState};
 use super::SatError;
 
 /// Solves `formula` while writing a proof in `format` to `out`. `Ok(true)`:
@@ -135,35 +136,16 @@ fn implied_by_propagation(clauses: &[Option<Vec<Lit>>], lemma: &[Lit], var_count
     loop {
         let mut changed = false;
         for clause in clauses.iter().flatten() {
-            let mut unassigned = None;
-            let mut open = 0;
-            let mut satisfied = false;
-            for &l in clause {
-                match holds(&value, l) {
-                    Some(true) => {
-                        satisfied = true;
-                        break;
-                    }
-                    Some(false) => {}
-                    None => {
-                        open += 1;
-                        unassigned = Some(l);
-                    }
-                }
-            }
-            if satisfied {
-                continue;
-            }
-            match (open, unassigned) {
-                (0, _) => return true,
-                (1, Some(l)) => {
+            match clause_state(clause, |l| holds(&value, l)) {
+                ClauseState::Falsified => return true,
+                ClauseState::Unit(l) => {
                     if l.index() >= value.len() {
                         value.resize(l.index() + 1, None);
                     }
                     value[l.index()] = Some(l.is_positive());
                     changed = true;
                 }
-                _ => {}
+                ClauseState::Satisfied | ClauseState::Open => {}
             }
         }
         if !changed {
@@ -175,16 +157,7 @@ fn implied_by_propagation(clauses: &[Option<Vec<Lit>>], lemma: &[Lit], var_count
 #[cfg(test)]
 mod tests {
     use super::*;
-    use varisat::ExtendFormula;
-
-    fn formula(clauses: &[&[isize]]) -> CnfFormula {
-        let mut f = CnfFormula::new();
-        for c in clauses {
-            let lits: Vec<Lit> = c.iter().map(|&d| Lit::from_dimacs(d)).collect();
-            f.add_clause(&lits);
-        }
-        f
-    }
+    use crate::sat::formula_of as formula;
 
     #[test]
     fn proofs_of_unsatisfiable_formulas_check_and_satisfiable_ones_get_none() {

@@ -3,6 +3,40 @@
 
 use varisat::{CnfFormula, ExtendFormula, Lit};
 
+/// A clause under a partial assignment.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum ClauseState {
+    /// Some literal is true.
+    Satisfied,
+    /// Every literal is false.
+    Falsified,
+    /// Exactly one literal is unassigned and the rest are false.
+    Unit(Lit),
+    /// Two or more literals are unassigned.
+    Open,
+}
+
+/// The state of `clause` when `value` gives each literal's value, if any.
+pub(crate) fn clause_state(clause: &[Lit], value: impl Fn(Lit) -> Option<bool>) -> ClauseState {
+    let mut unassigned = None;
+    let mut open = 0;
+    for &l in clause {
+        match value(l) {
+            Some(true) => return ClauseState::Satisfied,
+            Some(false) => {}
+            None => {
+                open += 1;
+                unassigned = Some(l);
+            }
+        }
+    }
+    match (open, unassigned) {
+        (0, _) => ClauseState::Falsified,
+        (1, Some(l)) => ClauseState::Unit(l),
+        _ => ClauseState::Open,
+    }
+}
+
 /// What unit propagation leaves of a formula.
 #[derive(Debug)]
 pub struct Propagated {
@@ -40,30 +74,10 @@ pub fn propagate_units(formula: &CnfFormula) -> Option<Propagated> {
             None => fixed[unit.index()] = Some(unit.is_positive()),
         }
         for &c in &occurs[unit.index()] {
-            let clause = clauses[c as usize];
-            let mut open = None;
-            let mut open_count = 0;
-            let mut satisfied = false;
-            for &l in clause {
-                match value(&fixed, l) {
-                    Some(true) => {
-                        satisfied = true;
-                        break;
-                    }
-                    Some(false) => {}
-                    None => {
-                        open_count += 1;
-                        open = Some(l);
-                    }
-                }
-            }
-            if satisfied {
-                continue;
-            }
-            match (open_count, open) {
-                (0, _) => return None,
-                (1, Some(l)) => queue.push(l),
-                _ => {}
+            match clause_state(clauses[c as usize], |l| value(&fixed, l)) {
+                ClauseState::Falsified => return None,
+                ClauseState::Unit(l) => queue.push(l),
+                ClauseState::Satisfied | ClauseState::Open => {}
             }
         }
     }
