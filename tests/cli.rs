@@ -437,3 +437,66 @@ fn compare_reports_agreement_and_counts_bad_files() {
         with_bad.stderr
     );
 }
+
+/// Runs `postfacto args...` with standard output going to `/dev/full`.
+fn to_full_disk(args: &[&str]) -> crate::util::Run {
+    let full = std::fs::OpenOptions::new()
+        .write(true)
+        .open("/dev/full")
+        .expect("/dev/full exists on Linux");
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_postfacto"))
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .stdout(full)
+        .stderr(std::process::Stdio::piped())
+        .output()
+        .unwrap();
+    crate::util::Run {
+        code: out.status.code().unwrap(),
+        stdout: String::new(),
+        stderr: String::from_utf8(out.stderr).unwrap(),
+    }
+}
+
+#[test]
+fn a_full_disk_is_reported_once_with_exit_2() {
+    let big = scratch("full-disk-pawns.in", &{
+        let mut rng = postfacto::random::Rng::new(3);
+        postfacto::pawns::format_pawn_boards(&[postfacto::pawns::PawnBoard::random(
+            300, 50, &mut rng,
+        )])
+    });
+    let big = big.to_str().unwrap();
+    for args in [
+        &["solve", "tests/data/sample1.in"][..],
+        &["pawns", big],
+        &["generate", "--count", "300"],
+        &["cnf", "tests/data/sample1.in"],
+        &["sat", "encodings/golden/sample1.cnf"],
+    ] {
+        let run = to_full_disk(args);
+        assert_eq!(run.code, 2, "{args:?}: {}", run.stderr);
+        assert_eq!(
+            run.stderr, "postfacto: cannot write output: No space left on device (os error 28)\n",
+            "{args:?}"
+        );
+    }
+}
+
+#[test]
+fn control_characters_in_quoted_input_are_escaped_to_keep_one_line() {
+    for (input, escaped) in [
+        ("W 1\n2\u{0}1-17\n", "'2\\01-17'"),
+        ("W 1\n2\u{1b}1-17\n", "'2\\u{1b}1-17'"),
+        ("W 1\n21-1\u{7}7\n", "'21-1\\u{7}7'"),
+    ] {
+        let run = postfacto(&["solve"], input);
+        assert_eq!(run.code, 2, "{input:?}");
+        assert_eq!(run.stderr.lines().count(), 1, "{input:?}: {}", run.stderr);
+        assert!(run.stderr.contains(escaped), "{input:?}: {}", run.stderr);
+    }
+    let pawns = postfacto(&["pawns"], "1\n2\nO\u{c}\n..\n");
+    assert_eq!(pawns.code, 2);
+    assert_eq!(pawns.stderr.lines().count(), 1, "{}", pawns.stderr);
+    assert!(pawns.stderr.contains("'\\u{c}'"), "{}", pawns.stderr);
+}

@@ -43,7 +43,7 @@ pub fn run(paths: &[PathBuf], limit: Limit, out: &mut impl Write) -> Result<Stat
         {
             Ok(records) => records,
             Err(failure) => {
-                eprintln!("postfacto: {}", failure.message);
+                super::report(&failure.message);
                 status = status.max(Status::BadInput);
                 continue;
             }
@@ -56,7 +56,7 @@ pub fn run(paths: &[PathBuf], limit: Limit, out: &mut impl Write) -> Result<Stat
                 (Ok(s), Ok(d)) => (s, d),
                 (s, d) => {
                     let message = s.err().or(d.err()).unwrap_or_default();
-                    eprintln!("postfacto: {name}: {message}");
+                    super::report(&format!("{name}: {message}"));
                     status = Status::Internal;
                     continue;
                 }

@@ -53,7 +53,7 @@ pub fn run() -> ExitCode {
     // Russian draughts names squares algebraically, in every message too.
     let algebraic = args.command.rules() == Some(args::RulesArg::Russian);
     postfacto::board::write_squares_algebraically(algebraic);
-    let mut out = io::BufWriter::new(io::stdout().lock());
+    let mut out = Guarded::new(io::BufWriter::new(io::stdout().lock()));
     let result = match args.command {
         Command::Sat { file } => sat::run(file.as_deref(), &mut out),
         Command::Solve {
@@ -184,38 +184,82 @@ pub fn run() -> ExitCode {
 }
 
 /// Flushes the output and turns the result into the exit code, printing
-/// the failure (once) on stderr.
-fn finish(result: Result<Status, Failure>, mut out: impl Write) -> ExitCode {
-    let flushed = out.flush();
-    let status = match result {
-        Ok(status) => status,
-        Err(failure) if is_broken_pipe(&failure) => Status::Ok,
-        Err(failure) => {
-            eprintln!("postfacto: {}", failure.message);
+/// one line on stderr: the failure, or the output error that caused it (a
+/// full disk is reported once, not once per failed write). A closed pipe
+/// (`| head`) is not an error.
+fn finish<W: Write>(result: Result<Status, Failure>, mut out: Guarded<W>) -> ExitCode {
+    let _ = out.flush();
+    let status = match (out.error.take(), result) {
+        (Some(e), _) if e.kind() == io::ErrorKind::BrokenPipe => Status::Ok,
+        (Some(e), result) => {
+            report(&format!("cannot write output: {e}"));
+            result.unwrap_or(Status::BadInput).max(Status::BadInput)
+        }
+        (None, Ok(status)) => status,
+        (None, Err(failure)) => {
+            report(&failure.message);
             failure.status
         }
     };
-    match flushed {
-        Err(e) if e.kind() != io::ErrorKind::BrokenPipe => {
-            eprintln!("postfacto: cannot write output: {e}");
-            Status::BadInput.max(status).into()
+    status.into()
+}
+
+/// A writer that keeps its first error, so the error is reported once
+/// however many writes fail after it.
+struct Guarded<W> {
+    inner: W,
+    error: Option<io::Error>,
+}
+
+impl<W: Write> Guarded<W> {
+    fn new(inner: W) -> Guarded<W> {
+        Guarded { inner, error: None }
+    }
+
+    fn keep<T>(&mut self, result: io::Result<T>) -> io::Result<T> {
+        if let Err(e) = &result {
+            if self.error.is_none() {
+                self.error = Some(io::Error::new(e.kind(), e.to_string()));
+            }
         }
-        _ => status.into(),
+        result
     }
 }
 
-fn is_broken_pipe(failure: &Failure) -> bool {
-    failure.message == BROKEN_PIPE
+impl<W: Write> Write for Guarded<W> {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        let result = self.inner.write(buf);
+        self.keep(result)
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        let result = self.inner.flush();
+        self.keep(result)
+    }
 }
 
-const BROKEN_PIPE: &str = "broken pipe";
+/// `text` with control characters and Unicode line separators escaped
+/// (`\n`, `\u{b}`, `\u{2028}`), so a message that quotes input stays on one
+/// line. Tabs are kept.
+fn one_line(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        if c != '\t' && (c.is_control() || matches!(c, '\u{2028}' | '\u{2029}')) {
+            out.extend(c.escape_debug());
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// Prints `postfacto: <message>` on stderr, on one line whatever the message quotes.
+fn report(message: &str) {
+    eprintln!("postfacto: {}", one_line(message));
+}
 
 fn write_err(e: io::Error) -> Failure {
-    if e.kind() == io::ErrorKind::BrokenPipe {
-        fail(Status::Ok, BROKEN_PIPE)
-    } else {
-        fail(Status::BadInput, format!("cannot write output: {e}"))
-    }
+    fail(Status::BadInput, format!("cannot write output: {e}"))
 }
 
 /// A named input: its display name and bytes, or why it could not be read.
@@ -361,7 +405,7 @@ fn cmd_verify_pdn(path: &Path, variant: Variant, out: &mut impl Write) -> Result
                 }
             },
         };
-        writeln!(out, "{prefix}{verdict}").map_err(write_err)?;
+        writeln!(out, "{prefix}{}", one_line(&verdict)).map_err(write_err)?;
     }
     Ok(status)
 }
@@ -430,7 +474,7 @@ fn cmd_verify(
             Ok(()) => writeln!(out, "{prefix}OK"),
             Err(problem) => {
                 status = Status::Rejected;
-                writeln!(out, "{prefix}{problem}")
+                writeln!(out, "{prefix}{}", one_line(problem))
             }
         }
         .map_err(write_err)?;

@@ -221,7 +221,7 @@ pub fn print(
     for (report, rendered) in reports.iter().zip(rendered) {
         status = status.max(report.status);
         for line in &report.err {
-            eprintln!("postfacto: {line}");
+            super::report(line);
         }
         let rendered = rendered?;
         for answer in &rendered.answers {
