@@ -16,6 +16,7 @@
 //! # Ok::<_, Box<dyn std::error::Error>>(())
 //! ```
 
+#![forbid(unsafe_code)]
 #![warn(missing_docs, missing_debug_implementations)]
 
 pub mod analysis;

@@ -1,5 +1,7 @@
 //! The `postfacto` command line. All the work is in the library; see `cli`.
 
+#![forbid(unsafe_code)]
+
 mod cli;
 
 fn main() -> std::process::ExitCode {

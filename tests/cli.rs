@@ -500,3 +500,45 @@ fn control_characters_in_quoted_input_are_escaped_to_keep_one_line() {
     assert_eq!(pawns.stderr.lines().count(), 1, "{}", pawns.stderr);
     assert!(pawns.stderr.contains("'\\u{c}'"), "{}", pawns.stderr);
 }
+
+#[test]
+fn completions_and_the_man_page_are_generated() {
+    for shell in ["bash", "zsh", "fish", "elvish", "powershell"] {
+        let run = postfacto(&["completions", shell], "");
+        assert_eq!(run.code, 0, "{shell}: {}", run.stderr);
+        assert!(run.stdout.contains("postfacto"), "{shell}");
+        assert!(
+            run.stdout.contains("pawns"),
+            "{shell}: every command is completed"
+        );
+    }
+    let bad = postfacto(&["completions", "tcsh"], "");
+    assert_eq!(bad.code, 2);
+    let man = postfacto(&["man"], "");
+    assert_eq!(man.code, 0, "{}", man.stderr);
+    assert!(
+        man.stdout.contains(".TH postfacto 1"),
+        "{}",
+        &man.stdout[..200]
+    );
+    assert!(man.stdout.contains("Reconstructs draughts positions"));
+    assert_eq!(to_full_disk(&["completions", "bash"]).code, 2);
+}
+
+#[test]
+fn batches_off_a_terminal_show_no_progress_bar_and_quiet_drops_the_summary() {
+    let batch = postfacto(&["generate", "--count", "70", "--plies", "3"], "");
+    assert_eq!(batch.code, 0);
+    // stderr is a pipe here, as in CI or `2> log`: only the summary line.
+    let run = postfacto(&["solve", "-"], &batch.stdout);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert_eq!(run.stderr.lines().count(), 1, "{}", run.stderr);
+    assert!(
+        run.stderr.contains("70 records: 70 solved"),
+        "{}",
+        run.stderr
+    );
+    let quiet = postfacto(&["solve", "--quiet", "-"], &batch.stdout);
+    assert_eq!((quiet.code, quiet.stderr.as_str()), (0, ""));
+    assert_eq!(quiet.stdout, run.stdout);
+}

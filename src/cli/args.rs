@@ -41,6 +41,9 @@ pub enum Command {
         /// Rule set.
         #[arg(long, value_enum, default_value_t = RulesArg::English)]
         rules: RulesArg,
+        /// Batches: no progress bar and no summary line (per-record messages stay).
+        #[arg(short, long)]
+        quiet: bool,
         #[command(flatten)]
         analysis: AnalysisArgs,
     },
@@ -165,6 +168,15 @@ pub enum Command {
         #[arg(long)]
         stats: bool,
     },
+    /// Print a shell completion script (e.g. `postfacto completions bash >
+    /// ~/.local/share/bash-completion/completions/postfacto`).
+    Completions {
+        /// The shell.
+        #[arg(value_enum)]
+        shell: clap_complete::Shell,
+    },
+    /// Print the manual page in roff (e.g. `postfacto man > postfacto.1; man ./postfacto.1`).
+    Man,
     /// Time the engines on generated instances and print a table.
     Bench {
         /// Number of random fragments.

@@ -64,6 +64,7 @@ pub fn run() -> ExitCode {
             engine,
             limit,
             rules,
+            quiet,
             analysis,
         } => engine_of(engine, limit).and_then(|engine| {
             let files: Vec<PathBuf> = files.into_iter().filter(|f| f != Path::new("-")).collect();
@@ -76,6 +77,7 @@ pub fn run() -> ExitCode {
                 options: &analysis,
                 format,
                 out_dir: out_dir.as_deref(),
+                quiet,
             };
             solve::run(&files, &settings, &mut out)
         }),
@@ -156,6 +158,19 @@ pub fn run() -> ExitCode {
             };
             pawns::run(file.as_deref(), &settings, &mut out)
         }
+        Command::Completions { shell } => {
+            // Into a buffer first: clap_complete panics when its writer fails.
+            let mut script = Vec::new();
+            let mut command = <Args as clap::CommandFactory>::command();
+            clap_complete::generate(shell, &mut command, "postfacto", &mut script);
+            out.write_all(&script)
+                .map(|()| Status::Ok)
+                .map_err(write_err)
+        }
+        Command::Man => clap_mangen::Man::new(<Args as clap::CommandFactory>::command())
+            .render(&mut out)
+            .map(|()| Status::Ok)
+            .map_err(write_err),
         Command::Compare { paths, limit } => compare::run(&paths, dfs_limit(limit), &mut out),
         Command::Bench {
             count,

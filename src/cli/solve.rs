@@ -36,6 +36,8 @@ pub struct Settings<'a> {
     pub options: &'a AnalysisArgs,
     pub format: FormatArg,
     pub out_dir: Option<&'a Path>,
+    /// No progress bar and no summary line (per-record messages stay).
+    pub quiet: bool,
 }
 
 /// One input file (or standard input) and what could be read from it.
@@ -110,7 +112,9 @@ pub fn run(
             Err(_) => vec![(s, None)],
         })
         .collect();
-    let progress = (jobs.len() >= PROGRESS_FROM && std::io::stderr().is_terminal()).then(|| {
+    let show_progress =
+        !settings.quiet && jobs.len() >= PROGRESS_FROM && std::io::stderr().is_terminal();
+    let progress = show_progress.then(|| {
         let bar = indicatif::ProgressBar::new(jobs.len() as u64);
         bar.set_style(
             indicatif::ProgressStyle::with_template("{bar:40} {pos}/{len} records, {eta} left")
@@ -143,7 +147,7 @@ pub fn run(
         bar.finish_and_clear();
     }
     let status = output::print(&reports, settings, variant, out)?;
-    if total > 1 {
+    if total > 1 && !settings.quiet {
         eprintln!(
             "postfacto: {}",
             output::summary(&reports, started.elapsed())
