@@ -319,7 +319,7 @@ fn bad_limits_and_generate_options_exit_2_with_one_line() {
     let cases: &[(&[&str], &str)] = &[
         (
             &["solve", "--limit", "5", "tests/data/sample1.in"],
-            "--limit applies to --engine dfs only",
+            "a node limit applies to --engine dfs only",
         ),
         (&["generate", "--hard", "0"], "--hard needs K >= 1"),
         (&["generate", "--hard", "9"], "no member with K = 9"),
@@ -541,4 +541,98 @@ fn batches_off_a_terminal_show_no_progress_bar_and_quiet_drops_the_summary() {
     let quiet = postfacto(&["solve", "--quiet", "-"], &batch.stdout);
     assert_eq!((quiet.code, quiet.stderr.as_str()), (0, ""));
     assert_eq!(quiet.stdout, run.stdout);
+}
+
+/// A scratch shell script, executable.
+fn script(name: &str, body: &str) -> String {
+    let path = scratch(name, body);
+    let mut perms = std::fs::metadata(&path).unwrap().permissions();
+    std::os::unix::fs::PermissionsExt::set_mode(&mut perms, 0o755);
+    std::fs::set_permissions(&path, perms).unwrap();
+    path.to_str().unwrap().to_string()
+}
+
+#[test]
+fn an_outside_solver_that_never_answers_is_stopped_at_the_limit_with_its_children() {
+    // The script leaves a child behind: unless the whole process group is
+    // killed, that child keeps the output pipe open for a minute.
+    let hang = script("hanging-solver.sh", "#!/bin/sh\nsleep 60 &\nsleep 60\n");
+    let started = std::time::Instant::now();
+    let run = postfacto(
+        &[
+            "solve",
+            "--solver",
+            &hang,
+            "--limit",
+            "1s",
+            "tests/data/sample1.in",
+        ],
+        "",
+    );
+    assert_eq!(run.code, 3, "{}", run.stderr);
+    assert_eq!(run.stderr.lines().count(), 1, "{}", run.stderr);
+    assert!(
+        run.stderr.contains("gave no answer within the limit of 1s"),
+        "{}",
+        run.stderr
+    );
+    assert!(
+        started.elapsed() < std::time::Duration::from_secs(30),
+        "the solver's children were not stopped"
+    );
+    let unknown = script("unknown-solver.sh", "#!/bin/sh\necho 's UNKNOWN'\n");
+    let run = postfacto(
+        &["solve", "--solver", &unknown, "tests/data/sample1.in"],
+        "",
+    );
+    assert_eq!(run.code, 3, "{}", run.stderr);
+    assert!(
+        run.stderr
+            .contains("undecided: the solver says 's UNKNOWN'"),
+        "{}",
+        run.stderr
+    );
+}
+
+#[test]
+fn time_limits_apply_to_the_embedded_sat_engine_and_the_pawn_puzzle() {
+    // No record is solved in no time: every one is undecided, one line each.
+    let batch = postfacto(&["generate", "--count", "5", "--plies", "20"], "");
+    let run = postfacto(&["solve", "--quiet", "--limit", "0ms", "-"], &batch.stdout);
+    assert_eq!(run.code, 3, "{}", run.stderr);
+    assert_eq!(run.stderr.lines().count(), 5, "{}", run.stderr);
+    assert!(run
+        .stderr
+        .lines()
+        .all(|l| l.contains("undecided: the time limit")));
+    // With time to spare, the same answers as without a limit.
+    let roomy = postfacto(&["solve", "--quiet", "--limit", "60s", "-"], &batch.stdout);
+    let plain = postfacto(&["solve", "--quiet", "-"], &batch.stdout);
+    assert_eq!((roomy.code, &roomy.stdout), (0, &plain.stdout));
+    let explain = postfacto(
+        &[
+            "solve",
+            "--explain",
+            "--limit",
+            "0ms",
+            "tests/data/sample1.in",
+        ],
+        "",
+    );
+    assert_eq!(explain.code, 3, "{}", explain.stderr);
+    let pawns = postfacto(&["pawns", "--limit", "0ms", "tests/data/pawns.in"], "");
+    assert_eq!(
+        (pawns.code, pawns.stdout.as_str()),
+        (3, ""),
+        "{}",
+        pawns.stderr
+    );
+    assert!(
+        pawns.stderr.contains("board 1: undecided"),
+        "{}",
+        pawns.stderr
+    );
+    // A node count is a search's limit.
+    let nodes = postfacto(&["solve", "--limit", "5000", "tests/data/sample1.in"], "");
+    assert_eq!(nodes.code, 2, "{}", nodes.stderr);
 }

@@ -18,7 +18,7 @@ use crate::encode::vars::{self, lit, Fact};
 use crate::encode::{encode_with, EncodeOptions};
 use crate::notation::Record;
 use crate::rules::Variant;
-use crate::solve::InternalError;
+use crate::solve::SolveError;
 
 /// What to count.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -71,12 +71,12 @@ pub fn used_squares(record: &Record) -> Vec<Square> {
 /// Counts (and keeps) start boards of `record` that differ on the used squares.
 ///
 /// # Errors
-/// [`InternalError`] if varisat fails.
+/// [`SolveError`] if varisat fails.
 pub fn count_start_boards(
     record: &Record,
     variant: Variant,
     options: CountOptions,
-) -> Result<Count, InternalError> {
+) -> Result<Count, SolveError> {
     let squares = used_squares(record);
     let mut formula = CnfFormula::new();
     encode_with(variant, record, &mut formula, EncodeOptions::default());
@@ -89,9 +89,7 @@ pub fn count_start_boards(
     }
     let mut boards = Vec::new();
     loop {
-        let sat = solver
-            .solve()
-            .map_err(|e| InternalError(format!("varisat failed: {e}")))?;
+        let sat = solver.solve().map_err(SolveError::from)?;
         if !sat {
             return Ok(Count {
                 squares,

@@ -10,7 +10,7 @@ use crate::board::{Board, Square};
 use crate::encode::vars::{lit, Fact};
 use crate::notation::Record;
 use crate::rules::Variant;
-use crate::solve::InternalError;
+use crate::solve::SolveError;
 
 use super::selectors::{RuleGroup, SelectorFormula};
 use crate::sat::minimal_core;
@@ -23,18 +23,18 @@ pub struct Explanation {
     pub groups: Vec<RuleGroup>,
 }
 
-fn solver_failed(e: varisat::solver::SolverError) -> InternalError {
-    InternalError(format!("varisat failed: {e}"))
+fn solver_failed(e: varisat::solver::SolverError) -> SolveError {
+    e.into()
 }
 
 /// Explains why no start board makes `record` legal; `None` if one does.
 ///
 /// # Errors
-/// [`InternalError`] if varisat fails.
+/// [`SolveError`] if varisat fails.
 pub fn explain_impossible(
     record: &Record,
     variant: Variant,
-) -> Result<Option<Explanation>, InternalError> {
+) -> Result<Option<Explanation>, SolveError> {
     let formula = SelectorFormula::of(record, variant);
     let mut solver = formula.solver();
     let core = minimal_core(&mut solver, &[], &formula.all_selectors()).map_err(solver_failed)?;
@@ -279,12 +279,12 @@ impl std::fmt::Display for SquareReport {
 /// no rule looks at are left out: any content works there.
 ///
 /// # Errors
-/// [`InternalError`] if varisat fails, or if `start` is not an answer.
+/// [`SolveError`] if varisat fails, or if `start` is not an answer.
 pub fn forced_facts(
     record: &Record,
     variant: Variant,
     start: &Board,
-) -> Result<Vec<SquareReport>, InternalError> {
+) -> Result<Vec<SquareReport>, SolveError> {
     let formula = SelectorFormula::of(record, variant);
     let selectors = formula.all_selectors();
     let mut solver = formula.solver();
@@ -296,7 +296,7 @@ pub fn forced_facts(
         .unique()
         .sorted()
         .collect();
-    let mut verdict = |l: Lit| -> Result<FactVerdict, InternalError> {
+    let mut verdict = |l: Lit| -> Result<FactVerdict, SolveError> {
         // Forced when its negation cannot hold together with every rule.
         match minimal_core(&mut solver, &[!l], &selectors).map_err(solver_failed)? {
             None => Ok(FactVerdict::Free),

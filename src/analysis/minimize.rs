@@ -14,7 +14,7 @@ use crate::encode::{encode_with, EncodeOptions};
 use crate::notation::Record;
 use crate::rules::Variant;
 use crate::sat::{at_most, Optimizer};
-use crate::solve::InternalError;
+use crate::solve::SolveError;
 
 /// Extra constraints on the start board.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -40,12 +40,12 @@ pub struct Minimum {
 /// kings) within `limits`; `None` if no start board within them works.
 ///
 /// # Errors
-/// [`InternalError`] if varisat or the totalizer fails.
+/// [`SolveError`] if varisat or the totalizer fails.
 pub fn minimize_pieces(
     record: &Record,
     variant: Variant,
     limits: Limits,
-) -> Result<Option<Minimum>, InternalError> {
+) -> Result<Option<Minimum>, SolveError> {
     let mut formula = CnfFormula::new();
     encode_with(variant, record, &mut formula, EncodeOptions::default());
     let mut opt = Optimizer::new(&formula, VAR_COUNT);

@@ -15,20 +15,20 @@ use crate::encode::dimacs;
 use crate::notation::Record;
 use crate::rules::Variant;
 use crate::sat::prove_unsat;
-use crate::solve::InternalError;
+use crate::solve::SolveError;
 
 /// Solves the formula of `record` (exactly as `cnf` prints it) while writing a
 /// proof to `out`. `Ok(true)`: the record is impossible and the proof is
 /// complete; `Ok(false)`: the record is solvable and `out` holds no proof.
 ///
 /// # Errors
-/// [`InternalError`] if varisat fails or cannot write the proof.
+/// [`SolveError`] if varisat fails or cannot write the proof.
 pub fn write_proof(
     record: &Record,
     variant: Variant,
     format: ProofFormat,
     out: &mut impl Write,
-) -> Result<bool, InternalError> {
+) -> Result<bool, SolveError> {
     let cnf = dimacs(record, variant);
     Ok(prove_unsat(cnf.formula(), format, out)?)
 }

@@ -34,8 +34,9 @@ pub enum Command {
         /// Engine that finds the start board.
         #[arg(long, value_enum, default_value_t = EngineArg::Sat)]
         engine: EngineArg,
-        /// Give up (exit 3) after this many start boards (e.g. 100000) or this long
-        /// (e.g. 2s, 500ms); DFS engine only.
+        /// Give up on a record (exit 3) after this long (e.g. 2s, 500ms): every engine,
+        /// the analysis options and --solver (its process group is killed); or, for
+        /// --engine dfs, after this many start boards (e.g. 100000).
         #[arg(long, value_parser = parse_limit)]
         limit: Option<LimitArg>,
         /// Rule set.
@@ -167,6 +168,9 @@ pub enum Command {
         /// Print figures per board on standard error.
         #[arg(long)]
         stats: bool,
+        /// Give up on a board (exit 3; nothing printed for it) after this long (e.g. 2s).
+        #[arg(long, value_parser = parse_time_limit)]
+        limit: Option<std::time::Duration>,
     },
     /// Print a shell completion script (e.g. `postfacto completions bash >
     /// ~/.local/share/bash-completion/completions/postfacto`).
@@ -368,5 +372,12 @@ fn parse_limit(text: &str) -> Result<LimitArg, String> {
         Ok(LimitArg::Time(std::time::Duration::from_secs(number(s)?)))
     } else {
         Ok(LimitArg::Nodes(number(text)?))
+    }
+}
+
+fn parse_time_limit(text: &str) -> Result<std::time::Duration, String> {
+    match parse_limit(text)? {
+        LimitArg::Time(t) => Ok(t),
+        LimitArg::Nodes(_) => Err(format!("'{text}' is not a time (2s, 500ms)")),
     }
 }

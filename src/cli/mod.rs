@@ -66,19 +66,20 @@ pub fn run() -> ExitCode {
             rules,
             quiet,
             analysis,
-        } => engine_of(engine, limit).and_then(|engine| {
+        } => engine_of(engine, limit).and_then(|(engine, time_limit)| {
             let files: Vec<PathBuf> = files.into_iter().filter(|f| f != Path::new("-")).collect();
             let solver: Vec<String> = solver.split_whitespace().map(str::to_string).collect();
             let external = (solver != ["varisat"]).then_some(solver);
-            let settings = solve::Settings {
+            let settings = std::sync::Arc::new(solve::Settings {
                 solver: external,
                 engine,
                 variant: rules.variant(),
-                options: &analysis,
+                options: analysis,
                 format,
-                out_dir: out_dir.as_deref(),
+                out_dir,
+                time_limit,
                 quiet,
-            };
+            });
             solve::run(&files, &settings, &mut out)
         }),
         Command::Moves { file, rules, turn } => {
@@ -147,8 +148,10 @@ pub fn run() -> ExitCode {
             board,
             proof,
             stats,
+            limit,
         } => {
             let settings = pawns::Settings {
+                limit,
                 engine: engine.engine(),
                 cnf,
                 at_most,
@@ -425,15 +428,20 @@ fn cmd_verify_pdn(path: &Path, variant: Variant, out: &mut impl Write) -> Result
     Ok(status)
 }
 
-/// The engine the flags ask for; a limit makes sense only for a search.
-fn engine_of(engine: EngineArg, limit: Option<LimitArg>) -> Result<Engine, Failure> {
+/// The engine the flags ask for, and the SAT engine's time limit: a node
+/// count is a search's limit only (varisat has no conflict budget).
+fn engine_of(
+    engine: EngineArg,
+    limit: Option<LimitArg>,
+) -> Result<(Engine, Option<std::time::Duration>), Failure> {
     match (engine, limit) {
-        (EngineArg::Sat, None) => Ok(Engine::Sat),
-        (EngineArg::Sat, Some(_)) => Err(fail(
+        (EngineArg::Sat, None) => Ok((Engine::Sat, None)),
+        (EngineArg::Sat, Some(LimitArg::Time(t))) => Ok((Engine::Sat, Some(t))),
+        (EngineArg::Sat, Some(LimitArg::Nodes(_))) => Err(fail(
             Status::BadInput,
-            "--limit applies to --engine dfs only (the SAT engine always decides)",
+            "a node limit applies to --engine dfs only; give the SAT engine a time (2s, 500ms)",
         )),
-        (EngineArg::Dfs, limit) => Ok(Engine::Dfs(dfs_limit(limit))),
+        (EngineArg::Dfs, limit) => Ok((Engine::Dfs(dfs_limit(limit)), None)),
     }
 }
 

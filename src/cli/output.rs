@@ -104,7 +104,7 @@ fn moves_of(record: &Record, variant: Variant) -> Vec<String> {
         .collect()
 }
 
-fn json_of(report: &Report, settings: &Settings<'_>) -> serde_json::Value {
+fn json_of(report: &Report, settings: &Settings) -> serde_json::Value {
     let variant = settings.variant;
     let algebraic = variant == Variant::Russian;
     let board_json = |answer: &Answer, record: &Record| {
@@ -161,7 +161,7 @@ struct Rendered {
 fn render(
     index: usize,
     report: &Report,
-    settings: &Settings<'_>,
+    settings: &Settings,
     variant: Variant,
 ) -> Result<Rendered, Failure> {
     let mut rendered = Rendered {
@@ -186,7 +186,7 @@ fn render(
         }
         FormatArg::Svg => {
             if let (Some(record), Some(answer)) = (&report.record, report.answers.first()) {
-                let dir = settings.out_dir.unwrap_or(Path::new("."));
+                let dir = settings.out_dir.as_deref().unwrap_or(Path::new("."));
                 let file = dir.join(format!("{:04}.svg", index + 1));
                 std::fs::write(&file, svg(answer, record, variant)).map_err(|e| {
                     fail(
@@ -204,7 +204,7 @@ fn render(
 /// Prints every report in order (rendered in parallel); returns the worst status.
 pub fn print(
     reports: &[Report],
-    settings: &Settings<'_>,
+    settings: &Settings,
     variant: Variant,
     out: &mut impl Write,
 ) -> Result<Status, Failure> {

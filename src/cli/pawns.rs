@@ -5,13 +5,13 @@
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use rayon::prelude::*;
 use varisat::ProofFormat;
 
 use postfacto::pawns::{parse_pawn_boards, pawn_cnf, solve_pawns, PawnBoard, PawnEngine};
-use postfacto::sat::prove_unsat;
+use postfacto::sat::{prove_unsat, within};
 
 use super::{fail, read_input, write_err, Failure, Status};
 
@@ -23,6 +23,8 @@ pub struct Settings {
     pub board: Option<usize>,
     pub proof: Option<PathBuf>,
     pub stats: bool,
+    /// Give up on a board after this long.
+    pub limit: Option<Duration>,
 }
 
 pub fn run(
@@ -75,10 +77,29 @@ pub fn run(
         .par_iter()
         .map(|&(i, board)| {
             let started = Instant::now();
-            (i, solve_pawns(board, settings.engine), started.elapsed())
+            let engine = settings.engine;
+            let result = match settings.limit {
+                None => Some(solve_pawns(board, engine)),
+                Some(limit) => {
+                    let board = board.clone();
+                    within(limit, move || solve_pawns(&board, engine))
+                }
+            };
+            (i, result, started.elapsed())
         })
         .collect();
+    let mut status = Status::Ok;
     for (i, result, took) in solved {
+        let Some(result) = result else {
+            super::report(&format!(
+                "{}: board {}: undecided: the time limit of {:?} passed before an answer",
+                input.name,
+                i + 1,
+                settings.limit.unwrap_or_default()
+            ));
+            status = status.max(Status::Undecided);
+            continue;
+        };
         let solution = result.map_err(|e| {
             fail(
                 Status::Internal,
@@ -119,7 +140,7 @@ pub fn run(
             write_proof(&boards[i], solution.captures.len(), path)?;
         }
     }
-    Ok(Status::Ok)
+    Ok(status)
 }
 
 /// Writes a DRAT refutation of "at most `optimum - 1` captures" to `path`.

@@ -5,7 +5,8 @@
 use std::fmt::Write as _;
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
-use std::time::Instant;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
 
 use rayon::prelude::*;
 use varisat::ProofFormat;
@@ -16,8 +17,9 @@ use postfacto::analysis::{
 };
 use postfacto::notation::{Answer, Record};
 use postfacto::rules::Variant;
+use postfacto::sat::within;
 use postfacto::solve::{
-    checked_answer_with, solve_with, solve_with_solver, Engine, InternalError, Outcome,
+    checked_answer_with, solve_with, solve_with_solver, Engine, Outcome, SolveError,
 };
 
 use super::args::{AnalysisArgs, FormatArg, ProofFormatArg};
@@ -28,14 +30,17 @@ use super::{fail, read_input, read_records, record_files, Failure, Input, Status
 const PROGRESS_FROM: usize = 64;
 
 /// What `solve` was asked to do, the same for every record.
-pub struct Settings<'a> {
+pub struct Settings {
     /// An outside SAT solver command instead of varisat.
     pub solver: Option<Vec<String>>,
     pub engine: Engine,
     pub variant: Variant,
-    pub options: &'a AnalysisArgs,
+    pub options: AnalysisArgs,
     pub format: FormatArg,
-    pub out_dir: Option<&'a Path>,
+    pub out_dir: Option<PathBuf>,
+    /// A time limit per record for the SAT engine (embedded or outside);
+    /// the DFS engine carries its own in `engine`.
+    pub time_limit: Option<Duration>,
     /// No progress bar and no summary line (per-record messages stay).
     pub quiet: bool,
 }
@@ -50,10 +55,10 @@ struct Source {
 /// and `*.pdn` inside), or standard input when there are none.
 pub fn run(
     paths: &[PathBuf],
-    settings: &Settings<'_>,
+    settings: &Arc<Settings>,
     out: &mut impl Write,
 ) -> Result<Status, Failure> {
-    let (engine, variant, options) = (settings.engine, settings.variant, settings.options);
+    let (engine, variant, options) = (settings.engine, settings.variant, &settings.options);
     if engine != Engine::Sat && variant != Variant::English {
         return Err(fail(
             Status::BadInput,
@@ -128,12 +133,9 @@ pub fn run(
             // Worker threads write squares as the main thread does.
             postfacto::board::write_squares_algebraically(variant == Variant::Russian);
             let report = match (index, &source.records) {
-                (Some(i), Ok(records)) => Job {
-                    name: name_of(&source.input, records, i),
-                    record: &records[i],
-                    settings,
+                (Some(i), Ok(records)) => {
+                    run_job(name_of(&source.input, records, i), &records[i], settings)
                 }
-                .run(),
                 (_, Err(failure)) => Report::bad_input(&source.input.name, &failure.message),
                 (None, Ok(_)) => unreachable!("a readable source has a job per record"),
             };
@@ -200,11 +202,46 @@ fn name_of(input: &Input, records: &[Record], index: usize) -> String {
     }
 }
 
+/// Solves one record; under a time limit, on a thread of its own that is
+/// abandoned when the limit passes (varisat cannot be interrupted).
+fn run_job(name: String, record: &Record, settings: &Arc<Settings>) -> Report {
+    let limit = match settings.time_limit {
+        Some(limit) if settings.solver.is_none() => limit,
+        _ => {
+            return Job {
+                name,
+                record,
+                settings,
+            }
+            .run()
+        }
+    };
+    let (owned, shared, job_name) = (record.clone(), Arc::clone(settings), name.clone());
+    let finished = within(limit, move || {
+        postfacto::board::write_squares_algebraically(shared.variant == Variant::Russian);
+        Job {
+            name: job_name,
+            record: &owned,
+            settings: &shared,
+        }
+        .run()
+    });
+    finished.unwrap_or_else(|| {
+        let mut report = Report::new(&name, record);
+        report.status = Status::Undecided;
+        report.micros = limit.as_micros();
+        report.err.push(format!(
+            "{name}: undecided: the time limit of {limit:?} passed before a verdict"
+        ));
+        report
+    })
+}
+
 /// One record to solve.
 struct Job<'a> {
     name: String,
     record: &'a Record,
-    settings: &'a Settings<'a>,
+    settings: &'a Settings,
 }
 
 impl Job<'_> {
@@ -214,21 +251,26 @@ impl Job<'_> {
         let result = self.fill(&mut report);
         report.micros = started.elapsed().as_micros();
         if let Err(e) = result {
-            report.status = Status::Internal;
-            report.err.push(format!("{}: {e}", self.name));
+            if e.is_undecided() {
+                report.status = Status::Undecided;
+                report.err.push(format!("{}: undecided: {e}", self.name));
+            } else {
+                report.status = Status::Internal;
+                report.err.push(format!("{}: {e}", self.name));
+            }
         }
         report
     }
 
     fn options(&self) -> &AnalysisArgs {
-        self.settings.options
+        &self.settings.options
     }
 
     fn variant(&self) -> Variant {
         self.settings.variant
     }
 
-    fn fill(&self, report: &mut Report) -> Result<(), InternalError> {
+    fn fill(&self, report: &mut Report) -> Result<(), SolveError> {
         if let Some(path) = &self.options().proof {
             self.proof(path, report)?;
         }
@@ -240,7 +282,12 @@ impl Job<'_> {
             return self.minimize(report);
         }
         let outcome = match &self.settings.solver {
-            Some(command) => solve_with_solver(self.record, self.variant(), command)?,
+            Some(command) => solve_with_solver(
+                self.record,
+                self.variant(),
+                command,
+                self.settings.time_limit,
+            )?,
             None => solve_with(self.record, self.settings.engine, self.variant())?,
         };
         match outcome {
@@ -264,7 +311,7 @@ impl Job<'_> {
                     .push(format!("{}: undecided: {reason}", self.name));
                 Ok(())
             }
-            _ => Err(InternalError("unknown outcome".into())),
+            _ => Err(SolveError::Internal("unknown outcome".into())),
         }
     }
 
@@ -273,9 +320,9 @@ impl Job<'_> {
         &self,
         engine_reason: Option<String>,
         report: &mut Report,
-    ) -> Result<(), InternalError> {
+    ) -> Result<(), SolveError> {
         let explanation = explain_impossible(self.record, self.variant())?.ok_or_else(|| {
-            InternalError(format!(
+            SolveError::Internal(format!(
                 "the {} engine found no start board, but the SAT formula has one",
                 self.settings.engine.name()
             ))
@@ -297,7 +344,7 @@ impl Job<'_> {
         Ok(())
     }
 
-    fn explain_solved(&self, answer: &Answer, report: &mut Report) -> Result<(), InternalError> {
+    fn explain_solved(&self, answer: &Answer, report: &mut Report) -> Result<(), SolveError> {
         let squares = forced_facts(self.record, self.variant(), &answer.start)?;
         let text = &mut report.text;
         let _ = writeln!(
@@ -322,7 +369,7 @@ impl Job<'_> {
         Ok(())
     }
 
-    fn proof(&self, path: &Path, report: &mut Report) -> Result<(), InternalError> {
+    fn proof(&self, path: &Path, report: &mut Report) -> Result<(), SolveError> {
         let format = match self.options().proof_format {
             ProofFormatArg::Drat => ProofFormat::Drat,
             ProofFormatArg::Varisat => ProofFormat::Varisat,
@@ -350,7 +397,7 @@ impl Job<'_> {
         Ok(())
     }
 
-    fn minimize(&self, report: &mut Report) -> Result<(), InternalError> {
+    fn minimize(&self, report: &mut Report) -> Result<(), SolveError> {
         let limits = Limits {
             max_per_side: self.options().max_per_side,
         };
@@ -388,7 +435,7 @@ impl Job<'_> {
         Ok(())
     }
 
-    fn count(&self, report: &mut Report) -> Result<(), InternalError> {
+    fn count(&self, report: &mut Report) -> Result<(), SolveError> {
         let options = self.options();
         // --unique alone needs two boards at most: one, or two that differ.
         let limit = if options.unique && !(options.count || options.all) {

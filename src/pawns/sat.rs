@@ -118,8 +118,9 @@ pub fn solve_sat(board: &PawnBoard, stats: &mut PawnStats) -> Result<Vec<bool>, 
     let vars = encode(board, &mut formula);
     stats.vars = formula.var_count();
     stats.clauses = formula.len();
-    let propagated = propagate_units(&formula)
-        .ok_or_else(|| SatError("unit propagation refutes the pawn formula".into()))?;
+    let propagated = propagate_units(&formula).ok_or_else(|| {
+        SatError::Inconsistent("unit propagation refutes the pawn formula".into())
+    })?;
     let mut value: Vec<bool> = propagated.fixed.iter().map(|v| *v == Some(true)).collect();
     let parts = split(&propagated.rest);
     stats.parts = parts.len();
@@ -138,8 +139,9 @@ pub fn solve_sat(board: &PawnBoard, stats: &mut PawnStats) -> Result<Vec<bool>, 
 /// A model of `formula` with the fewest true variables, proved so.
 fn minimum_model(formula: &CnfFormula, stats: &mut PawnStats) -> Result<Vec<Lit>, SatError> {
     let vars: Vec<Var> = (0..formula.var_count()).map(Var::from_index).collect();
-    let best = minimize_true(formula, &vars)?
-        .ok_or_else(|| SatError("a part of the pawn formula is unsatisfiable".into()))?;
+    let best = minimize_true(formula, &vars)?.ok_or_else(|| {
+        SatError::Inconsistent("a part of the pawn formula is unsatisfiable".into())
+    })?;
     stats.solver_calls += best.calls;
     Ok(best.model)
 }

@@ -1,9 +1,14 @@
-//! Outside SAT solvers: write a formula as DIMACS, run any SAT-competition
-//! style solver on it, and read its verdict and model from the `s` and `v`
-//! lines.
+//! Outside SAT solvers: write a formula as DIMACS into a private temporary
+//! file, run any SAT-competition style solver on it in its own process
+//! group, and read its verdict and model from the `s` and `v` lines.
+//!
+//! A time limit kills the whole process group (a wrapper script's children
+//! too); the temporary file is removed when it goes out of scope, on an
+//! error or a panic as well.
 
-use std::process::Command;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::io::{Read, Write};
+use std::process::{Child, Command, ExitStatus, Stdio};
+use std::time::{Duration, Instant};
 
 use varisat::Lit;
 
@@ -11,17 +16,21 @@ use super::{AnnotatedCnf, SatError};
 
 /// What a solver's output says.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum Verdict {
     /// `s SATISFIABLE`, with the literals of its `v` lines.
     Satisfiable(Vec<Lit>),
     /// `s UNSATISFIABLE`.
     Unsatisfiable,
+    /// `s UNKNOWN`: the solver gave up.
+    Unknown,
 }
 
 /// Reads SAT-competition output: one `s` line, and `v` lines ending with 0.
 ///
 /// # Errors
-/// When there is no `s` line, or a `v` line holds something else than literals.
+/// When there is no `s` line, an unknown one, or a `v` line holds something
+/// else than literals.
 pub fn parse_solver_output(text: &str) -> Result<Verdict, String> {
     let mut status = None;
     let mut model = Vec::new();
@@ -33,7 +42,7 @@ pub fn parse_solver_output(text: &str) -> Result<Verdict, String> {
             for word in rest.split_whitespace() {
                 let value: isize = word
                     .parse()
-                    .map_err(|_| format!("'{word}' on a v line is not a literal"))?;
+                    .map_err(|_| format!("{word:?} on a v line is not a literal"))?;
                 if value != 0 {
                     model.push(Lit::from_dimacs(value));
                 }
@@ -43,38 +52,117 @@ pub fn parse_solver_output(text: &str) -> Result<Verdict, String> {
     match status.as_deref() {
         Some("SATISFIABLE") => Ok(Verdict::Satisfiable(model)),
         Some("UNSATISFIABLE") => Ok(Verdict::Unsatisfiable),
+        Some("UNKNOWN") => Ok(Verdict::Unknown),
         Some(other) => Err(format!("the solver says 's {other}'")),
         None => Err("the solver printed no 's' line".into()),
     }
 }
 
-/// A file name no other call of this process uses.
-fn scratch_path() -> std::path::PathBuf {
-    static NEXT: AtomicUsize = AtomicUsize::new(0);
-    let n = NEXT.fetch_add(1, Ordering::Relaxed);
-    std::env::temp_dir().join(format!("postfacto-{}-{n}.cnf", std::process::id()))
-}
-
 /// Runs the outside solver `command` (program and arguments; the DIMACS
-/// file's path is added last) on `cnf` and reads its verdict.
+/// file's path is added last) on `cnf` and reads its verdict. With a
+/// `limit`, a solver still running when it passes is killed with its whole
+/// process group, and the answer is [`SatError::Undecided`].
 ///
 /// # Errors
-/// [`SatError`] if the file cannot be written, the solver cannot be run, or
-/// its output makes no sense.
-pub fn run_solver(command: &[String], cnf: &AnnotatedCnf) -> Result<Verdict, SatError> {
+/// [`SatError`]: the file cannot be written, the solver cannot be run, its
+/// output makes no sense, or the limit passed.
+pub fn run_solver(
+    command: &[String],
+    cnf: &AnnotatedCnf,
+    limit: Option<Duration>,
+) -> Result<Verdict, SatError> {
     let (program, args) = command
         .split_first()
-        .ok_or_else(|| SatError("the --solver command is empty".into()))?;
-    let path = scratch_path();
+        .ok_or_else(|| SatError::OutsideSolver {
+            program: String::new(),
+            problem: "the --solver command is empty".into(),
+        })?;
+    let problem = |problem: String| SatError::OutsideSolver {
+        program: program.clone(),
+        problem,
+    };
+    let io_failed = |e: std::io::Error| SatError::Io {
+        what: "the formula for the outside solver".into(),
+        message: e.to_string(),
+    };
+    // Private (mode 0600, unpredictable name) and removed on drop.
+    let mut file = tempfile::Builder::new()
+        .prefix("postfacto-")
+        .suffix(".cnf")
+        .tempfile()
+        .map_err(io_failed)?;
     let mut text = Vec::new();
-    cnf.write_dimacs(&mut text)
-        .and_then(|()| std::fs::write(&path, &text))
-        .map_err(|e| SatError(format!("cannot write '{}': {e}", path.display())))?;
-    let output = Command::new(program).args(args).arg(&path).output();
-    let _ = std::fs::remove_file(&path);
-    let output = output.map_err(|e| SatError(format!("cannot run the solver '{program}': {e}")))?;
-    let stdout = String::from_utf8_lossy(&output.stdout);
-    parse_solver_output(&stdout).map_err(|e| SatError(format!("solver '{program}': {e}")))
+    cnf.write_dimacs(&mut text).map_err(io_failed)?;
+    file.write_all(&text)
+        .and_then(|()| file.flush())
+        .map_err(io_failed)?;
+    let mut process = Command::new(program);
+    process
+        .args(args)
+        .arg(file.path())
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null());
+    #[cfg(unix)]
+    std::os::unix::process::CommandExt::process_group(&mut process, 0);
+    let mut child = process
+        .spawn()
+        .map_err(|e| problem(format!("cannot run it: {e}")))?;
+    let mut stdout = child.stdout.take().expect("stdout is piped");
+    let reader = std::thread::spawn(move || {
+        let mut bytes = Vec::new();
+        let _ = stdout.read_to_end(&mut bytes);
+        bytes
+    });
+    let finished = wait_until(&mut child, limit.map(|l| Instant::now() + l))
+        .map_err(|e| problem(format!("cannot wait for it: {e}")))?;
+    // Its children may still hold the pipe open: end the whole group.
+    kill_group(&child);
+    if finished.is_none() {
+        let _ = child.wait();
+        let _ = reader.join();
+        let limit = limit.unwrap_or_default();
+        return Err(SatError::Undecided(format!(
+            "the solver '{program}' gave no answer within the limit of {limit:?}; it was stopped"
+        )));
+    }
+    let bytes = reader
+        .join()
+        .map_err(|_| problem("its output could not be read".into()))?;
+    parse_solver_output(&String::from_utf8_lossy(&bytes)).map_err(problem)
+}
+
+/// Waits for `child`, until `deadline` at most; `None` if it is still running then.
+fn wait_until(child: &mut Child, deadline: Option<Instant>) -> std::io::Result<Option<ExitStatus>> {
+    let Some(deadline) = deadline else {
+        return child.wait().map(Some);
+    };
+    let mut pause = Duration::from_millis(1);
+    loop {
+        if let Some(status) = child.try_wait()? {
+            return Ok(Some(status));
+        }
+        let now = Instant::now();
+        if now >= deadline {
+            return Ok(None);
+        }
+        std::thread::sleep(pause.min(deadline - now));
+        pause = (pause * 2).min(Duration::from_millis(50));
+    }
+}
+
+/// Kills the process group `child` leads (no error if it is gone already).
+fn kill_group(child: &Child) {
+    #[cfg(unix)]
+    {
+        use nix::sys::signal::{killpg, Signal};
+        use nix::unistd::Pid;
+        if let Ok(id) = i32::try_from(child.id()) {
+            let _ = killpg(Pid::from_raw(id), Signal::SIGKILL);
+        }
+    }
+    #[cfg(not(unix))]
+    let _ = child;
 }
 
 #[cfg(test)]
@@ -94,7 +182,8 @@ mod tests {
             Ok(Verdict::Unsatisfiable)
         );
         assert!(parse_solver_output("nothing\n").is_err());
-        assert!(parse_solver_output("s UNKNOWN\n").is_err());
+        assert_eq!(parse_solver_output("s UNKNOWN\n"), Ok(Verdict::Unknown));
+        assert!(parse_solver_output("s MAYBE\n").is_err());
         assert!(parse_solver_output("s SATISFIABLE\nv x 0\n").is_err());
     }
 }

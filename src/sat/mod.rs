@@ -11,12 +11,14 @@
 //!   problems where one totalizer over everything is too big;
 //! - [`prove_unsat`] and [`check_drat`]: certificates of unsatisfiability;
 //! - [`run_solver`]: an outside SAT-competition solver on a DIMACS file;
+//! - [`within`]: a time limit around work varisat cannot interrupt;
 //! - [`propagate_units`] and [`split`]: what unit clauses force, and the
 //!   parts of the rest that share no variable.
 //!
 //! Nothing here depends on the rest of the crate, so every layer may use it.
 
 mod core;
+mod deadline;
 mod dimacs;
 mod external;
 pub mod lucky;
@@ -27,6 +29,7 @@ mod split;
 mod units;
 
 pub use self::core::minimal_core;
+pub use deadline::within;
 pub use dimacs::{AnnotatedCnf, GroupedClauses};
 pub use external::{parse_solver_output, run_solver, Verdict};
 pub use lucky::lucky_model;
@@ -36,15 +39,60 @@ pub use proof::{check_drat, prove_unsat};
 pub use split::{lift, split, Part};
 pub use units::{propagate_units, Propagated};
 
-/// The SAT machinery failed (a solver error, an encoding error, I/O on a
-/// proof or an outside solver): never an answer, always a bug or an
-/// environment problem.
+/// The SAT machinery gave no answer: never a wrong one. Callers tell
+/// "undecided" (a limit, `s UNKNOWN`: exit 3) from failures (exit 4).
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct SatError(pub String);
+#[non_exhaustive]
+pub enum SatError {
+    /// varisat failed.
+    Varisat(String),
+    /// rustsat refused a cardinality encoding.
+    Totalizer(String),
+    /// A file (a proof, a formula for an outside solver) could not be written.
+    Io {
+        /// What was being written, e.g. "the proof".
+        what: String,
+        /// The operating system's message.
+        message: String,
+    },
+    /// An outside solver could not be run, or its output makes no sense.
+    OutsideSolver {
+        /// The program.
+        program: String,
+        /// What went wrong.
+        problem: String,
+    },
+    /// No verdict: a time limit passed, or the solver said `s UNKNOWN`.
+    Undecided(String),
+    /// The machinery contradicted itself: a bug.
+    Inconsistent(String),
+}
+
+impl SatError {
+    /// A limit or the solver's own "unknown", not a failure.
+    pub fn is_undecided(&self) -> bool {
+        matches!(self, SatError::Undecided(_))
+    }
+}
 
 impl std::fmt::Display for SatError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.0)
+        match self {
+            SatError::Varisat(e) => write!(f, "varisat failed: {e}"),
+            SatError::Totalizer(e) => write!(f, "totalizer: {e}"),
+            SatError::Io { what, message } => write!(f, "cannot write {what}: {message}"),
+            SatError::OutsideSolver { program, problem } => {
+                write!(f, "solver '{program}': {problem}")
+            }
+            SatError::Undecided(why) => f.write_str(why),
+            SatError::Inconsistent(what) => f.write_str(what),
+        }
+    }
+}
+
+impl From<varisat::solver::SolverError> for SatError {
+    fn from(e: varisat::solver::SolverError) -> SatError {
+        SatError::Varisat(e.to_string())
     }
 }
 

@@ -105,7 +105,6 @@ pub fn minimize_true(
     formula: &CnfFormula,
     minimise: &[Var],
 ) -> Result<Option<CoreGuided>, SatError> {
-    let failed = |e: varisat::solver::SolverError| SatError(format!("varisat failed: {e}"));
     // `minimise` may name variables no clause uses.
     let known = minimise.iter().map(|v| v.index() + 1).max().unwrap_or(0);
     let var_count = formula.var_count().max(known);
@@ -137,7 +136,7 @@ pub fn minimize_true(
     loop {
         search.solver.assume(&search.assumptions);
         calls += 1;
-        if search.solver.solve().map_err(failed)? {
+        if search.solver.solve().map_err(SatError::from)? {
             let mut model = search.solver.model().unwrap_or_default();
             model.truncate(formula.var_count());
             let cost = minimise
@@ -145,7 +144,7 @@ pub fn minimize_true(
                 .filter(|v| model.get(v.index()).is_some_and(|l| l.is_positive()))
                 .count();
             if cost != search.lower {
-                return Err(SatError(format!(
+                return Err(SatError::Inconsistent(format!(
                     "core-guided search: the model has {cost} but the bound proves {}",
                     search.lower
                 )));
@@ -162,8 +161,8 @@ pub fn minimize_true(
         for _ in 0..TRIM_ROUNDS {
             search.solver.assume(&core);
             calls += 1;
-            if search.solver.solve().map_err(failed)? {
-                return Err(SatError(
+            if search.solver.solve().map_err(SatError::from)? {
+                return Err(SatError::Inconsistent(
                     "core-guided search: a core was satisfiable".into(),
                 ));
             }

@@ -26,7 +26,7 @@ pub fn from_rs(l: RsLit) -> Lit {
 }
 
 fn totalizer_failed(e: impl std::fmt::Display) -> SatError {
-    SatError(format!("totalizer: {e}"))
+    SatError::Totalizer(e.to_string())
 }
 
 /// A totalizer over `inputs` encoded for every bound, its fresh variables
@@ -180,10 +180,7 @@ impl Optimizer {
         assumptions.extend_from_slice(extra);
         self.solver.assume(&assumptions);
         self.solves += 1;
-        let sat = self
-            .solver
-            .solve()
-            .map_err(|e| SatError(format!("varisat failed: {e}")))?;
+        let sat = self.solver.solve().map_err(SatError::from)?;
         Ok(sat.then(|| self.solver.model().unwrap_or_default()))
     }
 
@@ -207,7 +204,7 @@ impl Optimizer {
             match self.solve(&assumptions)? {
                 Some(model) if count(&model) < count(&best) => best = model,
                 Some(_) => {
-                    return Err(SatError(
+                    return Err(SatError::Inconsistent(
                         "a lower bound gave no lower count: the count does not read the totalizer's inputs".into(),
                     ))
                 }

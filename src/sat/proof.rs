@@ -27,17 +27,15 @@ pub fn prove_unsat(
         let mut solver = Solver::new();
         solver.write_proof(&mut buffer, format);
         solver.add_formula(formula);
-        let sat = solver
-            .solve()
-            .map_err(|e| SatError(format!("varisat failed: {e}")))?;
-        solver
-            .close_proof()
-            .map_err(|e| SatError(format!("varisat could not finish the proof: {e}")))?;
+        let sat = solver.solve().map_err(SatError::from)?;
+        solver.close_proof().map_err(SatError::from)?;
         !sat
     };
     if unsat {
-        out.write_all(&buffer)
-            .map_err(|e| SatError(format!("cannot write the proof: {e}")))?;
+        out.write_all(&buffer).map_err(|e| SatError::Io {
+            what: "the proof".into(),
+            message: e.to_string(),
+        })?;
     }
     Ok(unsat)
 }

@@ -2,25 +2,29 @@
 //! would print, run any SAT-competition style solver on it, read the model
 //! back from its `s` and `v` lines, and go on exactly as with varisat.
 
+use std::time::Duration;
+
 use crate::encode::{dimacs, vars};
 use crate::notation::Record;
 use crate::rules::Variant;
 use crate::sat::{run_solver, Verdict};
 
-use super::{Found, InternalError, SolveStats};
+use super::{Found, SolveError, SolveStats};
 
 /// Finds a start board with the outside solver `command` (program and
-/// arguments; the DIMACS file's path is added last).
+/// arguments; the DIMACS file's path is added last), killed with its
+/// process group if `limit` passes first.
 ///
 /// # Errors
-/// [`InternalError`] if the solver cannot be run or its output makes no sense.
+/// [`SolveError`] if the solver cannot be run or its output makes no sense.
 pub fn solve_external(
     record: &Record,
     variant: Variant,
     command: &[String],
-) -> Result<Found, InternalError> {
+    limit: Option<Duration>,
+) -> Result<Found, SolveError> {
     let cnf = dimacs(record, variant);
-    let verdict = run_solver(command, &cnf)?;
+    let verdict = run_solver(command, &cnf, limit)?;
     let formula = cnf.formula();
     let stats = SolveStats {
         vars: formula.var_count(),
@@ -30,5 +34,6 @@ pub fn solve_external(
     Ok(match verdict {
         Verdict::Satisfiable(model) => Found::Start(vars::decode(&model), stats),
         Verdict::Unsatisfiable => Found::Impossible(None, stats),
+        Verdict::Unknown => Found::GaveUp("the solver says 's UNKNOWN'".into(), stats),
     })
 }

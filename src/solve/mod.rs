@@ -3,7 +3,7 @@
 //!
 //! [`solve`] runs an engine, then replays the record from the engine's start
 //! board with the native replayer. An answer the replayer rejects is an
-//! [`InternalError`], never a printed board.
+//! [`SolveError`], never a printed board.
 
 mod dfs;
 mod external;
@@ -15,6 +15,7 @@ use crate::board::Board;
 use crate::notation::{Answer, Record};
 use crate::replay::replay;
 use crate::rules::Variant;
+use crate::sat::SatError;
 
 pub use crate::sat::{lucky, parse_solver_output, Verdict};
 pub use dfs::{solve_dfs, Limit};
@@ -97,62 +98,97 @@ pub enum Outcome {
     },
 }
 
-/// An engine and the replayer disagree, or the solver failed: a bug in postfacto.
+/// Why a record got no verdict: a typed error, so callers can tell a bug
+/// (exit 4) from a limit (exit 3) and a request that cannot be served (2).
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct InternalError(pub String);
+#[non_exhaustive]
+pub enum SolveError {
+    /// An engine's answer fails the replay check, or the machinery
+    /// contradicted itself: a bug in postfacto.
+    Internal(String),
+    /// The SAT machinery failed, or gave no verdict (see [`SatError::is_undecided`]).
+    Sat(SatError),
+    /// The request cannot be served, e.g. the DFS engine under Russian rules.
+    Unsupported(String),
+}
 
-impl fmt::Display for InternalError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "internal error: {}", self.0)
+impl SolveError {
+    /// A limit or an outside solver's "unknown", not a failure.
+    pub fn is_undecided(&self) -> bool {
+        matches!(self, SolveError::Sat(e) if e.is_undecided())
     }
 }
 
-impl std::error::Error for InternalError {}
+impl fmt::Display for SolveError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            SolveError::Internal(m) => write!(f, "internal error: {m}"),
+            SolveError::Sat(e) if e.is_undecided() => write!(f, "{e}"),
+            SolveError::Sat(e) => write!(f, "internal error: {e}"),
+            SolveError::Unsupported(m) => f.write_str(m),
+        }
+    }
+}
 
-impl From<crate::sat::SatError> for InternalError {
-    fn from(e: crate::sat::SatError) -> InternalError {
-        InternalError(e.0)
+impl std::error::Error for SolveError {}
+
+impl From<SatError> for SolveError {
+    fn from(e: SatError) -> SolveError {
+        SolveError::Sat(e)
+    }
+}
+
+impl From<varisat::solver::SolverError> for SolveError {
+    fn from(e: varisat::solver::SolverError) -> SolveError {
+        SolveError::Sat(e.into())
     }
 }
 
 /// Finds a start board for `record` with `engine` and checks it with the replayer.
 ///
 /// # Errors
-/// [`InternalError`] when the engine fails or its board does not replay.
-pub fn solve(record: &Record, engine: Engine) -> Result<Outcome, InternalError> {
+/// [`SolveError`] when the engine fails or its board does not replay.
+pub fn solve(record: &Record, engine: Engine) -> Result<Outcome, SolveError> {
     solve_with(record, engine, Variant::English)
 }
 
 /// [`solve_with`], but the SAT engine's formula goes to the outside solver
 /// `command` (program and arguments) instead of varisat; its answer gets the
-/// same replay check.
+/// same replay check. A solver still running after `limit` is killed with
+/// its process group, and the outcome is [`Outcome::GaveUp`].
 ///
 /// # Errors
-/// [`InternalError`] when the solver fails or its board does not replay.
+/// [`SolveError`] when the solver fails or its board does not replay.
 pub fn solve_with_solver(
     record: &Record,
     variant: Variant,
     command: &[String],
-) -> Result<Outcome, InternalError> {
-    let found = solve_external(record, variant, command)?;
+    limit: Option<std::time::Duration>,
+) -> Result<Outcome, SolveError> {
+    let found = match solve_external(record, variant, command, limit) {
+        Err(SolveError::Sat(SatError::Undecided(reason))) => {
+            Found::GaveUp(reason, SolveStats::default())
+        }
+        other => other?,
+    };
     check(record, Engine::Sat, variant, found)
 }
 
 /// [`solve`] under the rules of `variant`.
 ///
 /// # Errors
-/// [`InternalError`] when the engine fails or its board does not replay, or
+/// [`SolveError`] when the engine fails or its board does not replay, or
 /// when the DFS engine is asked for rules other than English (it knows only those).
 pub fn solve_with(
     record: &Record,
     engine: Engine,
     variant: Variant,
-) -> Result<Outcome, InternalError> {
+) -> Result<Outcome, SolveError> {
     let found = match (engine, variant) {
         (Engine::Sat, _) => sat::solve_sat_with(record, variant)?,
         (Engine::Dfs(limit), Variant::English) => solve_dfs(record, limit),
         (Engine::Dfs(_), _) => {
-            return Err(InternalError(format!(
+            return Err(SolveError::Unsupported(format!(
                 "the DFS engine knows English rules only, not {}",
                 variant.name()
             )))
@@ -166,29 +202,29 @@ pub fn solve_with(
 /// the start board and the replayer's end board.
 ///
 /// # Errors
-/// [`InternalError`] naming `who` when the board breaks a rule.
-pub fn checked_answer(record: &Record, start: Board, who: &str) -> Result<Answer, InternalError> {
+/// [`SolveError`] naming `who` when the board breaks a rule.
+pub fn checked_answer(record: &Record, start: Board, who: &str) -> Result<Answer, SolveError> {
     checked_answer_with(record, start, who, Variant::English)
 }
 
 /// [`checked_answer`] under the rules of `variant`.
 ///
 /// # Errors
-/// [`InternalError`] naming `who` when the board breaks a rule.
+/// [`SolveError`] naming `who` when the board breaks a rule.
 pub fn checked_answer_with(
     record: &Record,
     start: Board,
     who: &str,
     variant: Variant,
-) -> Result<Answer, InternalError> {
+) -> Result<Answer, SolveError> {
     let rules = variant.rules();
     if let Some(problem) = rules.start_problems(&start).first() {
-        return Err(InternalError(format!(
+        return Err(SolveError::Internal(format!(
             "{who}'s start board breaks a start rule: {problem}"
         )));
     }
     let end = replay(rules, &start, record).map_err(|e| {
-        InternalError(format!(
+        SolveError::Internal(format!(
             "{who}'s start board does not replay: {e}
 {start}"
         ))
@@ -196,13 +232,13 @@ pub fn checked_answer_with(
     Ok(Answer { start, end })
 }
 
-/// Replays an engine's candidate; turns a failed replay into an [`InternalError`].
+/// Replays an engine's candidate; turns a failed replay into an [`SolveError`].
 fn check(
     record: &Record,
     engine: Engine,
     variant: Variant,
     found: Found,
-) -> Result<Outcome, InternalError> {
+) -> Result<Outcome, SolveError> {
     match found {
         Found::Impossible(reason, stats) => Ok(Outcome::Impossible { reason, stats }),
         Found::GaveUp(reason, stats) => Ok(Outcome::GaveUp { reason, stats }),

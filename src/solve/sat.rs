@@ -6,7 +6,7 @@ use crate::encode::{encode_english, encode_russian, vars};
 use crate::notation::Record;
 use crate::rules::Variant;
 
-use super::{Found, InternalError, SolveStats};
+use super::{Found, SolveError, SolveStats};
 use crate::sat::lucky_model;
 
 /// Finds a start board for `record` with the English encoding and varisat.
@@ -15,16 +15,16 @@ use crate::sat::lucky_model;
 /// varisat is called only when that does not satisfy it.
 ///
 /// # Errors
-/// [`InternalError`] if varisat fails.
-pub fn solve_sat(record: &Record) -> Result<Found, InternalError> {
+/// [`SolveError`] if varisat fails.
+pub fn solve_sat(record: &Record) -> Result<Found, SolveError> {
     solve_sat_with(record, Variant::English)
 }
 
 /// [`solve_sat`] under the rules of `variant`.
 ///
 /// # Errors
-/// [`InternalError`] if varisat fails.
-pub fn solve_sat_with(record: &Record, variant: Variant) -> Result<Found, InternalError> {
+/// [`SolveError`] if varisat fails.
+pub fn solve_sat_with(record: &Record, variant: Variant) -> Result<Found, SolveError> {
     let mut formula = CnfFormula::new();
     let encoded = match variant {
         Variant::English => encode_english(record, &mut formula),
@@ -49,11 +49,11 @@ pub fn solve_sat_with(record: &Record, variant: Variant) -> Result<Found, Intern
         Ok(true) => {
             let model = solver
                 .model()
-                .ok_or_else(|| InternalError("varisat said SAT but gave no model".into()))?;
+                .ok_or_else(|| SolveError::Internal("varisat said SAT but gave no model".into()))?;
             Ok(Found::Start(vars::decode(&model), stats))
         }
         Ok(false) => Ok(Found::Impossible(None, stats)),
-        Err(e) => Err(InternalError(format!("varisat failed: {e}"))),
+        Err(e) => Err(e.into()),
     }
 }
 
