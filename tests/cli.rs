@@ -636,3 +636,30 @@ fn time_limits_apply_to_the_embedded_sat_engine_and_the_pawn_puzzle() {
     let nodes = postfacto(&["solve", "--limit", "5000", "tests/data/sample1.in"], "");
     assert_eq!(nodes.code, 2, "{}", nodes.stderr);
 }
+
+#[test]
+fn inputs_and_generated_sizes_have_limits() {
+    let capped = std::process::Command::new(env!("CARGO_BIN_EXE_postfacto"))
+        .args(["solve", "tests/data/sample1.in"])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .env("POSTFACTO_MAX_INPUT", "10")
+        .output()
+        .unwrap();
+    assert_eq!(capped.status.code(), Some(2));
+    let stderr = String::from_utf8(capped.stderr).unwrap();
+    assert!(
+        stderr.contains("larger than the input limit of 10 bytes"),
+        "{stderr}"
+    );
+    for args in [
+        &["generate", "--count", "100000000"][..],
+        &["generate", "--plies", "1000000"],
+        &["generate", "--pawns", "10000", "--count", "100"],
+        &["generate", "--hard-search", "--beam", "1000000"],
+        &["bench", "--count", "100000000"],
+    ] {
+        let run = postfacto(args, "");
+        assert_eq!(run.code, 2, "{args:?}: {}", run.stderr);
+        assert!(run.stderr.contains("at most"), "{args:?}: {}", run.stderr);
+    }
+}

@@ -83,8 +83,19 @@ pub fn hard(k: usize) -> Result<Vec<Record>, String> {
     })
 }
 
+/// The most plies per generated record, records per run, and beam width:
+/// everything generated is held in memory before it is written.
+pub const MAX_PLIES: usize = 100_000;
+/// See [`MAX_PLIES`].
+pub const MAX_COUNT: usize = 10_000_000;
+/// See [`MAX_PLIES`].
+pub const MAX_BEAM: usize = 100_000;
+
 /// Reruns the search behind the stored hard family; progress goes to stderr.
 pub fn hard_search(width: usize) -> Result<Vec<Record>, String> {
+    if width > MAX_BEAM {
+        return Err(format!("--beam is at most {MAX_BEAM}"));
+    }
     if width == 0 {
         return Err("--beam must be at least 1".into());
     }
@@ -98,13 +109,20 @@ pub fn hard_search(width: usize) -> Result<Vec<Record>, String> {
     Ok(members.into_iter().map(|m| m.record).collect())
 }
 
-/// The largest pawn board `generate` writes (100 million squares).
+/// The largest pawn board `generate` writes (100 million squares), and the
+/// most squares of all its boards together (the text is built in memory).
 const MAX_PAWN_BOARD: usize = 10_000;
+const MAX_PAWN_SQUARES: usize = 1_000_000_000;
 
 /// `count` random pawn-puzzle boards, `size` x `size`, in the puzzle's format.
 pub fn pawn_boards(size: usize, count: usize, seed: u64, density: u32) -> Result<String, String> {
     if size > MAX_PAWN_BOARD {
         return Err(format!("--pawns {size}: at most {MAX_PAWN_BOARD}"));
+    }
+    if size.saturating_mul(size).saturating_mul(count) > MAX_PAWN_SQUARES {
+        return Err(format!(
+            "--pawns {size} --count {count}: at most {MAX_PAWN_SQUARES} squares in all"
+        ));
     }
     let mut rng = postfacto::random::Rng::new(seed);
     let boards: Vec<_> = (0..count)

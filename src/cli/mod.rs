@@ -132,6 +132,13 @@ pub fn run() -> ExitCode {
                         None if plies == 0 || count == 0 => {
                             Err("--plies and --count must be at least 1".into())
                         }
+                        None if plies > generate::MAX_PLIES || count > generate::MAX_COUNT => {
+                            Err(format!(
+                                "--plies is at most {} and --count at most {} (generated records are held in memory)",
+                                generate::MAX_PLIES,
+                                generate::MAX_COUNT
+                            ))
+                        }
                         None => generate::fragments(count, plies, seed, from, variant),
                     };
                     generate::run(records, variant, dir.as_deref(), &mut out)
@@ -186,6 +193,15 @@ pub fn run() -> ExitCode {
                 bench::run_pawns(seed, &mut out)
                     .map(|()| Status::Ok)
                     .map_err(|e| fail(Status::Internal, e))
+            } else if plies > generate::MAX_PLIES || count > generate::MAX_COUNT {
+                Err(fail(
+                    Status::BadInput,
+                    format!(
+                        "--plies is at most {} and --count at most {}",
+                        generate::MAX_PLIES,
+                        generate::MAX_COUNT
+                    ),
+                ))
             } else if count == 0 || plies == 0 {
                 Err(fail(
                     Status::BadInput,
@@ -299,33 +315,54 @@ impl Input {
     }
 }
 
+/// The largest input read (a file or standard input): 256 MiB, or
+/// `POSTFACTO_MAX_INPUT` bytes. Everything read is held in memory, and the
+/// parsed form takes a few times more, so a hostile input stops here.
+fn max_input() -> u64 {
+    std::env::var("POSTFACTO_MAX_INPUT")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(256 << 20)
+}
+
+/// Reads all of `reader`, refusing more than [`max_input`] bytes.
+fn read_capped(reader: impl Read, name: &str) -> Result<Vec<u8>, Failure> {
+    let limit = max_input();
+    let mut bytes = Vec::new();
+    reader
+        .take(limit.saturating_add(1))
+        .read_to_end(&mut bytes)
+        .map_err(|e| fail(Status::BadInput, format!("cannot read {name}: {e}")))?;
+    if bytes.len() as u64 > limit {
+        return Err(fail(
+            Status::BadInput,
+            format!("{name} is larger than the input limit of {limit} bytes (POSTFACTO_MAX_INPUT)"),
+        ));
+    }
+    Ok(bytes)
+}
+
 fn read_input(path: Option<&Path>) -> Result<Input, Failure> {
     match path {
         None => read_stdin(),
         Some(p) if p == Path::new("-") => read_stdin(),
-        Some(p) => fs::read(p)
-            .map(|bytes| Input {
+        Some(p) => {
+            let name = format!("'{}'", p.display());
+            let file = fs::File::open(p)
+                .map_err(|e| fail(Status::BadInput, format!("cannot read {name}: {e}")))?;
+            Ok(Input {
                 name: p.display().to_string(),
-                bytes,
+                bytes: read_capped(file, &name)?,
                 error: None,
             })
-            .map_err(|e| {
-                fail(
-                    Status::BadInput,
-                    format!("cannot read '{}': {e}", p.display()),
-                )
-            }),
+        }
     }
 }
 
 fn read_stdin() -> Result<Input, Failure> {
-    let mut bytes = Vec::new();
-    io::stdin()
-        .read_to_end(&mut bytes)
-        .map_err(|e| fail(Status::BadInput, format!("cannot read standard input: {e}")))?;
     Ok(Input {
         name: "<stdin>".to_string(),
-        bytes,
+        bytes: read_capped(io::stdin(), "standard input")?,
         error: None,
     })
 }
