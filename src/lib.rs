@@ -21,6 +21,7 @@
 
 pub mod analysis;
 pub mod board;
+pub mod checks;
 pub mod encode;
 pub mod hard;
 pub mod notation;

@@ -6,6 +6,7 @@ mod analysis;
 mod cases;
 mod cli;
 mod formats;
+mod fuzz;
 mod golden;
 mod pawns;
 mod property;

@@ -1,0 +1,121 @@
+//! Invariants that must hold for *any* input, shared by the fuzz targets
+//! (`fuzz/`, see `docs/fuzzing.md`) and their stand-in property test in
+//! `cargo test`. Each function panics when an invariant breaks; that panic
+//! is the finding.
+//!
+//! - Readers never panic, and what they accept prints back to the same thing.
+//! - `solve` prints only answers the judge accepts.
+//! - A model varisat gives for a DIMACS file satisfies every clause.
+
+use varisat::Solver;
+
+use crate::notation::{
+    parse_answers, parse_board, parse_fen, parse_pdn, parse_records_bytes_with, parse_records_with,
+    to_fen, Geometry,
+};
+use crate::pawns::{format_pawn_boards, parse_pawn_boards};
+use crate::replay::judge;
+use crate::rules::Variant;
+use crate::solve::{solve_with, Engine, Outcome};
+
+/// Records in both geometries: accepted records print back to themselves.
+pub fn records(bytes: &[u8]) {
+    for geometry in [Geometry::Short, Geometry::Flying] {
+        if let Ok(records) = parse_records_bytes_with(bytes, geometry) {
+            let text: String = records.iter().map(ToString::to_string).collect();
+            let again = parse_records_with(&text, geometry)
+                .unwrap_or_else(|e| panic!("printed records do not read back: {e}\n{text}"));
+            assert_eq!(again.len(), records.len());
+            for (a, b) in records.iter().zip(&again) {
+                assert_eq!((a.first, &a.moves), (b.first, &b.moves), "{text}");
+            }
+        }
+    }
+}
+
+/// PDN games under both rule sets: no panic.
+pub fn pdn(bytes: &[u8]) {
+    if let Ok(text) = std::str::from_utf8(bytes) {
+        for variant in [Variant::English, Variant::Russian] {
+            let first = match variant {
+                Variant::English => crate::board::Color::Black,
+                Variant::Russian => crate::board::Color::White,
+            };
+            let _ = parse_pdn(text, first, variant.geometry());
+        }
+    }
+}
+
+/// Boards, FEN, answers and pawn boards: accepted FEN and pawn boards
+/// print back to the same position.
+pub fn boards(bytes: &[u8]) {
+    let Ok(text) = std::str::from_utf8(bytes) else {
+        return;
+    };
+    let _ = parse_board(text);
+    let _ = parse_answers(text);
+    if let Ok((turn, board)) = parse_fen(text) {
+        for algebraic in [false, true] {
+            let fen = to_fen(&board, turn, algebraic);
+            let back = parse_fen(&fen).unwrap_or_else(|e| panic!("{fen} does not read back: {e}"));
+            assert_eq!(back, (turn, board), "{fen}");
+        }
+    }
+    if let Ok(boards) = parse_pawn_boards(text) {
+        let printed = format_pawn_boards(&boards);
+        assert_eq!(
+            parse_pawn_boards(&printed).as_ref(),
+            Ok(&boards),
+            "{printed}"
+        );
+    }
+}
+
+/// Records small enough to solve quickly: every answer `solve` gives is
+/// accepted by the judge (the SAT engine's own replay check must never
+/// fail, which would be a [`crate::solve::SolveError`]).
+pub fn solve(bytes: &[u8]) {
+    for variant in [Variant::English, Variant::Russian] {
+        let Ok(records) = parse_records_bytes_with(bytes, variant.geometry()) else {
+            continue;
+        };
+        for record in records.iter().take(4).filter(|r| r.moves.len() <= 60) {
+            match solve_with(record, Engine::Sat, variant) {
+                Ok(Outcome::Solved(solution)) => {
+                    if let Err(e) = judge(variant.rules(), record, &solution.answer) {
+                        panic!("solve printed an answer the judge rejects: {e}\n{record}");
+                    }
+                }
+                Ok(_) => {}
+                Err(e) => panic!("{e}\n{record}"),
+            }
+        }
+    }
+}
+
+/// DIMACS: no panic; a small formula's model satisfies every clause.
+pub fn dimacs(bytes: &[u8]) {
+    let Ok(formula) = varisat::dimacs::DimacsParser::parse(bytes) else {
+        return;
+    };
+    if formula.var_count() > 300 || formula.len() > 3000 {
+        return;
+    }
+    let mut solver = Solver::new();
+    solver.add_formula(&formula);
+    if let Ok(true) = solver.solve() {
+        let model = solver.model().expect("a model after SAT");
+        let mut value = vec![false; formula.var_count()];
+        for l in &model {
+            if l.index() < value.len() {
+                value[l.index()] = l.is_positive();
+            }
+        }
+        for clause in formula.iter() {
+            assert!(
+                clause.iter().any(|l| value[l.index()] == l.is_positive()),
+                "the model falsifies {clause:?}"
+            );
+        }
+    }
+}
