@@ -663,3 +663,45 @@ fn inputs_and_generated_sizes_have_limits() {
         assert!(run.stderr.contains("at most"), "{args:?}: {}", run.stderr);
     }
 }
+
+/// The pigeonhole formula: `n` pigeons, `n - 1` holes (unsatisfiable, and
+/// hard for CDCL solvers from about n = 11).
+fn pigeonhole(n: usize) -> String {
+    let var = |p: usize, h: usize| p * (n - 1) + h + 1;
+    let mut clauses = Vec::new();
+    for p in 0..n {
+        clauses.push(
+            (0..n - 1)
+                .map(|h| format!("{} ", var(p, h)))
+                .collect::<String>()
+                + "0",
+        );
+    }
+    for h in 0..n - 1 {
+        for p in 0..n {
+            for q in p + 1..n {
+                clauses.push(format!("-{} -{} 0", var(p, h), var(q, h)));
+            }
+        }
+    }
+    format!(
+        "p cnf {} {}\n{}\n",
+        n * (n - 1),
+        clauses.len(),
+        clauses.join("\n")
+    )
+}
+
+#[test]
+fn sat_gives_up_at_its_limit_with_s_unknown() {
+    let hard = pigeonhole(12);
+    let run = postfacto(&["sat", "--limit", "300ms", "-"], &hard);
+    assert_eq!(
+        (run.code, run.stdout.as_str()),
+        (3, "s UNKNOWN\n"),
+        "{}",
+        run.stderr
+    );
+    let easy = postfacto(&["sat", "--limit", "60s", "-"], &pigeonhole(4));
+    assert_eq!((easy.code, easy.stdout.as_str()), (20, "s UNSATISFIABLE\n"));
+}

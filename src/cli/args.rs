@@ -95,6 +95,9 @@ pub enum Command {
     Sat {
         /// The DIMACS file ('-' or nothing: standard input).
         file: Option<PathBuf>,
+        /// Give up after this long (e.g. 2s): print "s UNKNOWN" and exit 3.
+        #[arg(long, value_parser = parse_time_limit)]
+        limit: Option<std::time::Duration>,
     },
     /// Write instances: fragments of random legal games, or the `--hard K` family.
     Generate {

@@ -55,7 +55,7 @@ pub fn run() -> ExitCode {
     postfacto::board::write_squares_algebraically(algebraic);
     let mut out = Guarded::new(io::BufWriter::new(io::stdout().lock()));
     let result = match args.command {
-        Command::Sat { file } => sat::run(file.as_deref(), &mut out),
+        Command::Sat { file, limit } => sat::run(file.as_deref(), limit, &mut out),
         Command::Solve {
             files,
             format,

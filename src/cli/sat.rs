@@ -4,6 +4,9 @@
 
 use std::io::Write;
 
+use std::time::Duration;
+
+use postfacto::sat::within;
 use varisat::{dimacs::DimacsParser, Solver};
 
 use super::{fail, read_input, write_err, Failure, Status};
@@ -13,18 +16,34 @@ const SATISFIABLE: u8 = 10;
 /// Exit code of an unsatisfiable formula.
 const UNSATISFIABLE: u8 = 20;
 
-pub fn run(file: Option<&std::path::Path>, out: &mut impl Write) -> Result<Status, Failure> {
+/// With a time `limit` still running, it prints `s UNKNOWN` and exits 3.
+pub fn run(
+    file: Option<&std::path::Path>,
+    limit: Option<Duration>,
+    out: &mut impl Write,
+) -> Result<Status, Failure> {
     let input = read_input(file)?;
     let formula = DimacsParser::parse(&input.bytes[..])
         .map_err(|e| fail(Status::BadInput, format!("{}: {e}", input.name)))?;
-    let mut solver = Solver::new();
-    solver.add_formula(&formula);
-    let sat = solver
-        .solve()
-        .map_err(|e| fail(Status::Internal, format!("varisat failed: {e}")))?;
-    if sat {
+    let solve = move || {
+        let mut solver = Solver::new();
+        solver.add_formula(&formula);
+        solver
+            .solve()
+            .map(|sat| sat.then(|| solver.model().unwrap_or_default()))
+            .map_err(|e| e.to_string())
+    };
+    let verdict = match limit {
+        None => Some(solve()),
+        Some(limit) => within(limit, solve),
+    };
+    let Some(verdict) = verdict else {
+        writeln!(out, "s UNKNOWN").map_err(write_err)?;
+        return Ok(Status::Undecided);
+    };
+    let model = verdict.map_err(|e| fail(Status::Internal, format!("varisat failed: {e}")))?;
+    if let Some(model) = model {
         writeln!(out, "s SATISFIABLE").map_err(write_err)?;
-        let model = solver.model().unwrap_or_default();
         let mut line = String::from("v");
         for lit in model {
             line.push(' ');
