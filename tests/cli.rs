@@ -705,3 +705,53 @@ fn sat_gives_up_at_its_limit_with_s_unknown() {
     let easy = postfacto(&["sat", "--limit", "60s", "-"], &pigeonhole(4));
     assert_eq!((easy.code, easy.stdout.as_str()), (20, "s UNSATISFIABLE\n"));
 }
+
+#[test]
+fn bench_against_an_outside_command_times_whole_processes() {
+    let dfs = format!(
+        "{} solve --engine dfs --quiet",
+        env!("CARGO_BIN_EXE_postfacto")
+    );
+    let run = postfacto(
+        &["bench", "--count", "40", "--plies", "20", "--against", &dfs],
+        "",
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(
+        run.stdout
+            .contains("# whole process, 40 records in one file"),
+        "{}",
+        run.stdout
+    );
+    assert!(
+        run.stdout.contains("postfacto solve, 1 thread"),
+        "{}",
+        run.stdout
+    );
+    assert!(
+        run.stdout
+            .contains("ratio postfacto (1 thread) / outside command: "),
+        "{}",
+        run.stdout
+    );
+    let missing = postfacto(&["bench", "--against", "no-such-solver-here"], "");
+    assert_eq!(missing.code, 2, "{}", missing.stderr);
+    let failing = postfacto(
+        &[
+            "bench",
+            "--count",
+            "5",
+            "--plies",
+            "5",
+            "--against",
+            "false",
+        ],
+        "",
+    );
+    assert_eq!(failing.code, 2, "{}", failing.stderr);
+    assert!(
+        failing.stderr.contains("--against 'false': exited with"),
+        "{}",
+        failing.stderr
+    );
+}

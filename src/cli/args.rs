@@ -202,6 +202,11 @@ pub enum Command {
         /// 8 x 8 up to 1000 x 1000 (--seed applies).
         #[arg(long)]
         pawns: bool,
+        /// Instead, time whole processes on the records in one file: `postfacto solve`
+        /// (one thread, all cores) against this command, which gets the file's path
+        /// last (e.g. "./checks-dfs" or "postfacto solve --engine dfs").
+        #[arg(long, value_name = "CMD", conflicts_with = "pawns")]
+        against: Option<String>,
     },
 }
 

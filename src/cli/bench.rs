@@ -57,6 +57,170 @@ pub fn time_engine(
     Ok((times, outcomes))
 }
 
+/// The SAT engine's path through one record, stage by stage: what each
+/// costs, and the floor (reading the record and replaying it once), which
+/// every engine pays whatever it does in between.
+fn stages(records: &[Record], variant: Variant, out: &mut impl Write) -> Result<(), String> {
+    use postfacto::encode::{encode_with, vars, EncodeOptions};
+    use postfacto::notation::parse_records_with;
+    use postfacto::sat::lucky_model;
+    use postfacto::solve::checked_answer_with;
+    let mut times: [Vec<Duration>; 5] = Default::default();
+    for record in records {
+        let text = match variant {
+            Variant::English => record.to_string(),
+            _ => record.algebraic(),
+        };
+        let started = Instant::now();
+        let parsed = parse_records_with(&text, variant.geometry()).map_err(|e| e.to_string())?;
+        times[0].push(started.elapsed());
+        let started = Instant::now();
+        let mut formula = varisat::CnfFormula::new();
+        encode_with(variant, &parsed[0], &mut formula, EncodeOptions::default());
+        times[1].push(started.elapsed());
+        let started = Instant::now();
+        let model = match lucky_model(&formula) {
+            Some(model) => model,
+            None => {
+                let mut solver = varisat::Solver::new();
+                solver.add_formula(&formula);
+                solver.solve().map_err(|e| e.to_string())?;
+                solver.model().ok_or("a generated fragment has no model")?
+            }
+        };
+        let start = vars::decode(&model);
+        times[2].push(started.elapsed());
+        let started = Instant::now();
+        let answer =
+            checked_answer_with(&parsed[0], start, "bench", variant).map_err(|e| e.to_string())?;
+        times[3].push(started.elapsed());
+        let started = Instant::now();
+        let printed = answer.to_string();
+        times[4].push(started.elapsed());
+        if printed.is_empty() {
+            return Err("an empty answer".into());
+        }
+    }
+    let median = |i: usize| Summary::of(&times[i]).median;
+    let w = |e: std::io::Error| e.to_string();
+    writeln!(
+        out,
+        "sat stages, median us: parse {} | encode {} | solve {} | replay check {} | output {} || floor (parse + replay) {}",
+        micros(median(0)),
+        micros(median(1)),
+        micros(median(2)),
+        micros(median(3)),
+        micros(median(4)),
+        micros(median(0) + median(3)),
+    )
+    .map_err(w)
+}
+
+/// Whole process, the records in one file: `postfacto solve` on one thread
+/// and on all, against `command` (the file's path added last), each the
+/// best of three runs, output discarded.
+fn against(
+    records: &[Record],
+    variant: Variant,
+    command: &[String],
+    out: &mut impl Write,
+) -> Result<(), String> {
+    use std::process::{Command, Stdio};
+    let (program, args) = command.split_first().ok_or("--against needs a command")?;
+    let mut file = tempfile::Builder::new()
+        .prefix("postfacto-bench-")
+        .suffix(".in")
+        .tempfile()
+        .map_err(|e| e.to_string())?;
+    let text: String = records
+        .iter()
+        .map(|r| match variant {
+            Variant::English => r.to_string(),
+            _ => r.algebraic(),
+        })
+        .collect();
+    file.write_all(text.as_bytes()).map_err(|e| e.to_string())?;
+    let me = std::env::current_exe().map_err(|e| e.to_string())?;
+    let best_of_three = |make: &dyn Fn() -> Command| -> Result<Duration, String> {
+        let mut best = Duration::MAX;
+        for _ in 0..3 {
+            let started = Instant::now();
+            let status = make()
+                .stdout(Stdio::null())
+                .stderr(Stdio::null())
+                .status()
+                .map_err(|e| format!("cannot run: {e}"))?;
+            best = best.min(started.elapsed());
+            if !status.success() {
+                return Err(format!("exited with {status}"));
+            }
+        }
+        Ok(best)
+    };
+    let ours = |threads: Option<&str>| {
+        let me = me.clone();
+        let path = file.path().to_path_buf();
+        let threads = threads.map(str::to_string);
+        move || {
+            let mut c = Command::new(&me);
+            c.args(["solve", "--quiet", "--rules", variant.name()])
+                .arg(&path);
+            if let Some(t) = &threads {
+                c.env("RAYON_NUM_THREADS", t);
+            }
+            c
+        }
+    };
+    let one = best_of_three(&ours(Some("1")))?;
+    let all = best_of_three(&ours(None))?;
+    let theirs = best_of_three(&|| {
+        let mut c = Command::new(program);
+        c.args(args).arg(file.path());
+        c
+    })
+    .map_err(|e| format!("--against '{}': {e}", command.join(" ")))?;
+    let w = |e: std::io::Error| e.to_string();
+    writeln!(
+        out,
+        "\n# whole process, {} records in one file (best of 3)",
+        records.len()
+    )
+    .map_err(w)?;
+    for (name, t) in [
+        ("postfacto solve, 1 thread", one),
+        ("postfacto solve, all cores", all),
+        (command.join(" ").as_str(), theirs),
+    ] {
+        writeln!(
+            out,
+            "{name:<40} {:>8.3} s {:>8.1} us/record",
+            t.as_secs_f64(),
+            t.as_secs_f64() * 1e6 / records.len() as f64
+        )
+        .map_err(w)?;
+    }
+    writeln!(
+        out,
+        "ratio postfacto (1 thread) / outside command: {:.2}",
+        one.as_secs_f64() / theirs.as_secs_f64()
+    )
+    .map_err(w)
+}
+
+/// `bench --against CMD`: see [`against`].
+pub fn run_against(
+    count: usize,
+    plies: usize,
+    seed: u64,
+    variant: Variant,
+    command: &[String],
+    out: &mut impl Write,
+) -> Result<(), String> {
+    let records =
+        super::generate::fragments(count, plies, seed, super::args::FromArg::Random, variant)?;
+    against(&records, variant, command, out)
+}
+
 pub fn run(
     count: usize,
     plies: usize,
@@ -130,6 +294,7 @@ pub fn run(
         records.len()
     )
     .map_err(|e| e.to_string())?;
+    stages(&records, variant, out)?;
     if variant != Variant::English {
         return Ok(());
     }
@@ -174,6 +339,25 @@ pub fn run(
         )
         .map_err(|e| e.to_string())?;
     }
+    // The hardest member 20 times over, as one batch: time per record.
+    let hardest = (1..)
+        .map_while(hard_instance)
+        .max_by_key(|r| r.moves.len())
+        .ok_or("no hard member")?;
+    let batch = vec![hardest; 20];
+    let mut per_record = Vec::new();
+    for engine in [Engine::Sat, Engine::Dfs(Limit::default())] {
+        let (times, _) = time_engine(&batch, engine, Variant::English)?;
+        let total: Duration = times.iter().sum();
+        per_record.push(total / batch.len() as u32);
+    }
+    writeln!(
+        out,
+        "hard batch (20 copies of the longest member): sat {} us, dfs {} us per record",
+        micros(per_record[0]),
+        micros(per_record[1])
+    )
+    .map_err(|e| e.to_string())?;
     Ok(())
 }
 

@@ -188,8 +188,24 @@ pub fn run() -> ExitCode {
             seed,
             rules,
             pawns,
+            against,
         } => {
-            if pawns {
+            let against: Option<Vec<String>> =
+                against.map(|c| c.split_whitespace().map(str::to_string).collect());
+            let missing = against
+                .as_ref()
+                .and_then(|c| {
+                    c.first()
+                        .map(|p| (p.clone(), on_path(p)))
+                        .or(Some((String::new(), false)))
+                })
+                .filter(|(_, found)| !found);
+            if let Some((program, _)) = missing {
+                Err(fail(
+                    Status::BadInput,
+                    format!("--against: cannot find the program '{program}'"),
+                ))
+            } else if pawns {
                 bench::run_pawns(seed, &mut out)
                     .map(|()| Status::Ok)
                     .map_err(|e| fail(Status::Internal, e))
@@ -207,6 +223,11 @@ pub fn run() -> ExitCode {
                     Status::BadInput,
                     "--count and --plies must be at least 1",
                 ))
+            } else if let Some(command) = against {
+                // The outside command's failures are the user's to fix (2).
+                bench::run_against(count, plies, seed, rules.variant(), &command, &mut out)
+                    .map(|()| Status::Ok)
+                    .map_err(|e| fail(Status::BadInput, e))
             } else {
                 bench::run(count, plies, seed, rules.variant(), &mut out)
                     .map(|()| Status::Ok)
@@ -285,6 +306,15 @@ fn one_line(text: &str) -> String {
         }
     }
     out
+}
+
+/// Whether `program` names an existing file, directly or through `PATH`.
+fn on_path(program: &str) -> bool {
+    if program.contains('/') {
+        return Path::new(program).is_file();
+    }
+    std::env::var_os("PATH")
+        .is_some_and(|paths| std::env::split_paths(&paths).any(|dir| dir.join(program).is_file()))
 }
 
 /// Prints `postfacto: <message>` on stderr, on one line whatever the message quotes.

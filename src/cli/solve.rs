@@ -24,7 +24,7 @@ use postfacto::solve::{
 
 use super::args::{AnalysisArgs, FormatArg, ProofFormatArg};
 use super::output::{self, Report};
-use super::{fail, read_input, read_records, record_files, Failure, Input, Status};
+use super::{fail, on_path, read_input, read_records, record_files, Failure, Input, Status};
 
 /// Batches at least this large show a progress bar (when stderr is a terminal).
 const PROGRESS_FROM: usize = 64;
@@ -156,15 +156,6 @@ pub fn run(
         );
     }
     Ok(status)
-}
-
-/// Whether `program` names an existing file, directly or through `PATH`.
-fn on_path(program: &str) -> bool {
-    if program.contains('/') {
-        return Path::new(program).is_file();
-    }
-    std::env::var_os("PATH")
-        .is_some_and(|paths| std::env::split_paths(&paths).any(|dir| dir.join(program).is_file()))
 }
 
 /// The inputs: standard input when `paths` is empty; a folder stands for
