@@ -620,7 +620,23 @@ fn time_limits_apply_to_the_embedded_sat_engine_and_the_pawn_puzzle() {
         "",
     );
     assert_eq!(explain.code, 3, "{}", explain.stderr);
-    let pawns = postfacto(&["pawns", "--limit", "0ms", "tests/data/pawns.in"], "");
+    // A dense board keeps the SAT engine busy for minutes: stopped at the limit.
+    let dense = postfacto(
+        &[
+            "generate",
+            "--pawns",
+            "316",
+            "--density",
+            "90",
+            "--seed",
+            "3",
+        ],
+        "",
+    );
+    let pawns = postfacto(
+        &["pawns", "--engine", "sat", "--limit", "300ms", "-"],
+        &dense.stdout,
+    );
     assert_eq!(
         (pawns.code, pawns.stdout.as_str()),
         (3, ""),
