@@ -235,3 +235,42 @@ proptest! {
         prop_assert_eq!(matching.captures.len(), sat.captures.len(), "on\n{}", board);
     }
 }
+
+#[test]
+fn formulas_too_large_to_build_are_refused_and_proofs_honour_the_limit() {
+    let board = postfacto(&["generate", "--pawns", "300", "--seed", "2"], "");
+    let run = postfacto(&["pawns", "--cnf", "--at-most", "5000", "-"], &board.stdout);
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    assert_eq!(run.stderr.lines().count(), 1, "{}", run.stderr);
+    assert!(run.stderr.contains("would have about"), "{}", run.stderr);
+    // A dense 30 x 30 board solves at once, but refuting one capture fewer
+    // with one totalizer takes varisat minutes: the limit stops the proof.
+    let dense = postfacto(
+        &[
+            "generate",
+            "--pawns",
+            "30",
+            "--density",
+            "90",
+            "--seed",
+            "3",
+        ],
+        "",
+    );
+    let proof = scratch("pawns-limited.drat", "");
+    let path = proof.to_str().unwrap();
+    let run = postfacto(
+        &["pawns", "--proof", path, "--limit", "1s", "-"],
+        &dense.stdout,
+    );
+    assert_eq!(run.code, 3, "{}", run.stderr);
+    assert!(
+        run.stderr
+            .contains("before the proof was complete; no proof written"),
+        "{}",
+        run.stderr
+    );
+    let answers = read_answers(&run.stdout);
+    let board = &parse_pawn_boards(&dense.stdout).unwrap()[0];
+    replay_captures(board, &answers[0]).expect("the answer is printed, and replays");
+}

@@ -60,6 +60,9 @@ pub fn run(
     };
     if settings.cnf {
         let i = one("--cnf")?;
+        if let Some(k) = settings.at_most {
+            check_totalizer_size(&boards[i], k)?;
+        }
         let cnf = pawn_cnf(&boards[i], settings.at_most)
             .map_err(|e| fail(Status::Internal, format!("internal error: {e}")))?;
         cnf.write_dimacs(out).map_err(write_err)?;
@@ -137,23 +140,70 @@ pub fn run(
         }
         if proof_board == Some(i) {
             let path = settings.proof.as_deref().expect("a proof board has a path");
-            write_proof(&boards[i], solution.captures.len(), path)?;
+            write_proof(&boards[i], solution.captures.len(), path, settings.limit)?;
         }
     }
     Ok(status)
 }
 
+/// Totalizer sizes past this many (pawns x bound) are refused: about that
+/// many clauses would be built in memory.
+const MAX_TOTALIZER: usize = 50_000_000;
+
+fn check_totalizer_size(board: &PawnBoard, bound: usize) -> Result<(), Failure> {
+    let pawns = board.pawn_count();
+    let size = pawns.saturating_mul(bound.min(pawns).saturating_add(1));
+    if size > MAX_TOTALIZER {
+        return Err(fail(
+            Status::BadInput,
+            format!(
+                "a totalizer over {pawns} pawns bounded at {bound} would have about {size} clauses (at most {MAX_TOTALIZER})"
+            ),
+        ));
+    }
+    Ok(())
+}
+
 /// Writes a DRAT refutation of "at most `optimum - 1` captures" to `path`.
-fn write_proof(board: &PawnBoard, optimum: usize, path: &Path) -> Result<(), Failure> {
+/// Within `limit` if there is one (the refutation of a large dense board
+/// can take long): past it, exit 3 and no file.
+fn write_proof(
+    board: &PawnBoard,
+    optimum: usize,
+    path: &Path,
+    limit: Option<Duration>,
+) -> Result<(), Failure> {
     let Some(below) = optimum.checked_sub(1) else {
         eprintln!("postfacto: no proof written: the board needs no capture, so there is nothing to refute");
         return Ok(());
     };
+    check_totalizer_size(board, below)?;
     let internal =
         |e: postfacto::sat::SatError| fail(Status::Internal, format!("internal error: {e}"));
-    let cnf = pawn_cnf(board, Some(below)).map_err(internal)?;
-    let mut bytes = Vec::new();
-    if !prove_unsat(cnf.formula(), ProofFormat::Drat, &mut bytes).map_err(internal)? {
+    // The formula is built inside the limit too: its totalizer alone has
+    // about pawns x optimum clauses. An owned board for the (possibly
+    // abandoned) proving thread.
+    let board = board.clone();
+    let prove = move || {
+        let cnf = pawn_cnf(&board, Some(below))?;
+        let mut bytes = Vec::new();
+        prove_unsat(cnf.formula(), ProofFormat::Drat, &mut bytes).map(|unsat| (unsat, bytes))
+    };
+    let proved = match limit {
+        None => Some(prove()),
+        Some(limit) => within(limit, prove),
+    };
+    let Some(proved) = proved else {
+        return Err(fail(
+            Status::Undecided,
+            format!(
+                "undecided: the time limit of {:?} passed before the proof was complete; no proof written",
+                limit.unwrap_or_default()
+            ),
+        ));
+    };
+    let (unsat, bytes) = proved.map_err(internal)?;
+    if !unsat {
         return Err(fail(
             Status::Internal,
             format!("internal error: {below} captures are possible, but the engine's answer has {optimum}"),
