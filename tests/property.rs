@@ -183,6 +183,48 @@ proptest! {
     }
 }
 
+/// The SAT engine's shortcut (the board of the moves' own unit facts,
+/// replayed) against the full engine (formula, lucky check, varisat): the
+/// full engine's answer replays; when its model is the lucky one and the
+/// shortcut answers, both give the same board; whatever the shortcut
+/// gives, the judge accepts. Also on records made impossible by the wrong first mover,
+/// where the shortcut must stay silent.
+fn check_shortcut(record: &Record, variant: Variant) -> Result<(), TestCaseError> {
+    use postfacto::solve::{checked_answer_with, solve_by_unit_facts, solve_sat_with, Found};
+    let shortcut = solve_by_unit_facts(record, variant);
+    if let Some(answer) = &shortcut {
+        prop_assert_eq!(judge(variant.rules(), record, answer), Ok(()));
+    }
+    match solve_sat_with(record, variant).unwrap() {
+        Found::Start(start, stats) => {
+            let full = checked_answer_with(record, start, "the full engine", variant);
+            prop_assert!(full.is_ok(), "{full:?}");
+            if let (true, Some(answer)) = (stats.lucky, &shortcut) {
+                prop_assert_eq!(answer.start, start, "{}", record);
+            }
+        }
+        Found::Impossible(..) => prop_assert!(shortcut.is_none(), "{}", record),
+        other => prop_assert!(false, "{other:?}"),
+    }
+    Ok(())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 400, ..ProptestConfig::default() })]
+
+    #[test]
+    fn the_english_shortcut_agrees_with_the_full_engine((_, record) in fragments(), flip in any::<bool>()) {
+        let record = if flip { Record::new(record.first.opposite(), record.moves.clone()) } else { record };
+        check_shortcut(&record, Variant::English)?;
+    }
+
+    #[test]
+    fn the_russian_shortcut_agrees_with_the_full_engine((_, record) in fragments_under(&Russian), flip in any::<bool>()) {
+        let record = if flip { Record::new(record.first.opposite(), record.moves.clone()) } else { record };
+        check_shortcut(&record, Variant::Russian)?;
+    }
+}
+
 /// Boards near `origin`: a few squares changed to random contents.
 fn perturbed(origin: Board, changes: &[(u8, u8)]) -> Board {
     let mut board = origin;

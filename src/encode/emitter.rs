@@ -45,6 +45,8 @@ pub struct Encoded {
     /// Set when a ply is impossible on its face; the formula then holds the
     /// empty clause and plies after it are not encoded.
     pub contradiction: Option<Contradiction>,
+    /// The start-board facts the unit clauses fix.
+    pub facts: KnownFacts,
 }
 
 /// A clause of at most eight literals packed into one word (one byte per
@@ -90,6 +92,12 @@ pub struct EncodeOptions {
     /// One group per board jump in the "no capture" and "cannot jump on" rules,
     /// instead of one group per rule.
     pub fine_groups: bool,
+    /// Collect only the unit facts the moves state themselves (which
+    /// squares hold what before they move, are jumped or are landed on),
+    /// for [`super::unit_facts`]: the start-board rules and the families
+    /// that forbid captures are left out, and so is every clause that is
+    /// not a unit once simplified. Nothing is a complete formula then.
+    pub units_only: bool,
 }
 
 impl Default for EncodeOptions {
@@ -97,6 +105,7 @@ impl Default for EncodeOptions {
         EncodeOptions {
             simplify: true,
             fine_groups: false,
+            units_only: false,
         }
     }
 }
@@ -108,6 +117,15 @@ impl EncodeOptions {
         EncodeOptions {
             simplify: false,
             fine_groups: true,
+            units_only: false,
+        }
+    }
+
+    /// Unit facts only (see [`EncodeOptions::units_only`]).
+    pub fn units_only() -> EncodeOptions {
+        EncodeOptions {
+            units_only: true,
+            ..EncodeOptions::default()
         }
     }
 }
@@ -155,9 +173,11 @@ pub(super) fn encode_record<'s, S: ClauseSink + 's>(
             break;
         }
     }
+    let out = encoder.out();
     Encoded {
-        stats: encoder.out().stats,
+        stats: out.stats,
         contradiction,
+        facts: out.known.clone(),
     }
 }
 
@@ -193,11 +213,13 @@ pub(super) struct Emitter<'s, S> {
 
 impl<'s, S: ClauseSink> Emitter<'s, S> {
     pub(super) fn new(sink: &'s mut S, options: EncodeOptions) -> Self {
+        // Units need no duplicate check: they are looked up among the facts.
+        let seen_capacity = if options.units_only { 0 } else { 512 };
         Emitter {
             options,
             sink,
             known: KnownFacts::default(),
-            seen: WordSet::with_capacity_and_hasher(512, Default::default()),
+            seen: WordSet::with_capacity_and_hasher(seen_capacity, Default::default()),
             clause: Vec::with_capacity(8),
             stats: EncodeStats {
                 vars: VAR_COUNT,
@@ -258,6 +280,7 @@ impl<'s, S: ClauseSink> Emitter<'s, S> {
         match self.clause[..] {
             [] => return Err(()),
             [unit] => self.known.learn(unit),
+            _ if self.options.units_only => return Ok(()),
             _ => {}
         }
         if clause_key(&self.clause).is_some_and(|key| !self.seen.insert(key)) {
@@ -326,6 +349,9 @@ impl<'s, S: ClauseSink> Emitter<'s, S> {
     }
 
     pub(super) fn start_board(&mut self) {
+        if self.options.units_only {
+            return;
+        }
         self.group(None, Rule::EmptyMeansNothing);
         for sq in Square::all() {
             let occupied = lit(sq, Fact::Occupied, true);

@@ -15,7 +15,7 @@ use super::emitter::{
     encode_record, ply_number, Contradiction, Emitter, EncodeOptions, Encoded, PlyEncoder,
 };
 use super::sink::{ClauseSink, PlyRef, Rule};
-use super::symbolic::{Conj, Content, KnownFacts, SymBoard};
+use super::symbolic::{Cond, Conj, Content, KnownFacts, SymBoard};
 
 /// Bit `i` of the result is bit `i + by` of `grid` (0 off the grid).
 fn pull(grid: u64, by: i32) -> u64 {
@@ -101,14 +101,8 @@ impl<'s, S: ClauseSink> PlyEncoder<'s, S> for Encoder<'s, S> {
     }
 
     fn ply(&mut self, board: &mut SymBoard, ply: PlyRef<'_>) -> Result<(), Contradiction> {
-        let fail = |rule| Contradiction::at(ply, rule);
-        let side = ply.side;
-        let enemy = side.opposite();
-        let ply_no = ply_number(ply);
-        let mv = ply.text;
+        let (side, mv) = (ply.side, ply.text);
         let from = mv.from();
-        let to = mv.to();
-
         let goes_back = mv.steps().any(|(a, b)| {
             a.diagonal_to(b)
                 .is_some_and(|(dir, _)| !side.is_forward(dir))
@@ -121,121 +115,180 @@ impl<'s, S: ClauseSink> PlyEncoder<'s, S> for Encoder<'s, S> {
             self.out.group(Some(ply), rule);
             self.out
                 .require(board.is_king(from), || board.describe(from))
-                .map_err(fail(rule))?;
+                .map_err(Contradiction::at(ply, rule))?;
         }
-
         // The mover as it was before the ply (the board is updated in place).
         let mover = board.get(from);
-        let mover_is_king = board.is_king(from);
-        if !mv.is_capture() {
-            let rule = Rule::LandingEmpty(to);
-            self.out.group(Some(ply), rule);
-            self.out
-                .require(board.is_empty(to), || board.describe(to))
-                .map_err(fail(rule))?;
-            self.out.group(Some(ply), Rule::NoCaptureAvailable);
-            // The check sees the board before this ply moves; squares this
-            // ply changes are marked dirty below, after it.
-            let dirty = std::mem::take(&mut self.dirty[side as usize]);
-            // Which jumps could be available: first by content alone, then
-            // also given the unit facts (a jump ruled out only by those has a
-            // clause that is already satisfied).
-            static NO_FACTS: KnownFacts = KnownFacts::NONE;
-            let [open, possible] = [&NO_FACTS, &self.out.known].map(|known| {
-                let movers = board.may_hold(side, known);
-                JumpMasks {
-                    forward: movers,
-                    backward: movers & board.may_be_king(known),
-                    enemies: board.may_hold(enemy, known),
-                    landings: board.may_be_empty(known),
-                }
-            });
-            let mut starts = [0u64; 4];
-            for dir in Direction::ALL {
-                let near = jump_starts_touching(dirty, dir);
-                let possible_starts = possible.starts(side, dir);
-                starts[dir.index()] = possible_starts & near;
-                let ruled_out = open.starts(side, dir) & !possible_starts & near;
-                self.out.stats.satisfied += ruled_out.count_ones() as usize;
-            }
-            // Square order, then direction order, so the formula is stable.
-            let mut rest = starts.iter().fold(0, |all, s| all | s);
-            while rest != 0 {
-                let index = rest.trailing_zeros();
-                rest &= rest - 1;
-                let a = Square::from_grid_index(index).expect("jump starts are dark squares");
-                for dir in Direction::ALL
-                    .into_iter()
-                    .filter(|d| starts[d.index()] >> index & 1 != 0)
-                {
-                    let (over, land) = a.jump(dir).expect("a possible jump stays on the board");
-                    if self.out.options.fine_groups {
-                        let rule = Rule::NoJump {
-                            from: a,
-                            over,
-                            to: land,
-                        };
-                        self.out.group(Some(ply), rule);
-                    }
-                    let conds = [
-                        board.holds_mover(a, side, side.is_forward(dir)),
-                        board.holds(over, enemy),
-                        board.is_empty(land),
-                    ];
-                    self.out.forbid(&conds, || {
-                    format!("the move is not a capture, but {a}x{land} is available whatever the start board")
-                })
-                .map_err(fail(Rule::NoCaptureAvailable))?;
-                }
-            }
+        if mv.is_capture() {
+            self.capture(board, ply)?;
         } else {
-            board.set(from, Content::Emptied { by: ply_no });
-            for (at, to) in mv.steps() {
-                let (dir, _) = at.diagonal_to(to).expect("parsed jumps are diagonal");
-                let over = at.step(dir).expect("a jump passes over a square");
-                let rule = Rule::JumpsEnemy(over);
-                self.out.group(Some(ply), rule);
-                self.out
-                    .require(board.holds(over, enemy), || board.describe(over))
-                    .map_err(fail(rule))?;
-                let rule = Rule::LandingEmpty(to);
-                self.out.group(Some(ply), rule);
-                self.out
-                    .require(board.is_empty(to), || board.describe(to))
-                    .map_err(fail(rule))?;
-                board.set(over, Content::Emptied { by: ply_no });
+            self.simple_move(board, ply)?;
+        }
+        self.play(board, ply, mover);
+        Ok(())
+    }
+}
+
+impl<S: ClauseSink> Encoder<'_, S> {
+    /// A simple move: its landing is empty, and no jump is available.
+    fn simple_move(&mut self, board: &SymBoard, ply: PlyRef<'_>) -> Result<(), Contradiction> {
+        let to = ply.text.to();
+        let rule = Rule::LandingEmpty(to);
+        self.out.group(Some(ply), rule);
+        self.out
+            .require(board.is_empty(to), || board.describe(to))
+            .map_err(Contradiction::at(ply, rule))?;
+        if self.out.options.units_only {
+            return Ok(());
+        }
+        self.no_capture_available(board, ply)
+            .map_err(Contradiction::at(ply, Rule::NoCaptureAvailable))
+    }
+
+    /// Before a simple move: no jump anywhere for the side to move, one
+    /// clause per jump still possible on the board.
+    fn no_capture_available(&mut self, board: &SymBoard, ply: PlyRef<'_>) -> Result<(), String> {
+        let side = ply.side;
+        let enemy = side.opposite();
+        self.out.group(Some(ply), Rule::NoCaptureAvailable);
+        // The check sees the board before this ply moves; squares this
+        // ply changes are marked dirty after it (see `play`).
+        let dirty = std::mem::take(&mut self.dirty[side as usize]);
+        // Which jumps could be available: first by content alone, then
+        // also given the unit facts (a jump ruled out only by those has a
+        // clause that is already satisfied).
+        static NO_FACTS: KnownFacts = KnownFacts::NONE;
+        let [open, possible] = [&NO_FACTS, &self.out.known].map(|known| {
+            let movers = board.may_hold(side, known);
+            JumpMasks {
+                forward: movers,
+                backward: movers & board.may_be_king(known),
+                enemies: board.may_hold(enemy, known),
+                landings: board.may_be_empty(known),
             }
-            let stop = mv.to();
-            let rule = Rule::CaptureEnds(stop);
-            self.out.group(Some(ply), rule);
-            for dir in Direction::ALL {
-                let Some((over, land)) = stop.jump(dir) else {
-                    continue;
-                };
+        });
+        let mut starts = [0u64; 4];
+        for dir in Direction::ALL {
+            let near = jump_starts_touching(dirty, dir);
+            let possible_starts = possible.starts(side, dir);
+            starts[dir.index()] = possible_starts & near;
+            let ruled_out = open.starts(side, dir) & !possible_starts & near;
+            self.out.stats.satisfied += ruled_out.count_ones() as usize;
+        }
+        // Square order, then direction order, so the formula is stable.
+        let mut rest = starts.iter().fold(0, |all, s| all | s);
+        while rest != 0 {
+            let index = rest.trailing_zeros();
+            rest &= rest - 1;
+            let a = Square::from_grid_index(index).expect("jump starts are dark squares");
+            for dir in Direction::ALL
+                .into_iter()
+                .filter(|d| starts[d.index()] >> index & 1 != 0)
+            {
+                let (over, land) = a.jump(dir).expect("a possible jump stays on the board");
                 if self.out.options.fine_groups {
-                    let rule = Rule::CannotJumpOn {
-                        from: stop,
+                    let rule = Rule::NoJump {
+                        from: a,
                         over,
                         to: land,
                     };
                     self.out.group(Some(ply), rule);
                 }
-                // The piece's own kind before the move: a man crowned on `stop`
-                // has only backward jumps left there, and those need a king.
-                let piece = if side.is_forward(dir) {
-                    Some(Conj::truth())
-                } else {
-                    mover_is_king
-                };
-                let conds = [piece, board.holds(over, enemy), board.is_empty(land)];
+                let conds = [
+                    board.holds_mover(a, side, side.is_forward(dir)),
+                    board.holds(over, enemy),
+                    board.is_empty(land),
+                ];
                 self.out.forbid(&conds, || {
-                    format!("the capture stops on {stop}, but it could still jump {over} to {land} whatever the start board")
-                })
-                .map_err(fail(rule))?;
+                    format!("the move is not a capture, but {a}x{land} is available whatever the start board")
+                })?;
             }
         }
+        Ok(())
+    }
 
-        let mut changed = from.grid_bit() | mv.to().grid_bit();
+    /// A capture: every jumped square holds an enemy and every landing is
+    /// empty when the piece arrives; then it cannot jump on from its stop.
+    fn capture(&mut self, board: &mut SymBoard, ply: PlyRef<'_>) -> Result<(), Contradiction> {
+        let (mv, enemy) = (ply.text, ply.side.opposite());
+        let from = mv.from();
+        let mover_is_king = board.is_king(from);
+        board.set(
+            from,
+            Content::Emptied {
+                by: ply_number(ply),
+            },
+        );
+        for (at, to) in mv.steps() {
+            let (dir, _) = at.diagonal_to(to).expect("parsed jumps are diagonal");
+            let over = at.step(dir).expect("a jump passes over a square");
+            let rule = Rule::JumpsEnemy(over);
+            self.out.group(Some(ply), rule);
+            self.out
+                .require(board.holds(over, enemy), || board.describe(over))
+                .map_err(Contradiction::at(ply, rule))?;
+            let rule = Rule::LandingEmpty(to);
+            self.out.group(Some(ply), rule);
+            self.out
+                .require(board.is_empty(to), || board.describe(to))
+                .map_err(Contradiction::at(ply, rule))?;
+            board.set(
+                over,
+                Content::Emptied {
+                    by: ply_number(ply),
+                },
+            );
+        }
+        if self.out.options.units_only {
+            return Ok(());
+        }
+        self.capture_ends(board, ply, mover_is_king)
+            .map_err(Contradiction::at(ply, Rule::CaptureEnds(mv.to())))
+    }
+
+    /// After a capture: no jump from where the piece stops (a man crowned
+    /// there has only backward jumps left, and those need a king).
+    fn capture_ends(
+        &mut self,
+        board: &SymBoard,
+        ply: PlyRef<'_>,
+        mover_is_king: Cond,
+    ) -> Result<(), String> {
+        let (side, stop) = (ply.side, ply.text.to());
+        let enemy = side.opposite();
+        self.out.group(Some(ply), Rule::CaptureEnds(stop));
+        for dir in Direction::ALL {
+            let Some((over, land)) = stop.jump(dir) else {
+                continue;
+            };
+            if self.out.options.fine_groups {
+                let rule = Rule::CannotJumpOn {
+                    from: stop,
+                    over,
+                    to: land,
+                };
+                self.out.group(Some(ply), rule);
+            }
+            // The piece's own kind before the move.
+            let piece = if side.is_forward(dir) {
+                Some(Conj::truth())
+            } else {
+                mover_is_king
+            };
+            let conds = [piece, board.holds(over, enemy), board.is_empty(land)];
+            self.out.forbid(&conds, || {
+                format!("the capture stops on {stop}, but it could still jump {over} to {land} whatever the start board")
+            })?;
+        }
+        Ok(())
+    }
+
+    /// Plays the ply on the symbolic board (`mover` is what stood on its
+    /// start square before) and marks the squares it changed as dirty.
+    fn play(&mut self, board: &mut SymBoard, ply: PlyRef<'_>, mover: Content) {
+        let (side, mv) = (ply.side, ply.text);
+        let (from, to) = (mv.from(), mv.to());
+        let mut changed = from.grid_bit() | to.grid_bit();
         for (at, next) in mv.steps().filter(|_| mv.is_capture()) {
             let (dir, _) = at.diagonal_to(next).expect("parsed jumps are diagonal");
             changed |= at
@@ -246,7 +299,12 @@ impl<'s, S: ClauseSink> PlyEncoder<'s, S> for Encoder<'s, S> {
         for dirty in &mut self.dirty {
             *dirty |= changed;
         }
-        board.set(from, Content::Emptied { by: ply_no });
+        board.set(
+            from,
+            Content::Emptied {
+                by: ply_number(ply),
+            },
+        );
         let (origin, crowned) = match mover {
             Content::Moved {
                 origin, crowned, ..
@@ -259,9 +317,8 @@ impl<'s, S: ClauseSink> PlyEncoder<'s, S> for Encoder<'s, S> {
                 origin,
                 color: side,
                 crowned: crowned || to.row() == side.crowning_row(),
-                by: ply_no,
+                by: ply_number(ply),
             },
         );
-        Ok(())
     }
 }

@@ -15,7 +15,8 @@ pub use crate::sat::AnnotatedCnf;
 pub use emitter::{Contradiction, EncodeOptions, EncodeStats, Encoded};
 pub use english::{encode_english, encode_english_with};
 pub use russian::{encode_russian, encode_russian_with};
-pub use sink::{ClauseSink, Group, NamedGroups, PlyRef, Rule};
+pub use sink::{ClauseSink, Discard, Group, NamedGroups, PlyRef, Rule};
+pub use symbolic::KnownFacts;
 
 use crate::notation::Record;
 use crate::rules::Variant;
@@ -30,6 +31,22 @@ pub fn encode_with(
     match variant {
         Variant::English => encode_english_with(record, sink, options),
         Variant::Russian => encode_russian_with(record, sink, options),
+    }
+}
+
+/// The start-board facts the moves of `record` state by themselves under
+/// `variant`: what stands on each square a move starts from or jumps, and
+/// that its landings are empty, as the encoder's unit clauses say them (see
+/// [`EncodeOptions::units_only`]). Every fact holds on every start board
+/// the moves replay from; a contradiction among them means there is none.
+///
+/// # Errors
+/// The first ply whose own facts contradict the earlier ones'.
+pub fn unit_facts(variant: Variant, record: &Record) -> Result<KnownFacts, Contradiction> {
+    let encoded = encode_with(variant, record, &mut Discard, EncodeOptions::units_only());
+    match encoded.contradiction {
+        Some(c) => Err(c),
+        None => Ok(encoded.facts),
     }
 }
 

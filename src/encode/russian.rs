@@ -207,8 +207,10 @@ impl<'s, S: ClauseSink> PlyEncoder<'s, S> for Encoder<'s, S> {
                     .require(board.is_empty(s), || board.describe(s))
                     .map_err(fail(rule))?;
             }
-            self.no_capture(board, ply, side)
-                .map_err(fail(Rule::NoCaptureAvailable))?;
+            if !self.out.options.units_only {
+                self.no_capture(board, ply, side)
+                    .map_err(fail(Rule::NoCaptureAvailable))?;
+            }
         }
 
         for dirty in &mut self.dirty {
@@ -339,6 +341,9 @@ impl<S: ClauseSink> Encoder<'_, S> {
             self.out
                 .require(during.is_empty(s), || during.describe(s))
                 .map_err(|why| (rule, why))?;
+        }
+        if self.out.options.units_only {
+            return Ok(crossed);
         }
         // Where it stops: no capture goes on from there...
         let stop = mv.to();

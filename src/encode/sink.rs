@@ -168,6 +168,14 @@ impl ClauseSink for varisat::Solver<'_> {
     }
 }
 
+/// A sink that keeps nothing, for encoders run for their unit facts only.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Discard;
+
+impl ClauseSink for Discard {
+    fn add_clause(&mut self, _clause: &[Lit]) {}
+}
+
 impl ClauseSink for varisat::CnfFormula {
     fn add_clause(&mut self, clause: &[Lit]) {
         ExtendFormula::add_clause(self, clause);

@@ -11,7 +11,7 @@
 
 use varisat::Lit;
 
-use crate::board::{Color, Square};
+use crate::board::{Board, Color, Piece, Role, Square};
 
 use super::vars::{color_lit, lit, Fact, VAR_COUNT};
 
@@ -53,6 +53,34 @@ impl KnownFacts {
     /// Squares where `fact` is known to be `value`.
     pub fn squares(&self, fact: Fact, value: bool) -> u64 {
         self.squares[2 * fact as usize + usize::from(value)]
+    }
+
+    /// The board of the known facts, *false* wherever nothing is known: a
+    /// piece only where one is known to stand, black unless known white, a
+    /// man unless known a king. The one exception is a start rule: a man
+    /// cannot start on its crowning row, so a piece of known colour known
+    /// to stand there is a king. This is the lucky assignment (`crate::sat::lucky`) as a board.
+    pub fn lucky_board(&self) -> Board {
+        let known = |fact| self.squares(fact, true);
+        let mut board = Board::empty();
+        let mut occupied = known(Fact::Occupied);
+        while occupied != 0 {
+            let square = Square::from_grid_index(occupied.trailing_zeros())
+                .expect("facts are about dark squares");
+            occupied &= occupied - 1;
+            let bit = square.grid_bit();
+            let color = if known(Fact::White) & bit != 0 {
+                Color::White
+            } else {
+                Color::Black
+            };
+            let color_known = (known(Fact::White) | self.squares(Fact::White, false)) & bit != 0;
+            let crowning = color_known && square.row() == color.crowning_row();
+            let king = known(Fact::King) & bit != 0 || crowning;
+            let role = if king { Role::King } else { Role::Man };
+            board.set(square, Some(Piece::new(color, role)));
+        }
+        board
     }
 }
 

@@ -20,7 +20,7 @@ use crate::sat::SatError;
 pub use crate::sat::{lucky, parse_solver_output, Verdict};
 pub use dfs::{solve_dfs, Limit};
 pub use external::solve_external;
-pub use sat::{solve_sat, solve_sat_with};
+pub use sat::{solve_by_unit_facts, solve_sat, solve_sat_with};
 
 /// The method used to find a start board.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default)]
@@ -54,6 +54,10 @@ pub struct SolveStats {
     pub nodes: u64,
     /// The SAT engine's model came from the lucky assignment, not varisat.
     pub lucky: bool,
+    /// The SAT engine's answer is the board of the moves' own unit facts,
+    /// which replayed, so no formula was built (`clauses` is 0); see
+    /// [`solve_by_unit_facts`].
+    pub shortcut: bool,
 }
 
 /// What an engine found, before the replay check.
@@ -185,7 +189,18 @@ pub fn solve_with(
     variant: Variant,
 ) -> Result<Outcome, SolveError> {
     let found = match (engine, variant) {
-        (Engine::Sat, _) => sat::solve_sat_with(record, variant)?,
+        (Engine::Sat, _) => {
+            if let Some(answer) = solve_by_unit_facts(record, variant) {
+                let stats = SolveStats {
+                    vars: crate::encode::vars::VAR_COUNT,
+                    lucky: true,
+                    shortcut: true,
+                    ..SolveStats::default()
+                };
+                return Ok(Outcome::Solved(Solution { answer, stats }));
+            }
+            sat::solve_sat_with(record, variant)?
+        }
         (Engine::Dfs(limit), Variant::English) => solve_dfs(record, limit),
         (Engine::Dfs(_), _) => {
             return Err(SolveError::Unsupported(format!(

@@ -2,12 +2,33 @@
 
 use varisat::{CnfFormula, Solver};
 
-use crate::encode::{encode_english, encode_russian, vars};
-use crate::notation::Record;
+use crate::encode::{encode_english, encode_russian, unit_facts, vars};
+use crate::notation::{Answer, Record};
+use crate::replay::replay;
 use crate::rules::Variant;
 
 use super::{Found, SolveError, SolveStats};
 use crate::sat::lucky_model;
+
+/// The SAT engine's shortcut: the start board of the facts the moves state
+/// by themselves (see [`unit_facts`]), *false* everywhere else, replayed by
+/// the native replayer. `None` when it does not replay.
+///
+/// It decides most records without writing a formula. When it answers, the
+/// answer is the one the full engine would give: every fact is forced, so
+/// any start board that replays has all of them, and a board that has
+/// nothing more is the lucky assignment of the full formula, which the
+/// encoder would have handed to the lucky check first. When it does not,
+/// nothing is lost but the time of one replay; the full engine follows.
+pub fn solve_by_unit_facts(record: &Record, variant: Variant) -> Option<Answer> {
+    let start = unit_facts(variant, record).ok()?.lucky_board();
+    let rules = variant.rules();
+    if !rules.start_problems(&start).is_empty() {
+        return None;
+    }
+    let end = replay(rules, &start, record).ok()?;
+    Some(Answer { start, end })
+}
 
 /// Finds a start board for `record` with the English encoding and varisat.
 ///
@@ -61,7 +82,6 @@ pub fn solve_sat_with(record: &Record, variant: Variant) -> Result<Found, SolveE
 mod tests {
     use super::*;
     use crate::notation::parse_records;
-    use crate::replay::replay;
     use crate::rules::English;
 
     fn solved(text: &str) -> (crate::board::Board, SolveStats) {
