@@ -1,5 +1,6 @@
 //! The board layer: squares, pieces and boards. Knows nothing of legality.
 
+pub mod grid;
 mod piece;
 mod position;
 mod square;

@@ -88,6 +88,11 @@ impl Board {
         }
     }
 
+    /// Bitboard of the squares holding kings (of either colour).
+    pub fn kings(&self) -> u32 {
+        self.kings
+    }
+
     /// The squares holding `color`'s pieces, in numbering order.
     pub fn squares_of(&self, color: Color) -> impl Iterator<Item = Square> {
         let bits = self.occupied_by(color);

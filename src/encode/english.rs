@@ -8,6 +8,7 @@
 //! - `shared/spec/english.md`, the rules.
 //! - `encodings/english.md`, this encoding.
 
+use crate::board::grid::{self, pull};
 use crate::board::{Color, Direction, Square};
 use crate::notation::Record;
 
@@ -16,15 +17,6 @@ use super::emitter::{
 };
 use super::sink::{ClauseSink, PlyRef, Rule};
 use super::symbolic::{Cond, Conj, Content, KnownFacts, SymBoard};
-
-/// Bit `i` of the result is bit `i + by` of `grid` (0 off the grid).
-fn pull(grid: u64, by: i32) -> u64 {
-    if by >= 0 {
-        grid >> by
-    } else {
-        grid << -by
-    }
-}
 
 /// The squares a jump in `dir` from which starts on, passes over or lands on
 /// a square of the grid bitboard `squares`.
@@ -50,21 +42,12 @@ impl JumpMasks {
     /// The squares a jump in `dir` may start from: a mover there, an enemy
     /// one step on and an empty square two steps on.
     fn starts(&self, side: Color, dir: Direction) -> u64 {
-        /// Columns a jump may start from without leaving the board sideways.
-        const NOT_LEFT_EDGE: u64 = 0xFCFC_FCFC_FCFC_FCFC;
-        const NOT_RIGHT_EDGE: u64 = 0x3F3F_3F3F_3F3F_3F3F;
         let movers = if side.is_forward(dir) {
             self.forward
         } else {
             self.backward
         };
-        let columns = if dir.col_delta() < 0 {
-            NOT_LEFT_EDGE
-        } else {
-            NOT_RIGHT_EDGE
-        };
-        let step = dir.grid_offset();
-        movers & columns & pull(self.enemies, step) & pull(self.landings, 2 * step)
+        grid::jump_starts(movers, self.enemies, self.landings, dir)
     }
 }
 

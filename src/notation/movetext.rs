@@ -3,7 +3,13 @@
 use std::fmt;
 use std::str::FromStr;
 
+use smallvec::SmallVec;
+
 use crate::board::{ParseSquareError, Square};
+
+/// The squares of a move: inline up to 16 (every legal 8x8 move fits), on
+/// the heap beyond.
+type Path = SmallVec<[Square; 16]>;
 
 /// A move as written: the squares it visits and whether it captures.
 ///
@@ -11,7 +17,7 @@ use crate::board::{ParseSquareError, Square};
 /// jump step two), legality is not: that needs a board and the rules.
 #[derive(Clone, PartialEq, Eq, Hash, Debug)]
 pub struct MoveText {
-    path: Vec<Square>,
+    path: Path,
     capture: bool,
 }
 
@@ -97,7 +103,7 @@ impl MoveText {
     pub fn simple(from: Square, to: Square) -> MoveText {
         assert_eq!(from.diagonal_to(to).map(|d| d.1), Some(1), "not a step");
         MoveText {
-            path: vec![from, to],
+            path: Path::from_slice(&[from, to]),
             capture: false,
         }
     }
@@ -116,7 +122,7 @@ impl MoveText {
             );
         }
         MoveText {
-            path,
+            path: Path::from_slice(&path),
             capture: true,
         }
     }
@@ -129,7 +135,10 @@ impl MoveText {
                 w[0].diagonal_to(w[1])
                     .is_some_and(|(_, n)| !capture || n >= 2)
             });
-        (aligned && (capture || path.len() == 2)).then_some(MoveText { path, capture })
+        (aligned && (capture || path.len() == 2)).then(|| MoveText {
+            path: Path::from_slice(&path),
+            capture,
+        })
     }
 
     /// Reads a move with `geometry`'s distances. Squares may be numbers
@@ -138,6 +147,53 @@ impl MoveText {
     /// # Errors
     /// What is wrong with the text.
     pub fn parse_with(text: &str, geometry: Geometry) -> Result<MoveText, ParseMoveError> {
+        match MoveText::parse_quick(text.as_bytes(), geometry) {
+            Some(mv) => Ok(mv),
+            None => MoveText::parse_carefully(text, geometry),
+        }
+    }
+
+    /// [`MoveText::parse_with`] for well-formed moves, byte by byte and
+    /// without allocating; `None` for anything else, which the careful
+    /// reader then names. It accepts exactly what that reader accepts.
+    pub(crate) fn parse_quick(bytes: &[u8], geometry: Geometry) -> Option<MoveText> {
+        let mut path = Path::new();
+        let mut separator = None;
+        let mut rest = bytes;
+        loop {
+            let (square, after) = quick_square(rest)?;
+            path.push(square);
+            match after {
+                [] => break,
+                [sep @ (b'-' | b'x' | b':'), tail @ ..] => {
+                    if separator.is_some_and(|s| s != *sep) {
+                        return None;
+                    }
+                    separator = Some(*sep);
+                    rest = tail;
+                }
+                _ => return None,
+            }
+        }
+        let capture = separator? != b'-';
+        if !capture && path.len() != 2 {
+            return None;
+        }
+        let fits =
+            path.windows(2).all(
+                |pair| match (geometry, capture, pair[0].diagonal_to(pair[1])) {
+                    (Geometry::Short, false, Some((_, 1)))
+                    | (Geometry::Short, true, Some((_, 2))) => true,
+                    (Geometry::Flying, false, Some(_)) => true,
+                    (Geometry::Flying, true, Some((_, n))) => n >= 2,
+                    _ => false,
+                },
+            );
+        fits.then_some(MoveText { path, capture })
+    }
+
+    /// The reader behind [`MoveText::parse_with`] that says what is wrong.
+    fn parse_carefully(text: &str, geometry: Geometry) -> Result<MoveText, ParseMoveError> {
         let owned = || text.to_string();
         let capture_sep = text.contains('x') || text.contains(':');
         let capture = match (text.contains('-'), capture_sep) {
@@ -151,7 +207,7 @@ impl MoveText {
         let path = text
             .split(['-', 'x', ':'])
             .map(|part| part.parse::<Square>())
-            .collect::<Result<Vec<_>, _>>()
+            .collect::<Result<Path, _>>()
             .map_err(|source| ParseMoveError::BadSquare {
                 text: owned(),
                 source,
@@ -233,6 +289,24 @@ impl MoveText {
     }
 }
 
+/// A square name at the start of `bytes` (a number of at most three digits,
+/// or a dark square's algebraic name) and the bytes after it.
+fn quick_square(bytes: &[u8]) -> Option<(Square, &[u8])> {
+    if let [file @ b'a'..=b'h', rank @ b'1'..=b'8', rest @ ..] = bytes {
+        if !rest.first().is_some_and(u8::is_ascii_digit) {
+            return Some((Square::from_coords(b'8' - rank, file - b'a')?, rest));
+        }
+    }
+    let digits = bytes.iter().take_while(|b| b.is_ascii_digit()).count();
+    if !(1..=3).contains(&digits) {
+        return None;
+    }
+    let number = bytes[..digits]
+        .iter()
+        .fold(0, |n, &d| n * 10 + u32::from(d - b'0'));
+    Some((Square::from_number(number)?, &bytes[digits..]))
+}
+
 impl fmt::Display for MoveText {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let sep = if self.capture { "x" } else { "-" };
@@ -304,6 +378,57 @@ mod tests {
             assert!(err.contains(want), "{text}: {err}");
         }
         assert!(MoveText::along(vec![Square::new(28), Square::new(14)], false).is_some());
+    }
+
+    #[test]
+    fn the_quick_reader_accepts_exactly_what_the_careful_one_does() {
+        // Random short texts over the characters moves are made of.
+        let alphabet = b"0123456789abcdefghx-: 4";
+        let mut state = 0x2545_F491_4F6C_DD1Du64;
+        let mut next = |n: usize| {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            (state % n as u64) as usize
+        };
+        let mut accepted = 0;
+        for round in 0..200_000 {
+            let text: String = if round % 2 == 0 {
+                let len = 1 + next(9);
+                (0..len)
+                    .map(|_| alphabet[next(alphabet.len())] as char)
+                    .collect()
+            } else {
+                // Walks along diagonals, named either way, with mostly one separator.
+                let mut at = Square::new(next(32) as u8);
+                let sep = [b'-', b'x', b':'][next(3)] as char;
+                let mut text = String::new();
+                for step in 0..1 + next(4) {
+                    if step > 0 {
+                        let other = [b'-', b'x', b':', b' '][next(4)] as char;
+                        text.push(if next(10) == 0 { other } else { sep });
+                    }
+                    if next(2) == 0 {
+                        text.push_str(&at.algebraic());
+                    } else {
+                        text.push_str(&at.number().to_string());
+                    }
+                    let dir = crate::board::Direction::ALL[next(4)];
+                    for _ in 0..1 + next(3) {
+                        at = at.step(dir).unwrap_or(at);
+                    }
+                }
+                text
+            };
+            for geometry in [Geometry::Short, Geometry::Flying] {
+                let quick = MoveText::parse_quick(text.as_bytes(), geometry);
+                let careful = MoveText::parse_carefully(&text, geometry).ok();
+                assert_eq!(quick, careful, "{text:?} {geometry:?}");
+                accepted += usize::from(quick.is_some());
+            }
+        }
+        // The sample must reach the accepting paths, not only rejections.
+        assert!(accepted > 20_000, "only {accepted} accepted");
     }
 
     #[test]

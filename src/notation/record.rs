@@ -166,16 +166,21 @@ pub fn parse_records_with(text: &str, geometry: Geometry) -> Result<Vec<Record>,
         .map(|(i, l)| (i + 1, l.trim()))
         .filter(|(_, l)| !l.is_empty())
         .peekable();
-    let last_line = text.lines().count();
     let mut records = Vec::new();
     let mut previous: Option<(usize, usize)> = None;
     while let Some((line, header)) = lines.next() {
         let (first, declared) = parse_header(line, header, previous, geometry)?;
-        let mut moves = Vec::new();
+        // The count is the writer's word: room for it, within reason.
+        let mut moves = Vec::with_capacity(declared.min(1024));
         while moves.len() < declared {
-            let Some(&(move_line, text)) = lines.peek() else {
+            let next = lines.peek().filter(|(_, text)| !looks_like_header(text));
+            let Some(&(move_line, text)) = next else {
+                // At the header that cut the moves short, or the input's last line.
+                let at = lines
+                    .peek()
+                    .map_or_else(|| text.lines().count(), |&(l, _)| l);
                 return Err(error(
-                    last_line,
+                    at,
                     RecordErrorKind::MissingMoves {
                         header_line: line,
                         declared,
@@ -183,16 +188,6 @@ pub fn parse_records_with(text: &str, geometry: Geometry) -> Result<Vec<Record>,
                     },
                 ));
             };
-            if looks_like_header(text) {
-                return Err(error(
-                    move_line,
-                    RecordErrorKind::MissingMoves {
-                        header_line: line,
-                        declared,
-                        found: moves.len(),
-                    },
-                ));
-            }
             lines.next();
             moves.push(parse_move_line(move_line, text, geometry)?);
         }
@@ -253,6 +248,9 @@ fn parse_move_line(
     text: &str,
     geometry: Geometry,
 ) -> Result<MoveText, ParseRecordError> {
+    if let Some(mv) = MoveText::parse_quick(text.as_bytes(), geometry) {
+        return Ok(mv);
+    }
     let mut words = text.split_whitespace();
     let word = words.next().unwrap_or_default();
     let parsed =

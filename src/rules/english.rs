@@ -3,7 +3,7 @@
 //! board at once, capture is compulsory (any capture, not the longest), a
 //! capture may not stop while the piece can jump again, and crowning ends the move.
 
-use crate::board::{Board, Color, Direction, Piece, Role, Square};
+use crate::board::{grid, Board, Color, Direction, Piece, Role, Square};
 use crate::notation::MoveText;
 
 use super::{Rules, StartProblem, Variant, Violation};
@@ -24,8 +24,24 @@ impl English {
             .find(|&(over, to)| board.color_at(over) == Some(enemy) && board.is_empty(to))
     }
 
-    /// Some single jump available to `side`, as a one-step capture, if there is any.
+    /// True if some piece of `side` can jump: four grid bitboard tests.
+    pub fn can_jump(board: &Board, side: Color) -> bool {
+        let mine = grid::spread(board.occupied_by(side));
+        let kings = mine & grid::spread(board.kings());
+        let enemies = grid::spread(board.occupied_by(side.opposite()));
+        let empty = !(mine | enemies);
+        Direction::ALL.into_iter().any(|dir| {
+            let movers = if side.is_forward(dir) { mine } else { kings };
+            grid::jump_starts(movers, enemies, empty, dir) != 0
+        })
+    }
+
+    /// Some single jump available to `side`, as a one-step capture, if there
+    /// is any: the first by square, then by direction.
     pub fn any_jump(board: &Board, side: Color) -> Option<MoveText> {
+        if !English::can_jump(board, side) {
+            return None;
+        }
         board.squares_of(side).find_map(|from| {
             let piece = board.get(from)?;
             let (_, to) = English::jump_from(board, from, piece)?;
@@ -196,6 +212,30 @@ mod tests {
             .iter()
             .map(ToString::to_string)
             .collect()
+    }
+
+    #[test]
+    fn the_bitboard_jump_test_agrees_with_square_by_square_search() {
+        let mut state = 0x9E37_79B9_7F4A_7C15u64;
+        let mut found = 0;
+        for _ in 0..20_000 {
+            let mut b = Board::empty();
+            for sq in Square::all() {
+                state ^= state << 13;
+                state ^= state >> 7;
+                state ^= state << 17;
+                let piece = Piece::ALL.get((state % 7) as usize).copied();
+                b.set(sq, piece);
+            }
+            for side in Color::ALL {
+                let slow = b
+                    .squares_of(side)
+                    .any(|from| English::jump_from(&b, from, b.get(from).unwrap()).is_some());
+                assert_eq!(English::can_jump(&b, side), slow, "{side:?}\n{b}");
+                found += usize::from(slow);
+            }
+        }
+        assert!(found > 1000 && found < 39_000, "{found}");
     }
 
     #[test]
