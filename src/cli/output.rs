@@ -18,10 +18,11 @@ use super::{fail, write_err, Failure, Status};
 
 /// Everything `solve` has to say about one record (or one unreadable input).
 #[derive(Debug)]
-pub struct Report {
+pub struct Report<'r> {
     pub name: String,
-    /// The record, when it could be read.
-    pub record: Option<Record>,
+    /// The record, when it could be read (borrowed from the parsed input:
+    /// a batch is not held in memory twice).
+    pub record: Option<&'r Record>,
     pub status: Status,
     /// Answers to print (several with `--all`).
     pub answers: Vec<Answer>,
@@ -35,11 +36,11 @@ pub struct Report {
     pub explanation: Option<String>,
 }
 
-impl Report {
-    pub fn new(name: &str, record: &Record) -> Report {
+impl<'r> Report<'r> {
+    pub fn new(name: &str, record: &'r Record) -> Report<'r> {
         Report {
             name: name.to_string(),
-            record: Some(record.clone()),
+            record: Some(record),
             status: Status::Ok,
             answers: Vec::new(),
             text: String::new(),
@@ -50,7 +51,23 @@ impl Report {
         }
     }
 
-    pub fn bad_input(name: &str, message: &str) -> Report {
+    /// The report without its record, to outlive it (the record is put
+    /// back by whoever holds the original).
+    pub fn without_record(self) -> Report<'static> {
+        Report {
+            record: None,
+            name: self.name,
+            status: self.status,
+            answers: self.answers,
+            text: self.text,
+            err: self.err,
+            stats: self.stats,
+            micros: self.micros,
+            explanation: self.explanation,
+        }
+    }
+
+    pub fn bad_input(name: &str, message: &str) -> Report<'r> {
         Report {
             name: name.to_string(),
             record: None,
@@ -124,7 +141,7 @@ fn json_of(report: &Report, settings: &Settings) -> serde_json::Value {
         "time_us": report.micros,
     });
     let object = value.as_object_mut().expect("an object");
-    if let Some(record) = &report.record {
+    if let Some(record) = report.record {
         object.insert("first".into(), record.first.name().into());
         object.insert("moves".into(), moves_of(record, variant).into());
         if let Some(answer) = report.answers.first() {
@@ -176,7 +193,7 @@ fn render(
         }
         FormatArg::Json => rendered.text = format!("{}\n", json_of(report, settings)),
         FormatArg::Fen => {
-            if let (Some(record), Some(answer)) = (&report.record, report.answers.first()) {
+            if let (Some(record), Some(answer)) = (report.record, report.answers.first()) {
                 rendered.text = format!(
                     "{}\n{}\n",
                     to_fen(&answer.start, record.first, algebraic),
@@ -185,7 +202,7 @@ fn render(
             }
         }
         FormatArg::Svg => {
-            if let (Some(record), Some(answer)) = (&report.record, report.answers.first()) {
+            if let (Some(record), Some(answer)) = (report.record, report.answers.first()) {
                 let dir = settings.out_dir.as_deref().unwrap_or(Path::new("."));
                 let file = dir.join(format!("{:04}.svg", index + 1));
                 std::fs::write(&file, svg(answer, record, variant)).map_err(|e| {

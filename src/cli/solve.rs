@@ -195,7 +195,7 @@ fn name_of(input: &Input, records: &[Record], index: usize) -> String {
 
 /// Solves one record; under a time limit, on a thread of its own that is
 /// abandoned when the limit passes (varisat cannot be interrupted).
-fn run_job(name: String, record: &Record, settings: &Arc<Settings>) -> Report {
+fn run_job<'r>(name: String, record: &'r Record, settings: &Arc<Settings>) -> Report<'r> {
     let limit = match settings.time_limit {
         Some(limit) if settings.solver.is_none() => limit,
         _ => {
@@ -216,8 +216,13 @@ fn run_job(name: String, record: &Record, settings: &Arc<Settings>) -> Report {
             settings: &shared,
         }
         .run()
+        .without_record()
     });
-    finished.unwrap_or_else(|| {
+    if let Some(mut report) = finished {
+        report.record = Some(record);
+        return report;
+    }
+    {
         let mut report = Report::new(&name, record);
         report.status = Status::Undecided;
         report.micros = limit.as_micros();
@@ -225,18 +230,18 @@ fn run_job(name: String, record: &Record, settings: &Arc<Settings>) -> Report {
             "{name}: undecided: the time limit of {limit:?} passed before a verdict"
         ));
         report
-    })
+    }
 }
 
 /// One record to solve.
-struct Job<'a> {
+struct Job<'a, 's> {
     name: String,
     record: &'a Record,
-    settings: &'a Settings,
+    settings: &'s Settings,
 }
 
-impl Job<'_> {
-    fn run(&self) -> Report {
+impl<'a> Job<'a, '_> {
+    fn run(&self) -> Report<'a> {
         let started = Instant::now();
         let mut report = Report::new(&self.name, self.record);
         let result = self.fill(&mut report);

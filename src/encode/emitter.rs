@@ -253,21 +253,7 @@ impl<'s, S: ClauseSink> Emitter<'s, S> {
             return Ok(());
         }
         if let [unit] = self.clause[..] {
-            // A unit is either known already (satisfied or contradicted) or
-            // new; no need to look it up among the emitted clauses.
-            return match self.known.value_of(unit) {
-                Some(true) => {
-                    self.stats.satisfied += 1;
-                    Ok(())
-                }
-                Some(false) => Err(()),
-                None => {
-                    self.known.learn(unit);
-                    self.sink.add_clause(&[unit]);
-                    self.stats.clauses += 1;
-                    Ok(())
-                }
-            };
+            return self.emit_unit(unit);
         }
         let known = &self.known;
         if self.clause.iter().any(|&l| known.value_of(l) == Some(true)) {
@@ -292,6 +278,26 @@ impl<'s, S: ClauseSink> Emitter<'s, S> {
         Ok(())
     }
 
+    /// Emits a unit clause when simplifying: it is either known already
+    /// (satisfied or contradicted) or new; no need to look it up among the
+    /// emitted clauses.
+    #[inline]
+    fn emit_unit(&mut self, unit: Lit) -> Result<(), ()> {
+        match self.known.value_of(unit) {
+            Some(true) => {
+                self.stats.satisfied += 1;
+                Ok(())
+            }
+            Some(false) => Err(()),
+            None => {
+                self.known.learn(unit);
+                self.sink.add_clause(&[unit]);
+                self.stats.clauses += 1;
+                Ok(())
+            }
+        }
+    }
+
     #[inline]
     fn emit_lits(&mut self, lits: &[Lit]) -> Result<(), ()> {
         self.clause.clear();
@@ -310,7 +316,12 @@ impl<'s, S: ClauseSink> Emitter<'s, S> {
             return self.constant_false(why_false());
         };
         for &l in conj.lits() {
-            self.emit_lits(&[l]).map_err(|()| CONFLICT.to_string())?;
+            let emitted = if self.options.simplify {
+                self.emit_unit(l)
+            } else {
+                self.emit_lits(&[l])
+            };
+            emitted.map_err(|()| CONFLICT.to_string())?;
         }
         Ok(())
     }

@@ -2,32 +2,110 @@
 
 use varisat::{CnfFormula, Solver};
 
-use crate::encode::{encode_english, encode_russian, unit_facts, vars};
+use crate::board::{Color, Piece, Role, Square};
+use crate::encode::vars::{self, Fact};
+use crate::encode::{encode_english, encode_russian, unit_facts, KnownFacts};
 use crate::notation::{Answer, Record};
-use crate::replay::replay;
+use crate::replay::{replay, ReplayError};
 use crate::rules::Variant;
+use crate::rules::Violation;
 
 use super::{Found, SolveError, SolveStats};
 use crate::sat::lucky_model;
 
+/// How many blockers [`solve_by_unit_facts`] adds before it gives up.
+const MAX_BLOCKERS: usize = 8;
+
 /// The SAT engine's shortcut: the start board of the facts the moves state
 /// by themselves (see [`unit_facts`]), *false* everywhere else, replayed by
-/// the native replayer. `None` when it does not replay.
+/// the native replayer; `None` when that does not lead to an answer.
 ///
-/// It decides most records without writing a formula. When it answers, the
-/// answer is the one the full engine would give: every fact is forced, so
-/// any start board that replays has all of them, and a board that has
-/// nothing more is the lucky assignment of the full formula, which the
-/// encoder would have handed to the lucky check first. When it does not,
-/// nothing is lost but the time of one replay; the full engine follows.
+/// A replay that fails because a jump would be available over a square the
+/// board leaves empty only by default is repaired once per such square: if
+/// the jumping piece and the jumped one stand there whatever the start board
+/// (forced facts, or pieces the moves brought), the landing square must hold
+/// a piece at the start, and it gets one (a black man, the default colour
+/// and kind) before the next replay.
+///
+/// Every piece this puts on the board is forced, so any start board that
+/// replays has them all. When the shortcut answers, the answer is therefore
+/// the board of the forced pieces with nothing more: exactly the lucky
+/// assignment of the full formula whenever that satisfies it. When it does
+/// not answer, the full engine runs as before, and nothing is lost but a
+/// few replays.
 pub fn solve_by_unit_facts(record: &Record, variant: Variant) -> Option<Answer> {
-    let start = unit_facts(variant, record).ok()?.lucky_board();
+    let facts = unit_facts(variant, record).ok()?;
+    let mut start = facts.lucky_board();
     let rules = variant.rules();
-    if !rules.start_problems(&start).is_empty() {
-        return None;
+    let mut blockers = 0u32;
+    for _ in 0..=MAX_BLOCKERS {
+        if !rules.start_problems(&start).is_empty() {
+            return None;
+        }
+        match replay(rules, &start, record) {
+            Ok(end) => return Some(Answer { start, end }),
+            Err(e) => {
+                let blocker = forced_blocker(record, &e, &facts, blockers)?;
+                blockers |= blocker.bit();
+                start.set(blocker, Some(Piece::new(Color::Black, Role::Man)));
+            }
+        }
     }
-    let end = replay(rules, &start, record).ok()?;
-    Some(Answer { start, end })
+    None
+}
+
+/// The square that must hold a piece at the start because the jump that
+/// `failure` names would otherwise be available (see [`solve_by_unit_facts`]).
+fn forced_blocker(
+    record: &Record,
+    failure: &ReplayError,
+    facts: &KnownFacts,
+    blockers: u32,
+) -> Option<Square> {
+    let (from, landing) = match &failure.violation {
+        Violation::CaptureAvailable { example } => (example.from(), example.path()[1]),
+        Violation::MustContinue { at, to, .. } => (*at, *to),
+        _ => return None,
+    };
+    let (dir, 2) = from.diagonal_to(landing)? else {
+        return None;
+    };
+    let over = from.step(dir)?;
+    let touched = touched_through(record, failure.ply);
+    // The landing is empty only because the start board says nothing of it...
+    let untouched = touched & landing.bit() == 0;
+    let may_hold = facts.value_of(vars::lit(landing, Fact::Occupied, true)) != Some(false);
+    // ...while the two pieces are there whatever the start board: brought
+    // by the moves, or start pieces of known colour (not blockers, whose
+    // colour is only the default).
+    let forced = |sq: Square| {
+        touched & sq.bit() != 0
+            || blockers & sq.bit() == 0
+                && facts.value_of(vars::lit(sq, Fact::White, true)).is_some()
+    };
+    (untouched && may_hold && forced(from) && forced(over)).then_some(landing)
+}
+
+/// The squares plies 1 to `ply` start from, pass over or land on.
+fn touched_through(record: &Record, ply: usize) -> u32 {
+    let mut touched = 0;
+    for mv in record.moves.iter().take(ply) {
+        touched |= mv.from().bit();
+        for (a, b) in mv.steps() {
+            let mut at = a;
+            while at != b {
+                let Some((dir, _)) = at.diagonal_to(b) else {
+                    break;
+                };
+                let Some(next) = at.step(dir) else {
+                    break;
+                };
+                at = next;
+                touched |= at.bit();
+            }
+        }
+    }
+    touched
 }
 
 /// Finds a start board for `record` with the English encoding and varisat.
