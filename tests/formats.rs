@@ -84,6 +84,9 @@ fn json_is_one_object_per_record_and_round_trips_the_boards() {
         serde_json::json!(["21-17", "13x22x31x24", "19x28"])
     );
     assert_eq!(good["variables"], 96);
+    // Sample 1 needs the solver: its formula is built and counted.
+    assert_eq!(good["decided_by"], "varisat");
+    assert!(good["clauses"].as_u64().is_some_and(|n| n > 0));
     let lines = |key: &str| {
         good[key]
             .as_array()
@@ -291,4 +294,15 @@ fn bad_input_on_the_new_paths_exits_2_with_one_line() {
         assert!(run.stderr.contains(want), "{args:?}: {}", run.stderr);
         assert_eq!(run.stderr.lines().count(), 1, "{args:?}: {}", run.stderr);
     }
+}
+
+#[test]
+fn json_says_how_each_answer_was_found() {
+    // The unit facts and one forced blocker settle this record: no formula
+    // is built, so there is no clause count.
+    let run = postfacto(&["solve", "--format", "json"], "B 2\n2x9\n14x5\n");
+    let object: serde_json::Value = serde_json::from_str(run.stdout.trim()).expect("JSON");
+    assert_eq!(object["decided_by"], "unit facts");
+    assert_eq!(object["variables"], 96);
+    assert!(object.get("clauses").is_none(), "{object}");
 }

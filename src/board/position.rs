@@ -111,12 +111,18 @@ impl Board {
 
     /// Row `row` (0 at the top) as 8 characters: `-` light, `.` empty, `b w B W` pieces.
     pub fn row_text(&self, row: u8) -> String {
-        (0..8)
-            .map(|col| match Square::from_coords(row, col) {
-                None => '-',
-                Some(sq) => self.get(sq).map_or('.', Piece::letter),
-            })
-            .collect()
+        self.row_bytes(row).iter().map(|&b| char::from(b)).collect()
+    }
+
+    /// [`Board::row_text`] as ASCII bytes, without allocating.
+    pub fn row_bytes(&self, row: u8) -> [u8; 8] {
+        let mut out = [b'-'; 8];
+        for (col, cell) in (0..8).zip(out.iter_mut()) {
+            if let Some(sq) = Square::from_coords(row, col) {
+                *cell = self.get(sq).map_or(b'.', |p| p.letter() as u8);
+            }
+        }
+        out
     }
 }
 

@@ -153,7 +153,18 @@ fn json_of(report: &Report, settings: &Settings) -> serde_json::Value {
     if let Some(stats) = report.stats {
         if settings.engine.name() == "sat" {
             object.insert("variables".into(), stats.vars.into());
-            object.insert("clauses".into(), stats.clauses.into());
+            // The shortcut builds no formula: no clause count to give.
+            if !stats.shortcut {
+                object.insert("clauses".into(), stats.clauses.into());
+            }
+            if report.status == Status::Ok && settings.solver.is_none() {
+                let by = match (stats.shortcut, stats.lucky) {
+                    (true, _) => "unit facts",
+                    (false, true) => "lucky assignment",
+                    (false, false) => "varisat",
+                };
+                object.insert("decided_by".into(), by.into());
+            }
         } else {
             object.insert("dfs_nodes".into(), stats.nodes.into());
         }

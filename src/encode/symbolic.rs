@@ -61,26 +61,30 @@ impl KnownFacts {
     /// cannot start on its crowning row, so a piece of known colour known
     /// to stand there is a king. This is the lucky assignment (`crate::sat::lucky`) as a board.
     pub fn lucky_board(&self) -> Board {
-        let known = |fact| self.squares(fact, true);
         let mut board = Board::empty();
-        let mut occupied = known(Fact::Occupied);
+        let mut occupied = self.squares(Fact::Occupied, true);
         while occupied != 0 {
             let square = Square::from_grid_index(occupied.trailing_zeros())
                 .expect("facts are about dark squares");
             occupied &= occupied - 1;
-            let bit = square.grid_bit();
-            let color = if known(Fact::White) & bit != 0 {
-                Color::White
-            } else {
-                Color::Black
-            };
-            let color_known = (known(Fact::White) | self.squares(Fact::White, false)) & bit != 0;
-            let crowning = color_known && square.row() == color.crowning_row();
-            let king = known(Fact::King) & bit != 0 || crowning;
-            let role = if king { Role::King } else { Role::Man };
-            board.set(square, Some(Piece::new(color, role)));
+            board.set(square, Some(self.lucky_piece(square)));
         }
         board
+    }
+
+    /// The piece [`KnownFacts::lucky_board`] puts on `square` if one stands there.
+    pub fn lucky_piece(&self, square: Square) -> Piece {
+        let bit = square.grid_bit();
+        let known = |fact, value| self.squares(fact, value) & bit != 0;
+        let color = if known(Fact::White, true) {
+            Color::White
+        } else {
+            Color::Black
+        };
+        let color_known = known(Fact::White, true) || known(Fact::White, false);
+        let crowning = color_known && square.row() == color.crowning_row();
+        let king = known(Fact::King, true) || crowning;
+        Piece::new(color, if king { Role::King } else { Role::Man })
     }
 }
 
@@ -186,13 +190,18 @@ impl SymBoard {
 
     /// Changes what `sq` holds.
     pub fn set(&mut self, sq: Square, content: Content) {
-        self.squares[sq.index()] = content;
         let bit = sq.grid_bit();
-        self.start &= !bit;
-        self.emptied &= !bit;
-        self.moved[0] &= !bit;
-        self.moved[1] &= !bit;
-        self.crowned &= !bit;
+        // Only the old content's bitboards hold the bit: clearing just those
+        // keeps this to scalar operations (clearing all five tempted the
+        // compiler into vector loads right after scalar stores, which stall).
+        match std::mem::replace(&mut self.squares[sq.index()], content) {
+            Content::Start => self.start &= !bit,
+            Content::Emptied { .. } => self.emptied &= !bit,
+            Content::Moved { color, .. } => {
+                self.moved[color as usize] &= !bit;
+                self.crowned &= !bit;
+            }
+        }
         match content {
             Content::Start => self.start |= bit,
             Content::Emptied { .. } => self.emptied |= bit,

@@ -157,12 +157,15 @@ impl MoveText {
     /// without allocating; `None` for anything else, which the careful
     /// reader then names. It accepts exactly what that reader accepts.
     pub(crate) fn parse_quick(bytes: &[u8], geometry: Geometry) -> Option<MoveText> {
-        let mut path = Path::new();
+        // A plain array: longer moves are the careful reader's.
+        let mut squares = [Square::new(0); 16];
+        let mut len = 0;
         let mut separator = None;
         let mut rest = bytes;
         loop {
             let (square, after) = quick_square(rest)?;
-            path.push(square);
+            *squares.get_mut(len)? = square;
+            len += 1;
             match after {
                 [] => break,
                 [sep @ (b'-' | b'x' | b':'), tail @ ..] => {
@@ -176,9 +179,10 @@ impl MoveText {
             }
         }
         let capture = separator? != b'-';
-        if !capture && path.len() != 2 {
+        if !capture && len != 2 {
             return None;
         }
+        let path = &squares[..len];
         let fits =
             path.windows(2).all(
                 |pair| match (geometry, capture, pair[0].diagonal_to(pair[1])) {
@@ -189,7 +193,10 @@ impl MoveText {
                     _ => false,
                 },
             );
-        fits.then_some(MoveText { path, capture })
+        fits.then(|| MoveText {
+            path: Path::from_slice(path),
+            capture,
+        })
     }
 
     /// The reader behind [`MoveText::parse_with`] that says what is wrong.

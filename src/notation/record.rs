@@ -160,6 +160,76 @@ pub fn parse_records(text: &str) -> Result<Vec<Record>, ParseRecordError> {
 /// # Errors
 /// The first problem found, with its line.
 pub fn parse_records_with(text: &str, geometry: Geometry) -> Result<Vec<Record>, ParseRecordError> {
+    if let Some(records) = parse_records_quick(text.as_bytes(), geometry) {
+        return Ok(records);
+    }
+    parse_records_carefully(text, geometry)
+}
+
+/// [`parse_records_with`] for well-formed input, in one pass over the bytes:
+/// a header `B n` or `W n`, then `n` lines with one move each, blank lines
+/// and ASCII spaces, tabs and carriage returns around them allowed. `None`
+/// for anything else, which the careful reader then reads or names; it
+/// accepts nothing that reader would read differently.
+fn parse_records_quick(text: &[u8], geometry: Geometry) -> Option<Vec<Record>> {
+    let mut records = Vec::new();
+    // The record being read: its header line, first mover, count and moves.
+    let mut open: Option<(usize, Color, usize, Vec<MoveText>)> = None;
+    let mut rest = text;
+    let mut line = 0;
+    while !rest.is_empty() {
+        line += 1;
+        let end = rest.iter().position(|&b| b == b'\n').unwrap_or(rest.len());
+        let content = rest[..end].trim_ascii();
+        rest = rest.get(end + 1..).unwrap_or_default();
+        if content.is_empty() {
+            continue;
+        }
+        match &mut open {
+            None => {
+                let (first, declared) = quick_header(content)?;
+                let moves = Vec::with_capacity(declared.min(1024));
+                open = Some((line, first, declared, moves));
+            }
+            Some((_, _, declared, moves)) => {
+                moves.push(MoveText::parse_quick(content, geometry)?);
+                if moves.len() == *declared {
+                    let (line, first, _, moves) = open.take()?;
+                    records.push(Record { first, moves, line });
+                }
+            }
+        }
+    }
+    (open.is_none() && !records.is_empty()).then_some(records)
+}
+
+/// `B n` or `W n` with `n` from 1 up, or `None`.
+fn quick_header(line: &[u8]) -> Option<(Color, usize)> {
+    let first = match line.first()? {
+        b'B' => Color::Black,
+        b'W' => Color::White,
+        _ => return None,
+    };
+    let count = &line[1..];
+    let digits = count.trim_ascii_start();
+    if digits.len() == count.len() || digits.len() > 9 || digits.is_empty() {
+        return None;
+    }
+    let mut declared = 0;
+    for &d in digits {
+        if !d.is_ascii_digit() {
+            return None;
+        }
+        declared = declared * 10 + usize::from(d - b'0');
+    }
+    (declared >= 1).then_some((first, declared))
+}
+
+/// The reader behind [`parse_records_with`] that names every problem.
+fn parse_records_carefully(
+    text: &str,
+    geometry: Geometry,
+) -> Result<Vec<Record>, ParseRecordError> {
     let mut lines = text
         .lines()
         .enumerate()
@@ -334,6 +404,51 @@ mod tests {
             assert_eq!(got_line, line, "{text:?}: {message}");
             assert!(message.contains(want), "{text:?}: {message}");
         }
+    }
+
+    #[test]
+    fn the_quick_reader_reads_what_the_careful_one_does() {
+        let base = "W 3\n21-17\n13x22x31x24\n19x28\n\nB 2\n9-13\n22-18\n";
+        assert!(parse_records_quick(base.as_bytes(), Geometry::Short).is_some());
+        // Damage the text at random: the quick reader either declines or
+        // reads exactly what the careful one reads.
+        let noise: &[&str] = &[
+            " ", "\t", "\r", "\n", "\x0b", "\u{a0}", "x", "-", "1", "B", "W 1", "0",
+        ];
+        let mut state = 0x1234_5678_9ABC_DEF1u64;
+        let mut next = |n: usize| {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            (state % n as u64) as usize
+        };
+        let (mut quick_reads, mut rounds) = (0, 0);
+        while rounds < 20_000 {
+            rounds += 1;
+            let mut text = base.to_string();
+            for _ in 0..1 + next(3) {
+                let at = next(text.len() + 1);
+                if !text.is_char_boundary(at) {
+                    continue;
+                }
+                if next(3) == 0 && at < text.len() && text.is_char_boundary(at + 1) {
+                    text.remove(at);
+                } else {
+                    text.insert_str(at, noise[next(noise.len())]);
+                }
+            }
+            for geometry in [Geometry::Short, Geometry::Flying] {
+                if let Some(quick) = parse_records_quick(text.as_bytes(), geometry) {
+                    quick_reads += 1;
+                    assert_eq!(
+                        Ok(quick),
+                        parse_records_carefully(&text, geometry),
+                        "{text:?}"
+                    );
+                }
+            }
+        }
+        assert!(quick_reads > 1_000, "only {quick_reads} quick reads");
     }
 
     #[test]

@@ -4,7 +4,7 @@ use varisat::{CnfFormula, Solver};
 
 use crate::board::{Color, Piece, Role, Square};
 use crate::encode::vars::{self, Fact};
-use crate::encode::{encode_english, encode_russian, unit_facts, KnownFacts};
+use crate::encode::{encode_english, encode_russian, unit_facts};
 use crate::notation::{Answer, Record};
 use crate::replay::{replay, ReplayError};
 use crate::rules::Variant;
@@ -17,51 +17,80 @@ use crate::sat::lucky_model;
 const MAX_BLOCKERS: usize = 8;
 
 /// The SAT engine's shortcut: the start board of the facts the moves state
-/// by themselves (see [`unit_facts`]), *false* everywhere else, replayed by
-/// the native replayer; `None` when that does not lead to an answer.
+/// by themselves (see [`unit_facts`]), empty everywhere else, replayed by
+/// the native replayer, and repaired where a replay fails on a jump that
+/// must not be there; `None` when that does not lead to an answer.
 ///
-/// A replay that fails because a jump would be available over a square the
-/// board leaves empty only by default is repaired once per such square: if
-/// the jumping piece and the jumped one stand there whatever the start board
-/// (forced facts, or pieces the moves brought), the landing square must hold
-/// a piece at the start, and it gets one (a black man, the default colour
-/// and kind) before the next replay.
+/// A repair is made only when it is forced: when the two pieces of the jump
+/// stand there whatever the start board (brought by the moves, or start
+/// pieces whose colour is known),
+/// - and the landing square is untouched by the moves so far, it must hold
+///   a piece at the start: it gets one (a *blocker*: of its known colour
+///   and kind, else a black man, whose colour is then not known);
+/// - and the landing is empty whatever the start board, but one of the two
+///   pieces is of unknown colour (black by default), it must be white.
 ///
-/// Every piece this puts on the board is forced, so any start board that
-/// replays has them all. When the shortcut answers, the answer is therefore
-/// the board of the forced pieces with nothing more: exactly the lucky
-/// assignment of the full formula whenever that satisfies it. When it does
-/// not answer, the full engine runs as before, and nothing is lost but a
-/// few replays.
+/// So every piece, colour and kind on the board is forced, and any start
+/// board that replays has them all. When the shortcut answers, its answer
+/// is therefore the board of the forced facts with nothing more: exactly
+/// the lucky assignment of the full formula whenever that satisfies it.
+/// When it gives up, the full engine runs as before, and nothing is lost
+/// but a few replays.
 pub fn solve_by_unit_facts(record: &Record, variant: Variant) -> Option<Answer> {
     let facts = unit_facts(variant, record).ok()?;
     let mut start = facts.lucky_board();
     let rules = variant.rules();
-    let mut blockers = 0u32;
-    for _ in 0..=MAX_BLOCKERS {
+    // Blockers placed, and those whose colour is known (from the facts, or
+    // forced white).
+    let (mut blockers, mut colour_known) = (0u32, 0u32);
+    for _ in 0..=2 * MAX_BLOCKERS {
         if !rules.start_problems(&start).is_empty() {
             return None;
         }
-        match replay(rules, &start, record) {
+        let failure = match replay(rules, &start, record) {
             Ok(end) => return Some(Answer { start, end }),
-            Err(e) => {
-                let blocker = forced_blocker(record, &e, &facts, blockers)?;
-                blockers |= blocker.bit();
-                start.set(blocker, Some(Piece::new(Color::Black, Role::Man)));
+            Err(failure) => failure,
+        };
+        let (from, over, landing) = failed_jump(&failure)?;
+        let touched = touched_through(record, failure.ply);
+        // A piece there whatever the start board, of a known colour.
+        let forced = |sq: Square| {
+            touched & sq.bit() != 0
+                || colour_known & sq.bit() != 0
+                || blockers & sq.bit() == 0
+                    && facts.value_of(vars::lit(sq, Fact::White, true)).is_some()
+        };
+        let may_hold = facts.value_of(vars::lit(landing, Fact::Occupied, true)) != Some(false);
+        let blockable = touched & landing.bit() == 0 && may_hold;
+        match (forced(from), forced(over)) {
+            (true, true) if blockable && (blockers.count_ones() as usize) < MAX_BLOCKERS => {
+                blockers |= landing.bit();
+                if facts
+                    .value_of(vars::lit(landing, Fact::White, true))
+                    .is_some()
+                {
+                    colour_known |= landing.bit();
+                }
+                start.set(landing, Some(facts.lucky_piece(landing)));
             }
+            (true, false) | (false, true) if !blockable => {
+                let piece = if forced(from) { over } else { from };
+                colour_known |= piece.bit();
+                // A known king stays one; a white man cannot start on row 0.
+                let king = start.get(piece).is_some_and(Piece::is_king)
+                    || piece.row() == Color::White.crowning_row();
+                let role = if king { Role::King } else { Role::Man };
+                start.set(piece, Some(Piece::new(Color::White, role)));
+            }
+            _ => return None,
         }
     }
     None
 }
 
-/// The square that must hold a piece at the start because the jump that
-/// `failure` names would otherwise be available (see [`solve_by_unit_facts`]).
-fn forced_blocker(
-    record: &Record,
-    failure: &ReplayError,
-    facts: &KnownFacts,
-    blockers: u32,
-) -> Option<Square> {
+/// The jumper's, the jumped and the landing square of the one-square jump
+/// that `failure` says is available, if it says so.
+fn failed_jump(failure: &ReplayError) -> Option<(Square, Square, Square)> {
     let (from, landing) = match &failure.violation {
         Violation::CaptureAvailable { example } => (example.from(), example.path()[1]),
         Violation::MustContinue { at, to, .. } => (*at, *to),
@@ -70,20 +99,7 @@ fn forced_blocker(
     let (dir, 2) = from.diagonal_to(landing)? else {
         return None;
     };
-    let over = from.step(dir)?;
-    let touched = touched_through(record, failure.ply);
-    // The landing is empty only because the start board says nothing of it...
-    let untouched = touched & landing.bit() == 0;
-    let may_hold = facts.value_of(vars::lit(landing, Fact::Occupied, true)) != Some(false);
-    // ...while the two pieces are there whatever the start board: brought
-    // by the moves, or start pieces of known colour (not blockers, whose
-    // colour is only the default).
-    let forced = |sq: Square| {
-        touched & sq.bit() != 0
-            || blockers & sq.bit() == 0
-                && facts.value_of(vars::lit(sq, Fact::White, true)).is_some()
-    };
-    (untouched && may_hold && forced(from) && forced(over)).then_some(landing)
+    Some((from, from.step(dir)?, landing))
 }
 
 /// The squares plies 1 to `ply` start from, pass over or land on.
@@ -177,6 +193,38 @@ mod tests {
     fn most_records_are_satisfied_by_the_lucky_assignment() {
         let (_, stats) = solved("B 2\n9-13\n22-18\n");
         assert!(stats.lucky);
+    }
+
+    #[test]
+    fn the_shortcut_blocks_a_jump_no_move_names() {
+        // After 2x9 the black man on 9 could jump on over 14 to 18 unless
+        // 18 is occupied: the shortcut puts a black man there.
+        let record = &parse_records("B 2\n2x9\n14x5\n").expect("valid record")[0];
+        let answer = solve_by_unit_facts(record, Variant::English).expect("a forced blocker");
+        let sq = |n| Square::from_number(n).expect("a square");
+        let black_man = Some(Piece::new(Color::Black, Role::Man));
+        assert_eq!(answer.start.get(sq(18)), black_man);
+        assert_eq!(answer.start.piece_count(), 4);
+        let (full, _) = solved("B 2\n2x9\n14x5\n");
+        assert_eq!(answer.start, full);
+    }
+
+    #[test]
+    fn the_shortcut_stays_silent_on_impossible_records() {
+        // A square emptied by ply 1 moves again; a square ply 1 filled
+        // with a black man moves for White.
+        for text in ["W 2\n21-17\n21-17\n", "B 2\n9-13\n13-9\n"] {
+            let record = &parse_records(text).expect("valid record")[0];
+            assert_eq!(
+                solve_by_unit_facts(record, Variant::English),
+                None,
+                "{text}"
+            );
+            assert!(
+                matches!(solve_sat(record), Ok(Found::Impossible(..))),
+                "{text}"
+            );
+        }
     }
 
     #[test]
