@@ -734,8 +734,7 @@ fn bench_against_an_outside_command_times_whole_processes() {
     );
     assert_eq!(run.code, 0, "{}", run.stderr);
     assert!(
-        run.stdout
-            .contains("# whole process, 40 records in one file"),
+        run.stdout.contains("# whole process, 40 records in "),
         "{}",
         run.stdout
     );
@@ -747,6 +746,12 @@ fn bench_against_an_outside_command_times_whole_processes() {
     assert!(
         run.stdout
             .contains("ratio postfacto (1 thread) / outside command: "),
+        "{}",
+        run.stdout
+    );
+    assert!(
+        run.stdout
+            .contains("outside command's answers accepted by the replayer: 40 of 40"),
         "{}",
         run.stdout
     );
@@ -770,4 +775,53 @@ fn bench_against_an_outside_command_times_whole_processes() {
         "{}",
         failing.stderr
     );
+}
+
+#[test]
+fn compare_against_an_outside_command_judges_its_answers() {
+    let records = postfacto(
+        &["generate", "--count", "6", "--plies", "30", "--seed", "4"],
+        "",
+    );
+    let file = scratch("compare-against.in", &records.stdout);
+    let dfs = format!(
+        "{} solve --engine dfs --quiet",
+        env!("CARGO_BIN_EXE_postfacto")
+    );
+    let run = postfacto(&["compare", "--against", &dfs, file.to_str().unwrap()], "");
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(
+        run.stdout.contains("# whole process, 6 records in "),
+        "{}",
+        run.stdout
+    );
+    assert!(
+        run.stdout
+            .contains("outside command's answers accepted by the replayer: 6 of 6"),
+        "{}",
+        run.stdout
+    );
+    // A "solver" that prints nothing has its answers refused: exit 1.
+    let silent = postfacto(
+        &["compare", "--against", "true", file.to_str().unwrap()],
+        "",
+    );
+    assert_eq!(silent.code, 1, "{}", silent.stderr);
+    assert!(
+        silent.stdout.contains(
+            "outside command's answers not judged: its output: answer line 1: the answer is empty"
+        ),
+        "{}",
+        silent.stdout
+    );
+    let missing = postfacto(
+        &[
+            "compare",
+            "--against",
+            "no-such-solver-here",
+            file.to_str().unwrap(),
+        ],
+        "",
+    );
+    assert_eq!(missing.code, 2, "{}", missing.stderr);
 }

@@ -145,6 +145,11 @@ pub enum Command {
         /// Node or time limit for the DFS engine per record (e.g. 1000000, 2s).
         #[arg(long, value_parser = parse_limit)]
         limit: Option<LimitArg>,
+        /// Instead, time whole processes on each file: `postfacto solve` (one
+        /// thread, all cores) against this command, which gets the file's path
+        /// last; its answers are judged by the replayer (exit 1 if any fails).
+        #[arg(long, value_name = "CMD", conflicts_with = "limit")]
+        against: Option<String>,
     },
     /// The pawn-capture puzzle: the fewest captures after which no pawn attacks
     /// another (T boards; each N, then N rows of 'O' and '.').
@@ -204,7 +209,8 @@ pub enum Command {
         pawns: bool,
         /// Instead, time whole processes on the records in one file: `postfacto solve`
         /// (one thread, all cores) against this command, which gets the file's path
-        /// last (e.g. "./checks-dfs" or "postfacto solve --engine dfs").
+        /// last (e.g. "./checks-dfs" or "postfacto solve --engine dfs"); its answers
+        /// are judged by the replayer (exit 1 if any fails).
         #[arg(long, value_name = "CMD", conflicts_with = "pawns")]
         against: Option<String>,
     },

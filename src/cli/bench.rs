@@ -146,17 +146,18 @@ fn stages(records: &[Record], variant: Variant, out: &mut impl Write) -> Result<
     .map_err(w)
 }
 
-/// Whole process, the records in one file: `postfacto solve` on one thread
-/// and on all, against `command` (the file's path added last), each the
-/// best of three runs, output discarded.
-fn against(
-    records: &[Record],
+/// `bench --against CMD`: the generated records written to one file, then
+/// [`super::against::run`] on it.
+pub fn run_against(
+    count: usize,
+    plies: usize,
+    seed: u64,
     variant: Variant,
     command: &[String],
     out: &mut impl Write,
-) -> Result<(), String> {
-    use std::process::{Command, Stdio};
-    let (program, args) = command.split_first().ok_or("--against needs a command")?;
+) -> Result<bool, String> {
+    let records =
+        super::generate::fragments(count, plies, seed, super::args::FromArg::Random, variant)?;
     let mut file = tempfile::Builder::new()
         .prefix("postfacto-bench-")
         .suffix(".in")
@@ -170,85 +171,7 @@ fn against(
         })
         .collect();
     file.write_all(text.as_bytes()).map_err(|e| e.to_string())?;
-    let me = std::env::current_exe().map_err(|e| e.to_string())?;
-    let best_of_three = |make: &dyn Fn() -> Command| -> Result<Duration, String> {
-        let mut best = Duration::MAX;
-        for _ in 0..3 {
-            let started = Instant::now();
-            let status = make()
-                .stdout(Stdio::null())
-                .stderr(Stdio::null())
-                .status()
-                .map_err(|e| format!("cannot run: {e}"))?;
-            best = best.min(started.elapsed());
-            if !status.success() {
-                return Err(format!("exited with {status}"));
-            }
-        }
-        Ok(best)
-    };
-    let ours = |threads: Option<&str>| {
-        let me = me.clone();
-        let path = file.path().to_path_buf();
-        let threads = threads.map(str::to_string);
-        move || {
-            let mut c = Command::new(&me);
-            c.args(["solve", "--quiet", "--rules", variant.name()])
-                .arg(&path);
-            if let Some(t) = &threads {
-                c.env("RAYON_NUM_THREADS", t);
-            }
-            c
-        }
-    };
-    let one = best_of_three(&ours(Some("1")))?;
-    let all = best_of_three(&ours(None))?;
-    let theirs = best_of_three(&|| {
-        let mut c = Command::new(program);
-        c.args(args).arg(file.path());
-        c
-    })
-    .map_err(|e| format!("--against '{}': {e}", command.join(" ")))?;
-    let w = |e: std::io::Error| e.to_string();
-    writeln!(
-        out,
-        "\n# whole process, {} records in one file (best of 3)",
-        records.len()
-    )
-    .map_err(w)?;
-    for (name, t) in [
-        ("postfacto solve, 1 thread", one),
-        ("postfacto solve, all cores", all),
-        (command.join(" ").as_str(), theirs),
-    ] {
-        writeln!(
-            out,
-            "{name:<40} {:>8.3} s {:>8.1} us/record",
-            t.as_secs_f64(),
-            t.as_secs_f64() * 1e6 / records.len() as f64
-        )
-        .map_err(w)?;
-    }
-    writeln!(
-        out,
-        "ratio postfacto (1 thread) / outside command: {:.2}",
-        one.as_secs_f64() / theirs.as_secs_f64()
-    )
-    .map_err(w)
-}
-
-/// `bench --against CMD`: see [`against`].
-pub fn run_against(
-    count: usize,
-    plies: usize,
-    seed: u64,
-    variant: Variant,
-    command: &[String],
-    out: &mut impl Write,
-) -> Result<(), String> {
-    let records =
-        super::generate::fragments(count, plies, seed, super::args::FromArg::Random, variant)?;
-    against(&records, variant, command, out)
+    super::against::run(file.path(), &records, variant, command, out)
 }
 
 pub fn run(

@@ -140,3 +140,36 @@ fn name_of(file: &Path, index: usize, count: usize) -> String {
         format!("{base}#{}", index + 1)
     }
 }
+
+/// `compare --against CMD`: whole-process timings and the judgement of the
+/// command's answers, file by file (see [`super::against::run`]).
+pub fn run_against(
+    paths: &[PathBuf],
+    command: &[String],
+    out: &mut impl Write,
+) -> Result<Status, Failure> {
+    let mut status = Status::Ok;
+    let mut files = 0;
+    for file in record_files(paths)? {
+        let records = match read_input(Some(&file))
+            .and_then(|input| read_records(&input, Variant::English))
+        {
+            Ok(records) => records,
+            Err(failure) => {
+                super::report(&failure.message);
+                status = status.max(Status::BadInput);
+                continue;
+            }
+        };
+        files += 1;
+        let passed = super::against::run(&file, &records, Variant::English, command, out)
+            .map_err(|e| fail(Status::BadInput, e))?;
+        if !passed {
+            status = status.max(Status::Rejected);
+        }
+    }
+    if files == 0 && status == Status::Ok {
+        return Err(fail(Status::BadInput, "no records to compare"));
+    }
+    Ok(status)
+}

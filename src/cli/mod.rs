@@ -1,6 +1,7 @@
 //! The binary's front end: arguments in, library calls, text and exit status out.
 //! Errors are printed once to stderr as `postfacto: <message>`.
 
+mod against;
 mod args;
 mod bench;
 mod compare;
@@ -181,7 +182,15 @@ pub fn run() -> ExitCode {
             .render(&mut out)
             .map(|()| Status::Ok)
             .map_err(write_err),
-        Command::Compare { paths, limit } => compare::run(&paths, dfs_limit(limit), &mut out),
+        Command::Compare {
+            paths,
+            limit,
+            against,
+        } => match against.as_deref().map(against::command_words) {
+            None => compare::run(&paths, dfs_limit(limit), &mut out),
+            Some(command) => outside_program(&command)
+                .and_then(|()| compare::run_against(&paths, &command, &mut out)),
+        },
         Command::Bench {
             count,
             plies,
@@ -190,21 +199,9 @@ pub fn run() -> ExitCode {
             pawns,
             against,
         } => {
-            let against: Option<Vec<String>> =
-                against.map(|c| c.split_whitespace().map(str::to_string).collect());
-            let missing = against
-                .as_ref()
-                .and_then(|c| {
-                    c.first()
-                        .map(|p| (p.clone(), on_path(p)))
-                        .or(Some((String::new(), false)))
-                })
-                .filter(|(_, found)| !found);
-            if let Some((program, _)) = missing {
-                Err(fail(
-                    Status::BadInput,
-                    format!("--against: cannot find the program '{program}'"),
-                ))
+            let against = against.as_deref().map(against::command_words);
+            if let Some(Err(failure)) = against.as_deref().map(outside_program) {
+                Err(failure)
             } else if pawns {
                 bench::run_pawns(seed, &mut out)
                     .map(|()| Status::Ok)
@@ -226,7 +223,7 @@ pub fn run() -> ExitCode {
             } else if let Some(command) = against {
                 // The outside command's failures are the user's to fix (2).
                 bench::run_against(count, plies, seed, rules.variant(), &command, &mut out)
-                    .map(|()| Status::Ok)
+                    .map(|passed| if passed { Status::Ok } else { Status::Rejected })
                     .map_err(|e| fail(Status::BadInput, e))
             } else {
                 bench::run(count, plies, seed, rules.variant(), &mut out)
@@ -370,6 +367,20 @@ fn read_capped(reader: impl Read, name: &str) -> Result<Vec<u8>, Failure> {
         ));
     }
     Ok(bytes)
+}
+
+/// Checks that an outside command (`--against`) names a program that exists.
+fn outside_program(command: &[String]) -> Result<(), Failure> {
+    match command.first() {
+        Some(program) if on_path(program) => Ok(()),
+        program => Err(fail(
+            Status::BadInput,
+            format!(
+                "--against: cannot find the program '{}'",
+                program.map_or("", String::as_str)
+            ),
+        )),
+    }
 }
 
 fn read_input(path: Option<&Path>) -> Result<Input, Failure> {

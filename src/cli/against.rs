@@ -1,0 +1,139 @@
+//! Whole-process timings against an outside command (`bench --against`,
+//! `compare --against`): `postfacto solve` on one thread and on all cores,
+//! then the command, each on the same file of records, best of three runs.
+//! The command's answers are judged by the native replayer, so a fast
+//! solver that prints wrong boards does not pass unnoticed.
+
+use std::io::Write;
+use std::path::Path;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use postfacto::notation::{parse_answers, Record};
+use postfacto::replay::judge;
+use postfacto::rules::Variant;
+
+/// Splits a command line given as one string ("prog --flag") into words.
+pub fn command_words(command: &str) -> Vec<String> {
+    command.split_whitespace().map(str::to_string).collect()
+}
+
+/// The best of three runs of `make()`, with the last run's standard output.
+fn best_of_three(make: &dyn Fn() -> Command) -> Result<(Duration, Vec<u8>), String> {
+    let mut best = Duration::MAX;
+    let mut stdout = Vec::new();
+    for _ in 0..3 {
+        let started = Instant::now();
+        let output = make()
+            .stdin(Stdio::null())
+            .stderr(Stdio::null())
+            .output()
+            .map_err(|e| format!("cannot run: {e}"))?;
+        best = best.min(started.elapsed());
+        if !output.status.success() {
+            return Err(format!("exited with {}", output.status));
+        }
+        stdout = output.stdout;
+    }
+    Ok((best, stdout))
+}
+
+/// How many of `answers` (the outside command's output) the replayer
+/// accepts for `records`, or why they cannot be read.
+fn judged(records: &[Record], variant: Variant, answers: &[u8]) -> Result<usize, String> {
+    let text = std::str::from_utf8(answers).map_err(|_| "its output is not text".to_string())?;
+    let answers = parse_answers(text).map_err(|e| format!("its output: {e}"))?;
+    if answers.len() != records.len() {
+        return Err(format!(
+            "it printed {} answers for {} records",
+            answers.len(),
+            records.len()
+        ));
+    }
+    let rules = variant.rules();
+    Ok(records
+        .iter()
+        .zip(&answers)
+        .filter(|(record, answer)| judge(rules, record, answer).is_ok())
+        .count())
+}
+
+/// Times `postfacto solve` (one thread, all cores) and `command` (the
+/// file's path added last) on the records of `path`, prints the table and
+/// the judgement of the command's answers; returns whether it passed.
+///
+/// # Errors
+/// A process that cannot be run or fails, in words.
+pub fn run(
+    path: &Path,
+    records: &[Record],
+    variant: Variant,
+    command: &[String],
+    out: &mut impl Write,
+) -> Result<bool, String> {
+    let (program, args) = command.split_first().ok_or("--against needs a command")?;
+    let me = std::env::current_exe().map_err(|e| e.to_string())?;
+    let ours = |threads: Option<&'static str>| {
+        let me = me.clone();
+        move || {
+            let mut c = Command::new(&me);
+            c.args(["solve", "--quiet", "--rules", variant.name()])
+                .arg(path);
+            if let Some(t) = threads {
+                c.env("RAYON_NUM_THREADS", t);
+            }
+            c
+        }
+    };
+    let (one, _) = best_of_three(&ours(Some("1")))?;
+    let (all, _) = best_of_three(&ours(None))?;
+    let (theirs, answers) = best_of_three(&|| {
+        let mut c = Command::new(program);
+        c.args(args).arg(path);
+        c
+    })
+    .map_err(|e| format!("--against '{}': {e}", command.join(" ")))?;
+    let w = |e: std::io::Error| e.to_string();
+    writeln!(
+        out,
+        "\n# whole process, {} records in {} (best of 3)",
+        records.len(),
+        path.display()
+    )
+    .map_err(w)?;
+    for (name, t) in [
+        ("postfacto solve, 1 thread", one),
+        ("postfacto solve, all cores", all),
+        (command.join(" ").as_str(), theirs),
+    ] {
+        writeln!(
+            out,
+            "{name:<40} {:>8.3} s {:>8.1} us/record",
+            t.as_secs_f64(),
+            t.as_secs_f64() * 1e6 / records.len().max(1) as f64
+        )
+        .map_err(w)?;
+    }
+    writeln!(
+        out,
+        "ratio postfacto (1 thread) / outside command: {:.2}",
+        one.as_secs_f64() / theirs.as_secs_f64()
+    )
+    .map_err(w)?;
+    let passed = match judged(records, variant, &answers) {
+        Ok(accepted) => {
+            writeln!(
+                out,
+                "outside command's answers accepted by the replayer: {accepted} of {}",
+                records.len()
+            )
+            .map_err(w)?;
+            accepted == records.len()
+        }
+        Err(why) => {
+            writeln!(out, "outside command's answers not judged: {why}").map_err(w)?;
+            false
+        }
+    };
+    Ok(passed)
+}
