@@ -38,15 +38,8 @@ pub fn run(paths: &[PathBuf], limit: Limit, out: &mut impl Write) -> Result<Stat
     )
     .map_err(w)?;
     for file in record_files(paths)? {
-        let records = match read_input(Some(&file))
-            .and_then(|input| read_records(&input, Variant::English))
-        {
-            Ok(records) => records,
-            Err(failure) => {
-                super::report(&failure.message);
-                status = status.max(Status::BadInput);
-                continue;
-            }
+        let Some(records) = readable(&file, &mut status) else {
+            continue;
         };
         for (i, record) in records.iter().enumerate() {
             let name = name_of(&file, i, records.len());
@@ -151,15 +144,8 @@ pub fn run_against(
     let mut status = Status::Ok;
     let mut files = 0;
     for file in record_files(paths)? {
-        let records = match read_input(Some(&file))
-            .and_then(|input| read_records(&input, Variant::English))
-        {
-            Ok(records) => records,
-            Err(failure) => {
-                super::report(&failure.message);
-                status = status.max(Status::BadInput);
-                continue;
-            }
+        let Some(records) = readable(&file, &mut status) else {
+            continue;
         };
         files += 1;
         let passed = super::against::run(&file, &records, Variant::English, command, out)
@@ -172,4 +158,17 @@ pub fn run_against(
         return Err(fail(Status::BadInput, "no records to compare"));
     }
     Ok(status)
+}
+
+/// The records of `file`, or `None` after reporting why it cannot be read
+/// (and marking `status` as bad input): `compare` goes on with the others.
+fn readable(file: &Path, status: &mut Status) -> Option<Vec<Record>> {
+    match read_input(Some(file)).and_then(|input| read_records(&input, Variant::English)) {
+        Ok(records) => Some(records),
+        Err(failure) => {
+            super::report(&failure.message);
+            *status = (*status).max(Status::BadInput);
+            None
+        }
+    }
 }

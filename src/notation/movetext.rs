@@ -391,13 +391,8 @@ mod tests {
     fn the_quick_reader_accepts_exactly_what_the_careful_one_does() {
         // Random short texts over the characters moves are made of.
         let alphabet = b"0123456789abcdefghx-: 4";
-        let mut state = 0x2545_F491_4F6C_DD1Du64;
-        let mut next = |n: usize| {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            (state % n as u64) as usize
-        };
+        let mut rng = crate::random::Rng::new(0x2545_F491_4F6C_DD1D);
+        let mut next = |n: usize| rng.below(n);
         let mut accepted = 0;
         for round in 0..200_000 {
             let text: String = if round % 2 == 0 {

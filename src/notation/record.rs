@@ -415,13 +415,8 @@ mod tests {
         let noise: &[&str] = &[
             " ", "\t", "\r", "\n", "\x0b", "\u{a0}", "x", "-", "1", "B", "W 1", "0",
         ];
-        let mut state = 0x1234_5678_9ABC_DEF1u64;
-        let mut next = |n: usize| {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            (state % n as u64) as usize
-        };
+        let mut rng = crate::random::Rng::new(0x1234_5678_9ABC_DEF1);
+        let mut next = |n: usize| rng.below(n);
         let (mut quick_reads, mut rounds) = (0, 0);
         while rounds < 20_000 {
             rounds += 1;

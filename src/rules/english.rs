@@ -216,16 +216,12 @@ mod tests {
 
     #[test]
     fn the_bitboard_jump_test_agrees_with_square_by_square_search() {
-        let mut state = 0x9E37_79B9_7F4A_7C15u64;
+        let mut rng = crate::random::Rng::new(7);
         let mut found = 0;
         for _ in 0..20_000 {
             let mut b = Board::empty();
             for sq in Square::all() {
-                state ^= state << 13;
-                state ^= state >> 7;
-                state ^= state << 17;
-                let piece = Piece::ALL.get((state % 7) as usize).copied();
-                b.set(sq, piece);
+                b.set(sq, Piece::ALL.get(rng.below(7)).copied());
             }
             for side in Color::ALL {
                 let slow = b
