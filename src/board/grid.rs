@@ -30,10 +30,11 @@ const fn spread_table() -> [[u64; 256]; 4] {
     table
 }
 
-/// The grid bitboard of a 32-bit square set (bit `i` for the square with index `i`).
+/// The grid bitboard of a set of the 8x8 board's squares (bit `i` for the
+/// square with index `i`; bits from 32 up are ignored).
 #[inline]
-pub fn spread(squares: u32) -> u64 {
-    let [a, b, c, d] = squares.to_le_bytes();
+pub fn spread(squares: u64) -> u64 {
+    let [a, b, c, d, ..] = squares.to_le_bytes();
     SPREAD[0][a as usize] | SPREAD[1][b as usize] | SPREAD[2][c as usize] | SPREAD[3][d as usize]
 }
 
@@ -72,7 +73,7 @@ mod tests {
         for sq in Square::all() {
             assert_eq!(spread(sq.bit()), sq.grid_bit());
         }
-        assert_eq!(spread(u32::MAX).count_ones(), 32);
+        assert_eq!(spread(u64::MAX).count_ones(), 32);
     }
 
     #[test]

@@ -4,9 +4,11 @@ pub mod grid;
 mod piece;
 mod position;
 mod square;
+mod topology;
 
 pub use piece::{Color, Piece, Role};
 pub use position::Board;
 pub use square::{
     write_squares_algebraically, writes_squares_algebraically, Direction, ParseSquareError, Square,
 };
+pub use topology::Topology;

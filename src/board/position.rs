@@ -1,37 +1,61 @@
-//! [`Board`]: any arrangement of pieces on the 32 squares, with no rules attached.
+//! [`Board`]: any arrangement of pieces on the dark squares of one board
+//! ([`Topology`]), with no rules attached.
 
 use std::fmt;
 
 use super::piece::{Color, Piece, Role};
 use super::square::Square;
+use super::topology::Topology;
 
-/// Pieces on the 32 dark squares, as three bitboards.
+/// Pieces on the dark squares of one board, as three bitboards.
 ///
 /// A board accepts any arrangement; whether it may start a record is a question
-/// for [`crate::rules`]. Bit `i` stands for the square with index `i`.
+/// for [`crate::rules`]. Bit `i` stands for the square with index `i`; the
+/// top bit of the white word, never a square, marks the 10x10 board (so a
+/// board is three words, which replays copy at every move).
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub struct Board {
-    black: u32,
-    white: u32,
-    kings: u32,
+    black: u64,
+    white: u64,
+    kings: u64,
 }
 
+/// The bit of [`Board`]'s white word that marks the 10x10 board.
+const TEN: u64 = 1 << 63;
+
 impl Board {
-    /// The board with no pieces.
+    /// The 8x8 board with no pieces.
     pub const fn empty() -> Board {
+        Board::empty_on(Topology::Eight)
+    }
+
+    /// The board of `topology` with no pieces.
+    pub const fn empty_on(topology: Topology) -> Board {
         Board {
             black: 0,
-            white: 0,
+            white: match topology {
+                Topology::Eight => 0,
+                Topology::Ten => TEN,
+            },
             kings: 0,
         }
     }
 
-    /// The standard opening position: Black men on 1..=12, White men on 21..=32.
+    /// The 8x8 opening position: Black men on 1..=12, White men on 21..=32.
     pub const fn opening() -> Board {
         Board {
             black: 0x0000_0FFF,
             white: 0xFFF0_0000,
             kings: 0,
+        }
+    }
+
+    /// The board's geometry.
+    pub const fn topology(&self) -> Topology {
+        if self.white & TEN == 0 {
+            Topology::Eight
+        } else {
+            Topology::Ten
         }
     }
 
@@ -56,18 +80,20 @@ impl Board {
     /// Puts `piece` on `sq` (or empties it with `None`).
     pub fn set(&mut self, sq: Square, piece: Option<Piece>) {
         let bit = sq.bit();
-        self.black &= !bit;
-        self.white &= !bit;
-        self.kings &= !bit;
-        if let Some(piece) = piece {
-            match piece.color {
-                Color::Black => self.black |= bit,
-                Color::White => self.white |= bit,
-            }
-            if piece.is_king() {
-                self.kings |= bit;
-            }
-        }
+        // The same operations on all three words, without branches: mixed
+        // scalar and vector stores to the words would stall the next call.
+        let has = |yes: bool| if yes { bit } else { 0 };
+        let (black, white, king) = match piece {
+            None => (0, 0, 0),
+            Some(p) => (
+                has(p.color == Color::Black),
+                has(p.color == Color::White),
+                has(p.is_king()),
+            ),
+        };
+        self.black = self.black & !bit | black;
+        self.white = self.white & !bit | white;
+        self.kings = self.kings & !bit | king;
     }
 
     /// True if `sq` holds no piece.
@@ -81,27 +107,32 @@ impl Board {
     }
 
     /// Bitboard of the squares holding `color`'s pieces.
-    pub fn occupied_by(&self, color: Color) -> u32 {
+    pub fn occupied_by(&self, color: Color) -> u64 {
         match color {
             Color::Black => self.black,
-            Color::White => self.white,
+            Color::White => self.white & !TEN,
         }
     }
 
     /// Bitboard of the squares holding kings (of either colour).
-    pub fn kings(&self) -> u32 {
+    pub fn kings(&self) -> u64 {
         self.kings
     }
 
     /// The squares holding `color`'s pieces, in numbering order.
     pub fn squares_of(&self, color: Color) -> impl Iterator<Item = Square> {
-        let bits = self.occupied_by(color);
-        Square::all().filter(move |s| bits & s.bit() != 0)
+        let mut bits = self.occupied_by(color);
+        let topology = self.topology();
+        std::iter::from_fn(move || {
+            let index = bits.trailing_zeros() as usize;
+            bits &= bits.wrapping_sub(1);
+            topology.square_at(index)
+        })
     }
 
     /// Number of pieces on the board.
     pub fn piece_count(&self) -> u32 {
-        (self.black | self.white).count_ones()
+        (self.black | self.white & !TEN).count_ones()
     }
 
     /// Number of kings on the board.
@@ -109,27 +140,45 @@ impl Board {
         self.kings.count_ones()
     }
 
-    /// Row `row` (0 at the top) as 8 characters: `-` light, `.` empty, `b w B W` pieces.
+    /// Row `row` (0 at the top) as one character per column: `-` light,
+    /// `.` empty, `b w B W` pieces.
     pub fn row_text(&self, row: u8) -> String {
-        self.row_bytes(row).iter().map(|&b| char::from(b)).collect()
+        let mut text = Vec::with_capacity(usize::from(self.topology().size()));
+        self.push_row(row, &mut text);
+        text.into_iter().map(char::from).collect()
     }
 
-    /// [`Board::row_text`] as ASCII bytes, without allocating.
-    pub fn row_bytes(&self, row: u8) -> [u8; 8] {
-        let mut out = [b'-'; 8];
-        for (col, cell) in (0..8).zip(out.iter_mut()) {
-            if let Some(sq) = Square::from_coords(row, col) {
-                *cell = self.get(sq).map_or(b'.', |p| p.letter() as u8);
+    /// Appends [`Board::row_text`] to `out` as ASCII bytes.
+    pub fn push_row(&self, row: u8, out: &mut Vec<u8>) {
+        let half = usize::from(self.topology().half());
+        let first = usize::from(row) * half;
+        for index in first..first + half {
+            let bit = 1u64 << index;
+            let cell = match (self.black & bit != 0, self.white & bit != 0) {
+                (false, false) => b'.',
+                (black, _) => {
+                    let letter = if black { b'b' } else { b'w' };
+                    if self.kings & bit != 0 {
+                        letter.to_ascii_uppercase()
+                    } else {
+                        letter
+                    }
+                }
+            };
+            // Even rows start with a light square, odd rows end with one.
+            if row.is_multiple_of(2) {
+                out.extend_from_slice(&[b'-', cell]);
+            } else {
+                out.extend_from_slice(&[cell, b'-']);
             }
         }
-        out
     }
 }
 
 impl fmt::Display for Board {
-    /// The 8 rows, one per line, in the answer format.
+    /// The rows, one per line, in the answer format.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        for row in 0..8 {
+        for row in 0..self.topology().size() {
             writeln!(f, "{}", self.row_text(row))?;
         }
         Ok(())
@@ -138,7 +187,9 @@ impl fmt::Display for Board {
 
 impl fmt::Debug for Board {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let rows: Vec<String> = (0..8).map(|r| self.row_text(r)).collect();
+        let rows: Vec<String> = (0..self.topology().size())
+            .map(|r| self.row_text(r))
+            .collect();
         write!(f, "Board[{}]", rows.join("/"))
     }
 }

@@ -7,6 +7,9 @@
 use std::fmt;
 use std::str::FromStr;
 
+use super::piece::Color;
+use super::topology::Topology;
+
 /// One of the 32 playable (dark) squares of the 8x8 board.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Square(u8);
@@ -77,33 +80,83 @@ impl Direction {
 
 const NONE: u8 = u8::MAX;
 
-/// `STEPS[square][direction]` is the neighbouring square, or `NONE` off the board.
-const STEPS: [[u8; 4]; 32] = {
-    let mut table = [[NONE; 4]; 32];
-    let mut index = 0;
-    while index < 32 {
-        let row = (index / 4) as i8;
-        let col = Square::col_of(index as u8) as i8;
+/// Raw values of squares: 0..32 on the 8x8 board, 64..114 on the 10x10 one,
+/// so the index on the board is `raw & 63` and the board `raw >> 6`, both
+/// without a branch.
+const RAW_COUNT: usize = 114;
+
+const fn topology_of(raw: u8) -> Topology {
+    if raw < 64 {
+        Topology::Eight
+    } else {
+        Topology::Ten
+    }
+}
+
+/// `STEPS[raw][direction]` is the neighbouring square's raw value, or `NONE` off the board.
+const STEPS: [[u8; 4]; RAW_COUNT] = {
+    let mut table = [[NONE; 4]; RAW_COUNT];
+    let mut raw = 0;
+    while raw < RAW_COUNT {
+        let topology = topology_of(raw as u8);
+        let index = raw as u8 - topology.base();
+        if index as usize >= topology.count() {
+            raw += 1;
+            continue;
+        }
         let mut d = 0;
         while d < 4 {
-            let dir = Direction::ALL[d];
-            let r = row + dir.row_delta();
-            let c = col + dir.col_delta();
-            if r >= 0 && r < 8 && c >= 0 && c < 8 {
-                table[index][d] = (r * 4 + c / 2) as u8;
+            if let Some(next) = topology.step_index(index, Direction::ALL[d]) {
+                table[raw][d] = topology.base() + next;
             }
             d += 1;
         }
-        index += 1;
+        raw += 1;
+    }
+    table
+};
+
+/// `PLACES[raw]` is (row, column) of the square.
+const PLACES: [(u8, u8); RAW_COUNT] = {
+    let mut table = [(0, 0); RAW_COUNT];
+    let mut raw = 0;
+    while raw < RAW_COUNT {
+        let topology = topology_of(raw as u8);
+        let index = raw as u8 - topology.base();
+        if index as usize >= topology.count() {
+            raw += 1;
+            continue;
+        }
+        let half = topology.half();
+        let row = index / half;
+        table[raw] = (row, 2 * (index % half) + 1 - row % 2);
+        raw += 1;
+    }
+    table
+};
+
+/// `GRID_BITS[raw]` is [`Square::grid_bit`] (0 for squares not on the 8x8 board).
+const GRID_BITS: [u64; RAW_COUNT] = {
+    let mut table = [0; RAW_COUNT];
+    let mut raw = 0;
+    while raw < 32 {
+        let (row, col) = PLACES[raw];
+        table[raw] = 1 << (row * 8 + col);
+        raw += 1;
     }
     table
 };
 
 impl Square {
-    /// Number of dark squares.
+    /// Number of dark squares of the 8x8 board.
     pub const COUNT: usize = 32;
 
-    /// The square with 0-based index `index`.
+    /// The square of raw value `raw` (see [`Topology::square_at`]).
+    pub(super) const fn from_raw(raw: u8) -> Square {
+        Square(raw)
+    }
+
+    /// The 8x8 board's square with 0-based index `index`.
     ///
     /// # Panics
     /// If `index >= 32`.
@@ -112,60 +165,64 @@ impl Square {
         Square(index)
     }
 
-    /// The square with the 1-based ICPC/PDN number, if it is in 1..=32.
+    /// The 8x8 board's square with the 1-based ICPC/PDN number, if it is in 1..=32.
     pub fn from_number(number: u32) -> Option<Square> {
-        (1..=32)
-            .contains(&number)
-            .then(|| Square((number - 1) as u8))
+        Topology::Eight.square(number)
     }
 
-    /// The dark square at `row`, `col` (both 0..8, row 0 at the top), if that square is dark.
+    /// The 8x8 board's dark square at `row`, `col` (both 0..8, row 0 at the top).
     pub fn from_coords(row: u8, col: u8) -> Option<Square> {
-        (row < 8 && col < 8 && (row + col) % 2 == 1).then_some(Square(row * 4 + col / 2))
+        Topology::Eight.from_coords(row, col)
     }
 
-    /// All 32 squares in numbering order.
+    /// All 32 squares of the 8x8 board in numbering order.
     pub fn all() -> impl Iterator<Item = Square> + Clone {
         (0..32).map(Square)
     }
 
-    /// 0-based index, for arrays.
+    /// The board this square is on.
+    pub const fn topology(self) -> Topology {
+        topology_of(self.0)
+    }
+
+    /// 0-based index on its board, for arrays and bitboards.
     pub const fn index(self) -> usize {
-        self.0 as usize
+        (self.0 & 63) as usize
     }
 
-    /// 1-based number as written in records (1..=32).
+    /// 1-based number as written in records (1..=32, or 1..=50 on 10x10).
     pub const fn number(self) -> u8 {
-        self.0 + 1
+        self.index() as u8 + 1
     }
 
-    /// Row 0..8, row 0 at the top (Black's home row).
+    /// Row, 0 at the top (Black's home row).
     pub const fn row(self) -> u8 {
-        self.0 / 4
+        PLACES[self.0 as usize].0
     }
 
-    /// Column 0..8, column 0 on the left.
+    /// Column, 0 on the left.
     pub const fn col(self) -> u8 {
-        Square::col_of(self.0)
+        PLACES[self.0 as usize].1
     }
 
-    const fn col_of(index: u8) -> u8 {
-        let row = index / 4;
-        (index % 4) * 2 + if row.is_multiple_of(2) { 1 } else { 0 }
+    /// True if a man of `color` is crowned here.
+    pub const fn crowns(self, color: Color) -> bool {
+        self.row() == self.topology().crowning_row(color)
     }
 
-    /// This square's bit in a 32-bit bitboard.
-    pub const fn bit(self) -> u32 {
-        1 << self.0
+    /// This square's bit in a bitboard of its board (bit `index`).
+    pub const fn bit(self) -> u64 {
+        1 << (self.0 & 63)
     }
 
     /// This square's bit in a 64-bit bitboard of the whole 8x8 grid (bit
-    /// `8 * row + col`), where every diagonal step is the same shift.
+    /// `8 * row + col`), where every diagonal step is the same shift. Only
+    /// for squares of the 8x8 board.
     pub const fn grid_bit(self) -> u64 {
-        1 << (self.row() * 8 + self.col())
+        GRID_BITS[self.0 as usize]
     }
 
-    /// The dark square at grid bit `index` (see [`Square::grid_bit`]).
+    /// The 8x8 board's dark square at grid bit `index` (see [`Square::grid_bit`]).
     pub const fn from_grid_index(index: u32) -> Option<Square> {
         let (row, col) = (index / 8, index % 8);
         if index >= 64 || (row + col) % 2 == 0 {
@@ -191,8 +248,12 @@ impl Square {
         Some((over, over.step(dir)?))
     }
 
-    /// The direction and number of steps from `self` to `other`, if they share a diagonal.
+    /// The direction and number of steps from `self` to `other`, if they
+    /// share a diagonal (of the same board).
     pub fn diagonal_to(self, other: Square) -> Option<(Direction, u8)> {
+        if self.topology() != other.topology() {
+            return None;
+        }
         let dr = other.row() as i8 - self.row() as i8;
         let dc = other.col() as i8 - self.col() as i8;
         if dr == 0 || dr.abs() != dc.abs() {
@@ -207,9 +268,13 @@ impl Square {
         Some((dir, dr.unsigned_abs()))
     }
 
-    /// Algebraic name (`b8` for square 1, `a1` for square 29).
+    /// Algebraic name (`b8` for square 1, `a1` for square 29 on the 8x8 board).
     pub fn algebraic(self) -> String {
-        format!("{}{}", (b'a' + self.col()) as char, 8 - self.row())
+        format!(
+            "{}{}",
+            (b'a' + self.col()) as char,
+            self.topology().size() - self.row()
+        )
     }
 }
 

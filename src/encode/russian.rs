@@ -41,7 +41,7 @@ struct Capture {
     over: Square,
     to: Square,
     /// Bitboard of all its squares, to skip it while none of them changes.
-    squares: u32,
+    squares: u64,
     /// Grid bitboard of the gap (see `Square::grid_bit`), for the quick filter.
     gap_grid: u64,
 }
@@ -122,7 +122,7 @@ pub fn encode_russian_with(
 ) -> Encoded {
     let mut encoder = Encoder {
         out: Emitter::new(sink, options),
-        dirty: [u32::MAX; 2],
+        dirty: [u64::MAX; 2],
     };
     encode_record(record, &mut encoder)
 }
@@ -139,7 +139,7 @@ struct Piece {
 struct Encoder<'s, S> {
     out: Emitter<'s, S>,
     /// Per side: squares changed since that side's last "no capture" check.
-    dirty: [u32; 2],
+    dirty: [u64; 2],
 }
 
 /// The conditions for `capture` by a piece of `side` on `board`, given
@@ -289,7 +289,7 @@ impl<S: ClauseSink> Encoder<'_, S> {
         before: &SymBoard,
         ply: PlyRef<'_>,
         side: Color,
-    ) -> Result<u32, (Rule, String)> {
+    ) -> Result<u64, (Rule, String)> {
         let mv = ply.text;
         let from = mv.from();
         // During the move: the mover is in hand, captured pieces stay.
@@ -303,8 +303,8 @@ impl<S: ClauseSink> Encoder<'_, S> {
                 (a, b, dir, ray(a, dir).take(n as usize - 1).collect())
             })
             .collect();
-        let mut crossed = 0u32;
-        let mut crossed_twice = 0u32;
+        let mut crossed = 0u64;
+        let mut crossed_twice = 0u64;
         let mut king_known = false;
         for (a, b, _, between) in &segments {
             let (a, b) = (*a, *b);
@@ -433,7 +433,7 @@ impl<S: ClauseSink> Encoder<'_, S> {
         during: &SymBoard,
         side: Color,
         at: Square,
-        crossed: u32,
+        crossed: u64,
         piece: Piece,
         context: &[Cond],
     ) -> Result<(), String> {

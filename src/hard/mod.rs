@@ -65,16 +65,16 @@ struct Build {
     /// then White moving off the first gadget's landing square.
     tail: Vec<MoveText>,
     /// Bitboards: squares some ply has moved from, to or over.
-    touched: u32,
+    touched: u64,
     /// Squares holding a piece after the gadgets (men, kings or blockers).
-    occupied: u32,
+    occupied: u64,
     /// Squares kept for the tail.
-    reserved: u32,
+    reserved: u64,
     /// White pieces placed by gadgets, and which of them are kings.
-    whites: u32,
-    kings: u32,
+    whites: u64,
+    kings: u64,
     /// Black men placed by gadgets.
-    blacks: u32,
+    blacks: u64,
     /// Each gadget's blocker square, in order.
     landings: Vec<Square>,
 }
@@ -87,7 +87,7 @@ impl Build {
         Record::new(Color::Black, moves)
     }
 
-    fn is_set(bits: u32, sq: Square) -> bool {
+    fn is_set(bits: u64, sq: Square) -> bool {
         bits & sq.bit() != 0
     }
 

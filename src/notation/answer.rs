@@ -14,27 +14,26 @@ pub struct Answer {
 }
 
 impl Answer {
-    /// Length of the printed answer: 8 lines of 8 + 1 + 8 characters and a newline.
-    pub const TEXT_LEN: usize = 8 * 18;
-
-    /// The printed answer as ASCII bytes (see the `Display` impl), built
+    /// The printed answer (see the `Display` impl), built row by row
     /// without formatting: batches print thousands of these.
-    pub fn text_bytes(&self) -> [u8; Answer::TEXT_LEN] {
-        let mut out = [b' '; Answer::TEXT_LEN];
-        for (row, line) in (0..8).zip(out.chunks_exact_mut(18)) {
-            line[..8].copy_from_slice(&self.start.row_bytes(row));
-            line[9..17].copy_from_slice(&self.end.row_bytes(row));
-            line[17] = b'\n';
+    pub fn text(&self) -> String {
+        let size = self.start.topology().size();
+        let mut out = Vec::with_capacity(usize::from(size) * (2 * usize::from(size) + 2));
+        for row in 0..size {
+            self.start.push_row(row, &mut out);
+            out.push(b' ');
+            self.end.push_row(row, &mut out);
+            out.push(b'\n');
         }
-        out
+        // Only ASCII was written.
+        String::from_utf8(out).unwrap_or_default()
     }
 }
 
 impl fmt::Display for Answer {
-    /// Eight lines, each the start board's row, a space and the end board's row.
+    /// One line per row: the start board's row, a space and the end board's row.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let bytes = self.text_bytes();
-        f.write_str(std::str::from_utf8(&bytes).map_err(|_| fmt::Error)?)
+        f.write_str(&self.text())
     }
 }
 

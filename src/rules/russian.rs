@@ -21,7 +21,7 @@ struct Capturing {
     at: Square,
     color: Color,
     king: bool,
-    captured: u32,
+    captured: u64,
 }
 
 /// One jump a capturing piece can make: the piece it takes and where it may land.

@@ -53,7 +53,7 @@ fn diagnose(start: &Board, record: &Record) -> Result<(), Repair> {
     let mut origin: [Option<Square>; Square::COUNT] =
         std::array::from_fn(|i| Some(Square::new(i as u8)));
     // Squares any ply has changed: the start board cannot act on them any more.
-    let mut touched = 0u32;
+    let mut touched = 0u64;
     for (i, mv) in record.moves.iter().enumerate() {
         let side = record.mover(i + 1);
         let untouched = |sq: Square| touched & sq.bit() == 0;
