@@ -20,7 +20,7 @@ use crate::solve::{solve_with, Engine, Outcome};
 
 /// Records in both geometries: accepted records print back to themselves.
 pub fn records(bytes: &[u8]) {
-    for geometry in [Geometry::Short, Geometry::Flying] {
+    for geometry in [Geometry::SHORT, Geometry::FLYING] {
         if let Ok(records) = parse_records_bytes_with(bytes, geometry) {
             let text: String = records.iter().map(ToString::to_string).collect();
             let again = parse_records_with(&text, geometry)
@@ -36,12 +36,8 @@ pub fn records(bytes: &[u8]) {
 /// PDN games under both rule sets: no panic.
 pub fn pdn(bytes: &[u8]) {
     if let Ok(text) = std::str::from_utf8(bytes) {
-        for variant in [Variant::English, Variant::Russian] {
-            let first = match variant {
-                Variant::English => crate::board::Color::Black,
-                Variant::Russian => crate::board::Color::White,
-            };
-            let _ = parse_pdn(text, first, variant.geometry());
+        for variant in Variant::ALL {
+            let _ = parse_pdn(text, variant.first_player(), variant.geometry());
         }
     }
 }

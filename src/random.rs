@@ -4,9 +4,9 @@
 //! part of the `--seed` contract (the same seed gives the same instances in
 //! every version), which a general-purpose RNG crate does not promise.
 
-use crate::board::{Board, Color, Piece, Role, Square};
+use crate::board::{Board, Color, Piece, Role, Topology};
 use crate::notation::{MoveText, Record};
-use crate::rules::Rules;
+use crate::rules::{Rules, Variant};
 
 /// SplitMix64: tiny, fast, and stable forever.
 #[derive(Clone, Debug)]
@@ -42,8 +42,13 @@ impl Rng {
 /// `density`%, a king with probability `kings`% of those; men are never left on
 /// their crowning row.
 pub fn random_board(rng: &mut Rng, density: u32, kings: u32) -> Board {
-    let mut board = Board::empty();
-    for sq in Square::all() {
+    random_board_on(rng, Topology::Eight, density, kings)
+}
+
+/// [`random_board`] on `topology`'s board.
+pub fn random_board_on(rng: &mut Rng, topology: Topology, density: u32, kings: u32) -> Board {
+    let mut board = Board::empty_on(topology);
+    for sq in topology.squares() {
         if !rng.chance(density) {
             continue;
         }
@@ -52,7 +57,7 @@ pub fn random_board(rng: &mut Rng, density: u32, kings: u32) -> Board {
         } else {
             Color::Black
         };
-        let king = rng.chance(kings) || sq.row() == color.crowning_row();
+        let king = rng.chance(kings) || sq.crowns(color);
         let role = if king { Role::King } else { Role::Man };
         board.set(sq, Some(Piece::new(color, role)));
     }
@@ -145,7 +150,7 @@ pub fn random_fragment(
 ) -> Option<(Board, Record)> {
     let density = 30 + rng.below(50) as u32;
     let kings = rng.below(40) as u32;
-    let start = random_board(rng, density, kings);
+    let start = random_board_on(rng, rules.variant().topology(), density, kings);
     let first = if rng.chance(50) {
         Color::White
     } else {
@@ -167,25 +172,26 @@ pub fn random_fragment(
 }
 
 /// A fragment of `plies` moves cut from a random game that starts at the
-/// standard opening (Black moves first) after `lead` random moves.
+/// standard opening after `lead` random moves. Black moves first under
+/// English and Russian rules (as this generator always did), White under
+/// the rules whose games always start that way here.
 pub fn opening_fragment(
     rules: &dyn Rules,
     rng: &mut Rng,
     lead: usize,
     plies: usize,
 ) -> Option<(Board, Record)> {
-    let game = play_game(
-        rules,
-        rng,
-        &Board::opening(),
-        Color::Black,
-        lead + plies,
-        play_for(rules),
-    );
+    let variant = rules.variant();
+    let first = match variant {
+        Variant::English | Variant::Russian => Color::Black,
+        _ => variant.first_player(),
+    };
+    let opening = variant.topology().opening();
+    let game = play_game(rules, rng, &opening, first, lead + plies, play_for(rules));
     if game.moves.len() <= lead {
         return None;
     }
-    let mut board = Board::opening();
+    let mut board = opening;
     for (i, mv) in game.moves[..lead].iter().enumerate() {
         board = rules
             .play(&board, game.mover(i + 1), mv)

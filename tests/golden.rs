@@ -19,7 +19,10 @@ fn dimacs_under(input: &str, variant: Variant) -> String {
     postfacto::board::write_squares_algebraically(variant == Variant::Russian);
     let record = &parse_records_with(input, variant.geometry()).unwrap()[0];
     let mut out = Vec::new();
-    dimacs(record, variant).write_dimacs(&mut out).unwrap();
+    dimacs(record, variant)
+        .expect("the rules are encoded")
+        .write_dimacs(&mut out)
+        .unwrap();
     String::from_utf8(out).unwrap()
 }
 

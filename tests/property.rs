@@ -252,7 +252,8 @@ fn check_exactness(
 ) -> Result<(), TestCaseError> {
     let rules = variant.rules();
     let mut formula = varisat::CnfFormula::new();
-    encode_with(variant, record, &mut formula, EncodeOptions::default());
+    encode_with(variant, record, &mut formula, EncodeOptions::default())
+        .expect("the rules are encoded");
     for change in changes {
         let board = perturbed(origin, change);
         let model = vars::encode_board(&board);

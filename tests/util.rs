@@ -102,7 +102,7 @@ pub fn solve_with_proof(name: &str, rules: &str, text: &str) -> (Run, PathBuf, O
             postfacto::rules::Variant::English
         };
         let record = &postfacto::notation::parse_records_with(text, variant.geometry()).unwrap()[0];
-        let formula = postfacto::encode::dimacs(record, variant);
+        let formula = postfacto::encode::dimacs(record, variant).expect("the rules are encoded");
         postfacto::analysis::check_drat(formula.formula(), &written).expect("the proof checks")
     });
     (run, proof, lemmas)

@@ -79,7 +79,7 @@ pub fn count_start_boards(
 ) -> Result<Count, SolveError> {
     let squares = used_squares(record);
     let mut formula = CnfFormula::new();
-    encode_with(variant, record, &mut formula, EncodeOptions::default());
+    encode_with(variant, record, &mut formula, EncodeOptions::default())?;
     let mut solver = Solver::new();
     solver.add_formula(&formula);
     if options.others_empty {

@@ -35,7 +35,7 @@ pub fn explain_impossible(
     record: &Record,
     variant: Variant,
 ) -> Result<Option<Explanation>, SolveError> {
-    let formula = SelectorFormula::of(record, variant);
+    let formula = SelectorFormula::of(record, variant)?;
     let mut solver = formula.solver();
     let core = minimal_core(&mut solver, &[], &formula.all_selectors()).map_err(solver_failed)?;
     Ok(core.map(|core| Explanation {
@@ -285,7 +285,7 @@ pub fn forced_facts(
     variant: Variant,
     start: &Board,
 ) -> Result<Vec<SquareReport>, SolveError> {
-    let formula = SelectorFormula::of(record, variant);
+    let formula = SelectorFormula::of(record, variant)?;
     let selectors = formula.all_selectors();
     let mut solver = formula.solver();
     let looked_at: Vec<Square> = formula

@@ -47,7 +47,7 @@ pub fn minimize_pieces(
     limits: Limits,
 ) -> Result<Option<Minimum>, SolveError> {
     let mut formula = CnfFormula::new();
-    encode_with(variant, record, &mut formula, EncodeOptions::default());
+    encode_with(variant, record, &mut formula, EncodeOptions::default())?;
     let mut opt = Optimizer::new(&formula, VAR_COUNT);
     if let Some(cap) = limits.max_per_side {
         let white: Vec<Lit> = Square::all().map(|s| lit(s, Fact::White, true)).collect();

@@ -29,7 +29,7 @@ pub fn write_proof(
     format: ProofFormat,
     out: &mut impl Write,
 ) -> Result<bool, SolveError> {
-    let cnf = dimacs(record, variant);
+    let cnf = dimacs(record, variant)?;
     Ok(prove_unsat(cnf.formula(), format, out)?)
 }
 
@@ -40,7 +40,7 @@ mod tests {
     use crate::sat::check_drat;
 
     fn dimacs_en(r: &Record) -> crate::encode::AnnotatedCnf {
-        dimacs(r, Variant::English)
+        crate::encode::english_dimacs(r)
     }
 
     fn record(text: &str) -> Record {

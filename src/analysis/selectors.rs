@@ -15,7 +15,7 @@ use varisat::{CnfFormula, ExtendFormula, Lit, Solver, Var};
 
 use crate::board::Color;
 use crate::encode::vars::VAR_COUNT;
-use crate::encode::{encode_with, ClauseSink, EncodeOptions, Group, Rule};
+use crate::encode::{encode_with, ClauseSink, EncodeOptions, Group, Rule, Unsupported};
 use crate::notation::Record;
 use crate::rules::Variant;
 
@@ -58,7 +58,10 @@ pub struct SelectorFormula {
 
 impl SelectorFormula {
     /// Encodes `record` under `variant` with one selector per ply rule group.
-    pub fn of(record: &Record, variant: Variant) -> SelectorFormula {
+    ///
+    /// # Errors
+    /// [`Unsupported`] for a rule set without an encoding.
+    pub fn of(record: &Record, variant: Variant) -> Result<SelectorFormula, Unsupported> {
         let mut formula = CnfFormula::new();
         formula.set_var_count(VAR_COUNT);
         let mut this = SelectorFormula {
@@ -66,8 +69,8 @@ impl SelectorFormula {
             groups: Vec::new(),
             variant,
         };
-        encode_with(variant, record, &mut this, EncodeOptions::exact());
-        this
+        encode_with(variant, record, &mut this, EncodeOptions::exact())?;
+        Ok(this)
     }
 
     /// The groups, in the order the encoder wrote them.
@@ -146,7 +149,7 @@ mod tests {
     #[test]
     fn every_ply_group_has_a_selector_and_all_on_is_the_record() {
         let record = &parse_records("W 3\n21-17\n13x22x31x24\n19x28\n").unwrap()[0];
-        let sf = SelectorFormula::of(record, Variant::English);
+        let sf = SelectorFormula::of(record, Variant::English).expect("English is encoded");
         assert!(sf
             .groups()
             .iter()

@@ -14,14 +14,17 @@ use super::topology::Topology;
 #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Square(u8);
 
-/// The error for a square name that is not a number from 1 to 32.
+/// The error for a square name that is not one of the board's squares.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error(
-    "unknown square '{text}' (squares are numbered 1 to 32, or named a1 to h8 on dark squares)"
-)]
+#[error("unknown square '{text}' ({})", match topology {
+    Topology::Eight => "squares are numbered 1 to 32, or named a1 to h8 on dark squares",
+    Topology::Ten => "squares are numbered 1 to 50",
+})]
 pub struct ParseSquareError {
     /// The text that was read.
     pub text: String,
+    /// The board it was read for.
+    pub topology: Topology,
 }
 
 /// A diagonal direction. "Up" is towards row 0, where White crowns.
@@ -316,21 +319,34 @@ impl fmt::Debug for Square {
 impl FromStr for Square {
     type Err = ParseSquareError;
 
-    /// Parses a square number 1..=32 written with decimal digits only, or an
-    /// algebraic name of a dark square (`a1`, `c3`, ..., `h8`).
+    /// Parses a square of the 8x8 board (see [`Topology::parse_square`]).
     fn from_str(text: &str) -> Result<Square, ParseSquareError> {
+        Topology::Eight.parse_square(text)
+    }
+}
+
+impl Topology {
+    /// Parses a square number written with at most three decimal digits,
+    /// or, on the 8x8 board, an algebraic name of a dark square (`a1`, `c3`,
+    /// ..., `h8`).
+    ///
+    /// # Errors
+    /// When the text names no square of this board.
+    pub fn parse_square(self, text: &str) -> Result<Square, ParseSquareError> {
         let error = || ParseSquareError {
             text: text.to_string(),
+            topology: self,
         };
-        if let [file @ b'a'..=b'h', rank @ b'1'..=b'8'] = text.as_bytes() {
-            return Square::from_coords(b'8' - rank, file - b'a').ok_or_else(error);
+        if let (Topology::Eight, [file @ b'a'..=b'h', rank @ b'1'..=b'8']) = (self, text.as_bytes())
+        {
+            return self.from_coords(b'8' - rank, file - b'a').ok_or_else(error);
         }
         if text.is_empty() || text.len() > 3 || !text.bytes().all(|b| b.is_ascii_digit()) {
             return Err(error());
         }
         text.parse::<u32>()
             .ok()
-            .and_then(Square::from_number)
+            .and_then(|n| self.square(n))
             .ok_or_else(error)
     }
 }

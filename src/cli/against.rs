@@ -9,7 +9,7 @@ use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use postfacto::notation::{parse_answers, Record};
+use postfacto::notation::{parse_answers_on, Record};
 use postfacto::replay::judge;
 use postfacto::rules::Variant;
 
@@ -42,7 +42,8 @@ fn best_of_three(make: &dyn Fn() -> Command) -> Result<(Duration, Vec<u8>), Stri
 /// accepts for `records`, or why they cannot be read.
 fn judged(records: &[Record], variant: Variant, answers: &[u8]) -> Result<usize, String> {
     let text = std::str::from_utf8(answers).map_err(|_| "its output is not text".to_string())?;
-    let answers = parse_answers(text).map_err(|e| format!("its output: {e}"))?;
+    let answers =
+        parse_answers_on(text, variant.topology()).map_err(|e| format!("its output: {e}"))?;
     if answers.len() != records.len() {
         return Err(format!(
             "it printed {} answers for {} records",

@@ -238,6 +238,10 @@ pub enum RulesArg {
     English,
     /// Russian draughts: flying kings, men capture backwards; algebraic notation.
     Russian,
+    /// International draughts: 10x10, squares 1..50, the majority capture.
+    International,
+    /// Brazilian draughts: International rules on 8x8; algebraic notation.
+    Brazilian,
 }
 
 impl RulesArg {
@@ -245,6 +249,8 @@ impl RulesArg {
         match self {
             RulesArg::English => postfacto::rules::Variant::English,
             RulesArg::Russian => postfacto::rules::Variant::Russian,
+            RulesArg::International => postfacto::rules::Variant::International,
+            RulesArg::Brazilian => postfacto::rules::Variant::Brazilian,
         }
     }
 }

@@ -73,9 +73,10 @@ fn stages(records: &[Record], variant: Variant, out: &mut impl Write) -> Result<
     let mut times: [Vec<Duration>; 6] = Default::default();
     let mut full_path = Vec::new();
     for record in records {
-        let text = match variant {
-            Variant::English => record.to_string(),
-            _ => record.algebraic(),
+        let text = if variant.algebraic() {
+            record.algebraic()
+        } else {
+            record.to_string()
         };
         let whole = Instant::now();
         let started = Instant::now();
@@ -115,7 +116,7 @@ fn stages(records: &[Record], variant: Variant, out: &mut impl Write) -> Result<
         let started = Instant::now();
         replay(rules, &start, record).map_err(|e| e.to_string())?;
         times[5].push(started.elapsed());
-        drop(facts);
+        std::hint::black_box(facts);
     }
     let median = |i: usize| Summary::of(&times[i]).median;
     let full = if full_path.is_empty() {
@@ -165,9 +166,12 @@ pub fn run_against(
         .map_err(|e| e.to_string())?;
     let text: String = records
         .iter()
-        .map(|r| match variant {
-            Variant::English => r.to_string(),
-            _ => r.algebraic(),
+        .map(|r| {
+            if variant.algebraic() {
+                r.algebraic()
+            } else {
+                r.to_string()
+            }
         })
         .collect();
     file.write_all(text.as_bytes()).map_err(|e| e.to_string())?;

@@ -48,9 +48,12 @@ pub fn run(
     out: &mut impl Write,
 ) -> Result<(), String> {
     let records = records?;
-    let text = |r: &Record| match variant {
-        Variant::English => r.to_string(),
-        _ => r.algebraic(),
+    let text = |r: &Record| {
+        if variant.algebraic() {
+            r.algebraic()
+        } else {
+            r.to_string()
+        }
     };
     match out_dir {
         None => {

@@ -23,7 +23,7 @@ use clap::Parser;
 use postfacto::board::Color;
 use postfacto::encode::dimacs;
 use postfacto::notation::{
-    looks_like_pdn, parse_answers, parse_pdn, parse_records_bytes_with, PdnGame, Record,
+    looks_like_pdn, parse_answers_on, parse_pdn, parse_records_bytes_with, PdnGame, Record,
 };
 use postfacto::replay::judge;
 use postfacto::replay::replay;
@@ -51,8 +51,11 @@ fn fail(status: Status, message: impl Into<String>) -> Failure {
 /// Parses the command line, runs the command, maps the outcome to an exit code.
 pub fn run() -> ExitCode {
     let args = Args::parse();
-    // Russian draughts names squares algebraically, in every message too.
-    let algebraic = args.command.rules() == Some(args::RulesArg::Russian);
+    // Russian and Brazilian draughts name squares algebraically, in every message too.
+    let algebraic = args
+        .command
+        .rules()
+        .is_some_and(|rules| rules.variant().algebraic());
     postfacto::board::write_squares_algebraically(algebraic);
     let mut out = Guarded::new(io::BufWriter::new(io::stdout().lock()));
     let result = match args.command {
@@ -446,10 +449,7 @@ fn record_files(paths: &[PathBuf]) -> Result<Vec<PathBuf>, Failure> {
 
 /// Who moves first in a game of `variant` without a FEN tag.
 fn first_player(variant: Variant) -> Color {
-    match variant {
-        Variant::English => Color::Black,
-        _ => Color::White,
-    }
+    variant.first_player()
 }
 
 /// The games of a PDN input (a `.pdn` file, or text that starts like PDN);
@@ -549,7 +549,7 @@ fn cmd_verify(
     let rules = variant.rules();
     let verdicts: Vec<Result<(), String>> = match std::str::from_utf8(&answer.bytes)
         .map_err(|_| "the answer is not UTF-8 text".to_string())
-        .and_then(|text| parse_answers(text).map_err(|e| e.to_string()))
+        .and_then(|text| parse_answers_on(text, variant.topology()).map_err(|e| e.to_string()))
     {
         Err(message) => vec![Err(message)],
         Ok(answers) if answers.len() != records.len() => vec![Err(format!(
@@ -612,7 +612,8 @@ fn cmd_cnf(
             ))
         }
     };
-    let cnf = dimacs(&records[index], variant);
+    let cnf =
+        dimacs(&records[index], variant).map_err(|e| fail(Status::BadInput, e.to_string()))?;
     match output {
         None => cnf.write_dimacs(out).map_err(write_err)?,
         Some(path) => {

@@ -3,7 +3,7 @@
 use std::io::Write;
 
 use postfacto::board::Color;
-use postfacto::notation::parse_board;
+use postfacto::notation::parse_board_on;
 use postfacto::rules::Variant;
 
 use super::args::TurnArg;
@@ -18,8 +18,8 @@ pub fn run(
 ) -> Result<Status, Failure> {
     let input = read_input(file)?;
     let text = input.text("the board")?;
-    let board =
-        parse_board(text).map_err(|e| fail(Status::BadInput, format!("{}: {e}", input.name)))?;
+    let board = parse_board_on(text, variant.topology())
+        .map_err(|e| fail(Status::BadInput, format!("{}: {e}", input.name)))?;
     let rules = variant.rules();
     if let Some(problem) = rules.start_problems(&board).first() {
         return Err(fail(

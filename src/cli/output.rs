@@ -123,7 +123,7 @@ fn moves_of(record: &Record, variant: Variant) -> Vec<String> {
 
 fn json_of(report: &Report, settings: &Settings) -> serde_json::Value {
     let variant = settings.variant;
-    let algebraic = variant == Variant::Russian;
+    let algebraic = variant.algebraic();
     let board_json = |answer: &Answer, record: &Record| {
         let lines = |b: &postfacto::board::Board| (0..8).map(|r| b.row_text(r)).collect::<Vec<_>>();
         serde_json::json!({
@@ -196,7 +196,7 @@ fn render(
         answers: Vec::new(),
         text: String::new(),
     };
-    let algebraic = variant == Variant::Russian;
+    let algebraic = variant.algebraic();
     match settings.format {
         FormatArg::Icpc => {
             rendered.answers = report.answers.iter().map(ToString::to_string).collect();
@@ -240,7 +240,7 @@ pub fn print(
         .par_iter()
         .enumerate()
         .map(|(index, report)| {
-            postfacto::board::write_squares_algebraically(variant == Variant::Russian);
+            postfacto::board::write_squares_algebraically(variant.algebraic());
             render(index, report, settings, variant)
         })
         .collect();

@@ -62,10 +62,13 @@ pub fn run(
     if engine != Engine::Sat && variant != Variant::English {
         return Err(fail(
             Status::BadInput,
-            format!(
-                "--engine dfs knows English rules only; use the SAT engine for {}",
-                variant.name()
-            ),
+            match postfacto::encode::encodes(variant) {
+                Ok(()) => format!(
+                    "--engine dfs knows English rules only; use the SAT engine for {}",
+                    variant.name()
+                ),
+                Err(e) => format!("--engine dfs knows English rules only, and {e}"),
+            },
         ));
     }
     if let Some(command) = &settings.solver {
@@ -91,6 +94,9 @@ pub fn run(
             Status::BadInput,
             "--explain, --proof, --minimize, --max-per-side, --count, --all and --unique need the SAT engine",
         ));
+    }
+    if engine == Engine::Sat {
+        postfacto::encode::encodes(variant).map_err(|e| fail(Status::BadInput, e.to_string()))?;
     }
     let started = Instant::now();
     let sources: Vec<Source> = expand(paths)?
@@ -131,7 +137,7 @@ pub fn run(
         .par_iter()
         .map(|&(source, index)| {
             // Worker threads write squares as the main thread does.
-            postfacto::board::write_squares_algebraically(variant == Variant::Russian);
+            postfacto::board::write_squares_algebraically(variant.algebraic());
             let report = match (index, &source.records) {
                 (Some(i), Ok(records)) => {
                     run_job(name_of(&source.input, records, i), &records[i], settings)
@@ -209,7 +215,7 @@ fn run_job<'r>(name: String, record: &'r Record, settings: &Arc<Settings>) -> Re
     };
     let (owned, shared, job_name) = (record.clone(), Arc::clone(settings), name.clone());
     let finished = within(limit, move || {
-        postfacto::board::write_squares_algebraically(shared.variant == Variant::Russian);
+        postfacto::board::write_squares_algebraically(shared.variant.algebraic());
         Job {
             name: job_name,
             record: &owned,

@@ -21,17 +21,37 @@ pub use symbolic::KnownFacts;
 use crate::notation::Record;
 use crate::rules::Variant;
 
+/// A rule set the encoder does not know yet.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("the SAT encoding does not know {} rules yet (the majority capture is not encoded); `verify`, `moves` and `generate` know them", .0.name())]
+pub struct Unsupported(pub Variant);
+
+/// Whether the encoder knows `variant`'s rules.
+///
+/// # Errors
+/// [`Unsupported`] when it does not.
+pub fn encodes(variant: Variant) -> Result<(), Unsupported> {
+    match variant {
+        Variant::English | Variant::Russian => Ok(()),
+        Variant::International | Variant::Brazilian => Err(Unsupported(variant)),
+    }
+}
+
 /// Encodes `record` under the rules of `variant` into `sink`.
+///
+/// # Errors
+/// [`Unsupported`] for a rule set without an encoding (nothing is written).
 pub fn encode_with(
     variant: Variant,
     record: &Record,
     sink: &mut impl ClauseSink,
     options: EncodeOptions,
-) -> Encoded {
-    match variant {
-        Variant::English => encode_english_with(record, sink, options),
+) -> Result<Encoded, Unsupported> {
+    encodes(variant)?;
+    Ok(match variant {
         Variant::Russian => encode_russian_with(record, sink, options),
-    }
+        _ => encode_english_with(record, sink, options),
+    })
 }
 
 /// The start-board facts the moves of `record` state by themselves under
@@ -40,39 +60,51 @@ pub fn encode_with(
 /// [`EncodeOptions::units_only`]). Every fact holds on every start board
 /// the moves replay from; a contradiction among them means there is none.
 ///
-/// # Errors
-/// The first ply whose own facts contradict the earlier ones'.
-pub fn unit_facts(variant: Variant, record: &Record) -> Result<KnownFacts, Contradiction> {
-    let encoded = encode_with(variant, record, &mut Discard, EncodeOptions::units_only());
-    match encoded.contradiction {
-        Some(c) => Err(c),
-        None => Ok(encoded.facts),
-    }
+/// `None` when the facts contradict each other (there is no start board
+/// then) or the rule set has no encoding.
+pub fn unit_facts(variant: Variant, record: &Record) -> Option<KnownFacts> {
+    let encoded = encode_with(variant, record, &mut Discard, EncodeOptions::units_only()).ok()?;
+    encoded.contradiction.is_none().then_some(encoded.facts)
 }
 
 /// The annotated English formula of `record` (see [`dimacs`]).
 pub fn english_dimacs(record: &Record) -> AnnotatedCnf {
-    dimacs(record, Variant::English)
+    let mut cnf = AnnotatedCnf::new();
+    cnf.name_vars(vars::VAR_COUNT, vars::name);
+    let mut sink = NamedGroups {
+        cnf: &mut cnf,
+        algebraic: false,
+    };
+    let encoded = encode_english_with(record, &mut sink, EncodeOptions::default());
+    annotate(&mut cnf, record, Variant::English, &encoded);
+    cnf
 }
 
 /// The annotated formula of `record` under `variant`, exactly as `solve`
 /// hands it to varisat, with a preamble that names the record, the sizes and
 /// the variable scheme.
-pub fn dimacs(record: &Record, variant: Variant) -> AnnotatedCnf {
+///
+/// # Errors
+/// [`Unsupported`] for a rule set without an encoding.
+pub fn dimacs(record: &Record, variant: Variant) -> Result<AnnotatedCnf, Unsupported> {
     let mut cnf = AnnotatedCnf::new();
     cnf.name_vars(vars::VAR_COUNT, vars::name);
     let mut sink = NamedGroups {
         cnf: &mut cnf,
-        algebraic: variant == Variant::Russian,
+        algebraic: variant.algebraic(),
     };
-    let encoded = encode_with(variant, record, &mut sink, EncodeOptions::default());
+    let encoded = encode_with(variant, record, &mut sink, EncodeOptions::default())?;
+    annotate(&mut cnf, record, variant, &encoded);
+    Ok(cnf)
+}
+
+/// The preamble of [`dimacs`]: the record, the sizes and the variable scheme.
+fn annotate(cnf: &mut AnnotatedCnf, record: &Record, variant: Variant, encoded: &Encoded) {
     let moves: Vec<String> = record.moves.iter().map(|m| variant.write_move(m)).collect();
-    let (title, document) = match variant {
-        Variant::English => ("English", "english"),
-        Variant::Russian => ("Russian", "russian"),
-    };
     cnf.comment(format!(
-        "postfacto cnf: {title} draughts, start-board encoding (see encodings/{document}.md)"
+        "postfacto cnf: {} draughts, start-board encoding (see encodings/{}.md)",
+        variant.title(),
+        variant.name()
     ));
     cnf.comment(format!(
         "record: {} {}: {}",
@@ -93,5 +125,4 @@ pub fn dimacs(record: &Record, variant: Variant) -> AnnotatedCnf {
             c.ply, c.reason
         ));
     }
-    cnf
 }

@@ -2,7 +2,7 @@
 
 use std::fmt;
 
-use crate::board::{Board, Piece, Square};
+use crate::board::{Board, Piece, Topology};
 
 /// A start board and the end board it leads to, as printed by `solve`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -47,11 +47,21 @@ pub struct ParseAnswerError {
     pub message: String,
 }
 
-/// Reads answers: groups of 8 non-blank lines, blank lines between groups ignored.
+/// Reads 8x8 answers (see [`parse_answers_on`]).
 ///
 /// # Errors
 /// The first line that is not a board row pair, or a final group shorter than 8 lines.
 pub fn parse_answers(text: &str) -> Result<Vec<Answer>, ParseAnswerError> {
+    parse_answers_on(text, Topology::Eight)
+}
+
+/// Reads answers on `topology`'s board: groups of as many non-blank lines
+/// as the board has rows, blank lines between groups ignored.
+///
+/// # Errors
+/// The first line that is not a board row pair, or a final group that is too short.
+pub fn parse_answers_on(text: &str, topology: Topology) -> Result<Vec<Answer>, ParseAnswerError> {
+    let n = usize::from(topology.size());
     let lines: Vec<(usize, &str)> = text
         .lines()
         .enumerate()
@@ -59,28 +69,31 @@ pub fn parse_answers(text: &str) -> Result<Vec<Answer>, ParseAnswerError> {
         .filter(|(_, l)| !l.trim().is_empty())
         .collect();
     let mut answers = Vec::new();
-    for group in lines.chunks(8) {
-        if group.len() < 8 {
+    for group in lines.chunks(n) {
+        if group.len() < n {
             let (line, _) = *group.last().expect("chunks are never empty");
             return Err(ParseAnswerError {
                 line,
-                message: format!("an answer has 8 lines, this one ends after {}", group.len()),
+                message: format!(
+                    "an answer has {n} lines, this one ends after {}",
+                    group.len()
+                ),
             });
         }
-        let mut start = Board::empty();
-        let mut end = Board::empty();
+        let mut start = Board::empty_on(topology);
+        let mut end = Board::empty_on(topology);
         for (row, &(line, text)) in group.iter().enumerate() {
             let bytes = text.as_bytes();
-            if bytes.len() != 17 || bytes[8] != b' ' {
+            if bytes.len() != 2 * n + 1 || bytes[n] != b' ' {
                 return Err(ParseAnswerError {
                     line,
                     message: format!(
-                        "expected two 8-character rows separated by one space, found '{text}'"
+                        "expected two {n}-character rows separated by one space, found '{text}'"
                     ),
                 });
             }
-            read_row(&mut start, row as u8, &text[..8], line)?;
-            read_row(&mut end, row as u8, &text[9..], line)?;
+            read_row(&mut start, row as u8, &text[..n], line)?;
+            read_row(&mut end, row as u8, &text[n + 1..], line)?;
         }
         answers.push(Answer { start, end });
     }
@@ -95,7 +108,7 @@ pub fn parse_answers(text: &str) -> Result<Vec<Answer>, ParseAnswerError> {
 
 fn read_row(board: &mut Board, row: u8, text: &str, line: usize) -> Result<(), ParseAnswerError> {
     for (col, ch) in text.chars().enumerate() {
-        let problem = match Square::from_coords(row, col as u8) {
+        let problem = match board.topology().from_coords(row, col as u8) {
             None if ch == '-' => None,
             None => Some(format!(
                 "column {} is a light square and must be '-', found '{ch}'",
@@ -125,30 +138,40 @@ fn read_row(board: &mut Board, row: u8, text: &str, line: usize) -> Result<(), P
 /// # Errors
 /// The first line that is not a board row, or a board of fewer or more than 8 lines.
 pub fn parse_board(text: &str) -> Result<Board, ParseAnswerError> {
+    parse_board_on(text, Topology::Eight)
+}
+
+/// [`parse_board`] on `topology`'s board: as many lines of as many
+/// characters as the board has rows, the top row first.
+///
+/// # Errors
+/// The first line that is not a board row, or a board with the wrong number of lines.
+pub fn parse_board_on(text: &str, topology: Topology) -> Result<Board, ParseAnswerError> {
+    let n = usize::from(topology.size());
     let lines: Vec<(usize, &str)> = text
         .lines()
         .enumerate()
         .map(|(i, l)| (i + 1, l.trim()))
         .filter(|(_, l)| !l.is_empty())
         .collect();
-    if lines.len() != 8 {
+    if lines.len() != n {
         return Err(ParseAnswerError {
             line: lines
-                .get(8)
+                .get(n)
                 .map_or(lines.last().map_or(1, |l| l.0), |l| l.0),
-            message: format!("a board has 8 lines, found {}", lines.len()),
+            message: format!("a board has {n} lines, found {}", lines.len()),
         });
     }
-    let mut board = Board::empty();
+    let mut board = Board::empty_on(topology);
     for (row, &(line, text)) in lines.iter().enumerate() {
-        if text.chars().count() != 8 {
+        if text.chars().count() != n {
             return Err(ParseAnswerError {
                 line,
-                message: format!("a board row has 8 characters, found '{text}'"),
+                message: format!("a board row has {n} characters, found '{text}'"),
             });
         }
         for (col, ch) in text.chars().enumerate() {
-            match (Square::from_coords(row as u8, col as u8), ch) {
+            match (topology.from_coords(row as u8, col as u8), ch) {
                 (_, '.') | (None, '-') => {}
                 (Some(sq), ch) => match Piece::from_letter(ch) {
                     Some(piece) => board.set(sq, Some(piece)),
@@ -157,7 +180,11 @@ pub fn parse_board(text: &str) -> Result<Board, ParseAnswerError> {
                             line,
                             message: format!(
                                 "square {} holds '{ch}', expected one of . b w B W",
-                                sq.algebraic()
+                                if topology == Topology::Eight {
+                                    sq.algebraic()
+                                } else {
+                                    sq.number().to_string()
+                                }
                             ),
                         })
                     }

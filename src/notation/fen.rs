@@ -2,7 +2,7 @@
 //! squares, `K` before kings). English uses square numbers, Russian algebraic
 //! squares (`W:Wa1,c3:Bd6`), as PDN does for each game type.
 
-use crate::board::{Board, Color, Piece, Role, Square};
+use crate::board::{Board, Color, Piece, Role, Square, Topology};
 
 /// The FEN of `board` with `turn` to move; `algebraic` names squares `c3`.
 pub fn to_fen(board: &Board, turn: Color, algebraic: bool) -> String {
@@ -47,6 +47,14 @@ pub struct ParseFenError {
 /// # Errors
 /// What is wrong with the text.
 pub fn parse_fen(text: &str) -> Result<(Color, Board), ParseFenError> {
+    parse_fen_on(text, Topology::Eight)
+}
+
+/// [`parse_fen`] on `topology`'s board (10x10 squares are numbers 1..50).
+///
+/// # Errors
+/// What is wrong with the text.
+pub fn parse_fen_on(text: &str, topology: Topology) -> Result<(Color, Board), ParseFenError> {
     let error = |reason: String| ParseFenError {
         text: text.to_string(),
         reason,
@@ -57,7 +65,7 @@ pub fn parse_fen(text: &str) -> Result<(Color, Board), ParseFenError> {
         .next()
         .and_then(|t| Color::from_letter(t.trim()))
         .ok_or_else(|| error("it must start with the side to move, W or B".into()))?;
-    let mut board = Board::empty();
+    let mut board = Board::empty_on(topology);
     for part in parts {
         let part = part.trim().trim_end_matches('.');
         let mut chars = part.chars();
@@ -77,16 +85,16 @@ pub fn parse_fen(text: &str) -> Result<(Color, Board), ParseFenError> {
             };
             let range: Vec<Square> = match squares.split_once('-') {
                 Some((a, b)) => {
-                    let (a, b) = (a.parse::<Square>(), b.parse::<Square>());
+                    let (a, b) = (topology.parse_square(a), topology.parse_square(b));
                     let (Ok(a), Ok(b)) = (a, b) else {
                         return Err(error(format!("'{item}' is not a square range")));
                     };
                     (a.number()..=b.number())
-                        .filter_map(|n| Square::from_number(n.into()))
+                        .filter_map(|n| topology.square(n.into()))
                         .collect()
                 }
-                None => vec![squares
-                    .parse::<Square>()
+                None => vec![topology
+                    .parse_square(squares)
                     .map_err(|e| error(e.to_string()))?],
             };
             for square in range {

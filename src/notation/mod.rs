@@ -7,8 +7,10 @@ mod movetext;
 mod pdn;
 mod record;
 
-pub use answer::{parse_answers, parse_board, Answer, ParseAnswerError};
-pub use fen::{parse_fen, to_fen, ParseFenError};
+pub use answer::{
+    parse_answers, parse_answers_on, parse_board, parse_board_on, Answer, ParseAnswerError,
+};
+pub use fen::{parse_fen, parse_fen_on, to_fen, ParseFenError};
 pub use movetext::{Geometry, MoveText, ParseMoveError};
 pub use pdn::{looks_like_pdn, parse_pdn, ParsePdnError, PdnGame};
 pub use record::{

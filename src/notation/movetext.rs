@@ -5,7 +5,7 @@ use std::str::FromStr;
 
 use smallvec::SmallVec;
 
-use crate::board::{ParseSquareError, Square};
+use crate::board::{ParseSquareError, Square, Topology};
 
 /// The squares of a move: inline up to 16 (every legal 8x8 move fits), on
 /// the heap beyond.
@@ -21,15 +21,45 @@ pub struct MoveText {
     capture: bool,
 }
 
-/// How far a move's steps may go, which depends on the rules.
+/// How far a move's steps may go, which depends on the rules, and the
+/// board its squares are on.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
-pub enum Geometry {
-    /// English: a simple move is one diagonal step, each jump two.
-    #[default]
-    Short,
-    /// Russian: kings fly, so a simple move goes any distance along a
-    /// diagonal and a capture segment at least two squares.
-    Flying,
+pub struct Geometry {
+    /// The board.
+    pub topology: Topology,
+    /// Kings fly: a simple move goes any distance along a diagonal and a
+    /// capture segment at least two squares. Otherwise (English) a simple
+    /// move is one diagonal step and each jump two.
+    pub flying: bool,
+}
+
+impl Geometry {
+    /// English: short moves on the 8x8 board.
+    pub const SHORT: Geometry = Geometry {
+        topology: Topology::Eight,
+        flying: false,
+    };
+
+    /// Russian and Brazilian: flying kings on the 8x8 board.
+    pub const FLYING: Geometry = Geometry::flying_on(Topology::Eight);
+
+    /// Flying kings on `topology`'s board.
+    pub const fn flying_on(topology: Topology) -> Geometry {
+        Geometry {
+            topology,
+            flying: true,
+        }
+    }
+
+    /// Whether a step of `distance` squares fits a simple move or a capture segment.
+    fn fits(self, capture: bool, distance: u8) -> bool {
+        match (self.flying, capture) {
+            (false, false) => distance == 1,
+            (false, true) => distance == 2,
+            (true, false) => true,
+            (true, true) => distance >= 2,
+        }
+    }
 }
 
 /// Why a move text could not be read.
@@ -163,7 +193,7 @@ impl MoveText {
         let mut separator = None;
         let mut rest = bytes;
         loop {
-            let (square, after) = quick_square(rest)?;
+            let (square, after) = quick_square(rest, geometry.topology)?;
             *squares.get_mut(len)? = square;
             len += 1;
             match after {
@@ -183,16 +213,11 @@ impl MoveText {
             return None;
         }
         let path = &squares[..len];
-        let fits =
-            path.windows(2).all(
-                |pair| match (geometry, capture, pair[0].diagonal_to(pair[1])) {
-                    (Geometry::Short, false, Some((_, 1)))
-                    | (Geometry::Short, true, Some((_, 2))) => true,
-                    (Geometry::Flying, false, Some(_)) => true,
-                    (Geometry::Flying, true, Some((_, n))) => n >= 2,
-                    _ => false,
-                },
-            );
+        let fits = path.windows(2).all(|pair| {
+            pair[0]
+                .diagonal_to(pair[1])
+                .is_some_and(|(_, n)| geometry.fits(capture, n))
+        });
         fits.then(|| MoveText {
             path: Path::from_slice(path),
             capture,
@@ -213,7 +238,7 @@ impl MoveText {
         }
         let path = text
             .split(['-', 'x', ':'])
-            .map(|part| part.parse::<Square>())
+            .map(|part| geometry.topology.parse_square(part))
             .collect::<Result<Path, _>>()
             .map_err(|source| ParseMoveError::BadSquare {
                 text: owned(),
@@ -225,26 +250,26 @@ impl MoveText {
         for pair in path.windows(2) {
             let (from, to) = (pair[0], pair[1]);
             let distance = from.diagonal_to(to).map(|d| d.1);
-            let error = match (geometry, capture, distance) {
-                (Geometry::Short, false, Some(1)) | (Geometry::Short, true, Some(2)) => continue,
-                (Geometry::Flying, false, Some(_)) => continue,
-                (Geometry::Flying, true, Some(n)) if n >= 2 => continue,
-                (Geometry::Short, false, _) => ParseMoveError::NotAStep {
+            if distance.is_some_and(|n| geometry.fits(capture, n)) {
+                continue;
+            }
+            let error = match (geometry.flying, capture, distance) {
+                (false, false, _) => ParseMoveError::NotAStep {
                     text: owned(),
                     from,
                     to,
                 },
-                (Geometry::Short, true, _) => ParseMoveError::NotAJump {
+                (false, true, _) => ParseMoveError::NotAJump {
                     text: owned(),
                     from,
                     to,
                 },
-                (Geometry::Flying, _, None) => ParseMoveError::NotDiagonal {
+                (true, _, None) => ParseMoveError::NotDiagonal {
                     text: owned(),
                     from,
                     to,
                 },
-                (Geometry::Flying, true, Some(_)) => ParseMoveError::ShortCapture {
+                (true, _, Some(_)) => ParseMoveError::ShortCapture {
                     text: owned(),
                     from,
                     to,
@@ -261,6 +286,17 @@ impl MoveText {
         self.path
             .iter()
             .map(|s| s.algebraic())
+            .collect::<Vec<_>>()
+            .join(sep)
+    }
+
+    /// The move with numbered squares (`32-28`, `28x19x10`), whatever this
+    /// thread's choice of square names.
+    pub fn numbered(&self) -> String {
+        let sep = if self.capture { "x" } else { "-" };
+        self.path
+            .iter()
+            .map(|s| s.number().to_string())
             .collect::<Vec<_>>()
             .join(sep)
     }
@@ -298,10 +334,12 @@ impl MoveText {
 
 /// A square name at the start of `bytes` (a number of at most three digits,
 /// or a dark square's algebraic name) and the bytes after it.
-fn quick_square(bytes: &[u8]) -> Option<(Square, &[u8])> {
-    if let [file @ b'a'..=b'h', rank @ b'1'..=b'8', rest @ ..] = bytes {
+fn quick_square(bytes: &[u8], topology: Topology) -> Option<(Square, &[u8])> {
+    if let (Topology::Eight, [file @ b'a'..=b'h', rank @ b'1'..=b'8', rest @ ..]) =
+        (topology, bytes)
+    {
         if !rest.first().is_some_and(u8::is_ascii_digit) {
-            return Some((Square::from_coords(b'8' - rank, file - b'a')?, rest));
+            return Some((topology.from_coords(b'8' - rank, file - b'a')?, rest));
         }
     }
     let digits = bytes.iter().take_while(|b| b.is_ascii_digit()).count();
@@ -311,7 +349,7 @@ fn quick_square(bytes: &[u8]) -> Option<(Square, &[u8])> {
     let number = bytes[..digits]
         .iter()
         .fold(0, |n, &d| n * 10 + u32::from(d - b'0'));
-    Some((Square::from_number(number)?, &bytes[digits..]))
+    Some((topology.square(number)?, &bytes[digits..]))
 }
 
 impl fmt::Display for MoveText {
@@ -332,7 +370,7 @@ impl FromStr for MoveText {
 
     /// Reads a move with English distances (see [`MoveText::parse_with`]).
     fn from_str(text: &str) -> Result<MoveText, ParseMoveError> {
-        MoveText::parse_with(text, Geometry::Short)
+        MoveText::parse_with(text, Geometry::SHORT)
     }
 }
 
@@ -355,15 +393,15 @@ mod tests {
 
     #[test]
     fn flying_geometry_reads_long_moves_in_both_notations() {
-        let long = MoveText::parse_with("a1-e5", Geometry::Flying).unwrap();
+        let long = MoveText::parse_with("a1-e5", Geometry::FLYING).unwrap();
         assert_eq!((long.from().number(), long.to().number()), (29, 15));
         assert_eq!(long.algebraic(), "a1-e5");
         assert_eq!(long.to_string(), "29-15");
-        let capture = MoveText::parse_with("c3:e5:c7", Geometry::Flying).unwrap();
+        let capture = MoveText::parse_with("c3:e5:c7", Geometry::FLYING).unwrap();
         assert!(capture.is_capture());
         assert_eq!(capture.algebraic(), "c3:e5:c7");
         assert_eq!(
-            MoveText::parse_with("22x15", Geometry::Flying)
+            MoveText::parse_with("22x15", Geometry::FLYING)
                 .unwrap()
                 .algebraic(),
             "c3:e5"
@@ -375,9 +413,9 @@ mod tests {
             ("a1-e5", "not diagonal neighbours"),
         ] {
             let geometry = if want.contains("neighbours") {
-                Geometry::Short
+                Geometry::SHORT
             } else {
-                Geometry::Flying
+                Geometry::FLYING
             };
             let err = MoveText::parse_with(text, geometry)
                 .unwrap_err()
@@ -422,7 +460,7 @@ mod tests {
                 }
                 text
             };
-            for geometry in [Geometry::Short, Geometry::Flying] {
+            for geometry in [Geometry::SHORT, Geometry::FLYING] {
                 let quick = MoveText::parse_quick(text.as_bytes(), geometry);
                 let careful = MoveText::parse_carefully(&text, geometry).ok();
                 assert_eq!(quick, careful, "{text:?} {geometry:?}");

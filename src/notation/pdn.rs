@@ -3,7 +3,7 @@
 
 use crate::board::{Board, Color};
 
-use super::fen::parse_fen;
+use super::fen::parse_fen_on;
 use super::movetext::{Geometry, MoveText};
 use super::record::Record;
 
@@ -76,9 +76,10 @@ pub fn parse_pdn(
             .iter()
             .find(|(k, _)| k.eq_ignore_ascii_case("FEN"))
         {
-            Some((_, value)) => {
-                Some(parse_fen(value).map_err(|e| error(done.line, e.to_string()))?)
-            }
+            Some((_, value)) => Some(
+                parse_fen_on(value, geometry.topology)
+                    .map_err(|e| error(done.line, e.to_string()))?,
+            ),
             None => None,
         };
         let first = match (&fen, done.second_first) {
@@ -230,7 +231,7 @@ mod tests {
 
     #[test]
     fn reads_tags_fen_moves_and_skips_comments_variations_and_results() {
-        let games = parse_pdn(GAME, Color::Black, Geometry::Short).unwrap();
+        let games = parse_pdn(GAME, Color::Black, Geometry::SHORT).unwrap();
         assert_eq!(games.len(), 1);
         let game = &games[0];
         assert_eq!(game.tags[0], ("Event".to_string(), "Club game".to_string()));
@@ -254,7 +255,7 @@ mod tests {
         let games = parse_pdn(
             "12... 22-18 13.11-15 1/2-1/2\n\n5. 9-13 *\n",
             Color::Black,
-            Geometry::Short,
+            Geometry::SHORT,
         )
         .unwrap();
         assert_eq!(games.len(), 2);
@@ -263,7 +264,7 @@ mod tests {
         assert_eq!(games[1].record.first, Color::Black);
         // Russian: White moves first, algebraic moves with ':'.
         let russian =
-            parse_pdn("1. c3-d4 f6-e5 2. d4:f6 *", Color::White, Geometry::Flying).unwrap();
+            parse_pdn("1. c3-d4 f6-e5 2. d4:f6 *", Color::White, Geometry::FLYING).unwrap();
         assert_eq!(russian[0].record.first, Color::White);
         assert_eq!(russian[0].record.moves.len(), 3);
     }
@@ -278,7 +279,7 @@ mod tests {
             ("", "no game"),
         ];
         for (text, want) in cases {
-            let err = parse_pdn(text, Color::Black, Geometry::Short)
+            let err = parse_pdn(text, Color::Black, Geometry::SHORT)
                 .unwrap_err()
                 .to_string();
             assert!(err.contains(want), "{text:?}: {err}");

@@ -123,7 +123,7 @@ fn error(line: usize, kind: RecordErrorKind) -> ParseRecordError {
 /// # Errors
 /// The first problem found, with its line.
 pub fn parse_records_bytes(bytes: &[u8]) -> Result<Vec<Record>, ParseRecordError> {
-    parse_records_bytes_with(bytes, Geometry::Short)
+    parse_records_bytes_with(bytes, Geometry::SHORT)
 }
 
 /// [`parse_records_bytes`] with the move distances of `geometry`.
@@ -152,7 +152,7 @@ pub fn parse_records_bytes_with(
 /// # Errors
 /// The first problem found, with its line.
 pub fn parse_records(text: &str) -> Result<Vec<Record>, ParseRecordError> {
-    parse_records_with(text, Geometry::Short)
+    parse_records_with(text, Geometry::SHORT)
 }
 
 /// [`parse_records`] with the move distances of `geometry` (flying kings for Russian).
@@ -409,7 +409,7 @@ mod tests {
     #[test]
     fn the_quick_reader_reads_what_the_careful_one_does() {
         let base = "W 3\n21-17\n13x22x31x24\n19x28\n\nB 2\n9-13\n22-18\n";
-        assert!(parse_records_quick(base.as_bytes(), Geometry::Short).is_some());
+        assert!(parse_records_quick(base.as_bytes(), Geometry::SHORT).is_some());
         // Damage the text at random: the quick reader either declines or
         // reads exactly what the careful one reads.
         let noise: &[&str] = &[
@@ -432,7 +432,7 @@ mod tests {
                     text.insert_str(at, noise[next(noise.len())]);
                 }
             }
-            for geometry in [Geometry::Short, Geometry::Flying] {
+            for geometry in [Geometry::SHORT, Geometry::FLYING] {
                 if let Some(quick) = parse_records_quick(text.as_bytes(), geometry) {
                     quick_reads += 1;
                     assert_eq!(

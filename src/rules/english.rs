@@ -90,10 +90,12 @@ impl Rules for English {
     }
 
     fn start_problems(&self, board: &Board) -> Vec<StartProblem> {
-        Square::all()
+        board
+            .topology()
+            .squares()
             .filter_map(|square| {
                 let piece = board.get(square)?;
-                (!piece.is_king() && square.row() == piece.color.crowning_row())
+                (!piece.is_king() && square.crowns(piece.color))
                     .then_some(StartProblem { square, piece })
             })
             .collect()

@@ -7,11 +7,11 @@ mod russian;
 
 use std::fmt;
 
-use crate::board::{Board, Color, Piece, Square};
+use crate::board::{Board, Color, Piece, Square, Topology};
 use crate::notation::MoveText;
 
 pub use english::English;
-pub use russian::Russian;
+pub use russian::{Brazilian, International, Russian};
 
 /// A rule set: which start boards are allowed, which moves are legal, how they are played.
 pub trait Rules: fmt::Debug + Sync {
@@ -56,6 +56,10 @@ pub enum Variant {
     English,
     /// Russian draughts: flying kings, men capture backwards.
     Russian,
+    /// International draughts: the 10x10 board, the majority capture.
+    International,
+    /// Brazilian draughts: International rules on the 8x8 board.
+    Brazilian,
 }
 
 impl Variant {
@@ -64,32 +68,96 @@ impl Variant {
         match self {
             Variant::English => &English,
             Variant::Russian => &Russian,
+            Variant::International => &International,
+            Variant::Brazilian => &Brazilian,
         }
     }
+
+    /// Every variant, in the order of the command line's list.
+    pub const ALL: [Variant; 4] = [
+        Variant::English,
+        Variant::Russian,
+        Variant::International,
+        Variant::Brazilian,
+    ];
 
     /// Lower-case name as used on the command line.
     pub fn name(self) -> &'static str {
         match self {
             Variant::English => "english",
             Variant::Russian => "russian",
+            Variant::International => "international",
+            Variant::Brazilian => "brazilian",
         }
     }
 
-    /// How far moves may go in this variant's notation.
+    /// Capitalised name, for titles: `English`, `International`.
+    pub fn title(self) -> &'static str {
+        match self {
+            Variant::English => "English",
+            Variant::Russian => "Russian",
+            Variant::International => "International",
+            Variant::Brazilian => "Brazilian",
+        }
+    }
+
+    /// The board this variant is played on.
+    pub const fn topology(self) -> Topology {
+        match self {
+            Variant::International => Topology::Ten,
+            Variant::English | Variant::Russian | Variant::Brazilian => Topology::Eight,
+        }
+    }
+
+    /// Whether squares are written algebraically (`c3`) rather than by number.
+    pub const fn algebraic(self) -> bool {
+        matches!(self, Variant::Russian | Variant::Brazilian)
+    }
+
+    /// The side that moves first in a game from the opening.
+    pub const fn first_player(self) -> Color {
+        match self {
+            Variant::English => Color::Black,
+            Variant::Russian | Variant::International | Variant::Brazilian => Color::White,
+        }
+    }
+
+    /// How far moves may go in this variant's notation, on its board.
     pub fn geometry(self) -> crate::notation::Geometry {
         match self {
-            Variant::English => crate::notation::Geometry::Short,
-            Variant::Russian => crate::notation::Geometry::Flying,
+            Variant::English => crate::notation::Geometry::SHORT,
+            _ => crate::notation::Geometry::flying_on(self.topology()),
         }
     }
 
-    /// A move as this variant writes it: `21-17` / `13x22` or `c3-d4` / `c3:e5`.
+    /// A move as this variant writes it: `21-17` / `13x22`, or `c3-d4` / `c3:e5`
+    /// for the algebraic variants.
     pub fn write_move(self, mv: &MoveText) -> String {
-        match self {
-            Variant::English => mv.to_string(),
-            Variant::Russian => mv.algebraic(),
+        if self.algebraic() {
+            mv.algebraic()
+        } else {
+            mv.numbered()
         }
     }
+}
+
+/// The number of move sequences of `depth` plies from `board` with `side`
+/// to move (moves as [`Rules::legal_moves`] lists them: captures with the
+/// same landings are one move). The standard check of a move generator
+/// against published counts.
+pub fn perft(rules: &dyn Rules, board: &Board, side: Color, depth: u32) -> u64 {
+    if depth == 0 {
+        return 1;
+    }
+    let moves = rules.legal_moves(board, side);
+    if depth == 1 {
+        return moves.len() as u64;
+    }
+    moves
+        .iter()
+        .filter_map(|mv| rules.play(board, side, mv).ok())
+        .map(|next| perft(rules, &next, side.opposite(), depth - 1))
+        .sum()
 }
 
 /// A reason a board cannot be a start board.
@@ -203,6 +271,14 @@ pub enum Violation {
         landed: Square,
         /// A landing square from which it could go on.
         instead: Square,
+    },
+    /// A capture took fewer pieces than another capture could have (majority rule).
+    #[error("the capture takes {taken} pieces, but a capture of {most} is available, and the most must be taken")]
+    NotTheMost {
+        /// Pieces this capture takes.
+        taken: usize,
+        /// The most any capture could take.
+        most: usize,
     },
     /// The move's squares are not a step or jumps (only for moves built in code).
     #[error("{from} to {to} is not a legal step or jump")]

@@ -1,9 +1,17 @@
-//! Russian draughts as specified in `shared/spec/russian.md`: men step forward
-//! but capture in all four directions, kings fly along diagonals, captured
-//! pieces stay on the board (blocking, and not capturable again) until the
-//! move ends, a man crowned mid-capture goes on capturing as a king, and any
-//! capture sequence may be chosen, but a capture must go on while it can; a
-//! flying king must land where it can go on, if any landing square allows it.
+//! The flying-king rule sets, one capture engine for all three.
+//!
+//! Russian draughts (`shared/spec/russian.md`): men step forward but capture
+//! in all four directions, kings fly along diagonals, captured pieces stay on
+//! the board (blocking, and not capturable again) until the move ends, a man
+//! crowned mid-capture goes on capturing as a king, and any capture sequence
+//! may be chosen, but a capture must go on while it can; a flying king must
+//! land where it can go on, if any landing square allows it.
+//!
+//! International (10x10) and Brazilian (8x8) draughts
+//! (`shared/spec/international.md`) differ in two rules: the side to move
+//! must take the largest number of pieces possible (the *majority capture*;
+//! a king counts as one piece), so a king lands wherever the maximum allows,
+//! and a man that passes the far row mid-capture stays a man.
 
 use crate::board::{Board, Color, Direction, Piece, Role, Square};
 use crate::notation::MoveText;
@@ -14,6 +22,23 @@ use super::{Rules, StartProblem, Variant, Violation};
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Russian;
 
+/// The International rule set (10x10, majority capture).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct International;
+
+/// The Brazilian rule set (International rules on the 8x8 board).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Brazilian;
+
+/// Where the flying-king rule sets differ.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Policy {
+    /// Any capture sequence; crowned mid-capture; a king lands where it can go on.
+    Russian,
+    /// The most pieces; no crowning mid-capture; any landing within the maximum.
+    Majority,
+}
+
 /// A piece in the middle of a capture: where it is, what it is now, and the
 /// squares whose pieces it has taken (still on the board until the move ends).
 #[derive(Clone, Copy, Debug)]
@@ -22,6 +47,7 @@ struct Capturing {
     color: Color,
     king: bool,
     captured: u64,
+    policy: Policy,
 }
 
 /// One jump a capturing piece can make: the piece it takes and where it may land.
@@ -64,13 +90,15 @@ impl Capturing {
         out
     }
 
-    /// The piece after jumping `over` and landing on `to`.
+    /// The piece after jumping `over` and landing on `to` (crowned there
+    /// only under Russian rules).
     fn after(&self, over: Square, to: Square) -> Capturing {
+        let crowned = self.policy == Policy::Russian && to.crowns(self.color);
         Capturing {
             at: to,
-            color: self.color,
-            king: self.king || to.row() == self.color.crowning_row(),
+            king: self.king || crowned,
             captured: self.captured | over.bit(),
+            ..*self
         }
     }
 
@@ -95,7 +123,26 @@ impl Capturing {
     /// landings so far, starting with the origin.
     fn complete(&self, board: &Board, path: &mut Vec<Square>, out: &mut Vec<MoveText>) {
         for jump in self.jumps(board) {
-            let (landings, going_on) = self.allowed_landings(board, &jump);
+            let (landings, going_on) = match self.policy {
+                Policy::Russian => self.allowed_landings(board, &jump),
+                Policy::Majority => {
+                    // Every landing; the maximum decides among the sequences.
+                    for to in jump.landings {
+                        path.push(to);
+                        let next = self.after(jump.over, to);
+                        if next.jumps(board).is_empty() {
+                            out.push(
+                                MoveText::along(path.clone(), true)
+                                    .expect("jumps follow diagonals"),
+                            );
+                        } else {
+                            next.complete(board, path, out);
+                        }
+                        path.pop();
+                    }
+                    continue;
+                }
+            };
             for to in landings {
                 path.push(to);
                 if going_on {
@@ -109,9 +156,9 @@ impl Capturing {
     }
 }
 
-impl Russian {
+impl Policy {
     /// The board without the piece on `from`, and that piece about to capture.
-    fn lift(board: &Board, from: Square, piece: Piece) -> (Board, Capturing) {
+    fn lift(self, board: &Board, from: Square, piece: Piece) -> (Board, Capturing) {
         let mut lifted = *board;
         lifted.set(from, None);
         let capturing = Capturing {
@@ -119,14 +166,63 @@ impl Russian {
             color: piece.color,
             king: piece.is_king(),
             captured: 0,
+            policy: self,
         };
         (lifted, capturing)
     }
 
+    /// Every complete capture sequence of `side` (before the maximum is applied).
+    fn captures(self, board: &Board, side: Color) -> Vec<MoveText> {
+        let mut captures = Vec::new();
+        for from in board.squares_of(side) {
+            let piece = board.get(from).expect("square of side holds a piece");
+            let (lifted, capturing) = self.lift(board, from, piece);
+            capturing.complete(&lifted, &mut vec![from], &mut captures);
+        }
+        captures
+    }
+
+    /// The most pieces one move of `side` can take (0 without a capture).
+    fn most_pieces(self, board: &Board, side: Color) -> usize {
+        self.captures(board, side)
+            .iter()
+            .map(|c| c.landings().len())
+            .max()
+            .unwrap_or(0)
+    }
+
+    fn legal_moves(self, board: &Board, side: Color) -> Vec<MoveText> {
+        let mut captures = self.captures(board, side);
+        if self.majority() {
+            let most = captures.iter().map(|c| c.landings().len()).max();
+            captures.retain(|c| Some(c.landings().len()) == most);
+        }
+        let mut moves = if captures.is_empty() {
+            let mut simple = Vec::new();
+            for from in board.squares_of(side) {
+                let piece = board.get(from).expect("square of side holds a piece");
+                Russian::simple_moves(board, from, piece, &mut simple);
+            }
+            simple
+        } else {
+            captures
+        };
+        // Captures of different pieces along the same landings are one move as written.
+        moves.sort_by_key(|m| m.path().to_vec());
+        moves.dedup();
+        moves
+    }
+
+    fn majority(self) -> bool {
+        self == Policy::Majority
+    }
+}
+
+impl Russian {
     /// Some capture available to `side` (its first jump), if there is any.
     pub fn any_capture(board: &Board, side: Color) -> Option<MoveText> {
         board.squares_of(side).find_map(|from| {
-            let (lifted, piece) = Russian::lift(board, from, board.get(from)?);
+            let (lifted, piece) = Policy::Russian.lift(board, from, board.get(from)?);
             let jump = piece.jumps(&lifted).into_iter().next()?;
             MoveText::along(vec![from, jump.landings[0]], true)
         })
@@ -149,42 +245,38 @@ impl Russian {
     }
 }
 
-impl Rules for Russian {
-    fn variant(&self) -> Variant {
-        Variant::Russian
-    }
-
-    fn start_problems(&self, board: &Board) -> Vec<StartProblem> {
-        super::English.start_problems(board)
-    }
-
-    fn legal_moves(&self, board: &Board, side: Color) -> Vec<MoveText> {
-        let mut captures = Vec::new();
-        for from in board.squares_of(side) {
-            let piece = board.get(from).expect("square of side holds a piece");
-            let (lifted, capturing) = Russian::lift(board, from, piece);
-            capturing.complete(&lifted, &mut vec![from], &mut captures);
-        }
-        let mut moves = if captures.is_empty() {
-            let mut simple = Vec::new();
-            for from in board.squares_of(side) {
-                let piece = board.get(from).expect("square of side holds a piece");
-                Russian::simple_moves(board, from, piece, &mut simple);
+/// A flying-king rule set as a [`Rules`] object: its variant and policy.
+macro_rules! flying_rules {
+    ($rules:ident, $variant:expr, $policy:expr) => {
+        impl Rules for $rules {
+            fn variant(&self) -> Variant {
+                $variant
             }
-            simple
-        } else {
-            captures
-        };
-        // Captures of different pieces along the same landings are one move as written.
-        moves.sort_by_key(|m| m.path().to_vec());
-        moves.dedup();
-        moves
-    }
 
-    fn play(&self, board: &Board, side: Color, mv: &MoveText) -> Result<Board, Violation> {
+            fn start_problems(&self, board: &Board) -> Vec<StartProblem> {
+                super::English.start_problems(board)
+            }
+
+            fn legal_moves(&self, board: &Board, side: Color) -> Vec<MoveText> {
+                $policy.legal_moves(board, side)
+            }
+
+            fn play(&self, board: &Board, side: Color, mv: &MoveText) -> Result<Board, Violation> {
+                $policy.play(board, side, mv)
+            }
+        }
+    };
+}
+
+flying_rules!(Russian, Variant::Russian, Policy::Russian);
+flying_rules!(International, Variant::International, Policy::Majority);
+flying_rules!(Brazilian, Variant::Brazilian, Policy::Majority);
+
+impl Policy {
+    fn play(self, board: &Board, side: Color, mv: &MoveText) -> Result<Board, Violation> {
         let from = mv.from();
         let piece = super::mover(board, side, from)?;
-        let (during, mut capturing) = Russian::lift(board, from, piece);
+        let (during, mut capturing) = self.lift(board, from, piece);
         let mut next = during;
         for (at, to) in mv.steps() {
             let Some((dir, distance)) = at.diagonal_to(to) else {
@@ -252,7 +344,7 @@ impl Rules for Russian {
                     });
                 }
                 let last = to == mv.to() && at == mv.path()[mv.path().len() - 2];
-                if last && capturing.king {
+                if last && capturing.king && self == Policy::Russian {
                     // A flying king must stop where it can go on, if it can anywhere.
                     let jump = Jump {
                         over,
@@ -289,10 +381,19 @@ impl Rules for Russian {
                     to: jump.landings[0],
                 });
             }
+            if self.majority() {
+                let most = self.most_pieces(board, side);
+                if mv.landings().len() < most {
+                    return Err(Violation::NotTheMost {
+                        taken: mv.landings().len(),
+                        most,
+                    });
+                }
+            }
         } else if let Some(example) = Russian::any_capture(board, side) {
             return Err(Violation::CaptureAvailable { example });
         }
-        let king = piece.is_king() || capturing.king || to.row() == side.crowning_row();
+        let king = piece.is_king() || capturing.king || to.crowns(side);
         let role = if king { Role::King } else { Role::Man };
         next.set(to, Some(Piece::new(side, role)));
         Ok(next)
@@ -331,7 +432,7 @@ mod tests {
     }
 
     fn mv(text: &str) -> MoveText {
-        MoveText::parse_with(text, Geometry::Flying).unwrap()
+        MoveText::parse_with(text, Geometry::FLYING).unwrap()
     }
 
     #[test]

@@ -23,7 +23,7 @@ pub fn solve_external(
     command: &[String],
     limit: Option<Duration>,
 ) -> Result<Found, SolveError> {
-    let cnf = dimacs(record, variant);
+    let cnf = dimacs(record, variant)?;
     let verdict = run_solver(command, &cnf, limit)?;
     let formula = cnf.formula();
     let stats = SolveStats {

@@ -136,6 +136,12 @@ impl fmt::Display for SolveError {
 
 impl std::error::Error for SolveError {}
 
+impl From<crate::encode::Unsupported> for SolveError {
+    fn from(e: crate::encode::Unsupported) -> SolveError {
+        SolveError::Unsupported(e.to_string())
+    }
+}
+
 impl From<SatError> for SolveError {
     fn from(e: SatError) -> SolveError {
         SolveError::Sat(e)

@@ -4,7 +4,7 @@ use varisat::{CnfFormula, Solver};
 
 use crate::board::{Color, Piece, Role, Square};
 use crate::encode::vars::{self, Fact};
-use crate::encode::{encode_english, encode_russian, unit_facts};
+use crate::encode::{encode_with, unit_facts, EncodeOptions};
 use crate::notation::{Answer, Record};
 use crate::replay::{replay, ReplayError};
 use crate::rules::Variant;
@@ -37,7 +37,7 @@ const MAX_BLOCKERS: usize = 8;
 /// When it gives up, the full engine runs as before, and nothing is lost
 /// but a few replays.
 pub fn solve_by_unit_facts(record: &Record, variant: Variant) -> Option<Answer> {
-    let facts = unit_facts(variant, record).ok()?;
+    let facts = unit_facts(variant, record)?;
     let mut start = facts.lucky_board();
     let rules = variant.rules();
     // Blockers placed, and those whose colour is known (from the facts, or
@@ -141,10 +141,7 @@ pub fn solve_sat(record: &Record) -> Result<Found, SolveError> {
 /// [`SolveError`] if varisat fails.
 pub fn solve_sat_with(record: &Record, variant: Variant) -> Result<Found, SolveError> {
     let mut formula = CnfFormula::new();
-    let encoded = match variant {
-        Variant::English => encode_english(record, &mut formula),
-        Variant::Russian => encode_russian(record, &mut formula),
-    };
+    let encoded = encode_with(variant, record, &mut formula, EncodeOptions::default())?;
     let mut stats = SolveStats {
         vars: encoded.stats.vars,
         clauses: encoded.stats.clauses,
