@@ -11,3 +11,4 @@ mod golden;
 mod pawns;
 mod property;
 mod russian;
+mod variants;

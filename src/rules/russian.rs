@@ -544,4 +544,121 @@ mod tests {
         let err = Russian.play(&b, Color::White, &mv("h2-f4")).unwrap_err();
         assert!(matches!(err, Violation::ManFlies { .. }), "{err}");
     }
+
+    /// The moves of `side` under `rules`, written the way the rule set writes them.
+    fn listed(rules: &dyn Rules, b: &Board, side: Color) -> Vec<String> {
+        let variant = rules.variant();
+        let mut out: Vec<String> = rules
+            .legal_moves(b, side)
+            .iter()
+            .map(|m| variant.write_move(m))
+            .collect();
+        out.sort();
+        out
+    }
+
+    fn on(variant: Variant, text: &str) -> MoveText {
+        MoveText::parse_with(text, variant.geometry()).unwrap()
+    }
+
+    #[test]
+    fn the_most_pieces_must_be_taken() {
+        // a3 and c3 can each take two (a3:c5:e3, c3:e5:g7); c3:a5 takes one.
+        let b = board([
+            "........", "........", ".....b..", "........", ".b.b....", "w.w.....", "........",
+            "........",
+        ]);
+        assert_eq!(
+            listed(&Brazilian, &b, Color::White),
+            ["a3:c5:e3", "c3:e5:g7"]
+        );
+        assert!(listed(&Russian, &b, Color::White).contains(&"c3:a5".to_string()));
+        let short = Brazilian.play(&b, Color::White, &mv("c3:a5")).unwrap_err();
+        assert_eq!(short, Violation::NotTheMost { taken: 1, most: 2 });
+        assert!(Russian.play(&b, Color::White, &mv("c3:a5")).is_ok());
+    }
+
+    #[test]
+    fn a_king_counts_as_one_piece() {
+        // h2 can take the black king on g3; a3 can take two men: a3:c5:e7.
+        let b = board([
+            "........", "........", "...b....", "........", ".b......", "w.....B.", ".......w",
+            "........",
+        ]);
+        assert_eq!(listed(&Brazilian, &b, Color::White), ["a3:c5:e7"]);
+        let king = Brazilian.play(&b, Color::White, &mv("h2:f4")).unwrap_err();
+        assert_eq!(king, Violation::NotTheMost { taken: 1, most: 2 });
+    }
+
+    #[test]
+    fn a_man_passing_the_far_row_stays_a_man() {
+        // b6 takes c7 and reaches d8, then must take e7 backwards: as a man,
+        // landing on f6 only, and it is not crowned there.
+        let b = board([
+            "........", "..b.b...", ".w......", "........", "........", "........", "........",
+            "........",
+        ]);
+        assert_eq!(listed(&Brazilian, &b, Color::White), ["b6:d8:f6"]);
+        let after = Brazilian.play(&b, Color::White, &mv("b6:d8:f6")).unwrap();
+        assert_eq!(
+            after.get("f6".parse().unwrap()),
+            Some(Piece::new(Color::White, Role::Man))
+        );
+        // Under Russian rules it is crowned on d8 and flies on.
+        assert_eq!(
+            listed(&Russian, &b, Color::White),
+            ["b6:d8:f6", "b6:d8:g5", "b6:d8:h4"]
+        );
+    }
+
+    #[test]
+    fn captured_pieces_block_under_the_majority_rule_too() {
+        // As in Russian: the piece taken on e5 stays until the move ends, so
+        // the king cannot fly back through it to take b2 as well.
+        let b = board([
+            "........", "........", "........", "....b...", "...W....", "........", ".b......",
+            "........",
+        ]);
+        assert_eq!(
+            listed(&Brazilian, &b, Color::White),
+            ["d4:a1", "d4:f6", "d4:g7", "d4:h8"]
+        );
+        assert!(Brazilian.play(&b, Color::White, &mv("d4:f6:a1")).is_err());
+    }
+
+    #[test]
+    fn an_international_king_lands_where_the_maximum_goes_on() {
+        // King on 46; black men on 32 and 18. Only from 23 can it take the
+        // second man, so every legal move lands there first.
+        let text = "-.-.-.-.-.\n.-.-.-.-.-\n-.-.-.-.-.\n.-.-b-.-.-\n-.-.-.-.-.\n\
+                    .-.-.-.-.-\n-.-b-.-.-.\n.-.-.-.-.-\n-.-.-.-.-b\nW-.-.-.-w-\n";
+        let b = crate::notation::parse_board_on(text, crate::board::Topology::Ten).unwrap();
+        let v = Variant::International;
+        assert_eq!(
+            listed(&International, &b, Color::White),
+            ["46x23x1", "46x23x12", "46x23x7"]
+        );
+        // Landing on 28 ends the capture after one piece; stopping on 23 is
+        // stopping where it can go on.
+        let short = International
+            .play(&b, Color::White, &on(v, "46x28"))
+            .unwrap_err();
+        assert_eq!(short, Violation::NotTheMost { taken: 1, most: 2 });
+        let stopped = International
+            .play(&b, Color::White, &on(v, "46x23"))
+            .unwrap_err();
+        assert!(
+            matches!(stopped, Violation::MustContinue { .. }),
+            "{stopped}"
+        );
+        let after = International
+            .play(&b, Color::White, &on(v, "46x23x7"))
+            .unwrap();
+        assert_eq!(after.piece_count(), 3);
+        // White's man on 50 has no capture and the king must capture: no simple move.
+        let err = International
+            .play(&b, Color::White, &on(v, "50-44"))
+            .unwrap_err();
+        assert!(matches!(err, Violation::CaptureAvailable { .. }), "{err}");
+    }
 }
