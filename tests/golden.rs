@@ -1,5 +1,5 @@
 //! Golden DIMACS files: the encoding of the two samples (English), two
-//! Russian records and the pawn puzzle's example, byte for byte.
+//! Russian records, a Brazilian one and the pawn puzzle's example, byte for byte.
 //! An intended change is blessed with `BLESS=1 cargo test golden`, and the
 //! diff of `encodings/golden/` is then reviewed like code.
 
@@ -16,7 +16,7 @@ fn dimacs_of(input: &str) -> String {
 
 fn dimacs_under(input: &str, variant: Variant) -> String {
     // As `postfacto cnf --rules russian` writes them.
-    postfacto::board::write_squares_algebraically(variant == Variant::Russian);
+    postfacto::board::write_squares_algebraically(variant.algebraic());
     let record = &parse_records_with(input, variant.geometry()).unwrap()[0];
     let mut out = Vec::new();
     dimacs(record, variant)
@@ -27,11 +27,12 @@ fn dimacs_under(input: &str, variant: Variant) -> String {
 }
 
 /// The golden files: (input and golden name, rule set).
-const GOLDEN: [(&str, Variant); 4] = [
+const GOLDEN: [(&str, Variant); 5] = [
     ("sample1", Variant::English),
     ("sample2", Variant::English),
     ("russian1", Variant::Russian),
     ("russian2", Variant::Russian),
+    ("brazilian1", Variant::Brazilian),
 ];
 
 #[test]

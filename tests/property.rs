@@ -11,7 +11,7 @@ use postfacto::encode::{encode_with, vars, EncodeOptions};
 use postfacto::notation::{MoveText, Record};
 use postfacto::replay::judge;
 use postfacto::replay::replay;
-use postfacto::rules::{English, Rules, Russian, Variant};
+use postfacto::rules::{Brazilian, English, Rules, Russian, Variant};
 use postfacto::solve::{solve, solve_with, Engine, Outcome};
 
 use crate::golden::dimacs_satisfiable;
@@ -172,6 +172,17 @@ proptest! {
     #![proptest_config(ProptestConfig { cases: 500, ..ProptestConfig::default() })]
 
     #[test]
+    fn every_brazilian_game_fragment_is_solved_and_verified((origin, record) in fragments_under(&Brazilian)) {
+        prop_assert!(Brazilian.start_problems(&origin).is_empty());
+        match solve_with(&record, Engine::Sat, Variant::Brazilian) {
+            Ok(Outcome::Solved(solution)) => {
+                prop_assert_eq!(judge(&Brazilian, &record, &solution.answer), Ok(()));
+            }
+            other => prop_assert!(false, "{other:?} for\n{record}from\n{origin}"),
+        }
+    }
+
+    #[test]
     fn every_russian_game_fragment_is_solved_and_verified((origin, record) in fragments_under(&Russian)) {
         prop_assert!(Russian.start_problems(&origin).is_empty());
         match solve_with(&record, Engine::Sat, Variant::Russian) {
@@ -216,6 +227,12 @@ proptest! {
     fn the_english_shortcut_agrees_with_the_full_engine((_, record) in fragments(), flip in any::<bool>()) {
         let record = if flip { Record::new(record.first.opposite(), record.moves.clone()) } else { record };
         check_shortcut(&record, Variant::English)?;
+    }
+
+    #[test]
+    fn the_brazilian_shortcut_agrees_with_the_full_engine((_, record) in fragments_under(&Brazilian), flip in any::<bool>()) {
+        let record = if flip { Record::new(record.first.opposite(), record.moves.clone()) } else { record };
+        check_shortcut(&record, Variant::Brazilian)?;
     }
 
     #[test]
@@ -285,6 +302,13 @@ proptest! {
     #[test]
     fn the_russian_formula_is_exact((origin, record) in fragments_under(&Russian), changes in vec(vec((any::<u8>(), any::<u8>()), 1..4), 10)) {
         check_exactness(Variant::Russian, origin, &record, &changes)?;
+    }
+
+    /// The majority capture's clauses included: near the true start, the
+    /// Brazilian formula holds exactly where the replayer accepts.
+    #[test]
+    fn the_brazilian_formula_is_exact((origin, record) in fragments_under(&Brazilian), changes in vec(vec((any::<u8>(), any::<u8>()), 1..4), 10)) {
+        check_exactness(Variant::Brazilian, origin, &record, &changes)?;
     }
 
     /// Russian move generation and checked play agree on random positions:

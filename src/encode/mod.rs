@@ -14,7 +14,7 @@ pub mod vars;
 pub use crate::sat::AnnotatedCnf;
 pub use emitter::{Contradiction, EncodeOptions, EncodeStats, Encoded};
 pub use english::{encode_english, encode_english_with};
-pub use russian::{encode_russian, encode_russian_with};
+pub use russian::{encode_brazilian_with, encode_russian, encode_russian_with};
 pub use sink::{ClauseSink, Discard, Group, NamedGroups, PlyRef, Rule};
 pub use symbolic::KnownFacts;
 
@@ -23,7 +23,7 @@ use crate::rules::Variant;
 
 /// A rule set the encoder does not know yet.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("the SAT encoding does not know {} rules yet (the majority capture is not encoded); `verify`, `moves` and `generate` know them", .0.name())]
+#[error("the SAT encoding does not know {} rules yet (the 10x10 board is not encoded); `verify`, `moves` and `generate` know them", .0.name())]
 pub struct Unsupported(pub Variant);
 
 /// Whether the encoder knows `variant`'s rules.
@@ -32,8 +32,8 @@ pub struct Unsupported(pub Variant);
 /// [`Unsupported`] when it does not.
 pub fn encodes(variant: Variant) -> Result<(), Unsupported> {
     match variant {
-        Variant::English | Variant::Russian => Ok(()),
-        Variant::International | Variant::Brazilian => Err(Unsupported(variant)),
+        Variant::English | Variant::Russian | Variant::Brazilian => Ok(()),
+        Variant::International => Err(Unsupported(variant)),
     }
 }
 
@@ -50,6 +50,7 @@ pub fn encode_with(
     encodes(variant)?;
     Ok(match variant {
         Variant::Russian => encode_russian_with(record, sink, options),
+        Variant::Brazilian => encode_brazilian_with(record, sink, options),
         _ => encode_english_with(record, sink, options),
     })
 }
@@ -101,10 +102,13 @@ pub fn dimacs(record: &Record, variant: Variant) -> Result<AnnotatedCnf, Unsuppo
 /// The preamble of [`dimacs`]: the record, the sizes and the variable scheme.
 fn annotate(cnf: &mut AnnotatedCnf, record: &Record, variant: Variant, encoded: &Encoded) {
     let moves: Vec<String> = record.moves.iter().map(|m| variant.write_move(m)).collect();
+    let document = match variant {
+        Variant::English | Variant::Russian => variant.name(),
+        Variant::International | Variant::Brazilian => "international",
+    };
     cnf.comment(format!(
-        "postfacto cnf: {} draughts, start-board encoding (see encodings/{}.md)",
+        "postfacto cnf: {} draughts, start-board encoding (see encodings/{document}.md)",
         variant.title(),
-        variant.name()
     ));
     cnf.comment(format!(
         "record: {} {}: {}",

@@ -14,6 +14,13 @@
 //! After a move the board is again known symbolically: every square between
 //! two landings is empty (the captured piece is removed, the others were
 //! empty), whatever piece the solver chose.
+//!
+//! Under the majority capture (Brazilian, `encodings/international.md`) the
+//! same encoder writes two rules differently: a man passing the far row
+//! mid-capture stays a man (so its later long segments need a king from the
+//! start, and it is crowned only where the move ends), and instead of the
+//! king's landing rule, no capture sequence of the side to move may take
+//! more pieces than the one played.
 
 use std::sync::OnceLock;
 
@@ -109,6 +116,105 @@ fn captures() -> &'static [Capture] {
     })
 }
 
+/// A search for the capture sequences of one piece (on `from`) that take
+/// `want` pieces, over the board before the move: the piece has left its
+/// square, pieces it took stay (and block). Squares are pruned with the
+/// quick filter; what is left comes with its exact conditions.
+struct Sequence<'b> {
+    board: &'b SymBoard,
+    may: &'b MayHold,
+    side: Color,
+    from: Square,
+    /// Squares (bits) of the pieces taken so far.
+    captured: u64,
+    /// Conditions so far, the piece on `from` being of `side` first.
+    conds: Vec<Cond>,
+    /// A segment so far went further than a man goes.
+    needs_king: bool,
+    want: usize,
+}
+
+impl Sequence<'_> {
+    /// "`s` is empty" during the sequence: the piece's own square is.
+    fn empty(&self, s: Square) -> Option<Cond> {
+        if s == self.from {
+            Some(Some(super::symbolic::Conj::truth()))
+        } else if self.captured & s.bit() != 0 || self.may.empty & s.grid_bit() == 0 {
+            None
+        } else {
+            Some(self.board.is_empty(s))
+        }
+    }
+
+    /// Every sequence from `at` with `done` pieces taken, completed to
+    /// `want`: its conditions and whether it needs a king.
+    fn all(&mut self, at: Square, done: usize) -> Vec<(Vec<Cond>, bool)> {
+        let mut out = Vec::new();
+        for dir in Direction::ALL {
+            let line: Vec<Square> = ray(at, dir).collect();
+            let mut gap = 0;
+            // Empty squares before the piece to take.
+            while gap < line.len() {
+                let over = line[gap];
+                let (mark, king_before) = (self.conds.len(), self.needs_king);
+                if let Some(cond) = self.enemy(over) {
+                    self.conds.push(cond);
+                    self.needs_king |= gap > 0;
+                    self.landings(&line[gap + 1..], over, done, &mut out);
+                }
+                self.conds.truncate(mark);
+                self.needs_king = king_before;
+                match self.empty(over) {
+                    Some(cond) if cond.is_some() => {
+                        self.conds.push(cond);
+                        gap += 1;
+                    }
+                    _ => break,
+                }
+            }
+            self.conds.truncate(self.conds.len() - gap);
+        }
+        out
+    }
+
+    /// "`over` holds an enemy piece not taken yet", if it may.
+    fn enemy(&self, over: Square) -> Option<Cond> {
+        let fresh = over != self.from && self.captured & over.bit() == 0;
+        let may = self.may.enemy & over.grid_bit() != 0;
+        let cond = self.board.holds(over, self.side.opposite());
+        (fresh && may && cond.is_some()).then_some(cond)
+    }
+
+    /// The landings beyond `over` (`beyond` is the line past it), each
+    /// ending the sequence or going on.
+    fn landings(
+        &mut self,
+        beyond: &[Square],
+        over: Square,
+        done: usize,
+        out: &mut Vec<(Vec<Cond>, bool)>,
+    ) {
+        let mark = self.conds.len();
+        let king_before = self.needs_king;
+        self.captured |= over.bit();
+        for (k, &to) in beyond.iter().enumerate() {
+            match self.empty(to) {
+                Some(cond) if cond.is_some() => self.conds.push(cond),
+                _ => break,
+            }
+            self.needs_king = king_before || k > 0;
+            if done + 1 == self.want {
+                out.push((self.conds.clone(), self.needs_king));
+            } else {
+                out.extend(self.all(to, done + 1));
+            }
+        }
+        self.captured &= !over.bit();
+        self.conds.truncate(mark);
+        self.needs_king = king_before;
+    }
+}
+
 /// Encodes `record` under Russian rules into `sink`.
 pub fn encode_russian(record: &Record, sink: &mut impl ClauseSink) -> Encoded {
     encode_russian_with(record, sink, EncodeOptions::default())
@@ -120,9 +226,29 @@ pub fn encode_russian_with(
     sink: &mut impl ClauseSink,
     options: EncodeOptions,
 ) -> Encoded {
+    encode_flying(record, sink, options, false)
+}
+
+/// Encodes `record` under Brazilian rules (the majority capture on 8x8) into
+/// `sink`, as `options` say.
+pub fn encode_brazilian_with(
+    record: &Record,
+    sink: &mut impl ClauseSink,
+    options: EncodeOptions,
+) -> Encoded {
+    encode_flying(record, sink, options, true)
+}
+
+fn encode_flying(
+    record: &Record,
+    sink: &mut impl ClauseSink,
+    options: EncodeOptions,
+    majority: bool,
+) -> Encoded {
     let mut encoder = Encoder {
         out: Emitter::new(sink, options),
         dirty: [u64::MAX; 2],
+        majority,
     };
     encode_record(record, &mut encoder)
 }
@@ -140,6 +266,8 @@ struct Encoder<'s, S> {
     out: Emitter<'s, S>,
     /// Per side: squares changed since that side's last "no capture" check.
     dirty: [u64; 2],
+    /// The majority capture (Brazilian) instead of Russian's free choice.
+    majority: bool,
 }
 
 /// The conditions for `capture` by a piece of `side` on `board`, given
@@ -216,7 +344,12 @@ impl<'s, S: ClauseSink> PlyEncoder<'s, S> for Encoder<'s, S> {
         for dirty in &mut self.dirty {
             *dirty |= changed;
         }
-        let promoted = mv.landings().iter().any(|s| s.row() == side.crowning_row());
+        // Crowned where the move ends; under Russian rules anywhere on the way.
+        let promoted = if self.majority {
+            to.crowns(side)
+        } else {
+            mv.landings().iter().any(|s| s.crowns(side))
+        };
         let (origin, crowned) = match mover {
             Content::Moved {
                 origin, crowned, ..
@@ -330,7 +463,8 @@ impl<S: ClauseSink> Encoder<'_, S> {
             self.out
                 .require(during.is_empty(b), || during.describe(b))
                 .map_err(|why| (rule, why))?;
-            king_known |= b.row() == side.crowning_row();
+            // Russian: crowned on the far row, it goes on as a king.
+            king_known |= !self.majority && b.crowns(side);
         }
         let mut twice = crossed_twice;
         while twice != 0 {
@@ -355,6 +489,15 @@ impl<S: ClauseSink> Encoder<'_, S> {
         self.out.group(Some(ply), rule);
         self.cannot_go_on(&during, side, stop, crossed, piece, &[])
             .map_err(|why| (rule, why))?;
+        if self.majority {
+            // Instead of the king's landing rule: nothing takes more.
+            let taken = mv.landings().len();
+            let rule = Rule::MostPieces { taken };
+            self.out.group(Some(ply), rule);
+            self.no_longer_capture(before, side, taken)
+                .map_err(|why| (rule, why))?;
+            return Ok(crossed);
+        }
         // ...and a king had no better landing on its last line.
         let (_, _, dir, between) = segments.last().expect("a capture has a segment");
         let promoted_before_last = mv.landings()[..mv.landings().len() - 1]
@@ -420,6 +563,48 @@ impl<S: ClauseSink> Encoder<'_, S> {
                     .forbid(&[during.is_occupied(s), during.is_occupied(t)], || {
                         format!("two pieces in the way: {}", describe())
                     })?;
+            }
+        }
+        Ok(())
+    }
+
+    /// The majority rule at a capture of `taken` pieces: no piece of `side`
+    /// has a capture sequence of `taken + 1` pieces on `before` (the board
+    /// before the move). Every such sequence the contents and the unit facts
+    /// leave possible gets one clause forbidding its conditions together.
+    fn no_longer_capture(
+        &mut self,
+        before: &SymBoard,
+        side: Color,
+        taken: usize,
+    ) -> Result<(), String> {
+        let may = MayHold::of(before, side, &self.out.known);
+        let mut starts = may.mover;
+        while starts != 0 {
+            let index = starts.trailing_zeros();
+            starts &= starts - 1;
+            let from = Square::from_grid_index(index).expect("pieces stand on dark squares");
+            let mut walk = Sequence {
+                board: before,
+                may: &may,
+                side,
+                from,
+                captured: 0,
+                conds: vec![before.holds(from, side)],
+                needs_king: false,
+                want: taken + 1,
+            };
+            for (conds, needs_king) in walk.all(from, 0) {
+                let mut conds = conds;
+                if needs_king {
+                    conds.push(before.is_king(from));
+                }
+                self.out.forbid(&conds, || {
+                    format!(
+                        "a capture of {} pieces from {from} is available whatever the start board, and it takes only {taken}",
+                        taken + 1
+                    )
+                })?;
             }
         }
         Ok(())

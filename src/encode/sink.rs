@@ -57,6 +57,11 @@ pub enum Rule {
     /// A flying king that stops could not have landed elsewhere on its last
     /// line and gone on capturing.
     NoBetterLanding(Square),
+    /// No capture sequence takes more pieces than the one played (majority rule).
+    MostPieces {
+        /// Pieces the played capture takes.
+        taken: usize,
+    },
     /// Before a simple move, this one jump is not available (fine groups).
     NoJump {
         /// Where the jumping piece would stand.
@@ -100,6 +105,10 @@ impl fmt::Display for Rule {
             Rule::NoBetterLanding(s) => write!(
                 f,
                 "the king stopping on {s} had no landing on its line from which to capture again"
+            ),
+            Rule::MostPieces { taken } => write!(
+                f,
+                "no capture takes more than the {taken} pieces this one takes"
             ),
             Rule::NoJump { from, over, to } => write!(
                 f,
