@@ -192,13 +192,78 @@ fn the_ten_board_through_the_binary() {
         assert!(run.stderr.contains(want), "{record}: {}", run.stderr);
         assert_eq!(run.stderr.lines().count(), 1, "{}", run.stderr);
     }
-    // The SAT engine says it does not know the 10x10 rules yet: usage, not a bug.
-    let run = postfacto(&["solve", "--rules", "international"], "W 1\n32-28\n");
-    assert_eq!(run.code, 2, "{}", run.stderr);
-    assert!(
-        run.stderr
-            .contains("the SAT encoding does not know international rules yet"),
-        "{}",
-        run.stderr
+    // A 10x10 reconstruction through the binary, checked by verify.
+    let input = path("tests/data/international1.in");
+    let solved = postfacto(
+        &["solve", "--rules", "international", input.to_str().unwrap()],
+        "",
     );
+    assert_eq!(solved.code, 0, "{}", solved.stderr);
+    assert_eq!(solved.stdout.lines().count(), 10, "{}", solved.stdout);
+    let answer = scratch("international1.ans", &solved.stdout);
+    let verified = postfacto(
+        &[
+            "verify",
+            "--rules",
+            "international",
+            input.to_str().unwrap(),
+            answer.to_str().unwrap(),
+        ],
+        "",
+    );
+    assert_eq!(
+        (verified.code, verified.stdout.trim()),
+        (0, "OK"),
+        "{}",
+        verified.stderr
+    );
+}
+
+proptest::proptest! {
+    // 10x10 formulas are large at the first plies of a random board.
+    #![proptest_config(proptest::prelude::ProptestConfig { cases: 40, ..Default::default() })]
+
+    /// International fragments of random games: the SAT engine reconstructs
+    /// them and the judge accepts; near the true start, the formula holds
+    /// exactly on the boards the replayer accepts.
+    #[test]
+    fn international_fragments_solve_and_the_formula_is_exact(seed in 0u64..u64::MAX) {
+        use postfacto::board::{Piece, Role, Topology};
+        use postfacto::encode::{encode_with, vars, EncodeOptions};
+        use postfacto::random::{random_fragment, Rng};
+        use postfacto::replay::{judge, replay};
+        use postfacto::solve::{solve_with, Engine, Outcome};
+        let v = Variant::International;
+        let rules = v.rules();
+        let mut rng = Rng::new(seed);
+        let (lead, plies) = (rng.below(20), 1 + rng.below(25));
+        let Some((origin, record)) = random_fragment(rules, &mut rng, lead, plies) else {
+            return Ok(());
+        };
+        match solve_with(&record, Engine::Sat, v) {
+            Ok(Outcome::Solved(solution)) => {
+                proptest::prop_assert_eq!(judge(rules, &record, &solution.answer), Ok(()));
+            }
+            other => proptest::prop_assert!(false, "{other:?} for\n{record}from\n{origin}"),
+        }
+        let mut formula = varisat::CnfFormula::new();
+        encode_with(v, &record, &mut formula, EncodeOptions::default()).expect("encoded");
+        for _ in 0..10 {
+            let mut board = origin;
+            for _ in 0..1 + rng.below(3) {
+                let piece = [
+                    None,
+                    Some(Piece::new(Color::Black, Role::Man)),
+                    Some(Piece::new(Color::Black, Role::King)),
+                    Some(Piece::new(Color::White, Role::Man)),
+                    Some(Piece::new(Color::White, Role::King)),
+                ][rng.below(5)];
+                board.set(Topology::Ten.square_at(rng.below(50)).expect("a square"), piece);
+            }
+            let model = vars::encode_board(&board);
+            let holds = formula.iter().all(|c| c.iter().any(|l| model[l.index()] == *l));
+            let legal = rules.start_problems(&board).is_empty() && replay(rules, &board, &record).is_ok();
+            proptest::prop_assert_eq!(holds, legal, "on\n{}for\n{}", board, record);
+        }
+    }
 }

@@ -110,7 +110,7 @@ fn stages(records: &[Record], variant: Variant, out: &mut impl Write) -> Result<
         }
         // The shortcut's parts, for the table only.
         let started = Instant::now();
-        let facts = unit_facts(variant, record).map(|f| f.lucky_board());
+        let facts = unit_facts(variant, record).map(|f| f.lucky_board(variant.topology()));
         times[4].push(started.elapsed());
         let Answer { start, .. } = answer;
         let started = Instant::now();

@@ -6,11 +6,11 @@ use std::collections::HashSet;
 
 use varisat::Lit;
 
-use crate::board::{Color, Square};
+use crate::board::{Color, Topology};
 
 use super::sink::{ClauseSink, Group, PlyRef, Rule};
 use super::symbolic::{Cond, KnownFacts, SymBoard};
-use super::vars::{lit, Fact, VAR_COUNT};
+use super::vars::{lit, var_count, Fact, VAR_COUNT};
 use crate::notation::Record;
 
 /// Size of an encoded formula.
@@ -148,8 +148,13 @@ pub(super) fn encode_record<'s, S: ClauseSink + 's>(
     record: &Record,
     encoder: &mut impl PlyEncoder<'s, S>,
 ) -> Encoded {
-    encoder.out().start_board();
-    let mut board = SymBoard::default();
+    // The board is the one the record's squares are on.
+    let topology = record
+        .moves
+        .first()
+        .map_or(Topology::Eight, |mv| mv.from().topology());
+    encoder.out().start_board(topology);
+    let mut board = SymBoard::new(topology);
     let mut contradiction = None;
     for (i, mv) in record.moves.iter().enumerate() {
         let ply = PlyRef {
@@ -174,6 +179,7 @@ pub(super) fn encode_record<'s, S: ClauseSink + 's>(
         }
     }
     let out = encoder.out();
+    out.stats.vars = var_count(topology);
     Encoded {
         stats: out.stats,
         contradiction,
@@ -359,19 +365,19 @@ impl<'s, S: ClauseSink> Emitter<'s, S> {
         Ok(())
     }
 
-    pub(super) fn start_board(&mut self) {
+    pub(super) fn start_board(&mut self, topology: Topology) {
         if self.options.units_only {
             return;
         }
         self.group(None, Rule::EmptyMeansNothing);
-        for sq in Square::all() {
+        for sq in topology.squares() {
             let occupied = lit(sq, Fact::Occupied, true);
             let _ = self.emit_lits(&[occupied, lit(sq, Fact::White, false)]);
             let _ = self.emit_lits(&[occupied, lit(sq, Fact::King, false)]);
         }
         self.group(None, Rule::NoUncrownedMan);
         for color in Color::ALL {
-            for sq in Square::all().filter(|s| s.row() == color.crowning_row()) {
+            for sq in topology.squares().filter(|s| s.crowns(color)) {
                 // not (occupied and of this colour and a man)
                 let _ = self.emit_lits(&[
                     lit(sq, Fact::Occupied, false),

@@ -142,12 +142,13 @@ impl<S: ClauseSink> Encoder<'_, S> {
         // clause that is already satisfied).
         static NO_FACTS: KnownFacts = KnownFacts::NONE;
         let [open, possible] = [&NO_FACTS, &self.out.known].map(|known| {
-            let movers = board.may_hold(side, known);
+            // The symbolic board's square sets, on the grid for the shifts.
+            let movers = grid::spread(board.may_hold(side, known));
             JumpMasks {
                 forward: movers,
-                backward: movers & board.may_be_king(known),
-                enemies: board.may_hold(enemy, known),
-                landings: board.may_be_empty(known),
+                backward: movers & grid::spread(board.may_be_king(known)),
+                enemies: grid::spread(board.may_hold(enemy, known)),
+                landings: grid::spread(board.may_be_empty(known)),
             }
         });
         let mut starts = [0u64; 4];

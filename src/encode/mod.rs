@@ -32,8 +32,7 @@ pub struct Unsupported(pub Variant);
 /// [`Unsupported`] when it does not.
 pub fn encodes(variant: Variant) -> Result<(), Unsupported> {
     match variant {
-        Variant::English | Variant::Russian | Variant::Brazilian => Ok(()),
-        Variant::International => Err(Unsupported(variant)),
+        Variant::English | Variant::Russian | Variant::Brazilian | Variant::International => Ok(()),
     }
 }
 
@@ -50,7 +49,7 @@ pub fn encode_with(
     encodes(variant)?;
     Ok(match variant {
         Variant::Russian => encode_russian_with(record, sink, options),
-        Variant::Brazilian => encode_brazilian_with(record, sink, options),
+        Variant::Brazilian | Variant::International => encode_brazilian_with(record, sink, options),
         _ => encode_english_with(record, sink, options),
     })
 }
@@ -89,7 +88,8 @@ pub fn english_dimacs(record: &Record) -> AnnotatedCnf {
 /// [`Unsupported`] for a rule set without an encoding.
 pub fn dimacs(record: &Record, variant: Variant) -> Result<AnnotatedCnf, Unsupported> {
     let mut cnf = AnnotatedCnf::new();
-    cnf.name_vars(vars::VAR_COUNT, vars::name);
+    let topology = variant.topology();
+    cnf.name_vars(vars::var_count(topology), vars::name_on(topology));
     let mut sink = NamedGroups {
         cnf: &mut cnf,
         algebraic: variant.algebraic(),

@@ -24,7 +24,7 @@
 
 use std::sync::OnceLock;
 
-use crate::board::{Color, Direction, Square};
+use crate::board::{Color, Direction, Square, Topology};
 use crate::notation::Record;
 
 use super::emitter::{
@@ -49,11 +49,11 @@ struct Capture {
     to: Square,
     /// Bitboard of all its squares, to skip it while none of them changes.
     squares: u64,
-    /// Grid bitboard of the gap (see `Square::grid_bit`), for the quick filter.
-    gap_grid: u64,
+    /// Bitboard of the gap, for the quick filter.
+    gap_bits: u64,
 }
 
-/// Grid bitboards of the squares that may hold what a capture needs, given
+/// Bitboards of the squares that may hold what a capture needs, given
 /// the contents and the unit facts so far: a quick filter before the exact
 /// conditions are built.
 struct MayHold {
@@ -80,20 +80,25 @@ impl MayHold {
         } else {
             self.king
         };
-        movers & capture.from.grid_bit() != 0
-            && self.enemy & capture.over.grid_bit() != 0
-            && self.empty & capture.to.grid_bit() != 0
-            && capture.gap_grid & !self.empty == 0
+        movers & capture.from.bit() != 0
+            && self.enemy & capture.over.bit() != 0
+            && self.empty & capture.to.bit() != 0
+            && capture.gap_bits & !self.empty == 0
     }
 }
 
-/// Every capture geometry on the board (first landing only: a king that can
-/// land on the first square behind the piece can capture at all).
-fn captures() -> &'static [Capture] {
-    static ALL: OnceLock<Vec<Capture>> = OnceLock::new();
-    ALL.get_or_init(|| {
+/// Every capture geometry on `topology`'s board (first landing only: a king
+/// that can land on the first square behind the piece can capture at all).
+fn captures(topology: Topology) -> &'static [Capture] {
+    static EIGHT: OnceLock<Vec<Capture>> = OnceLock::new();
+    static TEN: OnceLock<Vec<Capture>> = OnceLock::new();
+    let table = match topology {
+        Topology::Eight => &EIGHT,
+        Topology::Ten => &TEN,
+    };
+    table.get_or_init(|| {
         let mut out = Vec::new();
-        for from in Square::all() {
+        for from in topology.squares() {
             for dir in Direction::ALL {
                 let line: Vec<Square> = ray(from, dir).collect();
                 for k in 0..line.len().saturating_sub(1) {
@@ -103,7 +108,7 @@ fn captures() -> &'static [Capture] {
                         .fold(from.bit(), |acc, s| acc | s.bit());
                     out.push(Capture {
                         from,
-                        gap_grid: gap.iter().fold(0, |acc, s| acc | s.grid_bit()),
+                        gap_bits: gap.iter().fold(0, |acc, s| acc | s.bit()),
                         gap,
                         over,
                         to,
@@ -139,7 +144,7 @@ impl Sequence<'_> {
     fn empty(&self, s: Square) -> Option<Cond> {
         if s == self.from {
             Some(Some(super::symbolic::Conj::truth()))
-        } else if self.captured & s.bit() != 0 || self.may.empty & s.grid_bit() == 0 {
+        } else if self.captured & s.bit() != 0 || self.may.empty & s.bit() == 0 {
             None
         } else {
             Some(self.board.is_empty(s))
@@ -148,9 +153,14 @@ impl Sequence<'_> {
 
     /// Every sequence from `at` with `done` pieces taken, completed to
     /// `want`: its conditions and whether it needs a king.
-    fn all(&mut self, at: Square, done: usize) -> Vec<(Vec<Cond>, bool)> {
+    ///
+    /// `skip` is the direction the piece came in when it landed beyond the
+    /// first square behind the piece it took: going on that way from there
+    /// is the same sequence as landing on that first square and going on
+    /// (the same squares empty), so it is left out.
+    fn all(&mut self, at: Square, done: usize, skip: Option<Direction>) -> Vec<(Vec<Cond>, bool)> {
         let mut out = Vec::new();
-        for dir in Direction::ALL {
+        for dir in Direction::ALL.into_iter().filter(|&d| Some(d) != skip) {
             let line: Vec<Square> = ray(at, dir).collect();
             let mut gap = 0;
             // Empty squares before the piece to take.
@@ -160,7 +170,7 @@ impl Sequence<'_> {
                 if let Some(cond) = self.enemy(over) {
                     self.conds.push(cond);
                     self.needs_king |= gap > 0;
-                    self.landings(&line[gap + 1..], over, done, &mut out);
+                    self.landings(&line[gap + 1..], over, dir, done, &mut out);
                 }
                 self.conds.truncate(mark);
                 self.needs_king = king_before;
@@ -180,17 +190,21 @@ impl Sequence<'_> {
     /// "`over` holds an enemy piece not taken yet", if it may.
     fn enemy(&self, over: Square) -> Option<Cond> {
         let fresh = over != self.from && self.captured & over.bit() == 0;
-        let may = self.may.enemy & over.grid_bit() != 0;
+        let may = self.may.enemy & over.bit() != 0;
         let cond = self.board.holds(over, self.side.opposite());
         (fresh && may && cond.is_some()).then_some(cond)
     }
 
     /// The landings beyond `over` (`beyond` is the line past it), each
     /// ending the sequence or going on.
+    ///
+    /// The last piece's landings beyond the first add nothing: a sequence
+    /// exists as soon as that first square is empty, so only it is written.
     fn landings(
         &mut self,
         beyond: &[Square],
         over: Square,
+        dir: Direction,
         done: usize,
         out: &mut Vec<(Vec<Cond>, bool)>,
     ) {
@@ -205,9 +219,10 @@ impl Sequence<'_> {
             self.needs_king = king_before || k > 0;
             if done + 1 == self.want {
                 out.push((self.conds.clone(), self.needs_king));
-            } else {
-                out.extend(self.all(to, done + 1));
+                break;
             }
+            let skip = (k > 0).then_some(dir);
+            out.extend(self.all(to, done + 1, skip));
         }
         self.captured &= !over.bit();
         self.conds.truncate(mark);
@@ -359,9 +374,11 @@ impl<'s, S: ClauseSink> PlyEncoder<'s, S> for Encoder<'s, S> {
         board.set(from, Content::Emptied { by: ply_no });
         let mut rest = changed & !to.bit() & !from.bit();
         while rest != 0 {
-            let s = Square::new(rest.trailing_zeros() as u8);
+            let index = rest.trailing_zeros() as usize;
             rest &= rest - 1;
-            board.set(s, Content::Emptied { by: ply_no });
+            if let Some(s) = board.topology().square_at(index) {
+                board.set(s, Content::Emptied { by: ply_no });
+            }
         }
         board.set(
             to,
@@ -386,7 +403,10 @@ impl<S: ClauseSink> Encoder<'_, S> {
         static NO_FACTS: KnownFacts = KnownFacts::NONE;
         let open = MayHold::of(board, side, &NO_FACTS);
         let may = MayHold::of(board, side, &self.out.known);
-        for capture in captures().iter().filter(|c| c.squares & dirty != 0) {
+        for capture in captures(board.topology())
+            .iter()
+            .filter(|c| c.squares & dirty != 0)
+        {
             if !may.allows(capture) {
                 if open.allows(capture) {
                     self.out.stats.satisfied += 1;
@@ -468,8 +488,11 @@ impl<S: ClauseSink> Encoder<'_, S> {
         }
         let mut twice = crossed_twice;
         while twice != 0 {
-            let s = Square::new(twice.trailing_zeros() as u8);
+            let index = twice.trailing_zeros() as usize;
             twice &= twice - 1;
+            let Some(s) = before.topology().square_at(index) else {
+                continue;
+            };
             let rule = Rule::CrossedOnce(s);
             self.out.group(Some(ply), rule);
             self.out
@@ -502,7 +525,7 @@ impl<S: ClauseSink> Encoder<'_, S> {
         let (_, _, dir, between) = segments.last().expect("a capture has a segment");
         let promoted_before_last = mv.landings()[..mv.landings().len() - 1]
             .iter()
-            .any(|s| s.row() == side.crowning_row());
+            .any(|s| s.crowns(side));
         // Only a king chooses where to land: the rule holds if it was one.
         let as_king: Vec<Cond> = if promoted_before_last {
             Vec::new()
@@ -583,7 +606,9 @@ impl<S: ClauseSink> Encoder<'_, S> {
         while starts != 0 {
             let index = starts.trailing_zeros();
             starts &= starts - 1;
-            let from = Square::from_grid_index(index).expect("pieces stand on dark squares");
+            let Some(from) = before.topology().square_at(index as usize) else {
+                continue;
+            };
             let mut walk = Sequence {
                 board: before,
                 may: &may,
@@ -594,7 +619,7 @@ impl<S: ClauseSink> Encoder<'_, S> {
                 needs_king: false,
                 want: taken + 1,
             };
-            for (conds, needs_king) in walk.all(from, 0) {
+            for (conds, needs_king) in walk.all(from, 0, None) {
                 let mut conds = conds;
                 if needs_king {
                     conds.push(before.is_king(from));
@@ -622,7 +647,7 @@ impl<S: ClauseSink> Encoder<'_, S> {
         piece: Piece,
         context: &[Cond],
     ) -> Result<(), String> {
-        for capture in captures().iter().filter(|c| c.from == at) {
+        for capture in captures(during.topology()).iter().filter(|c| c.from == at) {
             // A piece taken in this move cannot be taken again.
             if crossed & capture.over.bit() != 0 {
                 continue;

@@ -11,16 +11,16 @@
 
 use varisat::Lit;
 
-use crate::board::{Board, Color, Piece, Role, Square};
+use crate::board::{Board, Color, Piece, Role, Square, Topology};
 
-use super::vars::{color_lit, lit, Fact, VAR_COUNT};
+use super::vars::{color_lit, lit, Fact, MAX_VAR_COUNT};
 
 /// Start-board facts fixed by unit clauses, per variable and as bitboards.
 #[derive(Clone, Debug)]
 pub struct KnownFacts {
-    value: [Option<bool>; VAR_COUNT],
+    value: [Option<bool>; MAX_VAR_COUNT],
     /// Index `2 * fact + value`: squares where `fact` is known to be `value`
-    /// (grid bitboards, see [`Square::grid_bit`]).
+    /// (bit `i` for the square with index `i`).
     squares: [u64; 6],
 }
 
@@ -33,7 +33,7 @@ impl Default for KnownFacts {
 impl KnownFacts {
     /// Nothing known yet.
     pub const NONE: KnownFacts = KnownFacts {
-        value: [None; VAR_COUNT],
+        value: [None; MAX_VAR_COUNT],
         squares: [0; 6],
     };
 
@@ -45,9 +45,9 @@ impl KnownFacts {
     /// Records that `l` holds.
     pub fn learn(&mut self, l: Lit) {
         self.value[l.index()] = Some(l.is_positive());
-        let square = Square::new((l.index() / 3) as u8);
+        let bit = 1u64 << (l.index() / 3);
         let fact = l.index() % 3;
-        self.squares[2 * fact + usize::from(l.is_positive())] |= square.grid_bit();
+        self.squares[2 * fact + usize::from(l.is_positive())] |= bit;
     }
 
     /// Squares where `fact` is known to be `value`.
@@ -60,21 +60,22 @@ impl KnownFacts {
     /// man unless known a king. The one exception is a start rule: a man
     /// cannot start on its crowning row, so a piece of known colour known
     /// to stand there is a king. This is the lucky assignment (`crate::sat::lucky`) as a board.
-    pub fn lucky_board(&self) -> Board {
-        let mut board = Board::empty();
+    pub fn lucky_board(&self, topology: Topology) -> Board {
+        let mut board = Board::empty_on(topology);
         let mut occupied = self.squares(Fact::Occupied, true);
         while occupied != 0 {
-            let square = Square::from_grid_index(occupied.trailing_zeros())
-                .expect("facts are about dark squares");
+            let index = occupied.trailing_zeros() as usize;
             occupied &= occupied - 1;
-            board.set(square, Some(self.lucky_piece(square)));
+            if let Some(square) = topology.square_at(index) {
+                board.set(square, Some(self.lucky_piece(square)));
+            }
         }
         board
     }
 
     /// The piece [`KnownFacts::lucky_board`] puts on `square` if one stands there.
     pub fn lucky_piece(&self, square: Square) -> Piece {
-        let bit = square.grid_bit();
+        let bit = square.bit();
         let known = |fact, value| self.squares(fact, value) & bit != 0;
         let color = if known(Fact::White, true) {
             Color::White
@@ -82,7 +83,7 @@ impl KnownFacts {
             Color::Black
         };
         let color_known = known(Fact::White, true) || known(Fact::White, false);
-        let crowning = color_known && square.row() == color.crowning_row();
+        let crowning = color_known && square.crowns(color);
         let king = known(Fact::King, true) || crowning;
         Piece::new(color, if king { Role::King } else { Role::Man })
     }
@@ -154,12 +155,13 @@ impl Conj {
 /// A condition that is either false or a conjunction of literals.
 pub type Cond = Option<Conj>;
 
-/// The symbolic board: one [`Content`] per square, plus grid bitboards (see
-/// [`Square::grid_bit`]) of the content kinds, so encoders can rule out most
-/// questions with a few word operations.
+/// The symbolic board: one [`Content`] per square, plus bitboards (bit `i`
+/// for the square with index `i`) of the content kinds, so encoders can rule
+/// out most questions with a few word operations.
 #[derive(Clone, Debug)]
 pub struct SymBoard {
-    squares: [Content; Square::COUNT],
+    topology: Topology,
+    squares: [Content; 50],
     /// Squares still holding their start content.
     start: u64,
     /// Squares a move emptied.
@@ -172,17 +174,28 @@ pub struct SymBoard {
 
 impl Default for SymBoard {
     fn default() -> Self {
+        SymBoard::new(Topology::Eight)
+    }
+}
+
+impl SymBoard {
+    /// The board of `topology` before the first ply: every square holds its start content.
+    pub fn new(topology: Topology) -> SymBoard {
         SymBoard {
-            squares: [Content::Start; Square::COUNT],
-            start: Square::all().fold(0, |grid, sq| grid | sq.grid_bit()),
+            topology,
+            squares: [Content::Start; 50],
+            start: topology.all_bits(),
             emptied: 0,
             moved: [0; 2],
             crowned: 0,
         }
     }
-}
 
-impl SymBoard {
+    /// The board's geometry.
+    pub fn topology(&self) -> Topology {
+        self.topology
+    }
+
     /// What `sq` holds.
     pub fn get(&self, sq: Square) -> Content {
         self.squares[sq.index()]
@@ -190,7 +203,7 @@ impl SymBoard {
 
     /// Changes what `sq` holds.
     pub fn set(&mut self, sq: Square, content: Content) {
-        let bit = sq.grid_bit();
+        let bit = sq.bit();
         // Only the old content's bitboards hold the bit: clearing just those
         // keeps this to scalar operations (clearing all five tempted the
         // compiler into vector loads right after scalar stores, which stall).

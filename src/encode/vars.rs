@@ -6,7 +6,7 @@
 
 use varisat::{Lit, Var};
 
-use crate::board::{Board, Color, Piece, Role, Square};
+use crate::board::{Board, Color, Piece, Role, Square, Topology};
 
 /// One boolean fact about a start-board square.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -31,8 +31,21 @@ impl Fact {
     }
 }
 
-/// Number of variables of the start-board encoding.
+/// Number of variables of the start-board encoding on the 8x8 board.
 pub const VAR_COUNT: usize = 3 * Square::COUNT;
+
+/// Number of variables on the largest board (10x10).
+pub const MAX_VAR_COUNT: usize = 3 * 50;
+
+/// Number of variables of the start-board encoding on `topology`'s board.
+pub const fn var_count(topology: Topology) -> usize {
+    3 * topology.count()
+}
+
+/// The square a start-board variable is about, if it is one on `topology`'s board.
+pub fn square_of(v: Var, topology: Topology) -> Option<Square> {
+    topology.square_at(v.index() / 3)
+}
 
 /// The variable for `fact` about `square` on the start board.
 pub fn var(square: Square, fact: Fact) -> Var {
@@ -49,28 +62,42 @@ pub fn color_lit(square: Square, color: Color) -> Lit {
     lit(square, Fact::White, color == Color::White)
 }
 
-/// A readable name such as `start sq5 king`.
+/// A readable name such as `start sq5 king` (8x8 board).
 pub fn name(v: Var) -> String {
-    let index = v.index();
-    let square = Square::new((index / 3) as u8);
-    let prefix = if crate::board::writes_squares_algebraically() {
-        ""
-    } else {
-        "sq"
-    };
-    format!("start {prefix}{square} {}", Fact::ALL[index % 3].name())
+    name_on(Topology::Eight)(v)
 }
 
-/// Reads the start board off a model (a list of true and false literals).
+/// [`name`] for the variables of `topology`'s board.
+pub fn name_on(topology: Topology) -> impl Fn(Var) -> String {
+    move |v: Var| {
+        let fact = Fact::ALL[v.index() % 3].name();
+        let prefix = if crate::board::writes_squares_algebraically() {
+            ""
+        } else {
+            "sq"
+        };
+        match square_of(v, topology) {
+            Some(square) => format!("start {prefix}{square} {fact}"),
+            None => format!("auxiliary {}", v.index() + 1),
+        }
+    }
+}
+
+/// Reads the 8x8 start board off a model (a list of true and false literals).
 pub fn decode(model: &[Lit]) -> Board {
-    let mut value = [false; VAR_COUNT];
+    decode_on(model, Topology::Eight)
+}
+
+/// Reads the start board of `topology` off a model.
+pub fn decode_on(model: &[Lit], topology: Topology) -> Board {
+    let mut value = [false; MAX_VAR_COUNT];
     for l in model {
-        if l.index() < VAR_COUNT {
+        if l.index() < var_count(topology) {
             value[l.index()] = l.is_positive();
         }
     }
-    let mut board = Board::empty();
-    for sq in Square::all() {
+    let mut board = Board::empty_on(topology);
+    for sq in topology.squares() {
         let at = |fact: Fact| value[var(sq, fact).index()];
         if at(Fact::Occupied) {
             let color = if at(Fact::White) {
@@ -104,7 +131,9 @@ pub fn square_lits(square: Square, piece: Option<Piece>) -> [Lit; 3] {
 
 /// The model (as literals over all variables) that describes `board`.
 pub fn encode_board(board: &Board) -> Vec<Lit> {
-    Square::all()
+    board
+        .topology()
+        .squares()
         .flat_map(|sq| square_lits(sq, board.get(sq)))
         .collect()
 }

@@ -32,7 +32,9 @@ pub fn solve_external(
         ..SolveStats::default()
     };
     Ok(match verdict {
-        Verdict::Satisfiable(model) => Found::Start(vars::decode(&model), stats),
+        Verdict::Satisfiable(model) => {
+            Found::Start(vars::decode_on(&model, variant.topology()), stats)
+        }
         Verdict::Unsatisfiable => Found::Impossible(None, stats),
         Verdict::Unknown => Found::GaveUp("the solver says 's UNKNOWN'".into(), stats),
     })

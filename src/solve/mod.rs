@@ -198,7 +198,7 @@ pub fn solve_with(
         (Engine::Sat, _) => {
             if let Some(answer) = solve_by_unit_facts(record, variant) {
                 let stats = SolveStats {
-                    vars: crate::encode::vars::VAR_COUNT,
+                    vars: crate::encode::vars::var_count(variant.topology()),
                     lucky: true,
                     shortcut: true,
                     ..SolveStats::default()

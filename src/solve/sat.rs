@@ -38,7 +38,7 @@ const MAX_BLOCKERS: usize = 8;
 /// but a few replays.
 pub fn solve_by_unit_facts(record: &Record, variant: Variant) -> Option<Answer> {
     let facts = unit_facts(variant, record)?;
-    let mut start = facts.lucky_board();
+    let mut start = facts.lucky_board(variant.topology());
     let rules = variant.rules();
     // Blockers placed, and those whose colour is known (from the facts, or
     // forced white).
@@ -153,7 +153,10 @@ pub fn solve_sat_with(record: &Record, variant: Variant) -> Result<Found, SolveE
     }
     if let Some(model) = lucky_model(&formula) {
         stats.lucky = true;
-        return Ok(Found::Start(vars::decode(&model), stats));
+        return Ok(Found::Start(
+            vars::decode_on(&model, variant.topology()),
+            stats,
+        ));
     }
     let mut solver = Solver::new();
     solver.add_formula(&formula);
@@ -162,7 +165,10 @@ pub fn solve_sat_with(record: &Record, variant: Variant) -> Result<Found, SolveE
             let model = solver
                 .model()
                 .ok_or_else(|| SolveError::Internal("varisat said SAT but gave no model".into()))?;
-            Ok(Found::Start(vars::decode(&model), stats))
+            Ok(Found::Start(
+                vars::decode_on(&model, variant.topology()),
+                stats,
+            ))
         }
         Ok(false) => Ok(Found::Impossible(None, stats)),
         Err(e) => Err(e.into()),
