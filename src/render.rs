@@ -26,8 +26,9 @@ fn draw_board(svg: &mut String, board: &Board, left: u32, title: &str) {
         left,
         MARGIN - 10
     );
-    for row in 0..8u32 {
-        for col in 0..8u32 {
+    let n = u32::from(board.topology().size());
+    for row in 0..n {
+        for col in 0..n {
             let dark = (row + col) % 2 == 1;
             let _ = writeln!(
                 svg,
@@ -38,24 +39,24 @@ fn draw_board(svg: &mut String, board: &Board, left: u32, title: &str) {
             );
         }
     }
-    for (i, file) in "abcdefgh".chars().enumerate() {
+    for (i, file) in "abcdefghij".chars().take(n as usize).enumerate() {
         let _ = writeln!(
             svg,
             r#"<text class="coord" x="{}" y="{}">{file}</text>"#,
             left + i as u32 * CELL + CELL / 2 - 4,
-            MARGIN + 8 * CELL + 14
+            MARGIN + n * CELL + 14
         );
     }
-    for rank in 0..8u32 {
+    for rank in 0..n {
         let _ = writeln!(
             svg,
             r#"<text class="coord" x="{}" y="{}">{}</text>"#,
             left - 14,
             MARGIN + rank * CELL + CELL / 2 + 4,
-            8 - rank
+            n - rank
         );
     }
-    for square in Square::all() {
+    for square in board.topology().squares() {
         let Some(piece) = board.get(square) else {
             continue;
         };
@@ -83,9 +84,10 @@ fn draw_board(svg: &mut String, board: &Board, left: u32, title: &str) {
 /// The answer as an SVG document: start board with the moves as numbered
 /// arrows, and the end board, side by side.
 pub fn svg(answer: &Answer, record: &Record, variant: Variant) -> String {
-    let board_width = 8 * CELL;
+    let n = u32::from(answer.start.topology().size());
+    let board_width = n * CELL;
     let width = 3 * MARGIN + 2 * board_width;
-    let height = 2 * MARGIN + 8 * CELL;
+    let height = 2 * MARGIN + n * CELL;
     let right = 2 * MARGIN + board_width;
     let mut svg = String::new();
     let _ = writeln!(

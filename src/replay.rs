@@ -49,6 +49,8 @@ pub enum Rejection {
     BadStart(StartProblem),
     /// A move is illegal from that start board.
     Illegal(ReplayError),
+    /// The answer's end board is on another board than its start board.
+    WrongBoard,
     /// The moves replay, but to another end board.
     WrongEnd {
         /// The first differing square (1-based number).
@@ -64,6 +66,7 @@ impl fmt::Display for Rejection {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Rejection::BadStart(p) => write!(f, "start board: {p}"),
+            Rejection::WrongBoard => f.write_str("the end board is not on the start board's board"),
             Rejection::Illegal(e) => write!(f, "{e}"),
             Rejection::WrongEnd {
                 square,
@@ -89,7 +92,12 @@ pub fn judge(rules: &dyn Rules, record: &Record, answer: &Answer) -> Result<(), 
         return Err(Rejection::BadStart(problem));
     }
     let end = replay(rules, &answer.start, record).map_err(Rejection::Illegal)?;
-    if let Some(sq) = crate::board::Square::all().find(|&s| end.get(s) != answer.end.get(s)) {
+    let differs = |s: &crate::board::Square| end.get(*s) != answer.end.get(*s);
+    let topology = answer.start.topology();
+    if end.topology() != answer.end.topology() {
+        return Err(Rejection::WrongBoard);
+    }
+    if let Some(sq) = topology.squares().find(differs) {
         let letter = |b: &Board| b.get(sq).map_or('.', |p| p.letter());
         return Err(Rejection::WrongEnd {
             square: sq.number(),

@@ -267,3 +267,51 @@ proptest::proptest! {
         }
     }
 }
+
+#[test]
+fn analysis_options_work_on_the_ten_board() {
+    let input = path("tests/data/international1.in");
+    let file = input.to_str().unwrap();
+    let run = |args: &[&str]| {
+        let mut all = vec!["solve", "--rules", "international"];
+        all.extend_from_slice(args);
+        all.push(file);
+        postfacto(&all, "")
+    };
+    let explained = run(&["--explain"]);
+    assert_eq!(explained.code, 0, "{}", explained.stderr);
+    assert!(
+        explained.stdout.contains("start board, square by square"),
+        "{}",
+        explained.stdout
+    );
+    let minimum = run(&["--minimize", "pieces"]);
+    assert_eq!(minimum.code, 0, "{}", minimum.stderr);
+    assert!(
+        minimum.stderr.contains("fewest pieces: 3"),
+        "{}",
+        minimum.stderr
+    );
+    let counted = run(&["--count"]);
+    assert_eq!(counted.code, 0, "{}", counted.stderr);
+    assert!(counted.stdout.contains("start board"), "{}", counted.stdout);
+    let fen = run(&["--format", "fen"]);
+    assert_eq!(fen.code, 0, "{}", fen.stderr);
+    assert_eq!(
+        fen.stdout.lines().next(),
+        Some("W:W32:B14,19"),
+        "{}",
+        fen.stdout
+    );
+    // An impossible record gets its reason, naming the 10x10 squares.
+    let impossible = postfacto(
+        &["solve", "--rules", "international", "--explain"],
+        "W 2\n32-28\n32-27\n",
+    );
+    assert_eq!(impossible.code, 1, "{}", impossible.stderr);
+    assert!(
+        impossible.stdout.contains("square 32 was emptied by ply 1"),
+        "{}",
+        impossible.stdout
+    );
+}

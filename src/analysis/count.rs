@@ -83,7 +83,11 @@ pub fn count_start_boards(
     let mut solver = Solver::new();
     solver.add_formula(&formula);
     if options.others_empty {
-        for s in Square::all().filter(|s| !squares.contains(s)) {
+        for s in variant
+            .topology()
+            .squares()
+            .filter(|s| !squares.contains(s))
+        {
             solver.add_clause(&[lit(s, Fact::Occupied, false)]);
         }
     }
@@ -105,7 +109,7 @@ pub fn count_start_boards(
             });
         }
         let model = solver.model().unwrap_or_default();
-        let board = vars::decode(&model);
+        let board = vars::decode_on(&model, variant.topology());
         // Block this content of the used squares: some fact there must differ.
         let blocking: Vec<Lit> = squares
             .iter()

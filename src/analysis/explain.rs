@@ -6,8 +6,8 @@ use std::fmt::Write as _;
 use itertools::Itertools;
 use varisat::Lit;
 
-use crate::board::{Board, Square};
-use crate::encode::vars::{lit, Fact};
+use crate::board::{Board, Square, Topology};
+use crate::encode::vars::{self, lit, Fact};
 use crate::notation::Record;
 use crate::rules::Variant;
 use crate::solve::SolveError;
@@ -47,12 +47,18 @@ pub fn explain_impossible(
     }))
 }
 
-/// A conjunction of start-board literals in words, square by square:
-/// "a white man on 12, a black piece on 8 and 3 empty".
+/// A conjunction of start-board literals of the 8x8 board in words (see
+/// [`conjunction_words_on`]).
 pub fn conjunction_words(lits: &[Lit]) -> String {
+    conjunction_words_on(lits, Topology::Eight)
+}
+
+/// A conjunction of start-board literals on `topology`'s board in words,
+/// square by square: "a white man on 12, a black piece on 8 and 3 empty".
+pub fn conjunction_words_on(lits: &[Lit], topology: Topology) -> String {
     let squares: Vec<Square> = lits
         .iter()
-        .map(|l| Square::new((l.index() / 3) as u8))
+        .filter_map(|l| vars::square_of(l.var(), topology))
         .unique()
         .collect();
     let parts: Vec<String> = squares
@@ -90,14 +96,17 @@ fn demand(group: &RuleGroup) -> String {
     }
     if group.clauses.iter().all(|c| c.len() == 1) {
         let units: Vec<Lit> = group.clauses.iter().map(|c| c[0]).collect();
-        return format!("needs {}", conjunction_words(&units));
+        return format!("needs {}", conjunction_words_on(&units, group.topology));
     }
     group
         .clauses
         .iter()
         .map(|c| {
             let negated: Vec<Lit> = c.iter().map(|&l| !l).collect();
-            format!("rules out {} together", conjunction_words(&negated))
+            format!(
+                "rules out {} together",
+                conjunction_words_on(&negated, group.topology)
+            )
         })
         .join("; ")
 }
@@ -108,7 +117,7 @@ fn squares_of(group: &RuleGroup) -> Vec<Square> {
         .clauses
         .iter()
         .flatten()
-        .map(|l| Square::new((l.index() / 3) as u8))
+        .filter_map(|l| vars::square_of(l.var(), group.topology))
         .unique()
         .collect()
 }

@@ -8,8 +8,8 @@
 
 use varisat::{CnfFormula, Lit};
 
-use crate::board::{Board, Square};
-use crate::encode::vars::{self, lit, Fact, VAR_COUNT};
+use crate::board::Board;
+use crate::encode::vars::{self, lit, var_count, Fact};
 use crate::encode::{encode_with, EncodeOptions};
 use crate::notation::Record;
 use crate::rules::Variant;
@@ -48,12 +48,16 @@ pub fn minimize_pieces(
 ) -> Result<Option<Minimum>, SolveError> {
     let mut formula = CnfFormula::new();
     encode_with(variant, record, &mut formula, EncodeOptions::default())?;
-    let mut opt = Optimizer::new(&formula, VAR_COUNT);
+    let topology = variant.topology();
+    let mut opt = Optimizer::new(&formula, var_count(topology));
     if let Some(cap) = limits.max_per_side {
-        let white: Vec<Lit> = Square::all().map(|s| lit(s, Fact::White, true)).collect();
+        let white: Vec<Lit> = topology
+            .squares()
+            .map(|s| lit(s, Fact::White, true))
+            .collect();
         // A black piece is "occupied and not white": one new variable per square.
         let mut black = Vec::new();
-        for s in Square::all() {
+        for s in topology.squares() {
             let b = opt.new_lit();
             opt.add_clause(&[lit(s, Fact::Occupied, false), lit(s, Fact::White, true), b]);
             black.push(b);
@@ -66,18 +70,22 @@ pub fn minimize_pieces(
     let Some(first) = opt.solve(&[])? else {
         return Ok(None);
     };
-    let occupied: Vec<Lit> = Square::all()
+    let occupied: Vec<Lit> = topology
+        .squares()
         .map(|s| lit(s, Fact::Occupied, true))
         .collect();
     let mut pieces_tot = opt.totalizer(&occupied)?;
-    let piece_count = |m: &[Lit]| vars::decode(m).piece_count() as usize;
+    let piece_count = |m: &[Lit]| vars::decode_on(m, topology).piece_count() as usize;
     let fewest = opt.minimize(&mut pieces_tot, first, piece_count, &[])?;
     let keep_pieces = at_most(&pieces_tot, piece_count(&fewest))?;
-    let kings: Vec<Lit> = Square::all().map(|s| lit(s, Fact::King, true)).collect();
+    let kings: Vec<Lit> = topology
+        .squares()
+        .map(|s| lit(s, Fact::King, true))
+        .collect();
     let mut kings_tot = opt.totalizer(&kings)?;
-    let king_count = |m: &[Lit]| vars::decode(m).king_count() as usize;
+    let king_count = |m: &[Lit]| vars::decode_on(m, topology).king_count() as usize;
     let best = opt.minimize(&mut kings_tot, fewest, king_count, &keep_pieces)?;
-    let start: Board = vars::decode(&best);
+    let start: Board = vars::decode_on(&best, topology);
     Ok(Some(Minimum {
         pieces: start.piece_count() as usize,
         kings: start.king_count() as usize,
@@ -89,6 +97,7 @@ pub fn minimize_pieces(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::board::Square;
     use crate::board::{Color, Piece};
     use crate::notation::parse_records;
     use crate::replay::replay;

@@ -14,7 +14,8 @@
 use varisat::{CnfFormula, ExtendFormula, Lit, Solver, Var};
 
 use crate::board::Color;
-use crate::encode::vars::VAR_COUNT;
+use crate::board::Topology;
+use crate::encode::vars::var_count;
 use crate::encode::{encode_with, ClauseSink, EncodeOptions, Group, Rule, Unsupported};
 use crate::notation::Record;
 use crate::rules::Variant;
@@ -34,6 +35,8 @@ pub struct RuleGroup {
     pub note: Option<String>,
     /// Its clauses, without the selector.
     pub clauses: Vec<Vec<Lit>>,
+    /// The board its variables are about.
+    pub topology: Topology,
     /// The selector (`None` for start-board rules, which are always on).
     pub selector: Option<Lit>,
 }
@@ -63,7 +66,7 @@ impl SelectorFormula {
     /// [`Unsupported`] for a rule set without an encoding.
     pub fn of(record: &Record, variant: Variant) -> Result<SelectorFormula, Unsupported> {
         let mut formula = CnfFormula::new();
-        formula.set_var_count(VAR_COUNT);
+        formula.set_var_count(var_count(variant.topology()));
         let mut this = SelectorFormula {
             formula,
             groups: Vec::new(),
@@ -98,8 +101,8 @@ impl SelectorFormula {
     }
 
     /// Is `var` a start-board variable (not a selector)?
-    pub fn is_board_var(var: Var) -> bool {
-        var.index() < VAR_COUNT
+    pub fn is_board_var(&self, var: Var) -> bool {
+        var.index() < var_count(self.variant.topology())
     }
 }
 
@@ -111,6 +114,7 @@ impl ClauseSink for SelectorFormula {
             side: group.ply.map(|p| p.side),
             text: group.ply.map(|p| self.variant.write_move(p.text)),
             rule: group.rule,
+            topology: self.variant.topology(),
             note: None,
             clauses: Vec::new(),
             selector,

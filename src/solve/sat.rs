@@ -77,8 +77,8 @@ pub fn solve_by_unit_facts(record: &Record, variant: Variant) -> Option<Answer> 
                 let piece = if forced(from) { over } else { from };
                 colour_known |= piece.bit();
                 // A known king stays one; a white man cannot start on row 0.
-                let king = start.get(piece).is_some_and(Piece::is_king)
-                    || piece.row() == Color::White.crowning_row();
+                let king =
+                    start.get(piece).is_some_and(Piece::is_king) || piece.crowns(Color::White);
                 let role = if king { Role::King } else { Role::Man };
                 start.set(piece, Some(Piece::new(Color::White, role)));
             }
