@@ -27,6 +27,19 @@ pub struct ReplayError {
 /// # Errors
 /// The first ply that breaks a rule.
 pub fn replay(rules: &dyn Rules, start: &Board, record: &Record) -> Result<Board, ReplayError> {
+    if rules.variant() == crate::rules::Variant::English {
+        // The same rules, called directly: the commonest replay gets the
+        // English play inlined into its loop.
+        return replay_with(&crate::rules::English, start, record);
+    }
+    replay_with(rules, start, record)
+}
+
+fn replay_with<R: Rules + ?Sized>(
+    rules: &R,
+    start: &Board,
+    record: &Record,
+) -> Result<Board, ReplayError> {
     let mut board = *start;
     for (i, mv) in record.moves.iter().enumerate() {
         let ply = i + 1;

@@ -152,6 +152,9 @@ impl Board {
     pub fn push_row(&self, row: u8, out: &mut Vec<u8>) {
         let half = usize::from(self.topology().half());
         let first = usize::from(row) * half;
+        // One row at most 10 characters, written in one go.
+        let mut line = [0u8; 10];
+        let mut cells = line.chunks_exact_mut(2);
         for index in first..first + half {
             let bit = 1u64 << index;
             let cell = match (self.black & bit != 0, self.white & bit != 0) {
@@ -166,12 +169,16 @@ impl Board {
                 }
             };
             // Even rows start with a light square, odd rows end with one.
-            if row.is_multiple_of(2) {
-                out.extend_from_slice(&[b'-', cell]);
+            let pair = if row.is_multiple_of(2) {
+                [b'-', cell]
             } else {
-                out.extend_from_slice(&[cell, b'-']);
+                [cell, b'-']
+            };
+            if let Some(slot) = cells.next() {
+                slot.copy_from_slice(&pair);
             }
         }
+        out.extend_from_slice(&line[..2 * half]);
     }
 }
 

@@ -41,8 +41,10 @@ impl Topology {
 
     /// Number of dark squares.
     pub const fn count(self) -> usize {
-        let half = self.half() as usize;
-        half * 2 * half
+        match self {
+            Topology::Eight => 32,
+            Topology::Ten => 50,
+        }
     }
 
     /// The first raw value of this board's squares (see [`Square`]).

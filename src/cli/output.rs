@@ -199,7 +199,7 @@ fn render(
     let algebraic = variant.algebraic();
     match settings.format {
         FormatArg::Icpc => {
-            rendered.answers = report.answers.iter().map(ToString::to_string).collect();
+            rendered.answers = report.answers.iter().map(Answer::text).collect();
             rendered.text.clone_from(&report.text);
         }
         FormatArg::Json => rendered.text = format!("{}\n", json_of(report, settings)),
