@@ -315,3 +315,50 @@ fn analysis_options_work_on_the_ten_board() {
         impossible.stdout
     );
 }
+
+#[test]
+fn pdn_games_carry_their_game_type() {
+    let pdn = path("tests/data/international.pdn");
+    let file = pdn.to_str().unwrap();
+    let verified = postfacto(&["verify", "--rules", "international", "--pdn", file], "");
+    assert_eq!(
+        (verified.code, verified.stdout.as_str()),
+        (0, "game 1 (line 1): OK\n"),
+        "{}",
+        verified.stderr
+    );
+    let solved = postfacto(
+        &["solve", "--rules", "international", "--format", "fen", file],
+        "",
+    );
+    assert_eq!(solved.code, 0, "{}", solved.stderr);
+    assert_eq!(solved.stdout, "W:W32:B14,19\nB:W10:B\n");
+    // GameType 20 read under Brazilian rules: one line naming the right rules.
+    let wrong = postfacto(&["solve", "--rules", "brazilian", file], "");
+    assert_eq!(wrong.code, 2, "{}", wrong.stderr);
+    assert!(
+        wrong
+            .stderr
+            .contains("has GameType 20, International draughts: use --rules international"),
+        "{}",
+        wrong.stderr
+    );
+    // Brazilian FEN numbers the squares, as GameType 26 does; Russian's are algebraic.
+    let brazilian = postfacto(
+        &[
+            "solve",
+            "--rules",
+            "brazilian",
+            "--format",
+            "fen",
+            path("tests/data/brazilian1.in").to_str().unwrap(),
+        ],
+        "",
+    );
+    assert_eq!(brazilian.code, 0, "{}", brazilian.stderr);
+    assert!(
+        brazilian.stdout.starts_with("W:W22:B"),
+        "{}",
+        brazilian.stdout
+    );
+}

@@ -466,9 +466,30 @@ fn read_pdn(input: &Input, variant: Variant) -> Result<Option<Vec<PdnGame>>, Fai
             format!("{}: the PDN is not UTF-8 text", input.name),
         )
     })?;
-    parse_pdn(text, first_player(variant), variant.geometry())
-        .map(Some)
-        .map_err(|e| fail(Status::BadInput, format!("{}: {e}", input.name)))
+    let games = parse_pdn(text, first_player(variant), variant.geometry())
+        .map_err(|e| fail(Status::BadInput, format!("{}: {e}", input.name)))?;
+    // A game of another type would be read under the wrong rules.
+    for (i, game) in games.iter().enumerate() {
+        match game.game_type() {
+            Some(number) if number != variant.pdn_game_type() => {
+                let hint = Variant::from_pdn_game_type(number).map_or_else(
+                    || "a game type postfacto does not know".to_string(),
+                    |v| format!("{} draughts: use --rules {}", v.title(), v.name()),
+                );
+                return Err(fail(
+                    Status::BadInput,
+                    format!(
+                        "{}: game {} (line {}) has GameType {number}, {hint}",
+                        input.name,
+                        i + 1,
+                        game.record.line
+                    ),
+                ));
+            }
+            _ => {}
+        }
+    }
+    Ok(Some(games))
 }
 
 /// `verify --pdn`: each game's moves must replay from its own FEN position.

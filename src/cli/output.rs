@@ -123,7 +123,7 @@ fn moves_of(record: &Record, variant: Variant) -> Vec<String> {
 
 fn json_of(report: &Report, settings: &Settings) -> serde_json::Value {
     let variant = settings.variant;
-    let algebraic = variant.algebraic();
+    let algebraic = variant.fen_algebraic();
     let board_json = |answer: &Answer, record: &Record| {
         let lines = |b: &postfacto::board::Board| (0..8).map(|r| b.row_text(r)).collect::<Vec<_>>();
         serde_json::json!({
@@ -196,7 +196,7 @@ fn render(
         answers: Vec::new(),
         text: String::new(),
     };
-    let algebraic = variant.algebraic();
+    let algebraic = variant.fen_algebraic();
     match settings.format {
         FormatArg::Icpc => {
             rendered.answers = report.answers.iter().map(Answer::text).collect();

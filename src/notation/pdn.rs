@@ -18,6 +18,18 @@ pub struct PdnGame {
     pub record: Record,
 }
 
+impl PdnGame {
+    /// The number of its `GameType` tag, if it has a readable one (`"20"`
+    /// or `"20,W,10,10,N2,0"`: the first field).
+    pub fn game_type(&self) -> Option<u32> {
+        let (_, value) = self
+            .tags
+            .iter()
+            .find(|(k, _)| k.eq_ignore_ascii_case("GameType"))?;
+        value.split(',').next()?.trim().parse().ok()
+    }
+}
+
 /// Why a PDN text could not be read.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error("line {line}: {message}")]

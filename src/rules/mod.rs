@@ -122,6 +122,29 @@ impl Variant {
         }
     }
 
+    /// The PDN `GameType` number of this variant (the FMJD list).
+    pub const fn pdn_game_type(self) -> u32 {
+        match self {
+            Variant::International => 20,
+            Variant::English => 21,
+            Variant::Russian => 25,
+            Variant::Brazilian => 26,
+        }
+    }
+
+    /// The variant a PDN `GameType` number stands for, if postfacto knows it.
+    pub fn from_pdn_game_type(number: u32) -> Option<Variant> {
+        Variant::ALL
+            .into_iter()
+            .find(|v| v.pdn_game_type() == number)
+    }
+
+    /// Whether PDN FEN strings name squares algebraically: Russian PDN
+    /// does (`W:Wc3:Bd6`); the other game types number the squares.
+    pub const fn fen_algebraic(self) -> bool {
+        matches!(self, Variant::Russian)
+    }
+
     /// How far moves may go in this variant's notation, on its board.
     pub fn geometry(self) -> crate::notation::Geometry {
         match self {
