@@ -49,15 +49,17 @@ pub struct Encoded {
     pub facts: KnownFacts,
 }
 
-/// A clause of at most eight literals packed into one word (one byte per
-/// literal code plus one, sorted), so duplicates are found without allocating.
-fn clause_key(clause: &[Lit]) -> Option<u64> {
+/// A clause of at most eight literals packed into one key (16 bits per
+/// literal code plus one, sorted), so duplicates are found without
+/// allocating, on either board (the 10x10 board's 150 variables have codes
+/// up to 300, past a byte).
+fn clause_key(clause: &[Lit]) -> Option<u128> {
     if clause.len() > 8 {
         return None;
     }
-    clause.iter().try_fold(0u64, |key, l| {
-        let byte = u8::try_from(l.code() + 1).ok()?;
-        Some(key << 8 | u64::from(byte))
+    clause.iter().try_fold(0u128, |key, l| {
+        let code = u16::try_from(l.code() + 1).ok()?;
+        Some(key << 16 | u128::from(code))
     })
 }
 
@@ -77,9 +79,13 @@ impl std::hash::Hasher for WordHasher {
     fn write_u64(&mut self, word: u64) {
         self.0 = (self.0 ^ word).wrapping_mul(0x9E37_79B9_7F4A_7C15);
     }
+    fn write_u128(&mut self, key: u128) {
+        self.write_u64(key as u64);
+        self.write_u64((key >> 64) as u64);
+    }
 }
 
-type WordSet = HashSet<u64, std::hash::BuildHasherDefault<WordHasher>>;
+type WordSet = HashSet<u128, std::hash::BuildHasherDefault<WordHasher>>;
 
 /// How the encoder writes its clauses.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
