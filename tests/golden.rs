@@ -17,7 +17,6 @@ fn dimacs_of(input: &str) -> String {
 
 fn dimacs_under(input: &str, variant: Variant) -> String {
     // As `postfacto cnf --rules russian` writes them.
-    postfacto::board::write_squares_algebraically(variant.algebraic());
     let record = &parse_records_with(input, variant.geometry()).unwrap()[0];
     let mut out = Vec::new();
     dimacs(record, variant)

@@ -47,12 +47,6 @@ pub fn explain_impossible(
     }))
 }
 
-/// A conjunction of start-board literals of the 8x8 board in words (see
-/// [`conjunction_words_on`]).
-pub fn conjunction_words(lits: &[Lit]) -> String {
-    conjunction_words_on(lits, Topology::Eight)
-}
-
 /// A conjunction of start-board literals on `topology`'s board in words,
 /// square by square: "a white man on 12, a black piece on 8 and 3 empty".
 pub fn conjunction_words_on(lits: &[Lit], topology: Topology) -> String {
@@ -178,7 +172,8 @@ impl Explanation {
                     })
                     .collect();
                 if !needs.is_empty() {
-                    what.push(format!("needs {}", conjunction_words(&needs)));
+                    let words = conjunction_words_on(&needs, groups[0].topology);
+                    what.push(format!("needs {words}"));
                 }
                 format!("{place} {}", what.join("; "))
             })

@@ -8,7 +8,5 @@ mod topology;
 
 pub use piece::{Color, Piece, Role};
 pub use position::Board;
-pub use square::{
-    write_squares_algebraically, writes_squares_algebraically, Direction, ParseSquareError, Square,
-};
+pub use square::{Direction, ParseSquareError, Square};
 pub use topology::Topology;

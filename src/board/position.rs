@@ -22,6 +22,10 @@ pub struct Board {
 
 /// The bit of [`Board`]'s white word that marks the 10x10 board.
 const TEN: u64 = 1 << 63;
+/// The bit of [`Board`]'s white word that marks the algebraic 8x8 board.
+const ALGEBRAIC: u64 = 1 << 62;
+/// Both marks.
+const MARKS: u64 = TEN | ALGEBRAIC;
 
 impl Board {
     /// The 8x8 board with no pieces.
@@ -35,6 +39,7 @@ impl Board {
             black: 0,
             white: match topology {
                 Topology::Eight => 0,
+                Topology::EightAlgebraic => ALGEBRAIC,
                 Topology::Ten => TEN,
             },
             kings: 0,
@@ -52,11 +57,23 @@ impl Board {
 
     /// The board's geometry.
     pub const fn topology(&self) -> Topology {
-        if self.white & TEN == 0 {
-            Topology::Eight
-        } else {
+        if self.white & TEN != 0 {
             Topology::Ten
+        } else if self.white & ALGEBRAIC != 0 {
+            Topology::EightAlgebraic
+        } else {
+            Topology::Eight
         }
+    }
+
+    /// The same pieces on the board of `topology` (of the same size: the
+    /// other notation of the 8x8 board).
+    pub const fn with_topology(self, topology: Topology) -> Board {
+        let mut board = Board::empty_on(topology);
+        board.black = self.black;
+        board.white = self.white & !MARKS | board.white;
+        board.kings = self.kings;
+        board
     }
 
     /// The piece on `sq`, if any.
@@ -110,7 +127,7 @@ impl Board {
     pub fn occupied_by(&self, color: Color) -> u64 {
         match color {
             Color::Black => self.black,
-            Color::White => self.white & !TEN,
+            Color::White => self.white & !MARKS,
         }
     }
 
@@ -132,7 +149,7 @@ impl Board {
 
     /// Number of pieces on the board.
     pub fn piece_count(&self) -> u32 {
-        (self.black | self.white & !TEN).count_ones()
+        (self.black | self.white & !MARKS).count_ones()
     }
 
     /// Number of kings on the board.

@@ -17,7 +17,7 @@ pub struct Square(u8);
 /// The error for a square name that is not one of the board's squares.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error("unknown square '{text}' ({})", match topology {
-    Topology::Eight => "squares are numbered 1 to 32, or named a1 to h8 on dark squares",
+    Topology::Eight | Topology::EightAlgebraic => "squares are numbered 1 to 32, or named a1 to h8 on dark squares",
     Topology::Ten => "squares are numbered 1 to 50",
 })]
 pub struct ParseSquareError {
@@ -83,16 +83,18 @@ impl Direction {
 
 const NONE: u8 = u8::MAX;
 
-/// Raw values of squares: 0..32 on the 8x8 board, 64..114 on the 10x10 one,
-/// so the index on the board is `raw & 63` and the board `raw >> 6`, both
-/// without a branch.
-const RAW_COUNT: usize = 114;
+/// Raw values of squares: 0..32 on the numbered 8x8 board, 64..114 on the
+/// 10x10 one, 128..160 on the algebraic 8x8 board, so the index on the board
+/// is `raw & 63` without a branch.
+const RAW_COUNT: usize = 160;
 
 const fn topology_of(raw: u8) -> Topology {
-    if raw < 64 {
-        Topology::Eight
-    } else {
+    if raw >= 128 {
+        Topology::EightAlgebraic
+    } else if raw >= 64 {
         Topology::Ten
+    } else {
+        Topology::Eight
     }
 }
 
@@ -138,14 +140,15 @@ const PLACES: [(u8, u8); RAW_COUNT] = {
     table
 };
 
-/// `GRID_BITS[raw]` is [`Square::grid_bit`] (0 for squares not on the 8x8 board).
+/// `GRID_BITS[raw]` is [`Square::grid_bit`] (0 for squares not on an 8x8 board).
 const GRID_BITS: [u64; RAW_COUNT] = {
     let mut table = [0; RAW_COUNT];
-    let mut raw = 0;
-    while raw < 32 {
-        let (row, col) = PLACES[raw];
-        table[raw] = 1 << (row * 8 + col);
-        raw += 1;
+    let mut i = 0;
+    while i < 32 {
+        let (row, col) = PLACES[i];
+        table[i] = 1 << (row * 8 + col);
+        table[128 + i] = 1 << (row * 8 + col);
+        i += 1;
     }
     table
 };
@@ -235,6 +238,11 @@ impl Square {
         }
     }
 
+    /// The same square on the board of `topology` (same index), if it has one.
+    pub const fn on(self, topology: Topology) -> Option<Square> {
+        topology.square_at(self.index())
+    }
+
     /// The neighbour one step away in `dir`, if it is on the board.
     pub const fn step(self, dir: Direction) -> Option<Square> {
         let next = STEPS[self.0 as usize][dir.index()];
@@ -254,7 +262,7 @@ impl Square {
     /// The direction and number of steps from `self` to `other`, if they
     /// share a diagonal (of the same board).
     pub fn diagonal_to(self, other: Square) -> Option<(Direction, u8)> {
-        if self.topology() != other.topology() {
+        if self.topology().size() != other.topology().size() {
             return None;
         }
         let dr = other.row() as i8 - self.row() as i8;
@@ -281,28 +289,11 @@ impl Square {
     }
 }
 
-thread_local! {
-    /// Whether squares are written algebraically on this thread (see [`write_squares_algebraically`]).
-    static ALGEBRAIC: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
-}
-
-/// Makes every square written on this thread (messages, explanations,
-/// DIMACS comments) use algebraic names (`c3`) instead of numbers (`22`).
-/// Russian draughts is written algebraically; the command line turns this on
-/// for `--rules russian`, on each thread that writes. Off by default.
-pub fn write_squares_algebraically(on: bool) {
-    ALGEBRAIC.with(|a| a.set(on));
-}
-
-/// Whether this thread writes squares algebraically.
-pub fn writes_squares_algebraically() -> bool {
-    ALGEBRAIC.with(std::cell::Cell::get)
-}
-
 impl fmt::Display for Square {
-    /// The square's number, or its algebraic name where that was asked for.
+    /// The square as its board writes it: a number, or an algebraic name on
+    /// the algebraic 8x8 board.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if writes_squares_algebraically() {
+        if self.topology().algebraic() {
             f.write_str(&self.algebraic())
         } else {
             write!(f, "{}", self.number())
@@ -337,8 +328,7 @@ impl Topology {
             text: text.to_string(),
             topology: self,
         };
-        if let (Topology::Eight, [file @ b'a'..=b'h', rank @ b'1'..=b'8']) = (self, text.as_bytes())
-        {
+        if let (8, [file @ b'a'..=b'h', rank @ b'1'..=b'8']) = (self.size(), text.as_bytes()) {
             return self.from_coords(b'8' - rank, file - b'a').ok_or_else(error);
         }
         if text.is_empty() || text.len() > 3 || !text.bytes().all(|b| b.is_ascii_digit()) {
@@ -389,15 +379,19 @@ mod tests {
     }
 
     #[test]
-    fn squares_are_written_as_numbers_unless_this_thread_asks_otherwise() {
+    fn squares_are_written_as_their_board_writes_them() {
         assert_eq!(sq(22).to_string(), "22");
-        write_squares_algebraically(true);
-        assert_eq!(sq(22).to_string(), "c3");
-        // Other threads are not affected.
-        let elsewhere = std::thread::spawn(|| sq(22).to_string()).join().unwrap();
-        assert_eq!(elsewhere, "22");
-        write_squares_algebraically(false);
-        assert_eq!(sq(22).to_string(), "22");
+        let c3 = sq(22).on(Topology::EightAlgebraic).unwrap();
+        assert_eq!(c3.to_string(), "c3");
+        // The same place on the board, told apart only by its notation.
+        assert_eq!(
+            (c3.index(), c3.row(), c3.col()),
+            (sq(22).index(), sq(22).row(), sq(22).col())
+        );
+        assert_eq!(c3.step(Direction::UpLeft).unwrap().to_string(), "b4");
+        assert_eq!(c3.diagonal_to(sq(13)), sq(22).diagonal_to(sq(13)));
+        let ten = Topology::Ten.square(50).unwrap();
+        assert_eq!(ten.to_string(), "50");
     }
 
     #[test]

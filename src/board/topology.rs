@@ -12,25 +12,45 @@ use super::piece::{Color, Piece, Role};
 use super::position::Board;
 use super::square::{Direction, Square};
 
-/// A board size and its numbering.
+/// A board size, its numbering and how its squares are written.
+///
+/// The 8x8 board comes twice: with numbered squares (English) and with
+/// algebraic ones (Russian, Brazilian). The geometry is the same; the squares
+/// of each remember which they are, so a square prints through the notation
+/// of its rule set without any global switch.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default, PartialOrd, Ord)]
 pub enum Topology {
-    /// The 8x8 board: 32 dark squares (English, Russian, Brazilian).
+    /// The 8x8 board, squares written 1..32 (English).
     #[default]
     Eight,
-    /// The 10x10 board: 50 dark squares (International).
+    /// The 8x8 board, squares written `a1`..`h8` (Russian, Brazilian).
+    EightAlgebraic,
+    /// The 10x10 board: 50 dark squares written 1..50 (International).
     Ten,
 }
 
 impl Topology {
-    /// Both boards.
-    pub const ALL: [Topology; 2] = [Topology::Eight, Topology::Ten];
+    /// Every board and notation.
+    pub const ALL: [Topology; 3] = [Topology::Eight, Topology::EightAlgebraic, Topology::Ten];
 
     /// Rows (and columns) of the board.
     pub const fn size(self) -> u8 {
         match self {
-            Topology::Eight => 8,
+            Topology::Eight | Topology::EightAlgebraic => 8,
             Topology::Ten => 10,
+        }
+    }
+
+    /// Whether squares are written algebraically (`c3`) rather than by number.
+    pub const fn algebraic(self) -> bool {
+        matches!(self, Topology::EightAlgebraic)
+    }
+
+    /// The same board with numbered squares.
+    pub const fn numbered(self) -> Topology {
+        match self {
+            Topology::EightAlgebraic => Topology::Eight,
+            other => other,
         }
     }
 
@@ -42,7 +62,7 @@ impl Topology {
     /// Number of dark squares.
     pub const fn count(self) -> usize {
         match self {
-            Topology::Eight => 32,
+            Topology::Eight | Topology::EightAlgebraic => 32,
             Topology::Ten => 50,
         }
     }
@@ -52,6 +72,7 @@ impl Topology {
         match self {
             Topology::Eight => 0,
             Topology::Ten => 64,
+            Topology::EightAlgebraic => 128,
         }
     }
 

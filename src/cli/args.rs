@@ -216,21 +216,6 @@ pub enum Command {
     },
 }
 
-impl Command {
-    /// The rule set the command works under, if it has one.
-    pub fn rules(&self) -> Option<RulesArg> {
-        match self {
-            Command::Solve { rules, .. }
-            | Command::Moves { rules, .. }
-            | Command::Verify { rules, .. }
-            | Command::Cnf { rules, .. }
-            | Command::Generate { rules, .. }
-            | Command::Bench { rules, .. } => Some(*rules),
-            _ => None,
-        }
-    }
-}
-
 /// The rule sets.
 #[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
 pub enum RulesArg {

@@ -51,12 +51,6 @@ fn fail(status: Status, message: impl Into<String>) -> Failure {
 /// Parses the command line, runs the command, maps the outcome to an exit code.
 pub fn run() -> ExitCode {
     let args = Args::parse();
-    // Russian and Brazilian draughts name squares algebraically, in every message too.
-    let algebraic = args
-        .command
-        .rules()
-        .is_some_and(|rules| rules.variant().algebraic());
-    postfacto::board::write_squares_algebraically(algebraic);
     let mut out = Guarded::new(io::BufWriter::new(io::stdout().lock()));
     let result = match args.command {
         Command::Sat { file, limit } => sat::run(file.as_deref(), limit, &mut out),

@@ -239,10 +239,7 @@ pub fn print(
     let rendered: Vec<Result<Rendered, Failure>> = reports
         .par_iter()
         .enumerate()
-        .map(|(index, report)| {
-            postfacto::board::write_squares_algebraically(variant.algebraic());
-            render(index, report, settings, variant)
-        })
+        .map(|(index, report)| render(index, report, settings, variant))
         .collect();
     let mut status = Status::Ok;
     let mut printed = 0;

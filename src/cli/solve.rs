@@ -136,8 +136,6 @@ pub fn run(
     let reports: Vec<Report> = jobs
         .par_iter()
         .map(|&(source, index)| {
-            // Worker threads write squares as the main thread does.
-            postfacto::board::write_squares_algebraically(variant.algebraic());
             let report = match (index, &source.records) {
                 (Some(i), Ok(records)) => {
                     run_job(name_of(&source.input, records, i), &records[i], settings)
@@ -215,7 +213,6 @@ fn run_job<'r>(name: String, record: &'r Record, settings: &Arc<Settings>) -> Re
     };
     let (owned, shared, job_name) = (record.clone(), Arc::clone(settings), name.clone());
     let finished = within(limit, move || {
-        postfacto::board::write_squares_algebraically(shared.variant.algebraic());
         Job {
             name: job_name,
             record: &owned,

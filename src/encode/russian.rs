@@ -91,9 +91,11 @@ impl MayHold {
 /// that can land on the first square behind the piece can capture at all).
 fn captures(topology: Topology) -> &'static [Capture] {
     static EIGHT: OnceLock<Vec<Capture>> = OnceLock::new();
+    static EIGHT_ALGEBRAIC: OnceLock<Vec<Capture>> = OnceLock::new();
     static TEN: OnceLock<Vec<Capture>> = OnceLock::new();
     let table = match topology {
         Topology::Eight => &EIGHT,
+        Topology::EightAlgebraic => &EIGHT_ALGEBRAIC,
         Topology::Ten => &TEN,
     };
     table.get_or_init(|| {

@@ -71,11 +71,7 @@ pub fn name(v: Var) -> String {
 pub fn name_on(topology: Topology) -> impl Fn(Var) -> String {
     move |v: Var| {
         let fact = Fact::ALL[v.index() % 3].name();
-        let prefix = if crate::board::writes_squares_algebraically() {
-            ""
-        } else {
-            "sq"
-        };
+        let prefix = if topology.algebraic() { "" } else { "sq" };
         match square_of(v, topology) {
             Some(square) => format!("start {prefix}{square} {fact}"),
             None => format!("auxiliary {}", v.index() + 1),

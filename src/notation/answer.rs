@@ -180,7 +180,7 @@ pub fn parse_board_on(text: &str, topology: Topology) -> Result<Board, ParseAnsw
                             line,
                             message: format!(
                                 "square {} holds '{ch}', expected one of . b w B W",
-                                if topology == Topology::Eight {
+                                if topology.size() == 8 {
                                     sq.algebraic()
                                 } else {
                                     sq.number().to_string()

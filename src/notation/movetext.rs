@@ -40,8 +40,8 @@ impl Geometry {
         flying: false,
     };
 
-    /// Russian and Brazilian: flying kings on the 8x8 board.
-    pub const FLYING: Geometry = Geometry::flying_on(Topology::Eight);
+    /// Russian and Brazilian: flying kings on the 8x8 board, algebraic squares.
+    pub const FLYING: Geometry = Geometry::flying_on(Topology::EightAlgebraic);
 
     /// Flying kings on `topology`'s board.
     pub const fn flying_on(topology: Topology) -> Geometry {
@@ -335,9 +335,7 @@ impl MoveText {
 /// A square name at the start of `bytes` (a number of at most three digits,
 /// or a dark square's algebraic name) and the bytes after it.
 fn quick_square(bytes: &[u8], topology: Topology) -> Option<(Square, &[u8])> {
-    if let (Topology::Eight, [file @ b'a'..=b'h', rank @ b'1'..=b'8', rest @ ..]) =
-        (topology, bytes)
-    {
+    if let (8, [file @ b'a'..=b'h', rank @ b'1'..=b'8', rest @ ..]) = (topology.size(), bytes) {
         if !rest.first().is_some_and(u8::is_ascii_digit) {
             return Some((topology.from_coords(b'8' - rank, file - b'a')?, rest));
         }
@@ -396,7 +394,8 @@ mod tests {
         let long = MoveText::parse_with("a1-e5", Geometry::FLYING).unwrap();
         assert_eq!((long.from().number(), long.to().number()), (29, 15));
         assert_eq!(long.algebraic(), "a1-e5");
-        assert_eq!(long.to_string(), "29-15");
+        assert_eq!(long.to_string(), "a1-e5");
+        assert_eq!(long.numbered(), "29-15");
         let capture = MoveText::parse_with("c3:e5:c7", Geometry::FLYING).unwrap();
         assert!(capture.is_capture());
         assert_eq!(capture.algebraic(), "c3:e5:c7");

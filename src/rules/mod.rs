@@ -105,13 +105,14 @@ impl Variant {
     pub const fn topology(self) -> Topology {
         match self {
             Variant::International => Topology::Ten,
-            Variant::English | Variant::Russian | Variant::Brazilian => Topology::Eight,
+            Variant::English => Topology::Eight,
+            Variant::Russian | Variant::Brazilian => Topology::EightAlgebraic,
         }
     }
 
     /// Whether squares are written algebraically (`c3`) rather than by number.
     pub const fn algebraic(self) -> bool {
-        matches!(self, Variant::Russian | Variant::Brazilian)
+        self.topology().algebraic()
     }
 
     /// The side that moves first in a game from the opening.
