@@ -134,8 +134,8 @@ pub fn play_game(
 /// How fragments' games are played: English uniformly, Russian carefully (see [`Play`]).
 fn play_for(rules: &dyn Rules) -> Play {
     match rules.variant() {
-        crate::rules::Variant::English => Play::Uniform,
-        _ => Play::Careful,
+        Variant::English => Play::Uniform,
+        Variant::Russian | Variant::International | Variant::Brazilian => Play::Careful,
     }
 }
 
@@ -184,7 +184,7 @@ pub fn opening_fragment(
     let variant = rules.variant();
     let first = match variant {
         Variant::English | Variant::Russian => Color::Black,
-        _ => variant.first_player(),
+        Variant::International | Variant::Brazilian => variant.first_player(),
     };
     let opening = variant.topology().opening();
     let game = play_game(rules, rng, &opening, first, lead + plies, play_for(rules));

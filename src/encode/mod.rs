@@ -50,7 +50,7 @@ pub fn encode_with(
     Ok(match variant {
         Variant::Russian => encode_russian_with(record, sink, options),
         Variant::Brazilian | Variant::International => encode_brazilian_with(record, sink, options),
-        _ => encode_english_with(record, sink, options),
+        Variant::English => encode_english_with(record, sink, options),
     })
 }
 

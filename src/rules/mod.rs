@@ -150,7 +150,9 @@ impl Variant {
     pub fn geometry(self) -> crate::notation::Geometry {
         match self {
             Variant::English => crate::notation::Geometry::SHORT,
-            _ => crate::notation::Geometry::flying_on(self.topology()),
+            Variant::Russian | Variant::International | Variant::Brazilian => {
+                crate::notation::Geometry::flying_on(self.topology())
+            }
         }
     }
 
