@@ -351,8 +351,15 @@ fn max_input() -> u64 {
 
 /// Reads all of `reader`, refusing more than [`max_input`] bytes.
 fn read_capped(reader: impl Read, name: &str) -> Result<Vec<u8>, Failure> {
+    read_capped_sized(reader, name, 0)
+}
+
+/// [`read_capped`] with room for `expected` bytes from the start (a file's
+/// size): a large batch is then read without copying it as it grows.
+fn read_capped_sized(reader: impl Read, name: &str, expected: u64) -> Result<Vec<u8>, Failure> {
     let limit = max_input();
-    let mut bytes = Vec::new();
+    let room = usize::try_from(expected.min(limit).saturating_add(1)).unwrap_or(0);
+    let mut bytes = Vec::with_capacity(room);
     reader
         .take(limit.saturating_add(1))
         .read_to_end(&mut bytes)
@@ -388,9 +395,10 @@ fn read_input(path: Option<&Path>) -> Result<Input, Failure> {
             let name = format!("'{}'", p.display());
             let file = fs::File::open(p)
                 .map_err(|e| fail(Status::BadInput, format!("cannot read {name}: {e}")))?;
+            let size = file.metadata().map_or(0, |m| m.len());
             Ok(Input {
                 name: p.display().to_string(),
-                bytes: read_capped(file, &name)?,
+                bytes: read_capped_sized(file, &name, size)?,
                 error: None,
             })
         }

@@ -16,10 +16,28 @@ use super::args::FormatArg;
 use super::solve::Settings;
 use super::{fail, write_err, Failure, Status};
 
+/// How messages name a record: its input, and which of its records when
+/// it has several. Written out only when a message or JSON needs it.
+#[derive(Clone, Copy, Debug)]
+pub struct Name<'a> {
+    pub input: &'a str,
+    /// 1-based instance and the line of its header, for inputs of several records.
+    pub instance: Option<(usize, usize)>,
+}
+
+impl std::fmt::Display for Name<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.instance {
+            None => f.write_str(self.input),
+            Some((n, line)) => write!(f, "{}: instance {n} (line {line})", self.input),
+        }
+    }
+}
+
 /// Everything `solve` has to say about one record (or one unreadable input).
 #[derive(Debug)]
 pub struct Report<'r> {
-    pub name: String,
+    pub name: Name<'r>,
     /// The record, when it could be read (borrowed from the parsed input:
     /// a batch is not held in memory twice).
     pub record: Option<&'r Record>,
@@ -37,9 +55,9 @@ pub struct Report<'r> {
 }
 
 impl<'r> Report<'r> {
-    pub fn new(name: &str, record: &'r Record) -> Report<'r> {
+    pub fn new(name: Name<'r>, record: &'r Record) -> Report<'r> {
         Report {
-            name: name.to_string(),
+            name,
             record: Some(record),
             status: Status::Ok,
             answers: Vec::new(),
@@ -51,12 +69,15 @@ impl<'r> Report<'r> {
         }
     }
 
-    /// The report without its record, to outlive it (the record is put
-    /// back by whoever holds the original).
+    /// The report without its record and name, to outlive them (they are
+    /// put back by whoever holds the originals).
     pub fn without_record(self) -> Report<'static> {
         Report {
             record: None,
-            name: self.name,
+            name: Name {
+                input: "",
+                instance: None,
+            },
             status: self.status,
             answers: self.answers,
             text: self.text,
@@ -67,9 +88,12 @@ impl<'r> Report<'r> {
         }
     }
 
-    pub fn bad_input(name: &str, message: &str) -> Report<'r> {
+    pub fn bad_input(input: &'r str, message: &str) -> Report<'r> {
         Report {
-            name: name.to_string(),
+            name: Name {
+                input,
+                instance: None,
+            },
             record: None,
             status: Status::BadInput,
             answers: Vec::new(),
@@ -134,7 +158,7 @@ fn json_of(report: &Report, settings: &Settings) -> serde_json::Value {
         })
     };
     let mut value = serde_json::json!({
-        "name": report.name,
+        "name": report.name.to_string(),
         "status": report.status_word(),
         "rules": variant.name(),
         "engine": settings.engine.name(),

@@ -23,7 +23,7 @@ use postfacto::solve::{
 };
 
 use super::args::{AnalysisArgs, FormatArg, ProofFormatArg};
-use super::output::{self, Report};
+use super::output::{self, Name, Report};
 use super::{fail, on_path, read_input, read_records, record_files, Failure, Input, Status};
 
 /// Batches at least this large show a progress bar (when stderr is a terminal).
@@ -184,22 +184,16 @@ fn read_or_report(path: &Path) -> Input {
 }
 
 /// Names an instance in messages: just the file for a single record.
-fn name_of(input: &Input, records: &[Record], index: usize) -> String {
-    if records.len() == 1 {
-        input.name.clone()
-    } else {
-        format!(
-            "{}: instance {} (line {})",
-            input.name,
-            index + 1,
-            records[index].line
-        )
+fn name_of<'a>(input: &'a Input, records: &[Record], index: usize) -> Name<'a> {
+    Name {
+        input: &input.name,
+        instance: (records.len() > 1).then(|| (index + 1, records[index].line)),
     }
 }
 
 /// Solves one record; under a time limit, on a thread of its own that is
 /// abandoned when the limit passes (varisat cannot be interrupted).
-fn run_job<'r>(name: String, record: &'r Record, settings: &Arc<Settings>) -> Report<'r> {
+fn run_job<'r>(name: Name<'r>, record: &'r Record, settings: &Arc<Settings>) -> Report<'r> {
     let limit = match settings.time_limit {
         Some(limit) if settings.solver.is_none() => limit,
         _ => {
@@ -211,10 +205,13 @@ fn run_job<'r>(name: String, record: &'r Record, settings: &Arc<Settings>) -> Re
             .run()
         }
     };
-    let (owned, shared, job_name) = (record.clone(), Arc::clone(settings), name.clone());
+    let (owned, shared, job_name) = (record.clone(), Arc::clone(settings), name.to_string());
     let finished = within(limit, move || {
         Job {
-            name: job_name,
+            name: Name {
+                input: &job_name,
+                instance: None,
+            },
             record: &owned,
             settings: &shared,
         }
@@ -223,10 +220,11 @@ fn run_job<'r>(name: String, record: &'r Record, settings: &Arc<Settings>) -> Re
     });
     if let Some(mut report) = finished {
         report.record = Some(record);
+        report.name = name;
         return report;
     }
     {
-        let mut report = Report::new(&name, record);
+        let mut report = Report::new(name, record);
         report.status = Status::Undecided;
         report.micros = limit.as_micros();
         report.err.push(format!(
@@ -238,7 +236,7 @@ fn run_job<'r>(name: String, record: &'r Record, settings: &Arc<Settings>) -> Re
 
 /// One record to solve.
 struct Job<'a, 's> {
-    name: String,
+    name: Name<'a>,
     record: &'a Record,
     settings: &'s Settings,
 }
@@ -246,7 +244,7 @@ struct Job<'a, 's> {
 impl<'a> Job<'a, '_> {
     fn run(&self) -> Report<'a> {
         let started = Instant::now();
-        let mut report = Report::new(&self.name, self.record);
+        let mut report = Report::new(self.name, self.record);
         let result = self.fill(&mut report);
         report.micros = started.elapsed().as_micros();
         if let Err(e) = result {
