@@ -141,6 +141,20 @@ proptest::proptest! {
     }
 }
 
+/// `verify --rules international INPUT ANSWER`.
+fn verify_ten(input: &std::path::Path, answer: &std::path::Path) -> crate::util::Run {
+    postfacto(
+        &[
+            "verify",
+            "--rules",
+            "international",
+            input.to_str().unwrap(),
+            answer.to_str().unwrap(),
+        ],
+        "",
+    )
+}
+
 #[test]
 fn the_ten_board_through_the_binary() {
     // The opening: nine moves for White.
@@ -177,17 +191,7 @@ fn the_ten_board_through_the_binary() {
         ),
         ("W 1\n32-26\n", "32 and 26 are not on one diagonal"),
     ] {
-        let input = scratch("ten-bad.in", record);
-        let run = postfacto(
-            &[
-                "verify",
-                "--rules",
-                "international",
-                input.to_str().unwrap(),
-                answer.to_str().unwrap(),
-            ],
-            "",
-        );
+        let run = verify_ten(&scratch("ten-bad.in", record), &answer);
         assert_eq!(run.code, 2, "{record}: {}", run.stderr);
         assert!(run.stderr.contains(want), "{record}: {}", run.stderr);
         assert_eq!(run.stderr.lines().count(), 1, "{}", run.stderr);
@@ -201,16 +205,7 @@ fn the_ten_board_through_the_binary() {
     assert_eq!(solved.code, 0, "{}", solved.stderr);
     assert_eq!(solved.stdout.lines().count(), 10, "{}", solved.stdout);
     let answer = scratch("international1.ans", &solved.stdout);
-    let verified = postfacto(
-        &[
-            "verify",
-            "--rules",
-            "international",
-            input.to_str().unwrap(),
-            answer.to_str().unwrap(),
-        ],
-        "",
-    );
+    let verified = verify_ten(&input, &answer);
     assert_eq!(
         (verified.code, verified.stdout.trim()),
         (0, "OK"),

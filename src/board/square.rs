@@ -98,59 +98,44 @@ const fn topology_of(raw: u8) -> Topology {
     }
 }
 
-/// `STEPS[raw][direction]` is the neighbouring square's raw value, or `NONE` off the board.
-const STEPS: [[u8; 4]; RAW_COUNT] = {
-    let mut table = [[NONE; 4]; RAW_COUNT];
+/// Per raw value: the neighbours' raw values by direction (`NONE` off the
+/// board), and the square's row and column. Built once, at compile time.
+struct Tables {
+    steps: [[u8; 4]; RAW_COUNT],
+    places: [(u8, u8); RAW_COUNT],
+    /// [`Square::grid_bit`] (0 for squares not on an 8x8 board).
+    grid_bits: [u64; RAW_COUNT],
+}
+
+const TABLES: Tables = {
+    let mut t = Tables {
+        steps: [[NONE; 4]; RAW_COUNT],
+        places: [(0, 0); RAW_COUNT],
+        grid_bits: [0; RAW_COUNT],
+    };
     let mut raw = 0;
     while raw < RAW_COUNT {
         let topology = topology_of(raw as u8);
         let index = raw as u8 - topology.base();
-        if index as usize >= topology.count() {
-            raw += 1;
-            continue;
-        }
-        let mut d = 0;
-        while d < 4 {
-            if let Some(next) = topology.step_index(index, Direction::ALL[d]) {
-                table[raw][d] = topology.base() + next;
+        if (index as usize) < topology.count() {
+            let half = topology.half();
+            let row = index / half;
+            let col = 2 * (index % half) + 1 - row % 2;
+            t.places[raw] = (row, col);
+            if topology.size() == 8 {
+                t.grid_bits[raw] = 1 << (row * 8 + col);
             }
-            d += 1;
+            let mut d = 0;
+            while d < 4 {
+                if let Some(next) = topology.step_index(index, Direction::ALL[d]) {
+                    t.steps[raw][d] = topology.base() + next;
+                }
+                d += 1;
+            }
         }
         raw += 1;
     }
-    table
-};
-
-/// `PLACES[raw]` is (row, column) of the square.
-const PLACES: [(u8, u8); RAW_COUNT] = {
-    let mut table = [(0, 0); RAW_COUNT];
-    let mut raw = 0;
-    while raw < RAW_COUNT {
-        let topology = topology_of(raw as u8);
-        let index = raw as u8 - topology.base();
-        if index as usize >= topology.count() {
-            raw += 1;
-            continue;
-        }
-        let half = topology.half();
-        let row = index / half;
-        table[raw] = (row, 2 * (index % half) + 1 - row % 2);
-        raw += 1;
-    }
-    table
-};
-
-/// `GRID_BITS[raw]` is [`Square::grid_bit`] (0 for squares not on an 8x8 board).
-const GRID_BITS: [u64; RAW_COUNT] = {
-    let mut table = [0; RAW_COUNT];
-    let mut i = 0;
-    while i < 32 {
-        let (row, col) = PLACES[i];
-        table[i] = 1 << (row * 8 + col);
-        table[128 + i] = 1 << (row * 8 + col);
-        i += 1;
-    }
-    table
+    t
 };
 
 impl Square {
@@ -203,12 +188,12 @@ impl Square {
 
     /// Row, 0 at the top (Black's home row).
     pub const fn row(self) -> u8 {
-        PLACES[self.0 as usize].0
+        TABLES.places[self.0 as usize].0
     }
 
     /// Column, 0 on the left.
     pub const fn col(self) -> u8 {
-        PLACES[self.0 as usize].1
+        TABLES.places[self.0 as usize].1
     }
 
     /// True if a man of `color` is crowned here.
@@ -225,7 +210,7 @@ impl Square {
     /// `8 * row + col`), where every diagonal step is the same shift. Only
     /// for squares of the 8x8 board.
     pub const fn grid_bit(self) -> u64 {
-        GRID_BITS[self.0 as usize]
+        TABLES.grid_bits[self.0 as usize]
     }
 
     /// The 8x8 board's dark square at grid bit `index` (see [`Square::grid_bit`]).
@@ -245,7 +230,7 @@ impl Square {
 
     /// The neighbour one step away in `dir`, if it is on the board.
     pub const fn step(self, dir: Direction) -> Option<Square> {
-        let next = STEPS[self.0 as usize][dir.index()];
+        let next = TABLES.steps[self.0 as usize][dir.index()];
         if next == NONE {
             None
         } else {
