@@ -96,11 +96,10 @@ pub fn solve_with_proof(name: &str, rules: &str, text: &str) -> (Run, PathBuf, O
         "",
     );
     let lemmas = std::fs::read_to_string(&proof).ok().map(|written| {
-        let variant = if rules == "russian" {
-            postfacto::rules::Variant::Russian
-        } else {
-            postfacto::rules::Variant::English
-        };
+        let variant = postfacto::rules::Variant::ALL
+            .into_iter()
+            .find(|v| v.name() == rules)
+            .expect("a known rule set");
         let record = &postfacto::notation::parse_records_with(text, variant.geometry()).unwrap()[0];
         let formula = postfacto::encode::dimacs(record, variant).expect("the rules are encoded");
         postfacto::analysis::check_drat(formula.formula(), &written).expect("the proof checks")

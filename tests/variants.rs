@@ -4,7 +4,7 @@
 use postfacto::board::Color;
 use postfacto::rules::{perft, Variant};
 
-use crate::util::{path, postfacto, scratch};
+use crate::util::{path, postfacto, scratch, solve_with_proof};
 
 fn variant(name: &str) -> Variant {
     Variant::ALL
@@ -356,4 +356,14 @@ fn pdn_games_carry_their_game_type() {
         "{}",
         brazilian.stdout
     );
+}
+
+#[test]
+fn proofs_of_impossibility_check_on_the_ten_board() {
+    // A random International game with the wrong side to move first: the
+    // DRAT proof checks against the formula `cnf` prints.
+    let text = std::fs::read_to_string(path("tests/data/international-impossible.in")).unwrap();
+    let (run, _, lemmas) = solve_with_proof("international-impossible.in", "international", &text);
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    assert!(lemmas.is_some_and(|n| n > 0), "{lemmas:?}");
 }
