@@ -5,6 +5,7 @@ mod util;
 mod analysis;
 mod cases;
 mod cli;
+mod damaged;
 mod formats;
 mod fuzz;
 mod golden;

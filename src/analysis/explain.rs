@@ -8,6 +8,7 @@ use varisat::Lit;
 
 use crate::board::{Board, Square, Topology};
 use crate::encode::vars::{self, lit, Fact};
+use crate::encode::BoardFacts;
 use crate::notation::Record;
 use crate::rules::Variant;
 use crate::solve::SolveError;
@@ -35,7 +36,20 @@ pub fn explain_impossible(
     record: &Record,
     variant: Variant,
 ) -> Result<Option<Explanation>, SolveError> {
-    let formula = SelectorFormula::of(record, variant)?;
+    explain_impossible_knowing(record, variant, BoardFacts::none())
+}
+
+/// [`explain_impossible`] with what is `known` of the boards: a fact in the
+/// conflict is named in the explanation.
+///
+/// # Errors
+/// [`SolveError`] if varisat fails.
+pub fn explain_impossible_knowing(
+    record: &Record,
+    variant: Variant,
+    known: BoardFacts,
+) -> Result<Option<Explanation>, SolveError> {
+    let formula = SelectorFormula::of_knowing(record, variant, known)?;
     let mut solver = formula.solver();
     let core = minimal_core(&mut solver, &[], &formula.all_selectors()).map_err(solver_failed)?;
     Ok(core.map(|core| Explanation {
@@ -142,11 +156,22 @@ impl Explanation {
     /// and the squares they disagree over.
     pub fn one_line(&self) -> String {
         if let [group] = self.groups.as_slice() {
+            if group.rule.is_fact() {
+                return format!("{}: {}", group.rule, demand(group));
+            }
             return format!("{}: {}: {}", group.place(), group.rule, demand(group));
         }
+        // Facts about the boards first, as they are written.
+        let facts: Vec<String> = self
+            .groups
+            .iter()
+            .filter(|g| g.rule.is_fact())
+            .map(|g| g.rule.to_string())
+            .collect();
         let parts = self
             .groups
             .iter()
+            .filter(|g| !g.rule.is_fact())
             .chunk_by(|g| g.ply)
             .into_iter()
             .map(|(_, groups)| {
@@ -188,7 +213,20 @@ impl Explanation {
                 contested.iter().join(", ")
             )
         };
-        format!("{} conflict{over}: {parts}", self.plies())
+        if facts.is_empty() {
+            return format!("{} conflict{over}: {parts}", self.plies());
+        }
+        let subject = if self.groups.iter().any(|g| g.ply.is_some()) {
+            format!("{} and the board facts", self.plies())
+        } else {
+            "the board facts".to_string()
+        };
+        let rest = if parts.is_empty() {
+            String::new()
+        } else {
+            format!("; but {parts}")
+        };
+        format!("{subject} conflict{over}: {}{rest}", facts.join("; "))
     }
 
     /// Several lines, for `--explain`.
@@ -289,7 +327,21 @@ pub fn forced_facts(
     variant: Variant,
     start: &Board,
 ) -> Result<Vec<SquareReport>, SolveError> {
-    let formula = SelectorFormula::of(record, variant)?;
+    forced_facts_knowing(record, variant, BoardFacts::none(), start)
+}
+
+/// [`forced_facts`] with what is `known` of the boards (a fact that forces
+/// a square is named among the reasons, as "the start board" or "the end board").
+///
+/// # Errors
+/// [`SolveError`] if varisat fails, or if `start` is not an answer.
+pub fn forced_facts_knowing(
+    record: &Record,
+    variant: Variant,
+    known: BoardFacts,
+    start: &Board,
+) -> Result<Vec<SquareReport>, SolveError> {
+    let formula = SelectorFormula::of_knowing(record, variant, known)?;
     let selectors = formula.all_selectors();
     let mut solver = formula.solver();
     let looked_at: Vec<Square> = formula

@@ -13,7 +13,10 @@ mod selectors;
 
 pub use crate::sat::check_drat;
 pub use count::{count_start_boards, used_squares, Count, CountOptions};
-pub use explain::{explain_impossible, forced_facts, Explanation, FactVerdict, SquareReport};
+pub use explain::{
+    explain_impossible, explain_impossible_knowing, forced_facts, forced_facts_knowing,
+    Explanation, FactVerdict, SquareReport,
+};
 pub use minimize::{minimize_pieces, Limits, Minimum};
 pub use proof::write_proof;
 pub use selectors::{RuleGroup, SelectorFormula};

@@ -16,7 +16,7 @@ use varisat::{CnfFormula, ExtendFormula, Lit, Solver, Var};
 use crate::board::Color;
 use crate::board::Topology;
 use crate::encode::vars::var_count;
-use crate::encode::{encode_with, ClauseSink, EncodeOptions, Group, Rule, Unsupported};
+use crate::encode::{encode_with, BoardFacts, ClauseSink, EncodeOptions, Group, Rule, Unsupported};
 use crate::notation::Record;
 use crate::rules::Variant;
 
@@ -42,10 +42,11 @@ pub struct RuleGroup {
 }
 
 impl RuleGroup {
-    /// "ply 2 (14-10, Black)" or "the start board".
+    /// "ply 2 (14-10, Black)", "the start board" or "the end board".
     pub fn place(&self) -> String {
         match (self.ply, &self.text, self.side) {
             (Some(ply), Some(text), Some(side)) => format!("ply {ply} ({text}, {})", side.title()),
+            _ if matches!(self.rule, Rule::EndFact { .. }) => "the end board".to_string(),
             _ => "the start board".to_string(),
         }
     }
@@ -65,6 +66,19 @@ impl SelectorFormula {
     /// # Errors
     /// [`Unsupported`] for a rule set without an encoding.
     pub fn of(record: &Record, variant: Variant) -> Result<SelectorFormula, Unsupported> {
+        SelectorFormula::of_knowing(record, variant, BoardFacts::none())
+    }
+
+    /// [`SelectorFormula::of`] with what is `known` of the boards; each
+    /// fact is a group of its own, with a selector like a ply's rules.
+    ///
+    /// # Errors
+    /// [`Unsupported`] for a rule set without an encoding.
+    pub fn of_knowing(
+        record: &Record,
+        variant: Variant,
+        known: BoardFacts,
+    ) -> Result<SelectorFormula, Unsupported> {
         let mut formula = CnfFormula::new();
         formula.set_var_count(var_count(variant.topology()));
         let mut this = SelectorFormula {
@@ -72,7 +86,11 @@ impl SelectorFormula {
             groups: Vec::new(),
             variant,
         };
-        encode_with(variant, record, &mut this, EncodeOptions::exact())?;
+        let options = EncodeOptions {
+            known,
+            ..EncodeOptions::exact()
+        };
+        encode_with(variant, record, &mut this, options)?;
         Ok(this)
     }
 
@@ -108,7 +126,8 @@ impl SelectorFormula {
 
 impl ClauseSink for SelectorFormula {
     fn begin_group(&mut self, group: &Group<'_>) {
-        let selector = group.ply.map(|_| self.formula.new_var().positive());
+        let switchable = group.ply.is_some() || group.rule.is_fact();
+        let selector = switchable.then(|| self.formula.new_var().positive());
         self.groups.push(RuleGroup {
             ply: group.ply.map(|p| p.number),
             side: group.ply.map(|p| p.side),

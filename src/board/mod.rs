@@ -7,6 +7,6 @@ mod square;
 mod topology;
 
 pub use piece::{Color, Piece, Role};
-pub use position::Board;
+pub use position::{Board, PartialBoard};
 pub use square::{Direction, ParseSquareError, Square};
 pub use topology::Topology;

@@ -199,6 +199,47 @@ impl Board {
     }
 }
 
+/// What is known of a board: the content of the squares in `known` (a
+/// bitboard, bit = square index) is a fact, the rest is unknown.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default)]
+pub struct PartialBoard {
+    /// The pieces on the known squares (the other squares are empty here).
+    pub board: Board,
+    /// The squares whose content is known.
+    pub known: u64,
+}
+
+impl PartialBoard {
+    /// The known squares, in numbering order, with what they hold.
+    pub fn facts(&self) -> impl Iterator<Item = (Square, Option<Piece>)> + '_ {
+        self.board
+            .topology()
+            .squares()
+            .filter(|s| self.known & s.bit() != 0)
+            .map(|s| (s, self.board.get(s)))
+    }
+
+    /// The same facts with the pieces on unknown squares removed (they
+    /// say nothing).
+    pub fn keep_known(self) -> PartialBoard {
+        let mut board = self.board;
+        for sq in board.topology().squares() {
+            if self.known & sq.bit() == 0 {
+                board.set(sq, None);
+            }
+        }
+        PartialBoard {
+            board,
+            known: self.known,
+        }
+    }
+
+    /// The first known square where `board` differs from the facts.
+    pub fn first_difference(&self, board: &Board) -> Option<(Square, Option<Piece>)> {
+        self.facts().find(|&(s, fact)| board.get(s) != fact)
+    }
+}
+
 impl fmt::Display for Board {
     /// The rows, one per line, in the answer format.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {

@@ -45,6 +45,14 @@ pub enum Command {
         /// Batches: no progress bar and no summary line (per-record messages stay).
         #[arg(short, long)]
         quiet: bool,
+        /// What is known of the start board: a board text (8 or 10 lines) with
+        /// '?' on the squares whose content is unknown; every other square is a fact.
+        #[arg(long, value_name = "FILE")]
+        start_board: Option<PathBuf>,
+        /// What is known of the end board, as for --start-board (e.g. a
+        /// newspaper's final diagram).
+        #[arg(long, value_name = "FILE")]
+        end_board: Option<PathBuf>,
         #[command(flatten)]
         analysis: AnalysisArgs,
     },

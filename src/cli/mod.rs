@@ -63,8 +63,15 @@ pub fn run() -> ExitCode {
             limit,
             rules,
             quiet,
+            start_board,
+            end_board,
             analysis,
         } => engine_of(engine, limit).and_then(|(engine, time_limit)| {
+            let variant = rules.variant();
+            let known = postfacto::encode::BoardFacts {
+                start: board_facts(start_board.as_deref(), variant, true)?,
+                end: board_facts(end_board.as_deref(), variant, false)?,
+            };
             let files: Vec<PathBuf> = files.into_iter().filter(|f| f != Path::new("-")).collect();
             let solver: Vec<String> = solver.split_whitespace().map(str::to_string).collect();
             let external = (solver != ["varisat"]).then_some(solver);
@@ -77,6 +84,7 @@ pub fn run() -> ExitCode {
                 out_dir,
                 time_limit,
                 quiet,
+                known,
             });
             solve::run(&files, &settings, &mut out)
         }),
@@ -371,6 +379,36 @@ fn read_capped_sized(reader: impl Read, name: &str, expected: u64) -> Result<Vec
         ));
     }
     Ok(bytes)
+}
+
+/// A `--start-board` or `--end-board` file: what is known of that board.
+/// A start fact must obey the start rules (no man on its crowning row).
+fn board_facts(
+    path: Option<&Path>,
+    variant: Variant,
+    start: bool,
+) -> Result<Option<postfacto::board::PartialBoard>, Failure> {
+    let Some(path) = path else {
+        return Ok(None);
+    };
+    let input = read_input(Some(path))?;
+    let text = input.text("the board")?;
+    let facts =
+        postfacto::notation::parse_partial_board_on(text, variant.topology()).map_err(|e| {
+            fail(
+                Status::BadInput,
+                format!("{}: line {}: {}", input.name, e.line, e.message),
+            )
+        })?;
+    if start {
+        if let Some(problem) = variant.rules().start_problems(&facts.board).first() {
+            return Err(fail(
+                Status::BadInput,
+                format!("{}: not a start board: {problem}", input.name),
+            ));
+        }
+    }
+    Ok(Some(facts))
 }
 
 /// Checks that an outside command (`--against`) names a program that exists.

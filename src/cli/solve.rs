@@ -12,14 +12,15 @@ use rayon::prelude::*;
 use varisat::ProofFormat;
 
 use postfacto::analysis::{
-    count_start_boards, explain_impossible, forced_facts, minimize_pieces, write_proof,
-    CountOptions, Limits,
+    count_start_boards, explain_impossible_knowing, forced_facts_knowing, minimize_pieces,
+    write_proof, CountOptions, Limits,
 };
+use postfacto::encode::BoardFacts;
 use postfacto::notation::{Answer, Record};
 use postfacto::rules::Variant;
 use postfacto::sat::within;
 use postfacto::solve::{
-    checked_answer_with, solve_with, solve_with_solver, Engine, Outcome, SolveError,
+    checked_answer_with, solve_knowing, solve_with_solver, Engine, Outcome, SolveError,
 };
 
 use super::args::{AnalysisArgs, FormatArg, ProofFormatArg};
@@ -43,6 +44,8 @@ pub struct Settings {
     pub time_limit: Option<Duration>,
     /// No progress bar and no summary line (per-record messages stay).
     pub quiet: bool,
+    /// What is known of the start and end boards besides the moves.
+    pub known: BoardFacts,
 }
 
 /// One input file (or standard input) and what could be read from it.
@@ -88,6 +91,21 @@ pub fn run(
             }
             Some(_) => {}
         }
+    }
+    if !settings.known.is_empty()
+        && (engine != Engine::Sat
+            || settings.solver.is_some()
+            || options.proof.is_some()
+            || options.minimize.is_some()
+            || options.max_per_side.is_some()
+            || options.count
+            || options.all
+            || options.unique)
+    {
+        return Err(fail(
+            Status::BadInput,
+            "--start-board and --end-board work with the SAT engine's solve and --explain only (not yet with --engine dfs, --solver, --proof, --minimize, --count, --all or --unique)",
+        ));
     }
     if options.any() && engine != Engine::Sat {
         return Err(fail(
@@ -285,7 +303,12 @@ impl<'a> Job<'a, '_> {
                 command,
                 self.settings.time_limit,
             )?,
-            None => solve_with(self.record, self.settings.engine, self.variant())?,
+            None => solve_knowing(
+                self.record,
+                self.settings.engine,
+                self.variant(),
+                self.settings.known,
+            )?,
         };
         match outcome {
             Outcome::Solved(solution) => {
@@ -318,12 +341,14 @@ impl<'a> Job<'a, '_> {
         engine_reason: Option<String>,
         report: &mut Report,
     ) -> Result<(), SolveError> {
-        let explanation = explain_impossible(self.record, self.variant())?.ok_or_else(|| {
-            SolveError::Internal(format!(
-                "the {} engine found no start board, but the SAT formula has one",
-                self.settings.engine.name()
-            ))
-        })?;
+        let known = self.settings.known;
+        let explanation = explain_impossible_knowing(self.record, self.variant(), known)?
+            .ok_or_else(|| {
+                SolveError::Internal(format!(
+                    "the {} engine found no start board, but the SAT formula has one",
+                    self.settings.engine.name()
+                ))
+            })?;
         let why = if explanation.groups.is_empty() {
             engine_reason.unwrap_or_default()
         } else {
@@ -342,7 +367,8 @@ impl<'a> Job<'a, '_> {
     }
 
     fn explain_solved(&self, answer: &Answer, report: &mut Report) -> Result<(), SolveError> {
-        let squares = forced_facts(self.record, self.variant(), &answer.start)?;
+        let known = self.settings.known;
+        let squares = forced_facts_knowing(self.record, self.variant(), known, &answer.start)?;
         let text = &mut report.text;
         let _ = writeln!(
             text,

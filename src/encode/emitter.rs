@@ -6,7 +6,7 @@ use std::collections::HashSet;
 
 use varisat::Lit;
 
-use crate::board::{Color, Topology};
+use crate::board::{Color, PartialBoard, Topology};
 
 use super::sink::{ClauseSink, Group, PlyRef, Rule};
 use super::symbolic::{Cond, KnownFacts, SymBoard};
@@ -104,6 +104,30 @@ pub struct EncodeOptions {
     /// that forbid captures are left out, and so is every clause that is
     /// not a unit once simplified. Nothing is a complete formula then.
     pub units_only: bool,
+    /// What is known of the start and end boards besides the moves.
+    pub known: BoardFacts,
+}
+
+/// Facts about the boards besides the moves (`--start-board`,
+/// `--end-board`, a PDN game's `[FEN]`): every known square's content.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct BoardFacts {
+    /// What the start board holds where it is known.
+    pub start: Option<PartialBoard>,
+    /// What the end board holds where it is known.
+    pub end: Option<PartialBoard>,
+}
+
+impl BoardFacts {
+    /// Nothing known.
+    pub fn none() -> BoardFacts {
+        BoardFacts::default()
+    }
+
+    /// True when nothing is known.
+    pub fn is_empty(&self) -> bool {
+        self.start.is_none() && self.end.is_none()
+    }
 }
 
 impl Default for EncodeOptions {
@@ -112,6 +136,7 @@ impl Default for EncodeOptions {
             simplify: true,
             fine_groups: false,
             units_only: false,
+            known: BoardFacts::none(),
         }
     }
 }
@@ -124,6 +149,7 @@ impl EncodeOptions {
             simplify: false,
             fine_groups: true,
             units_only: false,
+            known: BoardFacts::none(),
         }
     }
 
@@ -161,8 +187,14 @@ pub(super) fn encode_record<'s, S: ClauseSink + 's>(
         .map_or(Topology::Eight, |mv| mv.from().topology());
     encoder.out().start_board(topology);
     let mut board = SymBoard::new(topology);
-    let mut contradiction = None;
+    let known = encoder.out().options.known;
+    let mut contradiction = known
+        .start
+        .and_then(|facts| encoder.out().start_facts(&facts));
     for (i, mv) in record.moves.iter().enumerate() {
+        if contradiction.is_some() {
+            break;
+        }
         let ply = PlyRef {
             number: i + 1,
             side: record.mover(i + 1),
@@ -182,6 +214,14 @@ pub(super) fn encode_record<'s, S: ClauseSink + 's>(
             encoder.out().empty_clause();
             contradiction = Some(c);
             break;
+        }
+    }
+    if contradiction.is_none() {
+        if let Some(facts) = known.end {
+            contradiction = encoder.out().end_facts(&facts, &board, record.moves.len());
+            if contradiction.is_some() {
+                encoder.out().empty_clause();
+            }
         }
     }
     let out = encoder.out();
@@ -369,6 +409,59 @@ impl<'s, S: ClauseSink> Emitter<'s, S> {
         self.sink.add_clause(&[]);
         self.stats.clauses += 1;
         Ok(())
+    }
+
+    /// The start board's known squares: one group each, its unit clauses.
+    fn start_facts(&mut self, facts: &PartialBoard) -> Option<Contradiction> {
+        for (square, piece) in facts.facts() {
+            let rule = Rule::StartFact { square, piece };
+            self.group(None, rule);
+            for l in super::vars::square_lits(square, piece) {
+                if self.emit_lits(&[l]).is_err() {
+                    self.empty_clause();
+                    return Some(Contradiction {
+                        ply: 0,
+                        rule,
+                        reason: CONFLICT.to_string(),
+                    });
+                }
+            }
+        }
+        None
+    }
+
+    /// The end board's known squares, over what the symbolic replay left
+    /// there: one group each.
+    fn end_facts(
+        &mut self,
+        facts: &PartialBoard,
+        board: &SymBoard,
+        plies: usize,
+    ) -> Option<Contradiction> {
+        for (square, piece) in facts.facts() {
+            let rule = Rule::EndFact { square, piece };
+            self.group(None, rule);
+            let required = match piece {
+                None => self.require(board.is_empty(square), || board.describe(square)),
+                Some(p) => {
+                    let kind = if p.is_king() {
+                        board.is_king(square)
+                    } else {
+                        board.is_man(square)
+                    };
+                    self.require(board.holds(square, p.color), || board.describe(square))
+                        .and_then(|()| self.require(kind, || board.describe(square)))
+                }
+            };
+            if let Err(reason) = required {
+                return Some(Contradiction {
+                    ply: plies,
+                    rule,
+                    reason,
+                });
+            }
+        }
+        None
     }
 
     pub(super) fn start_board(&mut self, topology: Topology) {

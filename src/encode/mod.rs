@@ -12,7 +12,7 @@ mod symbolic;
 pub mod vars;
 
 pub use crate::sat::AnnotatedCnf;
-pub use emitter::{Contradiction, EncodeOptions, EncodeStats, Encoded};
+pub use emitter::{BoardFacts, Contradiction, EncodeOptions, EncodeStats, Encoded};
 pub use english::{encode_english, encode_english_with};
 pub use russian::{encode_brazilian_with, encode_russian, encode_russian_with};
 pub use sink::{ClauseSink, Discard, Group, NamedGroups, PlyRef, Rule};

@@ -7,7 +7,7 @@ use std::fmt;
 
 use varisat::{ExtendFormula, Lit};
 
-use crate::board::{Color, Square};
+use crate::board::{Color, Piece, Square};
 use crate::notation::MoveText;
 use crate::sat::AnnotatedCnf;
 
@@ -57,6 +57,20 @@ pub enum Rule {
     /// A flying king that stops could not have landed elsewhere on its last
     /// line and gone on capturing.
     NoBetterLanding(Square),
+    /// A known square of the start board (`--start-board`, a PDN `[FEN]`).
+    StartFact {
+        /// The square.
+        square: Square,
+        /// What stands there.
+        piece: Option<Piece>,
+    },
+    /// A known square of the end board (`--end-board`).
+    EndFact {
+        /// The square.
+        square: Square,
+        /// What stands there.
+        piece: Option<Piece>,
+    },
     /// No capture sequence takes more pieces than the one played (majority rule).
     MostPieces {
         /// Pieces the played capture takes.
@@ -80,6 +94,21 @@ pub enum Rule {
         /// Where it would land.
         to: Square,
     },
+}
+
+/// "holds a white man", "is empty".
+fn holds(piece: Option<Piece>) -> String {
+    match piece {
+        None => "is empty".to_string(),
+        Some(p) => format!("holds a {}", p.describe()),
+    }
+}
+
+impl Rule {
+    /// A fact about the start or end board, not a rule of play.
+    pub fn is_fact(&self) -> bool {
+        matches!(self, Rule::StartFact { .. } | Rule::EndFact { .. })
+    }
 }
 
 impl fmt::Display for Rule {
@@ -106,6 +135,12 @@ impl fmt::Display for Rule {
                 f,
                 "the king stopping on {s} had no landing on its line from which to capture again"
             ),
+            Rule::StartFact { square, piece } => {
+                write!(f, "start board square {square} {}", holds(*piece))
+            }
+            Rule::EndFact { square, piece } => {
+                write!(f, "end board square {square} {}", holds(*piece))
+            }
             Rule::MostPieces { taken } => write!(
                 f,
                 "no capture takes more than the {taken} pieces this one takes"

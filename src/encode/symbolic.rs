@@ -286,6 +286,15 @@ impl SymBoard {
         }
     }
 
+    /// "the piece on `sq` is a man", for a square known to hold a piece.
+    pub fn is_man(&self, sq: Square) -> Cond {
+        match self.get(sq) {
+            Content::Start => Some(Conj::of(&[lit(sq, Fact::King, false)])),
+            Content::Emptied { .. } | Content::Moved { crowned: true, .. } => None,
+            Content::Moved { origin, .. } => Some(Conj::of(&[lit(origin, Fact::King, false)])),
+        }
+    }
+
     /// "`sq` holds a piece of `color` that may go in a direction": forward
     /// directions need any piece, backward ones a king.
     pub fn holds_mover(&self, sq: Square, color: Color, forward: bool) -> Cond {

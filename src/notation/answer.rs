@@ -2,7 +2,7 @@
 
 use std::fmt;
 
-use crate::board::{Board, Piece, Topology};
+use crate::board::{Board, PartialBoard, Piece, Topology};
 
 /// A start board and the end board it leads to, as printed by `solve`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -147,6 +147,29 @@ pub fn parse_board(text: &str) -> Result<Board, ParseAnswerError> {
 /// # Errors
 /// The first line that is not a board row, or a board with the wrong number of lines.
 pub fn parse_board_on(text: &str, topology: Topology) -> Result<Board, ParseAnswerError> {
+    read_cells(text, topology, false).map(|partial| partial.board)
+}
+
+/// A board of facts on `topology`'s board (see `shared/spec/damaged.md`):
+/// as [`parse_board_on`], but `?` on a dark square leaves its content
+/// unknown; every other dark square is a fact (`.` empty, `b w B W`).
+///
+/// # Errors
+/// The first line that is not a board row, a piece or `?` on a light
+/// square, or a board with the wrong number of lines.
+pub fn parse_partial_board_on(
+    text: &str,
+    topology: Topology,
+) -> Result<PartialBoard, ParseAnswerError> {
+    read_cells(text, topology, true)
+}
+
+/// The rows of a board text, each cell read; `?` allowed when `unknowns`.
+fn read_cells(
+    text: &str,
+    topology: Topology,
+    unknowns: bool,
+) -> Result<PartialBoard, ParseAnswerError> {
     let n = usize::from(topology.size());
     let lines: Vec<(usize, &str)> = text
         .lines()
@@ -162,7 +185,10 @@ pub fn parse_board_on(text: &str, topology: Topology) -> Result<Board, ParseAnsw
             message: format!("a board has {n} lines, found {}", lines.len()),
         });
     }
-    let mut board = Board::empty_on(topology);
+    let mut partial = PartialBoard {
+        board: Board::empty_on(topology),
+        known: topology.all_bits(),
+    };
     for (row, &(line, text)) in lines.iter().enumerate() {
         if text.chars().count() != n {
             return Err(ParseAnswerError {
@@ -173,20 +199,22 @@ pub fn parse_board_on(text: &str, topology: Topology) -> Result<Board, ParseAnsw
         for (col, ch) in text.chars().enumerate() {
             match (topology.from_coords(row as u8, col as u8), ch) {
                 (_, '.') | (None, '-') => {}
+                (Some(sq), '?') if unknowns => partial.known &= !sq.bit(),
                 (Some(sq), ch) => match Piece::from_letter(ch) {
-                    Some(piece) => board.set(sq, Some(piece)),
+                    Some(piece) => partial.board.set(sq, Some(piece)),
                     None => {
+                        let expected = if unknowns { ". ? b w B W" } else { ". b w B W" };
                         return Err(ParseAnswerError {
                             line,
                             message: format!(
-                                "square {} holds '{ch}', expected one of . b w B W",
+                                "square {} holds '{ch}', expected one of {expected}",
                                 if topology.size() == 8 {
                                     sq.algebraic()
                                 } else {
                                     sq.number().to_string()
                                 }
                             ),
-                        })
+                        });
                     }
                 },
                 (None, ch) => {
@@ -201,7 +229,7 @@ pub fn parse_board_on(text: &str, topology: Topology) -> Result<Board, ParseAnsw
             }
         }
     }
-    Ok(board)
+    Ok(partial)
 }
 
 #[cfg(test)]

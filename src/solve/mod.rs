@@ -20,7 +20,7 @@ use crate::sat::SatError;
 pub use crate::sat::{lucky, parse_solver_output, Verdict};
 pub use dfs::{solve_dfs, Limit};
 pub use external::solve_external;
-pub use sat::{solve_by_unit_facts, solve_sat, solve_sat_with};
+pub use sat::{solve_by_unit_facts, solve_sat, solve_sat_knowing, solve_sat_with};
 
 /// The method used to find a start board.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default)]
@@ -182,6 +182,44 @@ pub fn solve_with_solver(
         other => other?,
     };
     check(record, Engine::Sat, variant, found)
+}
+
+/// [`solve_with`], the start board also bound by what is `known` of the
+/// start and end boards (the SAT engine only). The answer's boards are
+/// checked against those facts, as its moves are by the replayer.
+///
+/// # Errors
+/// As [`solve_with`]; [`SolveError::Unsupported`] for facts with the DFS engine.
+pub fn solve_knowing(
+    record: &Record,
+    engine: Engine,
+    variant: Variant,
+    known: crate::encode::BoardFacts,
+) -> Result<Outcome, SolveError> {
+    if known.is_empty() {
+        return solve_with(record, engine, variant);
+    }
+    if engine != Engine::Sat {
+        return Err(SolveError::Unsupported(
+            "the DFS engine does not take board facts; the SAT engine does".into(),
+        ));
+    }
+    let found = sat::solve_sat_knowing(record, variant, known)?;
+    let outcome = check(record, engine, variant, found)?;
+    if let Outcome::Solved(solution) = &outcome {
+        let boards = [
+            ("start", known.start, &solution.answer.start),
+            ("end", known.end, &solution.answer.end),
+        ];
+        for (name, facts, board) in boards {
+            if let Some((square, fact)) = facts.and_then(|f| f.first_difference(board)) {
+                return Err(SolveError::Internal(format!(
+                    "the answer's {name} board breaks the fact on square {square} ({fact:?})"
+                )));
+            }
+        }
+    }
+    Ok(outcome)
 }
 
 /// [`solve`] under the rules of `variant`.

@@ -4,7 +4,7 @@ use varisat::{CnfFormula, Solver};
 
 use crate::board::{Color, Piece, Role, Square};
 use crate::encode::vars::{self, Fact};
-use crate::encode::{encode_with, unit_facts, EncodeOptions};
+use crate::encode::{encode_with, unit_facts, BoardFacts, EncodeOptions};
 use crate::notation::{Answer, Record};
 use crate::replay::{replay, ReplayError};
 use crate::rules::Variant;
@@ -140,15 +140,35 @@ pub fn solve_sat(record: &Record) -> Result<Found, SolveError> {
 /// # Errors
 /// [`SolveError`] if varisat fails.
 pub fn solve_sat_with(record: &Record, variant: Variant) -> Result<Found, SolveError> {
+    solve_sat_knowing(record, variant, BoardFacts::none())
+}
+
+/// [`solve_sat_with`], the start board also bound by what is `known` of
+/// the start and end boards.
+///
+/// # Errors
+/// [`SolveError`] if varisat fails.
+pub fn solve_sat_knowing(
+    record: &Record,
+    variant: Variant,
+    known: BoardFacts,
+) -> Result<Found, SolveError> {
     let mut formula = CnfFormula::new();
-    let encoded = encode_with(variant, record, &mut formula, EncodeOptions::default())?;
+    let options = EncodeOptions {
+        known,
+        ..EncodeOptions::default()
+    };
+    let encoded = encode_with(variant, record, &mut formula, options)?;
     let mut stats = SolveStats {
         vars: encoded.stats.vars,
         clauses: encoded.stats.clauses,
         ..SolveStats::default()
     };
     if let Some(c) = encoded.contradiction {
-        let reason = format!("ply {} ({}): {}", c.ply, record.moves[c.ply - 1], c.reason);
+        let reason = match record.moves.get(c.ply.wrapping_sub(1)) {
+            Some(mv) if !c.rule.is_fact() => format!("ply {} ({mv}): {}", c.ply, c.reason),
+            _ => format!("{}: {}", c.rule, c.reason),
+        };
         return Ok(Found::Impossible(Some(reason), stats));
     }
     if let Some(model) = lucky_model(&formula) {

@@ -1,0 +1,173 @@
+//! What is known besides the moves (`shared/spec/damaged.md`): facts about
+//! the start and end boards, through the binary and the library.
+
+use proptest::prelude::*;
+
+use postfacto::board::{Board, PartialBoard, Topology};
+use postfacto::encode::BoardFacts;
+use postfacto::random::{random_fragment, Rng};
+use postfacto::replay::{judge, replay};
+use postfacto::rules::Variant;
+use postfacto::solve::{solve_knowing, Engine, Outcome};
+
+use crate::util::{path, postfacto, scratch, square_of};
+
+fn sample1() -> String {
+    path("tests/data/sample1.in").to_str().unwrap().to_string()
+}
+
+#[test]
+fn a_known_end_board_is_reached_and_a_contradicting_fact_is_named() {
+    let solved = postfacto(&["solve", &sample1()], "");
+    assert_eq!(solved.code, 0, "{}", solved.stderr);
+    // The whole end board as a fact: still solvable, and reached.
+    let end: String = solved
+        .stdout
+        .lines()
+        .map(|l| format!("{}\n", &l[9..]))
+        .collect();
+    let end_file = scratch("sample1-end.txt", &end);
+    let again = postfacto(
+        &[
+            "solve",
+            "--end-board",
+            end_file.to_str().unwrap(),
+            &sample1(),
+        ],
+        "",
+    );
+    assert_eq!(again.code, 0, "{}", again.stderr);
+    let reached: String = again
+        .stdout
+        .lines()
+        .map(|l| format!("{}\n", &l[9..]))
+        .collect();
+    assert_eq!(reached, end);
+    // A black man on 27 at the end: 27 was emptied by ply 2.
+    let fact = "-?-?-?-?\n?-?-?-?-\n-?-?-?-?\n?-?-?-?-\n-?-?-?-?\n?-?-?-?-\n-?-?-b-?\n?-?-?-?-\n";
+    let fact_file = scratch("sample1-end-27.txt", fact);
+    let run = postfacto(
+        &[
+            "solve",
+            "--end-board",
+            fact_file.to_str().unwrap(),
+            &sample1(),
+        ],
+        "",
+    );
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    assert!(
+        run.stderr
+            .contains("end board square 27 holds a black man: square 27 was emptied by ply 2"),
+        "{}",
+        run.stderr
+    );
+}
+
+#[test]
+fn a_start_fact_chooses_among_the_answers() {
+    // Sample 1 may start with a white man or a white king on 26; pin the king.
+    let fact = "-?-?-?-?\n?-?-?-?-\n-?-?-?-?\n?-?-?-?-\n-?-?-?-?\n?-?-?-?-\n-?-W-?-?\n?-?-?-?-\n";
+    let file = scratch("sample1-start-26.txt", fact);
+    let run = postfacto(
+        &["solve", "--start-board", file.to_str().unwrap(), &sample1()],
+        "",
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert_eq!(square_of(&run.stdout, 0, 26), 'W', "{}", run.stdout);
+    let explained = postfacto(
+        &[
+            "solve",
+            "--explain",
+            "--start-board",
+            file.to_str().unwrap(),
+            &sample1(),
+        ],
+        "",
+    );
+    assert!(
+        explained.stdout.contains("king: forced by the start board"),
+        "{}",
+        explained.stdout
+    );
+}
+
+#[test]
+fn bad_fact_files_are_one_line_and_exit_2() {
+    let cases = [
+        (
+            "-?-?-?-?\n?-?-?-?-\n",
+            "line 2: a board has 8 lines, found 2",
+        ),
+        (
+            "w?-?-?-?\n?-?-?-?-\n-?-?-?-?\n?-?-?-?-\n-?-?-?-?\n?-?-?-?-\n-?-?-?-?\n?-?-?-?-\n",
+            "column 1 is a light square",
+        ),
+        (
+            "-?-?-?-?\n?-?-?-?-\n-?-?-?-?\n?-?-?-?-\n-?-?-?-?\n?-?-?-?-\n-?-?-?-?\nb-?-?-?-\n",
+            "not a start board",
+        ),
+    ];
+    for (i, (text, want)) in cases.into_iter().enumerate() {
+        let file = scratch(&format!("bad-facts-{i}.txt"), text);
+        let run = postfacto(
+            &["solve", "--start-board", file.to_str().unwrap(), &sample1()],
+            "",
+        );
+        assert_eq!(run.code, 2, "{want}: {}", run.stderr);
+        assert!(run.stderr.contains(want), "{want}: {}", run.stderr);
+        assert_eq!(run.stderr.lines().count(), 1, "{}", run.stderr);
+    }
+    let fine = scratch("facts-none.txt", &"-?-?-?-?\n?-?-?-?-\n".repeat(4));
+    let dfs = postfacto(
+        &[
+            "solve",
+            "--engine",
+            "dfs",
+            "--start-board",
+            fine.to_str().unwrap(),
+            &sample1(),
+        ],
+        "",
+    );
+    assert_eq!(dfs.code, 2, "{}", dfs.stderr);
+    assert!(dfs.stderr.contains("SAT engine"), "{}", dfs.stderr);
+}
+
+/// Some squares of `board` revealed, as `mask` says.
+fn revealed(board: Board, mask: u64, topology: Topology) -> PartialBoard {
+    PartialBoard {
+        board: board.with_topology(topology),
+        known: mask & topology.all_bits(),
+    }
+    .keep_known()
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 150, ..ProptestConfig::default() })]
+
+    /// Fragments of random games with part of their true start and end
+    /// boards revealed: always solvable, and the answer keeps every fact.
+    #[test]
+    fn revealed_boards_of_random_games_solve(seed in any::<u64>(), start_mask in any::<u64>(), end_mask in any::<u64>(), russian in any::<bool>()) {
+        let variant = if russian { Variant::Russian } else { Variant::English };
+        let rules = variant.rules();
+        let mut rng = Rng::new(seed);
+        let Some((origin, record)) = random_fragment(rules, &mut rng, 5, 30) else { return Ok(()) };
+        let end = replay(rules, &origin, &record).unwrap();
+        let topology = variant.topology();
+        let known = BoardFacts {
+            start: Some(revealed(origin, start_mask, topology)),
+            end: Some(revealed(end, end_mask, topology)),
+        };
+        match solve_knowing(&record, Engine::Sat, variant, known) {
+            Ok(Outcome::Solved(solution)) => {
+                prop_assert_eq!(judge(rules, &record, &solution.answer), Ok(()));
+                for (facts, board) in [(known.start, solution.answer.start), (known.end, solution.answer.end)] {
+                    prop_assert_eq!(facts.unwrap().first_difference(&board), None);
+                }
+            }
+            other => prop_assert!(false, "{other:?} for\n{record}"),
+        }
+    }
+}
