@@ -171,3 +171,41 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn counts_and_minima_respect_the_facts() {
+    let fact = "-?-?-?-?\n?-?-?-?-\n-?-?-?-?\n?-?-?-?-\n-?-?-?-?\n?-?-?-?-\n-?-W-?-?\n?-?-?-?-\n";
+    let file = scratch("sample1-start-26-count.txt", fact);
+    let facts = file.to_str().unwrap();
+    let all = postfacto(&["solve", "--count", &sample1()], "");
+    assert!(all.stdout.contains(": 8 start boards"), "{}", all.stdout);
+    // Half of sample 1's boards have a man on 26.
+    let pinned = postfacto(
+        &["solve", "--count", "--start-board", facts, &sample1()],
+        "",
+    );
+    assert_eq!(pinned.code, 0, "{}", pinned.stderr);
+    assert!(
+        pinned.stdout.contains(": 4 start boards"),
+        "{}",
+        pinned.stdout
+    );
+    let fewest = postfacto(
+        &[
+            "solve",
+            "--minimize",
+            "pieces",
+            "--start-board",
+            facts,
+            &sample1(),
+        ],
+        "",
+    );
+    assert_eq!(fewest.code, 0, "{}", fewest.stderr);
+    assert!(
+        fewest.stderr.contains("fewest pieces: 6 with 3 king(s)"),
+        "{}",
+        fewest.stderr
+    );
+    assert_eq!(square_of(&fewest.stdout, 0, 26), 'W', "{}", fewest.stdout);
+}

@@ -15,7 +15,7 @@ use varisat::{CnfFormula, ExtendFormula, Lit, Solver};
 
 use crate::board::{Board, Square};
 use crate::encode::vars::{self, lit, Fact};
-use crate::encode::{encode_with, EncodeOptions};
+use crate::encode::{encode_with, BoardFacts, EncodeOptions};
 use crate::notation::Record;
 use crate::rules::Variant;
 use crate::solve::SolveError;
@@ -27,6 +27,8 @@ pub struct CountOptions {
     pub limit: usize,
     /// Only boards that are empty off the used squares (for brute-force checks).
     pub others_empty: bool,
+    /// What is known of the start and end boards besides the moves.
+    pub known: BoardFacts,
 }
 
 /// The start boards found, distinct on the used squares.
@@ -79,7 +81,11 @@ pub fn count_start_boards(
 ) -> Result<Count, SolveError> {
     let squares = used_squares(record);
     let mut formula = CnfFormula::new();
-    encode_with(variant, record, &mut formula, EncodeOptions::default())?;
+    let encoding = EncodeOptions {
+        known: options.known,
+        ..EncodeOptions::default()
+    };
+    encode_with(variant, record, &mut formula, encoding)?;
     let mut solver = Solver::new();
     solver.add_formula(&formula);
     if options.others_empty {
@@ -178,6 +184,7 @@ mod tests {
             let options = CountOptions {
                 limit: 10_000,
                 others_empty: true,
+                known: BoardFacts::none(),
             };
             let count = count_start_boards(&r, Variant::English, options).unwrap();
             assert!(count.complete);
@@ -200,6 +207,7 @@ mod tests {
         let options = CountOptions {
             limit: 1,
             others_empty: false,
+            known: BoardFacts::none(),
         };
         let count = count_start_boards(&r, Variant::English, options).unwrap();
         assert!(!count.complete);

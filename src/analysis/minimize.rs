@@ -10,7 +10,7 @@ use varisat::{CnfFormula, Lit};
 
 use crate::board::Board;
 use crate::encode::vars::{self, lit, var_count, Fact};
-use crate::encode::{encode_with, EncodeOptions};
+use crate::encode::{encode_with, BoardFacts, EncodeOptions};
 use crate::notation::Record;
 use crate::rules::Variant;
 use crate::sat::{at_most, Optimizer};
@@ -21,6 +21,8 @@ use crate::solve::SolveError;
 pub struct Limits {
     /// At most this many pieces of each colour.
     pub max_per_side: Option<usize>,
+    /// What is known of the start and end boards besides the moves.
+    pub known: BoardFacts,
 }
 
 /// A start board with the fewest pieces, then the fewest kings.
@@ -47,7 +49,11 @@ pub fn minimize_pieces(
     limits: Limits,
 ) -> Result<Option<Minimum>, SolveError> {
     let mut formula = CnfFormula::new();
-    encode_with(variant, record, &mut formula, EncodeOptions::default())?;
+    let encoding = EncodeOptions {
+        known: limits.known,
+        ..EncodeOptions::default()
+    };
+    encode_with(variant, record, &mut formula, encoding)?;
     let topology = variant.topology();
     let mut opt = Optimizer::new(&formula, var_count(topology));
     if let Some(cap) = limits.max_per_side {
@@ -196,10 +202,12 @@ mod tests {
         let r = record(include_str!("../../tests/data/sample1.in"));
         let capped = Limits {
             max_per_side: Some(0),
+            known: BoardFacts::none(),
         };
         assert_eq!(minimize_pieces(&r, Variant::English, capped).unwrap(), None);
         let loose = Limits {
             max_per_side: Some(12),
+            known: BoardFacts::none(),
         };
         assert!(minimize_pieces(&r, Variant::English, loose)
             .unwrap()

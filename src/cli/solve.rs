@@ -20,7 +20,7 @@ use postfacto::notation::{Answer, Record};
 use postfacto::rules::Variant;
 use postfacto::sat::within;
 use postfacto::solve::{
-    checked_answer_with, solve_knowing, solve_with_solver, Engine, Outcome, SolveError,
+    check_facts, checked_answer_with, solve_knowing, solve_with_solver, Engine, Outcome, SolveError,
 };
 
 use super::args::{AnalysisArgs, FormatArg, ProofFormatArg};
@@ -93,18 +93,11 @@ pub fn run(
         }
     }
     if !settings.known.is_empty()
-        && (engine != Engine::Sat
-            || settings.solver.is_some()
-            || options.proof.is_some()
-            || options.minimize.is_some()
-            || options.max_per_side.is_some()
-            || options.count
-            || options.all
-            || options.unique)
+        && (engine != Engine::Sat || settings.solver.is_some() || options.proof.is_some())
     {
         return Err(fail(
             Status::BadInput,
-            "--start-board and --end-board work with the SAT engine's solve and --explain only (not yet with --engine dfs, --solver, --proof, --minimize, --count, --all or --unique)",
+            "--start-board and --end-board need the SAT engine's own solver (not yet with --engine dfs, --solver or --proof)",
         ));
     }
     if options.any() && engine != Engine::Sat {
@@ -423,6 +416,7 @@ impl<'a> Job<'a, '_> {
     fn minimize(&self, report: &mut Report) -> Result<(), SolveError> {
         let limits = Limits {
             max_per_side: self.options().max_per_side,
+            known: self.settings.known,
         };
         let Some(minimum) = minimize_pieces(self.record, self.variant(), limits)? else {
             if let Some(cap) = limits.max_per_side {
@@ -437,6 +431,7 @@ impl<'a> Job<'a, '_> {
         };
         let answer =
             checked_answer_with(self.record, minimum.start, "the minimizer", self.variant())?;
+        check_facts(&answer, self.settings.known)?;
         report.answers.push(answer);
         if self.options().minimize.is_some() {
             let fewer = if minimum.pieces == 0 {
@@ -472,6 +467,7 @@ impl<'a> Job<'a, '_> {
             CountOptions {
                 limit,
                 others_empty: false,
+                known: self.settings.known,
             },
         )?;
         if count.boards.is_empty() {
@@ -485,6 +481,7 @@ impl<'a> Job<'a, '_> {
             .join(" ");
         for &board in &count.boards {
             let answer = checked_answer_with(self.record, board, "the counter", self.variant())?;
+            check_facts(&answer, self.settings.known)?;
             if options.all {
                 report.answers.push(answer);
             }

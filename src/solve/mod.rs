@@ -207,19 +207,29 @@ pub fn solve_knowing(
     let found = sat::solve_sat_knowing(record, variant, known)?;
     let outcome = check(record, engine, variant, found)?;
     if let Outcome::Solved(solution) = &outcome {
-        let boards = [
-            ("start", known.start, &solution.answer.start),
-            ("end", known.end, &solution.answer.end),
-        ];
-        for (name, facts, board) in boards {
-            if let Some((square, fact)) = facts.and_then(|f| f.first_difference(board)) {
-                return Err(SolveError::Internal(format!(
-                    "the answer's {name} board breaks the fact on square {square} ({fact:?})"
-                )));
-            }
-        }
+        check_facts(&solution.answer, known)?;
     }
     Ok(outcome)
+}
+
+/// Checks an answer against what is `known` of its boards, square by square.
+///
+/// # Errors
+/// [`SolveError::Internal`] naming the first fact the answer breaks (a bug:
+/// the engines encode every fact).
+pub fn check_facts(answer: &Answer, known: crate::encode::BoardFacts) -> Result<(), SolveError> {
+    let boards = [
+        ("start", known.start, &answer.start),
+        ("end", known.end, &answer.end),
+    ];
+    for (name, facts, board) in boards {
+        if let Some((square, fact)) = facts.and_then(|f| f.first_difference(board)) {
+            return Err(SolveError::Internal(format!(
+                "the answer's {name} board breaks the fact on square {square} ({fact:?})"
+            )));
+        }
+    }
+    Ok(())
 }
 
 /// [`solve`] under the rules of `variant`.
