@@ -209,3 +209,33 @@ fn counts_and_minima_respect_the_facts() {
     );
     assert_eq!(square_of(&fewest.stdout, 0, 26), 'W', "{}", fewest.stdout);
 }
+
+#[test]
+fn a_pdn_fen_pins_the_start_board() {
+    let game = |fen: &str| {
+        format!("[Event \"x\"]\n[GameType \"21\"]\n[FEN \"{fen}\"]\n\n1. 21-17 10-14 *\n")
+    };
+    let fine = scratch("fen-fine.pdn", &game("W:W21,26:B10"));
+    let run = postfacto(&["solve", fine.to_str().unwrap()], "");
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    // Exactly the FEN's pieces: no other answer is allowed.
+    assert_eq!(square_of(&run.stdout, 0, 21), 'w', "{}", run.stdout);
+    assert_eq!(square_of(&run.stdout, 0, 26), 'w', "{}", run.stdout);
+    assert_eq!(
+        run.stdout
+            .lines()
+            .map(|l| l[..8].matches(['w', 'b']).count())
+            .sum::<usize>(),
+        3
+    );
+    let wrong = scratch("fen-wrong.pdn", &game("W:W22,26:B10"));
+    let run = postfacto(&["solve", wrong.to_str().unwrap()], "");
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    assert!(
+        run.stderr.contains(
+            "start board square 21 is empty; but ply 1 (21-17, White) needs a white piece on 21"
+        ),
+        "{}",
+        run.stderr
+    );
+}

@@ -20,7 +20,7 @@ use std::process::ExitCode;
 
 use clap::Parser;
 
-use postfacto::board::Color;
+use postfacto::board::{Board, Color};
 use postfacto::encode::dimacs;
 use postfacto::notation::{
     looks_like_pdn, parse_answers_on, parse_pdn, parse_records_bytes_with, PdnGame, Record,
@@ -452,14 +452,28 @@ fn read_stdin() -> Result<Input, Failure> {
 }
 
 fn read_records(input: &Input, variant: Variant) -> Result<Vec<Record>, Failure> {
+    read_records_with_starts(input, variant).map(|(records, _)| records)
+}
+
+/// [`read_records`], with the start board a PDN game's `[FEN]` pins, per record.
+fn read_records_with_starts(
+    input: &Input,
+    variant: Variant,
+) -> Result<(Vec<Record>, Vec<Option<Board>>), Failure> {
     if let Some(error) = &input.error {
         return Err(fail(Status::BadInput, error.clone()));
     }
     if let Some(games) = read_pdn(input, variant)? {
-        return Ok(games.into_iter().map(|g| g.record).collect());
+        let starts = games
+            .iter()
+            .map(|g| g.fen.map(|(_, board)| board))
+            .collect();
+        return Ok((games.into_iter().map(|g| g.record).collect(), starts));
     }
-    parse_records_bytes_with(&input.bytes, variant.geometry())
-        .map_err(|e| fail(Status::BadInput, format!("{}: {e}", input.name)))
+    let records = parse_records_bytes_with(&input.bytes, variant.geometry())
+        .map_err(|e| fail(Status::BadInput, format!("{}: {e}", input.name)))?;
+    let starts = vec![None; records.len()];
+    Ok((records, starts))
 }
 
 /// Every file named, with folders replaced by the record files in them

@@ -25,7 +25,9 @@ use postfacto::solve::{
 
 use super::args::{AnalysisArgs, FormatArg, ProofFormatArg};
 use super::output::{self, Name, Report};
-use super::{fail, on_path, read_input, read_records, record_files, Failure, Input, Status};
+use super::{
+    fail, on_path, read_input, read_records_with_starts, record_files, Failure, Input, Status,
+};
 
 /// Batches at least this large show a progress bar (when stderr is a terminal).
 const PROGRESS_FROM: usize = 64;
@@ -52,6 +54,8 @@ pub struct Settings {
 struct Source {
     input: Input,
     records: Result<Vec<Record>, Failure>,
+    /// Per record, the start board its PDN `[FEN]` pins, if any.
+    starts: Vec<Option<postfacto::board::Board>>,
 }
 
 /// Runs `solve` on every record of every input: files, folders (every `*.in`
@@ -113,8 +117,15 @@ pub fn run(
     let sources: Vec<Source> = expand(paths)?
         .into_par_iter()
         .map(|input| {
-            let records = read_records(&input, variant);
-            Source { input, records }
+            let (records, starts) = match read_records_with_starts(&input, variant) {
+                Ok((records, starts)) => (Ok(records), starts),
+                Err(failure) => (Err(failure), Vec::new()),
+            };
+            Source {
+                input,
+                records,
+                starts,
+            }
         })
         .collect();
     let total: usize = sources
@@ -149,7 +160,13 @@ pub fn run(
         .map(|&(source, index)| {
             let report = match (index, &source.records) {
                 (Some(i), Ok(records)) => {
-                    run_job(name_of(&source.input, records, i), &records[i], settings)
+                    let known = known_for(settings, source.starts.get(i).copied().flatten());
+                    run_job(
+                        name_of(&source.input, records, i),
+                        &records[i],
+                        settings,
+                        known,
+                    )
                 }
                 (_, Err(failure)) => Report::bad_input(&source.input.name, &failure.message),
                 (None, Ok(_)) => unreachable!("a readable source has a job per record"),
@@ -204,7 +221,31 @@ fn name_of<'a>(input: &'a Input, records: &[Record], index: usize) -> Name<'a> {
 
 /// Solves one record; under a time limit, on a thread of its own that is
 /// abandoned when the limit passes (varisat cannot be interrupted).
-fn run_job<'r>(name: Name<'r>, record: &'r Record, settings: &Arc<Settings>) -> Report<'r> {
+/// What is known of a record's boards: the command line's facts, and the
+/// start board its PDN `[FEN]` pins when `--start-board` does not say (for
+/// the SAT engine's own solver).
+fn known_for(settings: &Settings, fen: Option<postfacto::board::Board>) -> BoardFacts {
+    let mut known = settings.known;
+    // Only the SAT engine's own solver takes facts; elsewhere the FEN is
+    // left to `verify --pdn`, as before.
+    let takes_facts = settings.engine == Engine::Sat
+        && settings.solver.is_none()
+        && settings.options.proof.is_none();
+    if known.start.is_none() && takes_facts {
+        known.start = fen.map(|board| postfacto::board::PartialBoard {
+            board,
+            known: board.topology().all_bits(),
+        });
+    }
+    known
+}
+
+fn run_job<'r>(
+    name: Name<'r>,
+    record: &'r Record,
+    settings: &Arc<Settings>,
+    known: BoardFacts,
+) -> Report<'r> {
     let limit = match settings.time_limit {
         Some(limit) if settings.solver.is_none() => limit,
         _ => {
@@ -212,6 +253,7 @@ fn run_job<'r>(name: Name<'r>, record: &'r Record, settings: &Arc<Settings>) -> 
                 name,
                 record,
                 settings,
+                known,
             }
             .run()
         }
@@ -225,6 +267,7 @@ fn run_job<'r>(name: Name<'r>, record: &'r Record, settings: &Arc<Settings>) -> 
             },
             record: &owned,
             settings: &shared,
+            known,
         }
         .run()
         .without_record()
@@ -250,6 +293,8 @@ struct Job<'a, 's> {
     name: Name<'a>,
     record: &'a Record,
     settings: &'s Settings,
+    /// What is known of this record's boards besides its moves.
+    known: BoardFacts,
 }
 
 impl<'a> Job<'a, '_> {
@@ -300,7 +345,7 @@ impl<'a> Job<'a, '_> {
                 self.record,
                 self.settings.engine,
                 self.variant(),
-                self.settings.known,
+                self.known,
             )?,
         };
         match outcome {
@@ -334,7 +379,7 @@ impl<'a> Job<'a, '_> {
         engine_reason: Option<String>,
         report: &mut Report,
     ) -> Result<(), SolveError> {
-        let known = self.settings.known;
+        let known = self.known;
         let explanation = explain_impossible_knowing(self.record, self.variant(), known)?
             .ok_or_else(|| {
                 SolveError::Internal(format!(
@@ -360,7 +405,7 @@ impl<'a> Job<'a, '_> {
     }
 
     fn explain_solved(&self, answer: &Answer, report: &mut Report) -> Result<(), SolveError> {
-        let known = self.settings.known;
+        let known = self.known;
         let squares = forced_facts_knowing(self.record, self.variant(), known, &answer.start)?;
         let text = &mut report.text;
         let _ = writeln!(
@@ -416,7 +461,7 @@ impl<'a> Job<'a, '_> {
     fn minimize(&self, report: &mut Report) -> Result<(), SolveError> {
         let limits = Limits {
             max_per_side: self.options().max_per_side,
-            known: self.settings.known,
+            known: self.known,
         };
         let Some(minimum) = minimize_pieces(self.record, self.variant(), limits)? else {
             if let Some(cap) = limits.max_per_side {
@@ -431,7 +476,7 @@ impl<'a> Job<'a, '_> {
         };
         let answer =
             checked_answer_with(self.record, minimum.start, "the minimizer", self.variant())?;
-        check_facts(&answer, self.settings.known)?;
+        check_facts(&answer, self.known)?;
         report.answers.push(answer);
         if self.options().minimize.is_some() {
             let fewer = if minimum.pieces == 0 {
@@ -467,7 +512,7 @@ impl<'a> Job<'a, '_> {
             CountOptions {
                 limit,
                 others_empty: false,
-                known: self.settings.known,
+                known: self.known,
             },
         )?;
         if count.boards.is_empty() {
@@ -481,7 +526,7 @@ impl<'a> Job<'a, '_> {
             .join(" ");
         for &board in &count.boards {
             let answer = checked_answer_with(self.record, board, "the counter", self.variant())?;
-            check_facts(&answer, self.settings.known)?;
+            check_facts(&answer, self.known)?;
             if options.all {
                 report.answers.push(answer);
             }
