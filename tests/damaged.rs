@@ -239,3 +239,60 @@ fn a_pdn_fen_pins_the_start_board() {
         run.stderr
     );
 }
+
+#[test]
+fn pdn_output_reads_back_and_verifies() {
+    for (rules, input) in [
+        ("english", "tests/data/sample1.in"),
+        ("english", "tests/data/sample2.in"),
+        ("russian", "tests/data/russian1.in"),
+        ("brazilian", "tests/data/brazilian1.in"),
+        ("international", "tests/data/international1.in"),
+    ] {
+        let file = path(input);
+        let run = postfacto(
+            &[
+                "solve",
+                "--rules",
+                rules,
+                "--format",
+                "pdn",
+                file.to_str().unwrap(),
+            ],
+            "",
+        );
+        assert_eq!(run.code, 0, "{input}: {}", run.stderr);
+        assert!(run.stdout.starts_with("[Event "), "{}", run.stdout);
+        assert!(run.stdout.contains("[FEN \""), "{}", run.stdout);
+        let pdn = scratch(
+            &format!(
+                "out-{rules}-{}.pdn",
+                file.file_stem().unwrap().to_str().unwrap()
+            ),
+            &run.stdout,
+        );
+        let verified = postfacto(
+            &["verify", "--rules", rules, "--pdn", pdn.to_str().unwrap()],
+            "",
+        );
+        assert_eq!(
+            (verified.code, verified.stdout.trim()),
+            (0, "game 1 (line 1): OK"),
+            "{}\n{}",
+            run.stdout,
+            verified.stderr
+        );
+    }
+    // JSON: the moves as played and as written.
+    let json = postfacto(
+        &[
+            "solve",
+            "--format",
+            "json",
+            path("tests/data/sample1.in").to_str().unwrap(),
+        ],
+        "",
+    );
+    let object: serde_json::Value = serde_json::from_str(json.stdout.trim()).unwrap();
+    assert_eq!(object["record"], object["moves"]);
+}

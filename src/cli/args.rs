@@ -259,6 +259,8 @@ pub enum FormatArg {
     Fen,
     /// An SVG picture per record, written to --out.
     Svg,
+    /// The completed game as PDN, its start board in a [FEN] tag.
+    Pdn,
 }
 
 /// The side to move.

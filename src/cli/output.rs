@@ -7,7 +7,7 @@ use rayon::prelude::*;
 use std::time::Duration;
 
 use postfacto::board::Color;
-use postfacto::notation::{to_fen, Answer, MoveText, Record};
+use postfacto::notation::{to_fen, write_pdn, Answer, MoveText, Record};
 use postfacto::render::svg;
 use postfacto::rules::Variant;
 use postfacto::solve::SolveStats;
@@ -167,7 +167,10 @@ fn json_of(report: &Report, settings: &Settings) -> serde_json::Value {
     let object = value.as_object_mut().expect("an object");
     if let Some(record) = report.record {
         object.insert("first".into(), record.first.name().into());
+        // The moves as played, and as written (the same until damaged
+        // records are read: shared/spec/damaged.md).
         object.insert("moves".into(), moves_of(record, variant).into());
+        object.insert("record".into(), moves_of(record, variant).into());
         if let Some(answer) = report.answers.first() {
             if let serde_json::Value::Object(boards) = board_json(answer, record) {
                 object.extend(boards);
@@ -234,6 +237,22 @@ fn render(
                     to_fen(&answer.start, record.first, algebraic),
                     to_fen(&answer.end, turn_after(record), algebraic)
                 );
+            }
+        }
+        FormatArg::Pdn => {
+            if let (Some(record), Some(answer)) = (report.record, report.answers.first()) {
+                let tags = [
+                    ("Event", report.name.to_string()),
+                    ("GameType", variant.pdn_game_type().to_string()),
+                ];
+                rendered.text = write_pdn(
+                    &tags,
+                    &answer.start,
+                    record,
+                    variant.first_player(),
+                    variant.fen_algebraic(),
+                    |mv| variant.write_move(mv),
+                ) + "\n";
             }
         }
         FormatArg::Svg => {
