@@ -9,9 +9,10 @@
 
 use varisat::Solver;
 
+use crate::board::Topology;
 use crate::notation::{
-    parse_answers, parse_board, parse_fen, parse_pdn, parse_records_bytes_with, parse_records_with,
-    to_fen, Geometry,
+    parse_answers, parse_answers_on, parse_board, parse_fen, parse_fen_on, parse_partial_board_on,
+    parse_pdn, parse_records_bytes_with, parse_records_with, to_fen, Geometry,
 };
 use crate::pawns::{format_pawn_boards, parse_pawn_boards};
 use crate::replay::judge;
@@ -50,6 +51,18 @@ pub fn boards(bytes: &[u8]) {
     };
     let _ = parse_board(text);
     let _ = parse_answers(text);
+    for topology in Topology::ALL {
+        let _ = parse_answers_on(text, topology);
+        // A board of facts prints back to the same facts where they are known.
+        if let Ok(facts) = parse_partial_board_on(text, topology) {
+            assert_eq!(facts.keep_known(), facts, "{text}");
+        }
+        if let Ok((turn, board)) = parse_fen_on(text, topology) {
+            let fen = to_fen(&board, turn, topology.algebraic());
+            let back = parse_fen_on(&fen, topology);
+            assert_eq!(back, Ok((turn, board)), "{fen}");
+        }
+    }
     if let Ok((turn, board)) = parse_fen(text) {
         for algebraic in [false, true] {
             let fen = to_fen(&board, turn, algebraic);
