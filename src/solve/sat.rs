@@ -30,8 +30,9 @@ const MAX_BLOCKERS: usize = 8;
 /// - and the landing is empty whatever the start board, but one of the two
 ///   pieces is of unknown colour (black by default), it must be white.
 ///
-/// So every piece, colour and kind on the board is forced, and any start
-/// board that replays has them all. When the shortcut answers, its answer
+/// So every piece on the board is forced, and so is every white colour and
+/// every king (black and man are the lucky defaults): any start board that
+/// replays has them all. When the shortcut answers, its answer
 /// is therefore the board of the forced facts with nothing more: exactly
 /// the lucky assignment of the full formula whenever that satisfies it.
 /// When it gives up, the full engine runs as before, and nothing is lost
