@@ -58,6 +58,24 @@ struct Jump {
 }
 
 impl Capturing {
+    /// Whether [`Capturing::jumps`] would find a jump, without building them:
+    /// the question every simple move and every stop asks.
+    fn can_jump(&self, board: &Board) -> bool {
+        let enemy = self.color.opposite();
+        Direction::ALL.into_iter().any(|dir| {
+            let mut at = self.at.step(dir);
+            if self.king {
+                while let Some(s) = at.filter(|&s| board.is_empty(s)) {
+                    at = s.step(dir);
+                }
+            }
+            let Some(over) = at else { return false };
+            board.color_at(over) == Some(enemy)
+                && self.captured & over.bit() == 0
+                && over.step(dir).is_some_and(|s| board.is_empty(s))
+        })
+    }
+
     /// Every jump from here on `board` (the board without the moving piece,
     /// with the pieces captured so far still on it).
     fn jumps(&self, board: &Board) -> Vec<Jump> {
@@ -221,6 +239,17 @@ impl Policy {
 impl Russian {
     /// Some capture available to `side` (its first jump), if there is any.
     pub fn any_capture(board: &Board, side: Color) -> Option<MoveText> {
+        // A piece's own square is never on its way out, so the board need
+        // not be lifted just to ask; the example is built only if needed.
+        let can = |from: Square| {
+            board.get(from).is_some_and(|piece| {
+                let (_, capturing) = Policy::Russian.lift(board, from, piece);
+                capturing.can_jump(board)
+            })
+        };
+        if !board.squares_of(side).any(can) {
+            return None;
+        }
         board.squares_of(side).find_map(|from| {
             let (lifted, piece) = Policy::Russian.lift(board, from, board.get(from)?);
             let jump = piece.jumps(&lifted).into_iter().next()?;
@@ -374,7 +403,11 @@ impl Policy {
         let to = mv.to();
         if mv.is_capture() {
             capturing.at = to;
-            if let Some(jump) = capturing.jumps(&during).into_iter().next() {
+            let goes_on = capturing.can_jump(&during);
+            if let Some(jump) = goes_on
+                .then(|| capturing.jumps(&during))
+                .and_then(|j| j.into_iter().next())
+            {
                 return Err(Violation::MustContinue {
                     at: to,
                     over: jump.over,
@@ -660,5 +693,37 @@ mod tests {
             .play(&b, Color::White, &on(v, "50-44"))
             .unwrap_err();
         assert!(matches!(err, Violation::CaptureAvailable { .. }), "{err}");
+    }
+
+    #[test]
+    fn the_quick_jump_test_agrees_with_the_jumps() {
+        use crate::board::Topology;
+        use crate::random::{random_board_on, Rng};
+        let mut rng = Rng::new(11);
+        let mut found = 0;
+        for round in 0..3_000 {
+            let topology = if round % 2 == 0 {
+                Topology::EightAlgebraic
+            } else {
+                Topology::Ten
+            };
+            let density = 20 + rng.below(60) as u32;
+            let b = random_board_on(&mut rng, topology, density, 40);
+            for from in topology.squares() {
+                let Some(piece) = b.get(from) else { continue };
+                let (lifted, mut capturing) = Policy::Majority.lift(&b, from, piece);
+                // Some pieces already taken, as mid-capture.
+                capturing.captured =
+                    rng.next_u64() & rng.next_u64() & b.occupied_by(piece.color.opposite());
+                let jumps = capturing.jumps(&lifted);
+                assert_eq!(
+                    capturing.can_jump(&lifted),
+                    !jumps.is_empty(),
+                    "{from:?}\n{b}"
+                );
+                found += usize::from(!jumps.is_empty());
+            }
+        }
+        assert!(found > 1_000, "{found}");
     }
 }
