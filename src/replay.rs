@@ -5,7 +5,7 @@
 use std::fmt;
 
 use crate::board::Board;
-use crate::notation::{Answer, MoveText, Record};
+use crate::notation::{Answer, Record, WrittenMove};
 use crate::rules::{Rules, StartProblem, Violation};
 
 /// The first ply of a record that breaks a rule.
@@ -15,7 +15,7 @@ pub struct ReplayError {
     /// 1-based ply number.
     pub ply: usize,
     /// The move as written.
-    pub text: MoveText,
+    pub text: WrittenMove,
     /// The rule it breaks.
     pub violation: Violation,
 }
@@ -23,10 +23,15 @@ pub struct ReplayError {
 /// Plays every move of `record` from `start` and returns the end board.
 ///
 /// The start board's own validity is not checked here (see [`judge`]).
+/// A damaged record replays when some filling of its moves does (see
+/// [`replay_filling`]).
 ///
 /// # Errors
 /// The first ply that breaks a rule.
 pub fn replay(rules: &dyn Rules, start: &Board, record: &Record) -> Result<Board, ReplayError> {
+    if record.is_damaged() {
+        return replay_filling(rules, start, record, None).map(|(end, _)| end);
+    }
     if rules.variant() == crate::rules::Variant::English {
         // The same rules, called directly: the commonest replay gets the
         // English play inlined into its loop.
@@ -47,11 +52,116 @@ fn replay_with<R: Rules + ?Sized>(
             .play(&board, record.mover(ply), mv)
             .map_err(|violation| ReplayError {
                 ply,
-                text: mv.clone(),
+                text: WrittenMove::Known(mv.clone()),
                 violation,
             })?;
     }
     Ok(board)
+}
+
+/// How many positions [`replay_filling`] visits before it gives up.
+pub const MAX_FILLING_STEPS: usize = 1_000_000;
+
+/// Plays a damaged record from `start`, trying at each damaged ply every
+/// legal move that fits what is written (in the rules' order) and going
+/// back when a later ply fails: the first filling that replays (and ends
+/// on `end`, when given) with its end board and the filled record.
+///
+/// # Errors
+/// The ply furthest into the record at which every filling failed, with
+/// why; [`Violation::NothingFits`] past [`MAX_FILLING_STEPS`] too.
+pub fn replay_filling(
+    rules: &dyn Rules,
+    start: &Board,
+    record: &Record,
+    end: Option<&Board>,
+) -> Result<(Board, Record), ReplayError> {
+    let written = record.written_moves();
+    let mut search = Filling {
+        rules,
+        record,
+        written: &written,
+        end,
+        moves: Vec::with_capacity(written.len()),
+        steps: 0,
+        furthest: None,
+    };
+    match search.from(*start, 0) {
+        Some(board) => Ok((board, record.filled(search.moves))),
+        None => Err(search.furthest.unwrap_or(ReplayError {
+            ply: written.len(),
+            text: written
+                .last()
+                .cloned()
+                .unwrap_or(WrittenMove::Pattern(crate::notation::MovePattern::Unknown)),
+            violation: Violation::NothingFits,
+        })),
+    }
+}
+
+/// The backtracking behind [`replay_filling`].
+struct Filling<'a> {
+    rules: &'a dyn Rules,
+    record: &'a Record,
+    written: &'a [WrittenMove],
+    end: Option<&'a Board>,
+    moves: Vec<crate::notation::MoveText>,
+    steps: usize,
+    furthest: Option<ReplayError>,
+}
+
+impl Filling<'_> {
+    fn fail(&mut self, ply: usize, violation: Violation) {
+        if self.furthest.as_ref().is_none_or(|f| f.ply <= ply) {
+            self.furthest = Some(ReplayError {
+                ply,
+                text: self.written[ply - 1].clone(),
+                violation,
+            });
+        }
+    }
+
+    fn from(&mut self, board: Board, index: usize) -> Option<Board> {
+        self.steps += 1;
+        if self.steps > MAX_FILLING_STEPS {
+            return None;
+        }
+        let Some(written) = self.written.get(index) else {
+            return match self.end {
+                Some(end) if *end != board => None,
+                _ => Some(board),
+            };
+        };
+        let (ply, side) = (index + 1, self.record.mover(index + 1));
+        let candidates = match written {
+            WrittenMove::Known(mv) => vec![mv.clone()],
+            WrittenMove::Pattern(pattern) => {
+                let fitting: Vec<_> = self
+                    .rules
+                    .legal_moves(&board, side)
+                    .into_iter()
+                    .filter(|mv| pattern.matches(mv))
+                    .collect();
+                if fitting.is_empty() {
+                    self.fail(ply, Violation::NothingFits);
+                }
+                fitting
+            }
+        };
+        for mv in candidates {
+            match self.rules.play(&board, side, &mv) {
+                Ok(next) => {
+                    self.moves.push(mv);
+                    if let Some(end) = self.from(next, index + 1) {
+                        return Some(end);
+                    }
+                    self.moves.pop();
+                }
+                Err(violation) => self.fail(ply, violation),
+            }
+        }
+        None
+    }
 }
 
 /// Why an answer is rejected.
@@ -104,7 +214,15 @@ pub fn judge(rules: &dyn Rules, record: &Record, answer: &Answer) -> Result<(), 
     if let Some(&problem) = rules.start_problems(&answer.start).first() {
         return Err(Rejection::BadStart(problem));
     }
-    let end = replay(rules, &answer.start, record).map_err(Rejection::Illegal)?;
+    let end = if record.is_damaged() {
+        // The filling that ends on the answer's end board, if any does.
+        match replay_filling(rules, &answer.start, record, Some(&answer.end)) {
+            Ok((end, _)) => end,
+            Err(_) => replay(rules, &answer.start, record).map_err(Rejection::Illegal)?,
+        }
+    } else {
+        replay(rules, &answer.start, record).map_err(Rejection::Illegal)?
+    };
     let differs = |s: &crate::board::Square| end.get(*s) != answer.end.get(*s);
     let topology = answer.start.topology();
     if end.topology() != answer.end.topology() {

@@ -16,7 +16,7 @@ use varisat::{CnfFormula, ExtendFormula, Lit, Solver, Var};
 use crate::board::Color;
 use crate::board::Topology;
 use crate::encode::vars::var_count;
-use crate::encode::{encode_with, BoardFacts, ClauseSink, EncodeOptions, Group, Rule, Unsupported};
+use crate::encode::{encode_with, BoardFacts, ClauseSink, EncodeError, EncodeOptions, Group, Rule};
 use crate::notation::Record;
 use crate::rules::Variant;
 
@@ -64,8 +64,8 @@ impl SelectorFormula {
     /// Encodes `record` under `variant` with one selector per ply rule group.
     ///
     /// # Errors
-    /// [`Unsupported`] for a rule set without an encoding.
-    pub fn of(record: &Record, variant: Variant) -> Result<SelectorFormula, Unsupported> {
+    /// As [`crate::encode::encode_with`].
+    pub fn of(record: &Record, variant: Variant) -> Result<SelectorFormula, EncodeError> {
         SelectorFormula::of_knowing(record, variant, BoardFacts::none())
     }
 
@@ -73,22 +73,31 @@ impl SelectorFormula {
     /// fact is a group of its own, with a selector like a ply's rules.
     ///
     /// # Errors
-    /// [`Unsupported`] for a rule set without an encoding.
+    /// As [`crate::encode::encode_with`].
     pub fn of_knowing(
         record: &Record,
         variant: Variant,
         known: BoardFacts,
-    ) -> Result<SelectorFormula, Unsupported> {
+    ) -> Result<SelectorFormula, EncodeError> {
         let mut formula = CnfFormula::new();
-        formula.set_var_count(var_count(variant.topology()));
+        let options = EncodeOptions {
+            known,
+            ..EncodeOptions::exact()
+        };
+        // Selectors come after the encoder's own variables: a damaged
+        // record's choices and later boards (numbered the same every time).
+        let vars = if record.is_damaged() {
+            encode_with(variant, record, &mut crate::encode::Discard, options)?
+                .stats
+                .vars
+        } else {
+            var_count(variant.topology())
+        };
+        formula.set_var_count(vars);
         let mut this = SelectorFormula {
             formula,
             groups: Vec::new(),
             variant,
-        };
-        let options = EncodeOptions {
-            known,
-            ..EncodeOptions::exact()
         };
         encode_with(variant, record, &mut this, options)?;
         Ok(this)

@@ -44,6 +44,8 @@ pub struct Report<'r> {
     pub status: Status,
     /// Answers to print (several with `--all`).
     pub answers: Vec<Answer>,
+    /// For a damaged record, each answer's moves filled in (same order).
+    pub filled: Vec<Record>,
     /// Further text for standard output (explanations, counts).
     pub text: String,
     /// Messages for standard error (without the `postfacto: ` prefix).
@@ -61,6 +63,7 @@ impl<'r> Report<'r> {
             record: Some(record),
             status: Status::Ok,
             answers: Vec::new(),
+            filled: Vec::new(),
             text: String::new(),
             err: Vec::new(),
             stats: None,
@@ -80,6 +83,7 @@ impl<'r> Report<'r> {
             },
             status: self.status,
             answers: self.answers,
+            filled: self.filled,
             text: self.text,
             err: self.err,
             stats: self.stats,
@@ -97,6 +101,7 @@ impl<'r> Report<'r> {
             record: None,
             status: Status::BadInput,
             answers: Vec::new(),
+            filled: Vec::new(),
             text: String::new(),
             err: vec![message.to_string()],
             stats: None,
@@ -133,7 +138,7 @@ pub fn summary(reports: &[Report], elapsed: Duration) -> String {
 
 /// Side to move after the record: the first mover, or the other after an odd count.
 fn turn_after(record: &Record) -> Color {
-    record.mover(record.moves.len() + 1)
+    record.mover(record.plies() + 1)
 }
 
 /// The record's moves as the rule set writes them.
@@ -143,6 +148,32 @@ fn moves_of(record: &Record, variant: Variant) -> Vec<String> {
         .iter()
         .map(|m: &MoveText| variant.write_move(m))
         .collect()
+}
+
+/// The record's moves as written (`?` and short captures as they stand).
+fn written_of(record: &Record, variant: Variant) -> Vec<String> {
+    if !record.is_damaged() {
+        return moves_of(record, variant);
+    }
+    let written = record.written_moves();
+    let text = |w: &postfacto::notation::WrittenMove| {
+        if variant.algebraic() {
+            w.algebraic()
+        } else {
+            w.numbered()
+        }
+    };
+    written.iter().map(text).collect()
+}
+
+/// The moves the first answer plays: the record's own, or for a damaged
+/// record the filling found (none before an answer).
+fn played<'a>(report: &'a Report) -> Option<&'a Record> {
+    match (report.filled.first(), report.record) {
+        (Some(filled), _) => Some(filled),
+        (None, Some(record)) if !record.is_damaged() => Some(record),
+        _ => None,
+    }
 }
 
 fn json_of(report: &Report, settings: &Settings) -> serde_json::Value {
@@ -167,10 +198,12 @@ fn json_of(report: &Report, settings: &Settings) -> serde_json::Value {
     let object = value.as_object_mut().expect("an object");
     if let Some(record) = report.record {
         object.insert("first".into(), record.first.name().into());
-        // The moves as played, and as written (the same until damaged
-        // records are read: shared/spec/damaged.md).
-        object.insert("moves".into(), moves_of(record, variant).into());
-        object.insert("record".into(), moves_of(record, variant).into());
+        // The moves as played (filled in, for a damaged record that has
+        // an answer), and as written: shared/spec/damaged.md.
+        if let Some(played) = played(report) {
+            object.insert("moves".into(), moves_of(played, variant).into());
+        }
+        object.insert("record".into(), written_of(record, variant).into());
         if let Some(answer) = report.answers.first() {
             if let serde_json::Value::Object(boards) = board_json(answer, record) {
                 object.extend(boards);
@@ -240,7 +273,7 @@ fn render(
             }
         }
         FormatArg::Pdn => {
-            if let (Some(record), Some(answer)) = (report.record, report.answers.first()) {
+            if let (Some(record), Some(answer)) = (played(report), report.answers.first()) {
                 let tags = [
                     ("Event", report.name.to_string()),
                     ("GameType", variant.pdn_game_type().to_string()),
@@ -256,7 +289,7 @@ fn render(
             }
         }
         FormatArg::Svg => {
-            if let (Some(record), Some(answer)) = (report.record, report.answers.first()) {
+            if let (Some(record), Some(answer)) = (played(report), report.answers.first()) {
                 let dir = settings.out_dir.as_deref().unwrap_or(Path::new("."));
                 let file = dir.join(format!("{:04}.svg", index + 1));
                 std::fs::write(&file, svg(answer, record, variant)).map_err(|e| {

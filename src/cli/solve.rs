@@ -352,6 +352,7 @@ impl<'a> Job<'a, '_> {
             Outcome::Solved(solution) => {
                 report.stats = Some(solution.stats);
                 report.answers.push(solution.answer);
+                report.filled.extend(solution.filled);
                 if options.explain {
                     self.explain_solved(&solution.answer, report)?;
                 }

@@ -47,6 +47,9 @@ pub struct Encoded {
     pub contradiction: Option<Contradiction>,
     /// The start-board facts the unit clauses fix.
     pub facts: KnownFacts,
+    /// A damaged record's damaged plies, each with the moves the formula
+    /// chooses among (empty for a record with nothing damaged).
+    pub damaged: Vec<super::DamagedPly>,
 }
 
 /// A clause of at most eight literals packed into one key (16 bits per
@@ -200,17 +203,7 @@ pub(super) fn encode_record<'s, S: ClauseSink + 's>(
             side: record.mover(i + 1),
             text: mv,
         };
-        // The one rule every rule set starts with: the mover is the side's.
-        let (side, from) = (ply.side, mv.from());
-        let rule = Rule::MoverOwns(from);
-        let out = encoder.out();
-        out.group(Some(ply), rule);
-        let owns = out
-            .require(board.holds(from, side), || {
-                format!("it is {side}'s move, but {}", board.describe(from))
-            })
-            .map_err(Contradiction::at(ply, rule));
-        if let Err(c) = owns.and_then(|()| encoder.ply(&mut board, ply)) {
+        if let Err(c) = encode_ply(encoder, &mut board, ply) {
             encoder.out().empty_clause();
             contradiction = Some(c);
             break;
@@ -230,7 +223,26 @@ pub(super) fn encode_record<'s, S: ClauseSink + 's>(
         stats: out.stats,
         contradiction,
         facts: out.known.clone(),
+        damaged: Vec::new(),
     }
+}
+
+/// One ply's rules: the one every rule set starts with (the mover is the
+/// side's), then the rule set's own; plays the ply on `board`.
+pub(super) fn encode_ply<'s, S: ClauseSink + 's>(
+    encoder: &mut impl PlyEncoder<'s, S>,
+    board: &mut SymBoard,
+    ply: PlyRef<'_>,
+) -> Result<(), Contradiction> {
+    let (side, from) = (ply.side, ply.text.from());
+    let rule = Rule::MoverOwns(from);
+    let out = encoder.out();
+    out.group(Some(ply), rule);
+    out.require(board.holds(from, side), || {
+        format!("it is {side}'s move, but {}", board.describe(from))
+    })
+    .map_err(Contradiction::at(ply, rule))?;
+    encoder.ply(board, ply)
 }
 
 impl Contradiction {
@@ -257,6 +269,9 @@ pub(super) struct Emitter<'s, S> {
     pub(super) sink: &'s mut S,
     /// Unit facts emitted so far.
     pub(super) known: KnownFacts,
+    /// Add the units emitted to `known` (off for the rules of one of a
+    /// damaged ply's moves, whose clauses some moves share).
+    pub(super) learn: bool,
     /// Packed keys of the clauses emitted so far.
     seen: WordSet,
     clause: Vec<Lit>,
@@ -271,6 +286,7 @@ impl<'s, S: ClauseSink> Emitter<'s, S> {
             options,
             sink,
             known: KnownFacts::default(),
+            learn: true,
             seen: WordSet::with_capacity_and_hasher(seen_capacity, Default::default()),
             clause: Vec::with_capacity(8),
             stats: EncodeStats {
@@ -317,7 +333,7 @@ impl<'s, S: ClauseSink> Emitter<'s, S> {
         self.clause.dedup();
         match self.clause[..] {
             [] => return Err(()),
-            [unit] => self.known.learn(unit),
+            [unit] if self.learn => self.known.learn(unit),
             _ if self.options.units_only => return Ok(()),
             _ => {}
         }
@@ -342,7 +358,9 @@ impl<'s, S: ClauseSink> Emitter<'s, S> {
             }
             Some(false) => Err(()),
             None => {
-                self.known.learn(unit);
+                if self.learn {
+                    self.known.learn(unit);
+                }
                 self.sink.add_clause(&[unit]);
                 self.stats.clauses += 1;
                 Ok(())
@@ -412,7 +430,7 @@ impl<'s, S: ClauseSink> Emitter<'s, S> {
     }
 
     /// The start board's known squares: one group each, its unit clauses.
-    fn start_facts(&mut self, facts: &PartialBoard) -> Option<Contradiction> {
+    pub(super) fn start_facts(&mut self, facts: &PartialBoard) -> Option<Contradiction> {
         for (square, piece) in facts.facts() {
             let rule = Rule::StartFact { square, piece };
             self.group(None, rule);
@@ -432,7 +450,7 @@ impl<'s, S: ClauseSink> Emitter<'s, S> {
 
     /// The end board's known squares, over what the symbolic replay left
     /// there: one group each.
-    fn end_facts(
+    pub(super) fn end_facts(
         &mut self,
         facts: &PartialBoard,
         board: &SymBoard,

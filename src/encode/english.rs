@@ -62,14 +62,19 @@ pub fn encode_english_with(
     sink: &mut impl ClauseSink,
     options: EncodeOptions,
 ) -> Encoded {
-    let mut encoder = Encoder {
-        out: Emitter::new(sink, options),
-        dirty: [u64::MAX; 2],
-    };
+    let mut encoder = english_encoder(Emitter::new(sink, options));
     encode_record(record, &mut encoder)
 }
 
-struct Encoder<'s, S> {
+/// The English ply encoder writing through `out`.
+pub(super) fn english_encoder<S>(out: Emitter<'_, S>) -> Encoder<'_, S> {
+    Encoder {
+        out,
+        dirty: [u64::MAX; 2],
+    }
+}
+
+pub(super) struct Encoder<'s, S> {
     out: Emitter<'s, S>,
     /// Per side (black, white): the squares whose content changed since that
     /// side's last "no capture" check (all of them before the first). A jump

@@ -4,6 +4,7 @@
 //! [`AnnotatedCnf`] that prints DIMACS with a comment for every variable and
 //! every group of clauses.
 
+mod damaged;
 mod emitter;
 mod english;
 mod russian;
@@ -12,6 +13,7 @@ mod symbolic;
 pub mod vars;
 
 pub use crate::sat::AnnotatedCnf;
+pub use damaged::{DamagedPly, MAX_CANDIDATES};
 pub use emitter::{BoardFacts, Contradiction, EncodeOptions, EncodeStats, Encoded};
 pub use english::{encode_english, encode_english_with};
 pub use russian::{encode_brazilian_with, encode_russian, encode_russian_with};
@@ -26,6 +28,17 @@ use crate::rules::Variant;
 #[error("the SAT encoding does not know {} rules yet (the 10x10 board is not encoded); `verify`, `moves` and `generate` know them", .0.name())]
 pub struct Unsupported(pub Variant);
 
+/// Why a record could not be encoded.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum EncodeError {
+    /// The rule set has no encoding.
+    #[error(transparent)]
+    Unsupported(#[from] Unsupported),
+    /// A damaged ply fits too many moves to list (a limit, not a verdict).
+    #[error("{0}")]
+    TooManyMoves(String),
+}
+
 /// Whether the encoder knows `variant`'s rules.
 ///
 /// # Errors
@@ -38,15 +51,26 @@ pub fn encodes(variant: Variant) -> Result<(), Unsupported> {
 
 /// Encodes `record` under the rules of `variant` into `sink`.
 ///
+/// A damaged record (see [`Record::written`]) gets the encoding of
+/// `encodings/damaged.md`; [`Encoded::damaged`] then lists its choices.
+///
 /// # Errors
-/// [`Unsupported`] for a rule set without an encoding (nothing is written).
+/// [`EncodeError::Unsupported`] for a rule set without an encoding
+/// (nothing is written); [`EncodeError::TooManyMoves`] when a damaged ply
+/// fits more moves than the encoder lists.
 pub fn encode_with(
     variant: Variant,
     record: &Record,
     sink: &mut impl ClauseSink,
     options: EncodeOptions,
-) -> Result<Encoded, Unsupported> {
+) -> Result<Encoded, EncodeError> {
     encodes(variant)?;
+    if record.is_damaged() {
+        let (mut encoded, plies) = damaged::encode_damaged(variant, record, sink, options)
+            .map_err(EncodeError::TooManyMoves)?;
+        encoded.damaged = plies;
+        return Ok(encoded);
+    }
     Ok(match variant {
         Variant::Russian => encode_russian_with(record, sink, options),
         Variant::Brazilian | Variant::International => encode_brazilian_with(record, sink, options),
@@ -63,6 +87,9 @@ pub fn encode_with(
 /// `None` when the facts contradict each other (there is no start board
 /// then) or the rule set has no encoding.
 pub fn unit_facts(variant: Variant, record: &Record) -> Option<KnownFacts> {
+    if record.is_damaged() {
+        return None;
+    }
     let encoded = encode_with(variant, record, &mut Discard, EncodeOptions::units_only()).ok()?;
     encoded.contradiction.is_none().then_some(encoded.facts)
 }
@@ -85,8 +112,20 @@ pub fn english_dimacs(record: &Record) -> AnnotatedCnf {
 /// the variable scheme.
 ///
 /// # Errors
-/// [`Unsupported`] for a rule set without an encoding.
-pub fn dimacs(record: &Record, variant: Variant) -> Result<AnnotatedCnf, Unsupported> {
+/// As [`encode_with`].
+pub fn dimacs(record: &Record, variant: Variant) -> Result<AnnotatedCnf, EncodeError> {
+    dimacs_encoded(record, variant).map(|(cnf, _)| cnf)
+}
+
+/// [`dimacs`], with what the encoder says of the formula (its damaged
+/// plies' choices above all, to read a model back).
+///
+/// # Errors
+/// As [`encode_with`].
+pub fn dimacs_encoded(
+    record: &Record,
+    variant: Variant,
+) -> Result<(AnnotatedCnf, Encoded), EncodeError> {
     let mut cnf = AnnotatedCnf::new();
     let topology = variant.topology();
     cnf.name_vars(vars::var_count(topology), vars::name_on(topology));
@@ -96,12 +135,22 @@ pub fn dimacs(record: &Record, variant: Variant) -> Result<AnnotatedCnf, Unsuppo
     };
     let encoded = encode_with(variant, record, &mut sink, EncodeOptions::default())?;
     annotate(&mut cnf, record, variant, &encoded);
-    Ok(cnf)
+    Ok((cnf, encoded))
 }
 
 /// The preamble of [`dimacs`]: the record, the sizes and the variable scheme.
 fn annotate(cnf: &mut AnnotatedCnf, record: &Record, variant: Variant, encoded: &Encoded) {
-    let moves: Vec<String> = record.moves.iter().map(|m| variant.write_move(m)).collect();
+    let moves: Vec<String> = record
+        .written_moves()
+        .iter()
+        .map(|m| {
+            if variant.algebraic() {
+                m.algebraic()
+            } else {
+                m.numbered()
+            }
+        })
+        .collect();
     let document = match variant {
         Variant::English | Variant::Russian => variant.name(),
         Variant::International | Variant::Brazilian => "international",

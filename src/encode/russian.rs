@@ -262,12 +262,17 @@ fn encode_flying(
     options: EncodeOptions,
     majority: bool,
 ) -> Encoded {
-    let mut encoder = Encoder {
-        out: Emitter::new(sink, options),
+    let mut encoder = flying_encoder(Emitter::new(sink, options), majority);
+    encode_record(record, &mut encoder)
+}
+
+/// The flying-king ply encoder writing through `out` (majority capture or Russian).
+pub(super) fn flying_encoder<S>(out: Emitter<'_, S>, majority: bool) -> Encoder<'_, S> {
+    Encoder {
+        out,
         dirty: [u64::MAX; 2],
         majority,
-    };
-    encode_record(record, &mut encoder)
+    }
 }
 
 /// What the capturing piece is at some point of its move.
@@ -279,7 +284,7 @@ struct Piece {
     started_king: Cond,
 }
 
-struct Encoder<'s, S> {
+pub(super) struct Encoder<'s, S> {
     out: Emitter<'s, S>,
     /// Per side: squares changed since that side's last "no capture" check.
     dirty: [u64; 2],

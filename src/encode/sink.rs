@@ -71,6 +71,19 @@ pub enum Rule {
         /// What stands there.
         piece: Option<Piece>,
     },
+    /// A damaged ply is exactly one of the moves that fit what is written
+    /// (`encodings/damaged.md`).
+    OneMove {
+        /// 1-based ply.
+        ply: usize,
+        /// How many moves fit.
+        candidates: usize,
+    },
+    /// After a damaged ply, each square holds what the chosen move left there.
+    BoardAfter {
+        /// 1-based ply.
+        ply: usize,
+    },
     /// No capture sequence takes more pieces than the one played (majority rule).
     MostPieces {
         /// Pieces the played capture takes.
@@ -141,6 +154,13 @@ impl fmt::Display for Rule {
             Rule::EndFact { square, piece } => {
                 write!(f, "end board square {square} {}", holds(*piece))
             }
+            Rule::OneMove { candidates, .. } => write!(
+                f,
+                "exactly one of the {candidates} moves that fit what is written is played"
+            ),
+            Rule::BoardAfter { .. } => {
+                f.write_str("each square then holds what the chosen move left there")
+            }
             Rule::MostPieces { taken } => write!(
                 f,
                 "no capture takes more than the {taken} pieces this one takes"
@@ -170,7 +190,12 @@ impl Group<'_> {
     /// "ply 2 B 14-10: rule", with the move in algebraic notation if asked.
     pub fn describe(&self, algebraic: bool) -> String {
         match self.ply {
-            None => format!("start board: {}", self.rule),
+            None => match self.rule {
+                Rule::OneMove { ply, .. } | Rule::BoardAfter { ply } => {
+                    format!("ply {ply}: {}", self.rule)
+                }
+                _ => format!("start board: {}", self.rule),
+            },
             Some(p) => {
                 let text = if algebraic {
                     p.text.algebraic()

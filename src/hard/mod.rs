@@ -215,9 +215,10 @@ fn dfs_nodes(record: &Record) -> u64 {
         time: None,
     };
     match solve_dfs(record, limit) {
-        Found::Start(_, stats) | Found::Impossible(_, stats) | Found::GaveUp(_, stats) => {
-            stats.nodes
-        }
+        Found::Start(_, stats)
+        | Found::Completed(_, _, stats)
+        | Found::Impossible(_, stats)
+        | Found::GaveUp(_, stats) => stats.nodes,
     }
 }
 

@@ -2,6 +2,7 @@
 //! Nothing here knows whether a move is legal.
 
 mod answer;
+mod damaged;
 mod fen;
 mod movetext;
 mod pdn;
@@ -11,6 +12,7 @@ pub use answer::{
     parse_answers, parse_answers_on, parse_board, parse_board_on, parse_partial_board_on, Answer,
     ParseAnswerError,
 };
+pub use damaged::{MovePattern, WrittenMove};
 pub use fen::{parse_fen, parse_fen_on, to_fen, ParseFenError};
 pub use movetext::{Geometry, MoveText, ParseMoveError};
 pub use pdn::{looks_like_pdn, parse_pdn, write_pdn, ParsePdnError, PdnGame};

@@ -31,6 +31,10 @@ pub struct Geometry {
     /// capture segment at least two squares. Otherwise (English) a simple
     /// move is one diagonal step and each jump two.
     pub flying: bool,
+    /// Captures are read as written short (`shared/spec/damaged.md`): the
+    /// written squares are a subsequence of the path. PDN reads them so;
+    /// the task's format only with `--short-captures`.
+    pub short_captures: bool,
 }
 
 impl Geometry {
@@ -38,6 +42,7 @@ impl Geometry {
     pub const SHORT: Geometry = Geometry {
         topology: Topology::Eight,
         flying: false,
+        short_captures: false,
     };
 
     /// Russian and Brazilian: flying kings on the 8x8 board, algebraic squares.
@@ -48,11 +53,20 @@ impl Geometry {
         Geometry {
             topology,
             flying: true,
+            short_captures: false,
+        }
+    }
+
+    /// The same, with captures read as written short.
+    pub const fn short_captures(self) -> Geometry {
+        Geometry {
+            short_captures: true,
+            ..self
         }
     }
 
     /// Whether a step of `distance` squares fits a simple move or a capture segment.
-    fn fits(self, capture: bool, distance: u8) -> bool {
+    pub(super) fn fits(self, capture: bool, distance: u8) -> bool {
         match (self.flying, capture) {
             (false, false) => distance == 1,
             (false, true) => distance == 2,
@@ -113,6 +127,9 @@ pub enum ParseMoveError {
         /// Where it lands.
         to: Square,
     },
+    /// A damaged move that no move fits, even on an empty board.
+    #[error("'{0}': no move fits it, even on an empty board")]
+    NoShape(String),
     /// A jump step does not go two squares along a diagonal.
     #[error("'{text}': {from} to {to} is not a jump (two diagonal steps)")]
     NotAJump {

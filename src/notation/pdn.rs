@@ -3,6 +3,7 @@
 
 use crate::board::{Board, Color};
 
+use super::damaged::WrittenMove;
 use super::fen::parse_fen_on;
 use super::movetext::{Geometry, MoveText};
 use super::record::Record;
@@ -87,7 +88,7 @@ fn is_result(token: &str) -> bool {
 #[derive(Default)]
 struct Partial {
     tags: Vec<(String, String)>,
-    moves: Vec<MoveText>,
+    moves: Vec<WrittenMove>,
     /// The first move number said `N...`: the second player moves first.
     second_first: Option<bool>,
     line: usize,
@@ -135,8 +136,7 @@ pub fn parse_pdn(
             (None, Some(true)) => first_player.opposite(),
             (None, _) => first_player,
         };
-        let mut record = Record::new(first, done.moves);
-        record.line = done.line;
+        let record = Record::from_written(first, done.moves, done.line);
         games.push(PdnGame {
             tags: done.tags,
             fen,
@@ -236,12 +236,13 @@ pub fn parse_pdn(
                 } else {
                     &token
                 };
-                let mv = rest.trim_end_matches(['!', '?', '+', '#', '*']);
+                let mv = strip_annotation(rest);
                 if mv.is_empty() {
                     continue;
                 }
-                let parsed =
-                    MoveText::parse_with(mv, geometry).map_err(|e| error(line, e.to_string()))?;
+                // PDN writes captures short (`shared/spec/damaged.md`).
+                let parsed = WrittenMove::parse_with(mv, geometry.short_captures())
+                    .map_err(|e| error(line, e.to_string()))?;
                 game.moves.push(parsed);
             }
         }
@@ -251,6 +252,21 @@ pub fn parse_pdn(
         return Err(error(1, "no game found (no moves)".into()));
     }
     Ok(games)
+}
+
+/// A move without its annotation (`11-15!?`, `24x15+`). A `?` after a
+/// separator, or alone, is an unknown square or move, not an annotation.
+fn strip_annotation(token: &str) -> &str {
+    let bare = token.trim_end_matches(['!', '?', '+', '#', '*']);
+    if bare.is_empty() && token.starts_with('?') {
+        return "?";
+    }
+    if bare.ends_with(['-', 'x', ':']) {
+        let marks = &token[bare.len()..];
+        let unknown = marks.len() - marks.trim_start_matches('?').len();
+        return &token[..bare.len() + unknown.min(1)];
+    }
+    bare
 }
 
 /// Does this text look like PDN (tags or numbered moves) rather than the task's format?
@@ -292,7 +308,12 @@ mod tests {
                 .map(|p| p.letter()),
             Some('W')
         );
-        let moves: Vec<String> = game.record.moves.iter().map(ToString::to_string).collect();
+        let moves: Vec<String> = game
+            .record
+            .written_moves()
+            .iter()
+            .map(ToString::to_string)
+            .collect();
         assert_eq!(moves, ["16-19", "24x15", "22-17", "28-24"]);
         assert_eq!(game.record.first, Color::Black);
         assert_eq!(game.record.line, 1);
@@ -308,13 +329,13 @@ mod tests {
         .unwrap();
         assert_eq!(games.len(), 2);
         assert_eq!(games[0].record.first, Color::White);
-        assert_eq!(games[0].record.moves.len(), 2);
+        assert_eq!(games[0].record.plies(), 2);
         assert_eq!(games[1].record.first, Color::Black);
         // Russian: White moves first, algebraic moves with ':'.
         let russian =
             parse_pdn("1. c3-d4 f6-e5 2. d4:f6 *", Color::White, Geometry::FLYING).unwrap();
         assert_eq!(russian[0].record.first, Color::White);
-        assert_eq!(russian[0].record.moves.len(), 3);
+        assert_eq!(russian[0].record.plies(), 3);
     }
 
     #[test]

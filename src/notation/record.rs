@@ -4,6 +4,7 @@ use std::fmt;
 
 use crate::board::Color;
 
+use super::damaged::WrittenMove;
 use super::movetext::{Geometry, MoveText, ParseMoveError};
 
 /// One instance: who moves first and the surviving moves, with where they were read.
@@ -15,6 +16,10 @@ pub struct Record {
     pub moves: Vec<MoveText>,
     /// 1-based line of the header in the input (0 when built in code).
     pub line: usize,
+    /// The moves as written, when at least one is damaged (a `?`, a capture
+    /// read short): `moves` is then empty, and the solver fills them in
+    /// (see [`Record::filled`]).
+    pub written: Option<Vec<WrittenMove>>,
 }
 
 impl Record {
@@ -24,6 +29,62 @@ impl Record {
             first,
             moves,
             line: 0,
+            written: None,
+        }
+    }
+
+    /// A record read from `written` moves: a plain record when none is
+    /// damaged, a damaged one otherwise.
+    pub fn from_written(first: Color, written: Vec<WrittenMove>, line: usize) -> Record {
+        if written.iter().all(|w| w.known().is_some()) {
+            let moves = written
+                .into_iter()
+                .filter_map(|w| match w {
+                    WrittenMove::Known(mv) => Some(mv),
+                    WrittenMove::Pattern(_) => None,
+                })
+                .collect();
+            return Record {
+                first,
+                moves,
+                line,
+                written: None,
+            };
+        }
+        Record {
+            first,
+            moves: Vec::new(),
+            line,
+            written: Some(written),
+        }
+    }
+
+    /// True when some move is damaged (see [`Record::written`]).
+    pub fn is_damaged(&self) -> bool {
+        self.written.is_some()
+    }
+
+    /// The number of plies, damaged or not.
+    pub fn plies(&self) -> usize {
+        self.written.as_ref().map_or(self.moves.len(), Vec::len)
+    }
+
+    /// The moves as written, damaged or not.
+    pub fn written_moves(&self) -> Vec<WrittenMove> {
+        match &self.written {
+            Some(written) => written.clone(),
+            None => self.moves.iter().cloned().map(WrittenMove::Known).collect(),
+        }
+    }
+
+    /// The same record with `moves` filled in (they must fit the written
+    /// ones; the caller's solver found them).
+    pub fn filled(&self, moves: Vec<MoveText>) -> Record {
+        Record {
+            first: self.first,
+            moves,
+            line: self.line,
+            written: None,
         }
     }
 
@@ -40,7 +101,13 @@ impl Record {
 impl fmt::Display for Record {
     /// The record in the input format, ending with a newline.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        writeln!(f, "{} {}", self.first.letter(), self.moves.len())?;
+        writeln!(f, "{} {}", self.first.letter(), self.plies())?;
+        if let Some(written) = &self.written {
+            for mv in written {
+                writeln!(f, "{mv}")?;
+            }
+            return Ok(());
+        }
         for mv in &self.moves {
             writeln!(f, "{mv}")?;
         }
@@ -51,8 +118,8 @@ impl fmt::Display for Record {
 impl Record {
     /// The record in the input format with algebraic moves (`c3-d4`, `c3:e5`).
     pub fn algebraic(&self) -> String {
-        let mut text = format!("{} {}\n", self.first.letter(), self.moves.len());
-        for mv in &self.moves {
+        let mut text = format!("{} {}\n", self.first.letter(), self.plies());
+        for mv in self.written_moves() {
             text.push_str(&mv.algebraic());
             text.push('\n');
         }
@@ -160,8 +227,11 @@ pub fn parse_records(text: &str) -> Result<Vec<Record>, ParseRecordError> {
 /// # Errors
 /// The first problem found, with its line.
 pub fn parse_records_with(text: &str, geometry: Geometry) -> Result<Vec<Record>, ParseRecordError> {
-    if let Some(records) = parse_records_quick(text.as_bytes(), geometry) {
-        return Ok(records);
+    // Short captures are patterns: the careful reader makes them.
+    if !geometry.short_captures {
+        if let Some(records) = parse_records_quick(text.as_bytes(), geometry) {
+            return Ok(records);
+        }
     }
     parse_records_carefully(text, geometry)
 }
@@ -195,7 +265,12 @@ fn parse_records_quick(text: &[u8], geometry: Geometry) -> Option<Vec<Record>> {
                 moves.push(MoveText::parse_quick(content, geometry)?);
                 if moves.len() == *declared {
                     let (line, first, _, moves) = open.take()?;
-                    records.push(Record { first, moves, line });
+                    records.push(Record {
+                        first,
+                        moves,
+                        line,
+                        written: None,
+                    });
                 }
             }
         }
@@ -262,7 +337,7 @@ fn parse_records_carefully(
             moves.push(parse_move_line(move_line, text, geometry)?);
         }
         previous = Some((line, declared));
-        records.push(Record { first, moves, line });
+        records.push(Record::from_written(first, moves, line));
     }
     if records.is_empty() {
         return Err(error(1, RecordErrorKind::Empty));
@@ -317,14 +392,16 @@ fn parse_move_line(
     line: usize,
     text: &str,
     geometry: Geometry,
-) -> Result<MoveText, ParseRecordError> {
-    if let Some(mv) = MoveText::parse_quick(text.as_bytes(), geometry) {
-        return Ok(mv);
+) -> Result<WrittenMove, ParseRecordError> {
+    if !geometry.short_captures {
+        if let Some(mv) = MoveText::parse_quick(text.as_bytes(), geometry) {
+            return Ok(WrittenMove::Known(mv));
+        }
     }
     let mut words = text.split_whitespace();
     let word = words.next().unwrap_or_default();
-    let parsed =
-        MoveText::parse_with(word, geometry).map_err(|e| error(line, RecordErrorKind::BadMove(e)));
+    let parsed = WrittenMove::parse_with(word, geometry)
+        .map_err(|e| error(line, RecordErrorKind::BadMove(e)));
     if let Some(extra) = words.next() {
         // Report the move itself first if it is also wrong.
         parsed?;

@@ -306,6 +306,9 @@ pub enum Violation {
         /// The most any capture could take.
         most: usize,
     },
+    /// No legal move fits a damaged move (a `?`, a capture written short).
+    #[error("no legal move fits what is written")]
+    NothingFits,
     /// The move's squares are not a step or jumps (only for moves built in code).
     #[error("{from} to {to} is not a legal step or jump")]
     BadGeometry {

@@ -4,7 +4,7 @@
 
 use std::time::Duration;
 
-use crate::encode::{dimacs, vars};
+use crate::encode::dimacs_encoded;
 use crate::notation::Record;
 use crate::rules::Variant;
 use crate::sat::{run_solver, Verdict};
@@ -23,7 +23,7 @@ pub fn solve_external(
     command: &[String],
     limit: Option<Duration>,
 ) -> Result<Found, SolveError> {
-    let cnf = dimacs(record, variant)?;
+    let (cnf, encoded) = dimacs_encoded(record, variant)?;
     let verdict = run_solver(command, &cnf, limit)?;
     let formula = cnf.formula();
     let stats = SolveStats {
@@ -33,7 +33,7 @@ pub fn solve_external(
     };
     Ok(match verdict {
         Verdict::Satisfiable(model) => {
-            Found::Start(vars::decode_on(&model, variant.topology()), stats)
+            super::sat::found_in(record, variant, &model, &encoded.damaged, stats)?
         }
         Verdict::Unsatisfiable => Found::Impossible(None, stats),
         Verdict::Unknown => Found::GaveUp("the solver says 's UNKNOWN'".into(), stats),

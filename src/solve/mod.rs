@@ -65,6 +65,9 @@ pub struct SolveStats {
 pub enum Found {
     /// A candidate start board.
     Start(Board, SolveStats),
+    /// A candidate start board for a damaged record, with the record's
+    /// moves filled in (see [`Record::written`]).
+    Completed(Board, Record, SolveStats),
     /// Proof (or a search's exhaustion) that no start board exists, with a reason when known.
     Impossible(Option<String>, SolveStats),
     /// A limit was hit before a verdict.
@@ -78,6 +81,9 @@ pub struct Solution {
     pub answer: Answer,
     /// Figures from the engine.
     pub stats: SolveStats,
+    /// For a damaged record, the record with every move filled in, as
+    /// replayed to get `answer.end`.
+    pub filled: Option<Record>,
 }
 
 /// The verdict on one record.
@@ -142,6 +148,15 @@ impl From<crate::encode::Unsupported> for SolveError {
     }
 }
 
+impl From<crate::encode::EncodeError> for SolveError {
+    fn from(e: crate::encode::EncodeError) -> SolveError {
+        match e {
+            crate::encode::EncodeError::Unsupported(u) => u.into(),
+            crate::encode::EncodeError::TooManyMoves(m) => SolveError::Sat(SatError::Undecided(m)),
+        }
+    }
+}
+
 impl From<SatError> for SolveError {
     fn from(e: SatError) -> SolveError {
         SolveError::Sat(e)
@@ -200,6 +215,7 @@ pub fn solve_knowing(
         return solve_with(record, engine, variant);
     }
     if engine != Engine::Sat {
+        refuse_damaged(record, "the DFS engine")?;
         return Err(SolveError::Unsupported(
             "the DFS engine does not take board facts; the SAT engine does".into(),
         ));
@@ -242,6 +258,9 @@ pub fn solve_with(
     engine: Engine,
     variant: Variant,
 ) -> Result<Outcome, SolveError> {
+    if engine != Engine::Sat {
+        refuse_damaged(record, "the DFS engine")?;
+    }
     let found = match (engine, variant) {
         (Engine::Sat, _) => {
             if let Some(answer) = solve_by_unit_facts(record, variant) {
@@ -251,7 +270,11 @@ pub fn solve_with(
                     shortcut: true,
                     ..SolveStats::default()
                 };
-                return Ok(Outcome::Solved(Solution { answer, stats }));
+                return Ok(Outcome::Solved(Solution {
+                    answer,
+                    stats,
+                    filled: None,
+                }));
             }
             sat::solve_sat_with(record, variant)?
         }
@@ -301,6 +324,41 @@ pub fn checked_answer_with(
     Ok(Answer { start, end })
 }
 
+/// Checks that `filled` is `record` with its moves filled in: same first
+/// side, and each move fits what is written.
+///
+/// # Errors
+/// [`SolveError::Internal`] naming the first move that does not fit.
+pub fn check_filled(record: &Record, filled: &Record, who: &str) -> Result<(), SolveError> {
+    let written = record.written_moves();
+    if filled.first != record.first || filled.moves.len() != written.len() {
+        return Err(SolveError::Internal(format!(
+            "{who} filled in {} moves for a record of {}",
+            filled.moves.len(),
+            written.len()
+        )));
+    }
+    for (i, (w, mv)) in written.iter().zip(&filled.moves).enumerate() {
+        if !w.matches(mv) {
+            return Err(SolveError::Internal(format!(
+                "{who} filled ply {} ({w}) with {mv}, which does not fit",
+                i + 1
+            )));
+        }
+    }
+    Ok(())
+}
+
+/// The refusal of engines that need every move written out.
+fn refuse_damaged(record: &Record, who: &str) -> Result<(), SolveError> {
+    if record.is_damaged() {
+        return Err(SolveError::Unsupported(format!(
+            "{who} does not take damaged records (a '?' or a short capture); the SAT engine does"
+        )));
+    }
+    Ok(())
+}
+
 /// Replays an engine's candidate; turns a failed replay into an [`SolveError`].
 fn check(
     record: &Record,
@@ -313,8 +371,27 @@ fn check(
         Found::GaveUp(reason, stats) => Ok(Outcome::GaveUp { reason, stats }),
         Found::Start(start, stats) => {
             let who = format!("the {} engine", engine.name());
+            if record.is_damaged() {
+                return Err(SolveError::Internal(format!(
+                    "{who} gave a start board without the moves of a damaged record"
+                )));
+            }
             let answer = checked_answer_with(record, start, &who, variant)?;
-            Ok(Outcome::Solved(Solution { answer, stats }))
+            Ok(Outcome::Solved(Solution {
+                answer,
+                stats,
+                filled: None,
+            }))
+        }
+        Found::Completed(start, filled, stats) => {
+            let who = format!("the {} engine", engine.name());
+            check_filled(record, &filled, &who)?;
+            let answer = checked_answer_with(&filled, start, &who, variant)?;
+            Ok(Outcome::Solved(Solution {
+                answer,
+                stats,
+                filled: Some(filled),
+            }))
         }
     }
 }

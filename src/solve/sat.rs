@@ -4,8 +4,8 @@ use varisat::{CnfFormula, Solver};
 
 use crate::board::{Color, Piece, Role, Square};
 use crate::encode::vars::{self, Fact};
-use crate::encode::{encode_with, unit_facts, BoardFacts, EncodeOptions};
-use crate::notation::{Answer, Record};
+use crate::encode::{encode_with, unit_facts, BoardFacts, DamagedPly, EncodeOptions};
+use crate::notation::{Answer, Record, WrittenMove};
 use crate::replay::{replay, ReplayError};
 use crate::rules::Variant;
 use crate::rules::Violation;
@@ -166,7 +166,11 @@ pub fn solve_sat_knowing(
         ..SolveStats::default()
     };
     if let Some(c) = encoded.contradiction {
-        let reason = match record.moves.get(c.ply.wrapping_sub(1)) {
+        let written = record.written_moves();
+        let reason = match written.get(c.ply.wrapping_sub(1)) {
+            Some(_) if matches!(c.rule, crate::encode::Rule::OneMove { .. }) => {
+                format!("ply {}: {}", c.ply, c.reason)
+            }
             Some(mv) if !c.rule.is_fact() => format!("ply {} ({mv}): {}", c.ply, c.reason),
             _ => format!("{}: {}", c.rule, c.reason),
         };
@@ -174,10 +178,7 @@ pub fn solve_sat_knowing(
     }
     if let Some(model) = lucky_model(&formula) {
         stats.lucky = true;
-        return Ok(Found::Start(
-            vars::decode_on(&model, variant.topology()),
-            stats,
-        ));
+        return found_in(record, variant, &model, &encoded.damaged, stats);
     }
     let mut solver = Solver::new();
     solver.add_formula(&formula);
@@ -186,14 +187,69 @@ pub fn solve_sat_knowing(
             let model = solver
                 .model()
                 .ok_or_else(|| SolveError::Internal("varisat said SAT but gave no model".into()))?;
-            Ok(Found::Start(
-                vars::decode_on(&model, variant.topology()),
-                stats,
-            ))
+            found_in(record, variant, &model, &encoded.damaged, stats)
         }
         Ok(false) => Ok(Found::Impossible(None, stats)),
         Err(e) => Err(e.into()),
     }
+}
+
+/// The answer a model gives: its start board, and for a damaged record
+/// the moves its choices fill in.
+///
+/// # Errors
+/// [`SolveError::Internal`] when a damaged ply has no chosen move (a bug).
+pub(crate) fn found_in(
+    record: &Record,
+    variant: Variant,
+    model: &[varisat::Lit],
+    damaged: &[DamagedPly],
+    stats: SolveStats,
+) -> Result<Found, SolveError> {
+    let start = vars::decode_on(model, variant.topology());
+    if !record.is_damaged() {
+        return Ok(Found::Start(start, stats));
+    }
+    Ok(Found::Completed(
+        start,
+        filled_record(record, model, damaged)?,
+        stats,
+    ))
+}
+
+/// `record` with the moves `model` chooses at its damaged plies.
+///
+/// # Errors
+/// [`SolveError::Internal`] when a damaged ply has no chosen move (a bug).
+pub fn filled_record(
+    record: &Record,
+    model: &[varisat::Lit],
+    damaged: &[DamagedPly],
+) -> Result<Record, SolveError> {
+    let mut truth = vec![false; model.iter().map(|l| l.index() + 1).max().unwrap_or(0)];
+    for l in model {
+        truth[l.index()] = l.is_positive();
+    }
+    let mut moves = Vec::with_capacity(record.plies());
+    for (i, written) in record.written_moves().into_iter().enumerate() {
+        let mv = match written {
+            WrittenMove::Known(mv) => mv,
+            WrittenMove::Pattern(_) => {
+                let ply = damaged.iter().find(|d| d.ply == i + 1);
+                let chosen = ply.and_then(|d| {
+                    d.choices.iter().find_map(|(var, mv)| match var {
+                        None => Some(mv),
+                        Some(v) => truth.get(v.index()).copied().unwrap_or(false).then_some(mv),
+                    })
+                });
+                chosen.cloned().ok_or_else(|| {
+                    SolveError::Internal(format!("the model chooses no move for ply {}", i + 1))
+                })?
+            }
+        };
+        moves.push(mv);
+    }
+    Ok(record.filled(moves))
 }
 
 #[cfg(test)]
