@@ -53,6 +53,10 @@ pub enum Command {
         /// newspaper's final diagram).
         #[arg(long, value_name = "FILE")]
         end_board: Option<PathBuf>,
+        /// Read captures in the task's format as written short, as PDN does:
+        /// `13x24` may stand for `13x22x31x24` (the solver fills in the rest).
+        #[arg(long)]
+        short_captures: bool,
         #[command(flatten)]
         analysis: AnalysisArgs,
     },
@@ -83,6 +87,10 @@ pub enum Command {
         /// Rule set.
         #[arg(long, value_enum, default_value_t = RulesArg::English)]
         rules: RulesArg,
+        /// Read captures in the task's format as written short, as PDN does:
+        /// `13x24` may stand for `13x22x31x24` (the solver fills in the rest).
+        #[arg(long)]
+        short_captures: bool,
     },
     /// Print the CNF formula of one record in DIMACS, with named variables and clause groups.
     Cnf {
@@ -97,6 +105,10 @@ pub enum Command {
         /// Rule set.
         #[arg(long, value_enum, default_value_t = RulesArg::English)]
         rules: RulesArg,
+        /// Read captures in the task's format as written short, as PDN does:
+        /// `13x24` may stand for `13x22x31x24` (the solver fills in the rest).
+        #[arg(long)]
+        short_captures: bool,
     },
     /// Solve a DIMACS CNF file with the embedded varisat and print SAT-competition
     /// output ("s SATISFIABLE" and "v" lines, exit 10; "s UNSATISFIABLE", exit 20).

@@ -65,6 +65,7 @@ pub fn run() -> ExitCode {
             quiet,
             start_board,
             end_board,
+            short_captures,
             analysis,
         } => engine_of(engine, limit).and_then(|(engine, time_limit)| {
             let variant = rules.variant();
@@ -85,6 +86,7 @@ pub fn run() -> ExitCode {
                 time_limit,
                 quiet,
                 known,
+                short_captures,
             });
             solve::run(&files, &settings, &mut out)
         }),
@@ -96,11 +98,15 @@ pub fn run() -> ExitCode {
             answer,
             pdn,
             rules,
+            short_captures,
         } => match (pdn, input, answer) {
             (Some(pdn), _, _) => cmd_verify_pdn(&pdn, rules.variant(), &mut out),
-            (None, Some(input), Some(answer)) => {
-                cmd_verify(&input, &answer, rules.variant(), &mut out)
-            }
+            (None, Some(input), Some(answer)) => cmd_verify(
+                &input,
+                &answer,
+                reading(rules.variant(), short_captures),
+                &mut out,
+            ),
             _ => Err(fail(
                 Status::BadInput,
                 "verify needs INPUT and ANSWER, or --pdn FILE",
@@ -111,7 +117,14 @@ pub fn run() -> ExitCode {
             output,
             instance,
             rules,
-        } => cmd_cnf(file.as_deref(), output, instance, rules.variant(), &mut out),
+            short_captures,
+        } => cmd_cnf(
+            file.as_deref(),
+            output,
+            instance,
+            reading(rules.variant(), short_captures),
+            &mut out,
+        ),
         Command::Generate {
             plies,
             count,
@@ -451,15 +464,37 @@ fn read_stdin() -> Result<Input, Failure> {
     })
 }
 
-fn read_records(input: &Input, variant: Variant) -> Result<Vec<Record>, Failure> {
-    read_records_with_starts(input, variant).map(|(records, _)| records)
+/// How records are read: under a rule set, captures written short or not.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Reading {
+    pub variant: Variant,
+    pub short_captures: bool,
+}
+
+/// The reading of `--rules` and `--short-captures`.
+pub(crate) fn reading(variant: Variant, short_captures: bool) -> Reading {
+    Reading {
+        variant,
+        short_captures,
+    }
+}
+
+impl From<Variant> for Reading {
+    fn from(variant: Variant) -> Reading {
+        reading(variant, false)
+    }
+}
+
+fn read_records(input: &Input, reading: impl Into<Reading>) -> Result<Vec<Record>, Failure> {
+    read_records_with_starts(input, reading.into()).map(|(records, _)| records)
 }
 
 /// [`read_records`], with the start board a PDN game's `[FEN]` pins, per record.
 fn read_records_with_starts(
     input: &Input,
-    variant: Variant,
+    reading: Reading,
 ) -> Result<(Vec<Record>, Vec<Option<Board>>), Failure> {
+    let variant = reading.variant;
     if let Some(error) = &input.error {
         return Err(fail(Status::BadInput, error.clone()));
     }
@@ -470,7 +505,12 @@ fn read_records_with_starts(
             .collect();
         return Ok((games.into_iter().map(|g| g.record).collect(), starts));
     }
-    let records = parse_records_bytes_with(&input.bytes, variant.geometry())
+    let geometry = if reading.short_captures {
+        variant.geometry().short_captures()
+    } else {
+        variant.geometry()
+    };
+    let records = parse_records_bytes_with(&input.bytes, geometry)
         .map_err(|e| fail(Status::BadInput, format!("{}: {e}", input.name)))?;
     let starts = vec![None; records.len()];
     Ok((records, starts))
@@ -615,11 +655,12 @@ fn dfs_limit(limit: Option<LimitArg>) -> DfsLimit {
 fn cmd_verify(
     input_path: &Path,
     answer_path: &Path,
-    variant: Variant,
+    reading: Reading,
     out: &mut impl Write,
 ) -> Result<Status, Failure> {
+    let variant = reading.variant;
     let input = read_input(Some(input_path))?;
-    let records = read_records(&input, variant)?;
+    let records = read_records(&input, reading)?;
     let answer = read_input(Some(answer_path))?;
     let rules = variant.rules();
     let verdicts: Vec<Result<(), String>> = match std::str::from_utf8(&answer.bytes)
@@ -662,11 +703,12 @@ fn cmd_cnf(
     file: Option<&Path>,
     output: Option<PathBuf>,
     instance: Option<usize>,
-    variant: Variant,
+    reading: Reading,
     out: &mut impl Write,
 ) -> Result<Status, Failure> {
+    let variant = reading.variant;
     let input = read_input(file)?;
-    let records = read_records(&input, variant)?;
+    let records = read_records(&input, reading)?;
     let index = match instance {
         None if records.len() == 1 => 0,
         None => {
@@ -687,8 +729,12 @@ fn cmd_cnf(
             ))
         }
     };
-    let cnf =
-        dimacs(&records[index], variant).map_err(|e| fail(Status::BadInput, e.to_string()))?;
+    let cnf = dimacs(&records[index], variant).map_err(|e| match e {
+        postfacto::encode::EncodeError::TooManyMoves(m) => {
+            fail(Status::Undecided, format!("{}: undecided: {m}", input.name))
+        }
+        other => fail(Status::BadInput, other.to_string()),
+    })?;
     match output {
         None => cnf.write_dimacs(out).map_err(write_err)?,
         Some(path) => {

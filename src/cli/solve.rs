@@ -48,6 +48,8 @@ pub struct Settings {
     pub quiet: bool,
     /// What is known of the start and end boards besides the moves.
     pub known: BoardFacts,
+    /// Captures in the task's format are read as written short.
+    pub short_captures: bool,
 }
 
 /// One input file (or standard input) and what could be read from it.
@@ -117,7 +119,10 @@ pub fn run(
     let sources: Vec<Source> = expand(paths)?
         .into_par_iter()
         .map(|input| {
-            let (records, starts) = match read_records_with_starts(&input, variant) {
+            let (records, starts) = match read_records_with_starts(
+                &input,
+                super::reading(variant, settings.short_captures),
+            ) {
                 Ok((records, starts)) => (Ok(records), starts),
                 Err(failure) => (Err(failure), Vec::new()),
             };

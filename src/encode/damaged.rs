@@ -44,6 +44,9 @@ pub struct DamagedPly {
     /// The moves that fit, each with its choice variable (`None` when it
     /// is the only one: then it is encoded as if written).
     pub choices: Vec<(Option<Var>, MoveText)>,
+    /// The first variable of the board block after the ply, when the
+    /// record is cut there (same layout as the start board's).
+    pub board_after: Option<usize>,
 }
 
 impl DamagedPly {
@@ -469,6 +472,7 @@ pub(super) fn encode_damaged<S: ClauseSink>(
                         damaged.push(DamagedPly {
                             ply: number,
                             choices: vec![(None, fitting[0].clone())],
+                            board_after: None,
                         });
                     }
                     ply_index += 1;
@@ -498,6 +502,7 @@ pub(super) fn encode_damaged<S: ClauseSink>(
                     damaged.push(DamagedPly {
                         ply: number,
                         choices,
+                        board_after: Some(after),
                     });
                     offset = after;
                     ply_index += 1;

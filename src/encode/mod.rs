@@ -134,8 +134,39 @@ pub fn dimacs_encoded(
         algebraic: variant.algebraic(),
     };
     let encoded = encode_with(variant, record, &mut sink, EncodeOptions::default())?;
+    if !encoded.damaged.is_empty() {
+        name_damaged_vars(&mut cnf, variant, &encoded);
+    }
     annotate(&mut cnf, record, variant, &encoded);
     Ok((cnf, encoded))
+}
+
+/// Names a damaged record's variables: the start board's, each choice
+/// ("ply 5 plays 22x15") and each later board ("after ply 5 sq13 king").
+fn name_damaged_vars(cnf: &mut AnnotatedCnf, variant: Variant, encoded: &Encoded) {
+    let topology = variant.topology();
+    let block = vars::var_count(topology);
+    let start_name = vars::name_on(topology);
+    let mut names: std::collections::HashMap<usize, String> = std::collections::HashMap::new();
+    for ply in &encoded.damaged {
+        for (var, mv) in &ply.choices {
+            if let Some(v) = var {
+                let text = variant.write_move(mv);
+                names.insert(v.index(), format!("ply {} plays {text}", ply.ply));
+            }
+        }
+        if let Some(after) = ply.board_after {
+            for i in 0..block {
+                let name = start_name(varisat::Var::from_index(i));
+                let name = name.replacen("start", &format!("after ply {}", ply.ply), 1);
+                names.insert(after + i, name);
+            }
+        }
+    }
+    cnf.name_vars(encoded.stats.vars, |v| match names.get(&v.index()) {
+        Some(name) => name.clone(),
+        None => start_name(v),
+    });
 }
 
 /// The preamble of [`dimacs`]: the record, the sizes and the variable scheme.
@@ -172,6 +203,26 @@ fn annotate(cnf: &mut AnnotatedCnf, record: &Record, variant: Variant, encoded: 
     cnf.comment(
         "a model is a start board: square n has variables 3n-2 (occupied), 3n-1 (white), 3n (king)",
     );
+    for ply in &encoded.damaged {
+        let moves: Vec<String> = ply
+            .choices
+            .iter()
+            .map(|(var, mv)| match var {
+                Some(v) => format!("{}={}", v.to_dimacs(), variant.write_move(mv)),
+                None => variant.write_move(mv),
+            })
+            .collect();
+        let what = if ply.choices.len() == 1 {
+            "the one move that fits"
+        } else {
+            "choices (variable=move; see encodings/damaged.md)"
+        };
+        cnf.comment(format!(
+            "ply {} is damaged; {what}: {}",
+            ply.ply,
+            moves.join(" ")
+        ));
+    }
     if let Some(c) = &encoded.contradiction {
         cnf.comment(format!(
             "ply {} cannot be played whatever the start board ({}); the formula ends with the empty clause",
