@@ -230,3 +230,74 @@ mod tests {
         assert!(kept > 100, "only {kept} fragments");
     }
 }
+
+/// How [`damage`] spoils a record.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Damage {
+    /// Moves replaced by a lone `?`.
+    pub unknown_moves: usize,
+    /// Squares replaced by `?` (in moves left otherwise whole).
+    pub unknown_squares: usize,
+    /// Write every capture short: first and last square, and each landing
+    /// between them with even odds.
+    pub short_captures: bool,
+}
+
+/// `record` as a damaged score sheet would have it (`shared/spec/damaged.md`):
+/// the moves it played still fit, so the damaged record is solvable
+/// whenever the record was.
+pub fn damage(record: &Record, rng: &mut Rng, damage: Damage) -> Record {
+    use crate::notation::{MovePattern, WrittenMove};
+    let mut written: Vec<WrittenMove> = record
+        .moves
+        .iter()
+        .map(|mv| {
+            if !(damage.short_captures && mv.is_capture()) {
+                return WrittenMove::Known(mv.clone());
+            }
+            let path = mv.path();
+            let squares = path
+                .iter()
+                .enumerate()
+                .filter(|&(i, _)| i == 0 || i == path.len() - 1 || rng.chance(50))
+                .map(|(_, &s)| Some(s))
+                .collect();
+            WrittenMove::Pattern(MovePattern::Path {
+                squares,
+                capture: true,
+                short: true,
+            })
+        })
+        .collect();
+    let plies = written.len();
+    for _ in 0..damage.unknown_moves.min(plies) {
+        let i = rng.below(plies);
+        written[i] = WrittenMove::Pattern(MovePattern::Unknown);
+    }
+    for _ in 0..damage.unknown_squares {
+        let i = rng.below(plies);
+        let pattern = match &written[i] {
+            WrittenMove::Known(mv) => MovePattern::Path {
+                squares: mv.path().iter().map(|&s| Some(s)).collect(),
+                capture: mv.is_capture(),
+                short: false,
+            },
+            WrittenMove::Pattern(p) => p.clone(),
+        };
+        if let MovePattern::Path {
+            mut squares,
+            capture,
+            short,
+        } = pattern
+        {
+            let at = rng.below(squares.len());
+            squares[at] = None;
+            written[i] = WrittenMove::Pattern(MovePattern::Path {
+                squares,
+                capture,
+                short,
+            });
+        }
+    }
+    Record::from_written(record.first, written, record.line)
+}

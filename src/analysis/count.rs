@@ -85,7 +85,12 @@ pub fn count_start_boards(
         known: options.known,
         ..EncodeOptions::default()
     };
-    encode_with(variant, record, &mut formula, encoding)?;
+    let encoded = encode_with(variant, record, &mut formula, encoding)?;
+    // Fillings with captures longer than a damaged ply's listing are not
+    // among those counted or minimised (encodings/damaged.md).
+    for l in encoded.longer_captures() {
+        formula.add_clause(&[!l]);
+    }
     let mut solver = Solver::new();
     solver.add_formula(&formula);
     if options.others_empty {

@@ -6,7 +6,7 @@
 //! once; each bound `count <= k` is then a single assumption literal, so the
 //! search tightens the bound with the same solver and everything it learnt.
 
-use varisat::{CnfFormula, Lit};
+use varisat::{CnfFormula, ExtendFormula, Lit};
 
 use crate::board::Board;
 use crate::encode::vars::{self, lit, var_count, Fact};
@@ -53,7 +53,12 @@ pub fn minimize_pieces(
         known: limits.known,
         ..EncodeOptions::default()
     };
-    encode_with(variant, record, &mut formula, encoding)?;
+    let encoded = encode_with(variant, record, &mut formula, encoding)?;
+    // Fillings with captures longer than a damaged ply's listing are not
+    // among those counted or minimised (encodings/damaged.md).
+    for l in encoded.longer_captures() {
+        formula.add_clause(&[!l]);
+    }
     let topology = variant.topology();
     let mut opt = Optimizer::new(&formula, var_count(topology));
     if let Some(cap) = limits.max_per_side {

@@ -30,11 +30,15 @@ use super::sink::{ClauseSink, Discard, Group, PlyRef, Rule};
 use super::symbolic::{Content, KnownFacts, SymBoard};
 use super::vars::{self, var_count, Fact};
 
-/// How many moves a damaged ply may list before the encoder gives up.
-pub const MAX_CANDIDATES: usize = 20_000;
+/// How many moves a damaged ply may list (the majority rules' moves cost
+/// more clauses each: a quarter of it).
+pub const MAX_CANDIDATES: usize = 4_000;
 
-/// How many steps the search for fitting captures may take per damaged ply.
-const MAX_SEARCH_STEPS: usize = 2_000_000;
+/// How many steps the search for fitting captures may take per listing.
+const MAX_SEARCH_STEPS: usize = 1_000_000;
+
+/// Captures of more jumps than a listing reached are not listed one by one.
+const MAX_JUMPS: usize = 24;
 
 /// A damaged ply and the moves the formula chooses among.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -44,6 +48,10 @@ pub struct DamagedPly {
     /// The moves that fit, each with its choice variable (`None` when it
     /// is the only one: then it is encoded as if written).
     pub choices: Vec<(Option<Var>, MoveText)>,
+    /// When the listing stopped at captures of `.1` jumps (too many fit to
+    /// list longer ones), the choice standing for every longer capture: a
+    /// relaxation, its board after the ply free (see `encodings/damaged.md`).
+    pub longer: Option<(Var, usize)>,
     /// The first variable of the board block after the ply, when the
     /// record is cut there (same layout as the start board's).
     pub board_after: Option<usize>,
@@ -103,17 +111,44 @@ struct BlockSink<'a, S> {
     offset: usize,
     block_size: usize,
     guard: Option<Lit>,
-    shared: Option<&'a mut SharedRule>,
-    in_shared: bool,
+    shared: Option<&'a mut SharedRules>,
+    in_shared: Option<Lit>,
     lits: Vec<Lit>,
 }
 
-/// The guard of the rules all simple moves of a damaged ply share ("some
-/// simple move is chosen"), and the clauses written under it so far.
-struct SharedRule {
-    guard: Lit,
+/// The rules several moves of a damaged ply share (the "no capture" rule
+/// of every simple move, the majority rule of every capture of as many
+/// pieces), each written once under a guard of its own ("some simple move
+/// is chosen"), and the clauses written under them.
+struct SharedRules {
+    guards: Vec<(Rule, Lit)>,
     seen: std::collections::HashSet<Vec<Lit>>,
     clauses: usize,
+}
+
+impl SharedRules {
+    /// The rule a move shares with others, if any: its guard and key.
+    fn of(&self, mv: &MoveText) -> Option<(Rule, Lit)> {
+        let key = if mv.is_capture() {
+            Rule::MostPieces {
+                taken: mv.landings().len(),
+            }
+        } else {
+            Rule::NoCaptureAvailable
+        };
+        self.guards.iter().copied().find(|(r, _)| *r == key)
+    }
+
+    fn guard_of(&self, rule: Rule) -> Option<Lit> {
+        let rule = match rule {
+            Rule::NoJump { .. } => Rule::NoCaptureAvailable,
+            other => other,
+        };
+        self.guards
+            .iter()
+            .find(|(r, _)| *r == rule)
+            .map(|(_, g)| *g)
+    }
 }
 
 impl<'a, S: ClauseSink> BlockSink<'a, S> {
@@ -124,7 +159,7 @@ impl<'a, S: ClauseSink> BlockSink<'a, S> {
             block_size,
             guard,
             shared: None,
-            in_shared: false,
+            in_shared: None,
             lits: Vec::with_capacity(8),
         }
     }
@@ -132,8 +167,7 @@ impl<'a, S: ClauseSink> BlockSink<'a, S> {
 
 impl<S: ClauseSink> ClauseSink for BlockSink<'_, S> {
     fn begin_group(&mut self, group: &Group<'_>) {
-        self.in_shared = self.shared.is_some()
-            && matches!(group.rule, Rule::NoCaptureAvailable | Rule::NoJump { .. });
+        self.in_shared = self.shared.as_ref().and_then(|s| s.guard_of(group.rule));
         self.inner.begin_group(group);
     }
 
@@ -146,8 +180,8 @@ impl<S: ClauseSink> ClauseSink for BlockSink<'_, S> {
                 l
             }
         }));
-        if let (true, Some(shared)) = (self.in_shared, self.shared.as_deref_mut()) {
-            self.lits.push(!shared.guard);
+        if let (Some(guard), Some(shared)) = (self.in_shared, self.shared.as_deref_mut()) {
+            self.lits.push(!guard);
             if shared.seen.insert(self.lits.clone()) {
                 self.inner.add_clause(&self.lits);
                 shared.clauses += 1;
@@ -241,6 +275,10 @@ struct Lister<'p> {
     from: Square,
     steps: usize,
     found: Vec<MoveText>,
+    /// Most jumps listed; `cut` is set when a capture could have gone on.
+    max_jumps: usize,
+    cut: bool,
+    budget: usize,
 }
 
 impl Lister<'_> {
@@ -266,7 +304,7 @@ impl Lister<'_> {
     fn keep(&mut self, path: &[Square], capture: bool) -> Result<(), TooMany> {
         if let Some(mv) = MoveText::along(path.to_vec(), capture) {
             if self.pattern.matches(&mv) {
-                if self.found.len() >= MAX_CANDIDATES {
+                if self.found.len() >= self.budget {
                     return Err(TooMany);
                 }
                 self.found.push(mv);
@@ -336,7 +374,9 @@ impl Lister<'_> {
                                 MidCapture::GoesOnAsKing => (true, true),
                                 MidCapture::GoesOnAsMan => (true, false),
                             };
-                            if goes_on {
+                            if goes_on && path.len() > self.max_jumps {
+                                self.cut = true;
+                            } else if goes_on {
                                 self.captures(path, jumped | over.bit(), as_king)?;
                             }
                             path.pop();
@@ -357,31 +397,64 @@ impl Lister<'_> {
     }
 }
 
+/// The moves that fit a damaged ply, as far as they were listed.
+struct Listing {
+    moves: Vec<MoveText>,
+    /// Captures of more jumps were left out (too many fit).
+    longer_than: Option<usize>,
+}
+
 /// The moves of `side` that fit `pattern` on `board` as far as its contents
-/// and the unit facts `known` tell, in a fixed order; `Err` past
-/// [`MAX_CANDIDATES`].
+/// and the unit facts `known` tell, in a fixed order. Captures are listed
+/// by rising number of jumps while they fit in the budget; `Err` when not
+/// even single jumps do.
 fn fitting_moves(
     variant: Variant,
     pattern: &MovePattern,
     side: Color,
     board: &SymBoard,
     known: &KnownFacts,
-) -> Result<Vec<MoveText>, TooMany> {
-    let mut lister = Lister {
-        pattern,
-        movement: Movement::of(variant),
-        side,
-        masks: Masks::of(board, side, known),
-        from: board
-            .topology()
-            .squares()
-            .next()
-            .expect("a board has squares"),
-        steps: 0,
-        found: Vec::new(),
+) -> Result<Listing, TooMany> {
+    let budget = match variant {
+        Variant::English | Variant::Russian => MAX_CANDIDATES,
+        Variant::Brazilian => MAX_CANDIDATES / 4,
+        Variant::International => MAX_CANDIDATES / 4,
     };
-    lister.list(board.topology())?;
-    Ok(lister.found)
+    let mut best: Option<Listing> = None;
+    for max_jumps in 1..=MAX_JUMPS {
+        let mut lister = Lister {
+            pattern,
+            movement: Movement::of(variant),
+            side,
+            masks: Masks::of(board, side, known),
+            from: board
+                .topology()
+                .squares()
+                .next()
+                .expect("a board has squares"),
+            steps: 0,
+            found: Vec::new(),
+            max_jumps,
+            cut: false,
+            budget,
+        };
+        match lister.list(board.topology()) {
+            Ok(()) if !lister.cut => {
+                return Ok(Listing {
+                    moves: lister.found,
+                    longer_than: None,
+                })
+            }
+            Ok(()) => {
+                best = Some(Listing {
+                    moves: lister.found,
+                    longer_than: Some(max_jumps),
+                });
+            }
+            Err(TooMany) => break,
+        }
+    }
+    best.ok_or(TooMany)
 }
 
 /// Encodes a damaged `record` under `variant` into `sink`.
@@ -423,27 +496,30 @@ pub(super) fn encode_damaged<S: ClauseSink>(
         while contradiction.is_none() && ply_index < written.len() {
             let number = ply_index + 1;
             let side = record.mover(number);
-            let fitting = match &written[ply_index] {
-                WrittenMove::Known(mv) => vec![mv.clone()],
+            let (fitting, longer_than) = match &written[ply_index] {
+                WrittenMove::Known(mv) => (vec![mv.clone()], None),
                 WrittenMove::Pattern(pattern) => {
                     let out = segment.0.out();
                     let listed = fitting_moves(variant, pattern, side, &segment.1, &out.known)
                         .map_err(|TooMany| {
                             format!(
-                                "ply {number} ({}): more than {MAX_CANDIDATES} moves fit; write more of it",
+                                "ply {number} ({}): too many moves fit to list them; write more of it",
                                 written[ply_index]
                             )
                         })?;
                     let known = out.known.clone();
                     let viable: Vec<MoveText> = listed
+                        .moves
                         .into_iter()
                         .filter(|mv| playable(variant, &segment.1, &known, number, side, mv))
                         .collect();
-                    viable
+                    (viable, listed.longer_than)
                 }
             };
             let is_damaged = written[ply_index].known().is_none();
-            match fitting.len() {
+            // A cut listing always gets a choice of its own.
+            let cases = fitting.len() + usize::from(longer_than.is_some()) * 2;
+            match cases {
                 0 => {
                     segment.0.out().empty_clause();
                     contradiction = Some(Contradiction {
@@ -472,6 +548,7 @@ pub(super) fn encode_damaged<S: ClauseSink>(
                         damaged.push(DamagedPly {
                             ply: number,
                             choices: vec![(None, fitting[0].clone())],
+                            longer: None,
                             board_after: None,
                         });
                     }
@@ -491,17 +568,35 @@ pub(super) fn encode_damaged<S: ClauseSink>(
                         .map(|(i, mv)| (Some(Var::from_index(next_var + i)), mv))
                         .collect();
                     next_var += choices.len();
+                    let longer = longer_than.map(|jumps| {
+                        next_var += 1;
+                        (Var::from_index(next_var - 1), jumps)
+                    });
                     let after = next_var;
                     next_var += block;
                     let (choice_stats, aux) = encode_choice(
-                        variant, sink, options, &before, &known, offset, after, block, number,
-                        side, &choices, next_var,
+                        variant,
+                        sink,
+                        options,
+                        &before,
+                        &known,
+                        Cut {
+                            offset,
+                            after,
+                            block,
+                            number,
+                            side,
+                            longer: longer.map(|(v, _)| v.positive()),
+                        },
+                        &choices,
+                        next_var,
                     );
                     next_var += aux;
                     add_stats(&mut stats, choice_stats);
                     damaged.push(DamagedPly {
                         ply: number,
                         choices,
+                        longer,
                         board_after: Some(after),
                     });
                     offset = after;
@@ -565,29 +660,49 @@ fn playable(
     encode_ply(&mut encoder, &mut board, ply).is_ok()
 }
 
+/// Where a record is cut at a damaged ply.
+#[derive(Clone, Copy)]
+struct Cut {
+    /// First variable of the board block before the ply.
+    offset: usize,
+    /// First variable of the board block after it.
+    after: usize,
+    /// Variables per block.
+    block: usize,
+    /// 1-based ply.
+    number: usize,
+    side: Color,
+    /// The choice standing for captures longer than those listed.
+    longer: Option<Lit>,
+}
+
 /// The clauses of a damaged ply with several fitting moves: exactly one
 /// choice, each move's rules under its choice, and the board after it
 /// (block at `after`) tied to what the chosen move leaves. Returns the
 /// figures and how many auxiliary variables (from `aux_from`) it used.
-#[allow(clippy::too_many_arguments)]
 fn encode_choice<S: ClauseSink>(
     variant: Variant,
     sink: &mut S,
     options: EncodeOptions,
     before: &SymBoard,
     known: &KnownFacts,
-    offset: usize,
-    after: usize,
-    block: usize,
-    number: usize,
-    side: Color,
+    cut: Cut,
     choices: &[(Option<Var>, MoveText)],
     aux_from: usize,
 ) -> (super::EncodeStats, usize) {
+    let Cut {
+        offset,
+        after,
+        block,
+        number,
+        side,
+        longer,
+    } = cut;
     let mut stats = super::EncodeStats::default();
     let lits: Vec<Lit> = choices
         .iter()
         .filter_map(|(v, _)| v.map(Var::positive))
+        .chain(longer)
         .collect();
     sink.begin_group(&Group {
         ply: None,
@@ -597,18 +712,37 @@ fn encode_choice<S: ClauseSink>(
         },
     });
     let mut aux = exactly_one(sink, &lits, aux_from, &mut stats);
-    // "Some simple move is chosen": the guard of the rules they share.
-    let mut shared = SharedRule {
-        guard: Var::from_index(aux_from + aux).positive(),
+    // The guards of the rules moves share: "some simple move is chosen",
+    // and under the majority rule "some capture of k pieces is chosen".
+    let mut shared = SharedRules {
+        guards: Vec::new(),
         seen: std::collections::HashSet::new(),
         clauses: 0,
     };
-    aux += 1;
+    for (_, mv) in choices {
+        let key = if !mv.is_capture() {
+            Rule::NoCaptureAvailable
+        } else if Movement::of(variant).crowned_mid_capture == MidCapture::GoesOnAsMan {
+            Rule::MostPieces {
+                taken: mv.landings().len(),
+            }
+        } else {
+            continue;
+        };
+        if shared.guard_of(key).is_none() {
+            shared
+                .guards
+                .push((key, Var::from_index(aux_from + aux).positive()));
+            aux += 1;
+        }
+    }
+    let mut done: Vec<Rule> = Vec::new();
     let mut boards_after = Vec::with_capacity(choices.len());
     for (var, mv) in choices {
         let guard = var.map(Var::positive);
-        if let (Some(g), false) = (guard, mv.is_capture()) {
-            sink.add_clause(&[!g, shared.guard]);
+        let sharing = shared.of(mv);
+        if let (Some(g), Some((_, shared_guard))) = (guard, sharing) {
+            sink.add_clause(&[!g, shared_guard]);
             stats.clauses += 1;
         }
         let mut inner = BlockSink::new(sink, offset, block, guard);
@@ -623,6 +757,7 @@ fn encode_choice<S: ClauseSink>(
         }
         // What one move's rules imply holds only when it is chosen.
         out.learn = false;
+        out.shared_done.clone_from(&done);
         let mut encoder = AnyEncoder::new(variant, out);
         let mut board = before.clone();
         let ply = PlyRef {
@@ -637,6 +772,11 @@ fn encode_choice<S: ClauseSink>(
         }
         add_stats(&mut stats, encoder.out().stats);
         boards_after.push((guard, board));
+        if let Some((rule, _)) = sharing {
+            if !done.contains(&rule) {
+                done.push(rule);
+            }
+        }
     }
     stats.clauses += shared.clauses;
     sink.begin_group(&Group {
@@ -654,21 +794,50 @@ fn encode_choice<S: ClauseSink>(
     let shift = |l: Lit, to: usize| Var::from_index(l.index() + to).lit(l.is_positive());
     for square in before.topology().squares() {
         let was_there = before.get(square);
-        let touching: Vec<(Option<Lit>, Content)> = boards_after
-            .iter()
-            .filter(|(_, b)| b.get(square) != was_there)
-            .map(|(g, b)| (*g, b.get(square)))
-            .collect();
+        // The moves that change the square, grouped by what they leave
+        // there: one guard per content ("a move leaving this is chosen"),
+        // so each content is tied once however many moves leave it.
+        let mut leaving: Vec<(Content, Vec<Lit>)> = Vec::new();
+        for (guard, board) in &boards_after {
+            let content = board.get(square);
+            if content == was_there {
+                continue;
+            }
+            let guard = guard.expect("a cut ply's moves all have choices");
+            match leaving.iter_mut().find(|(c, _)| *c == content) {
+                Some((_, guards)) => guards.push(guard),
+                None => leaving.push((content, vec![guard])),
+            }
+        }
+        let mut touching: Vec<(Option<Lit>, Content)> = Vec::with_capacity(leaving.len());
+        for (content, guards) in leaving {
+            let guard = match guards[..] {
+                [only] => only,
+                _ => {
+                    let some = Var::from_index(aux_from + aux).positive();
+                    aux += 1;
+                    let mut any = vec![!some];
+                    for &g in &guards {
+                        add(sink, &[!g, some], None);
+                        any.push(g);
+                    }
+                    add(sink, &any, None);
+                    some
+                }
+            };
+            touching.push((Some(guard), content));
+        }
         // The square keeps its content unless a move that changes it is
         // chosen: "touched" is exactly "one of those is chosen".
-        let keeps = if touching.is_empty() {
+        // A longer capture than those listed may leave anything anywhere.
+        let keeps = if touching.is_empty() && longer.is_none() {
             None
         } else {
             let touched = Var::from_index(aux_from + aux).positive();
             aux += 1;
             let mut long = vec![!touched];
-            for (g, _) in &touching {
-                let g = g.expect("a cut ply's moves all have choices");
+            let guards = touching.iter().filter_map(|(g, _)| *g).chain(longer);
+            for g in guards {
                 add(sink, &[!g, touched], None);
                 long.push(g);
             }

@@ -245,6 +245,17 @@ pub(super) fn encode_ply<'s, S: ClauseSink + 's>(
     encoder.ply(board, ply)
 }
 
+impl Encoded {
+    /// The choices that stand for captures longer than a damaged ply's
+    /// listing reached: a relaxation, assumed false to get answers.
+    pub fn longer_captures(&self) -> Vec<varisat::Lit> {
+        self.damaged
+            .iter()
+            .filter_map(|d| d.longer.map(|(v, _)| v.positive()))
+            .collect()
+    }
+}
+
 impl Contradiction {
     /// Makes the contradiction of `rule` at `ply` from a reason.
     pub(super) fn at(ply: PlyRef<'_>, rule: Rule) -> impl Fn(String) -> Contradiction {
@@ -272,6 +283,9 @@ pub(super) struct Emitter<'s, S> {
     /// Add the units emitted to `known` (off for the rules of one of a
     /// damaged ply's moves, whose clauses some moves share).
     pub(super) learn: bool,
+    /// Rules whose clauses another of a damaged ply's moves already wrote
+    /// for all of them (they depend only on the board before the ply).
+    pub(super) shared_done: Vec<Rule>,
     /// Packed keys of the clauses emitted so far.
     seen: WordSet,
     clause: Vec<Lit>,
@@ -287,6 +301,7 @@ impl<'s, S: ClauseSink> Emitter<'s, S> {
             sink,
             known: KnownFacts::default(),
             learn: true,
+            shared_done: Vec::new(),
             seen: WordSet::with_capacity_and_hasher(seen_capacity, Default::default()),
             clause: Vec::with_capacity(8),
             stats: EncodeStats {
@@ -294,6 +309,12 @@ impl<'s, S: ClauseSink> Emitter<'s, S> {
                 ..EncodeStats::default()
             },
         }
+    }
+
+    /// Whether `rule`'s clauses were written already for every move of a
+    /// damaged ply that needs them (see [`Emitter::shared_done`]).
+    pub(super) fn written_elsewhere(&self, rule: Rule) -> bool {
+        self.shared_done.contains(&rule)
     }
 
     /// Ends encoding early: the formula is unsatisfiable.

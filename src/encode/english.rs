@@ -126,7 +126,7 @@ impl<S: ClauseSink> Encoder<'_, S> {
         self.out
             .require(board.is_empty(to), || board.describe(to))
             .map_err(Contradiction::at(ply, rule))?;
-        if self.out.options.units_only {
+        if self.out.options.units_only || self.out.written_elsewhere(Rule::NoCaptureAvailable) {
             return Ok(());
         }
         self.no_capture_available(board, ply)

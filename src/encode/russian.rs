@@ -357,7 +357,8 @@ impl<'s, S: ClauseSink> PlyEncoder<'s, S> for Encoder<'s, S> {
                     .require(board.is_empty(s), || board.describe(s))
                     .map_err(fail(rule))?;
             }
-            if !self.out.options.units_only {
+            if !self.out.options.units_only && !self.out.written_elsewhere(Rule::NoCaptureAvailable)
+            {
                 self.no_capture(board, ply, side)
                     .map_err(fail(Rule::NoCaptureAvailable))?;
             }
@@ -523,9 +524,11 @@ impl<S: ClauseSink> Encoder<'_, S> {
             // Instead of the king's landing rule: nothing takes more.
             let taken = mv.landings().len();
             let rule = Rule::MostPieces { taken };
-            self.out.group(Some(ply), rule);
-            self.no_longer_capture(before, side, taken)
-                .map_err(|why| (rule, why))?;
+            if !self.out.written_elsewhere(rule) {
+                self.out.group(Some(ply), rule);
+                self.no_longer_capture(before, side, taken)
+                    .map_err(|why| (rule, why))?;
+            }
             return Ok(crossed);
         }
         // ...and a king had no better landing on its last line.

@@ -182,6 +182,11 @@ pub fn solve_sat_knowing(
     }
     let mut solver = Solver::new();
     solver.add_formula(&formula);
+    // Captures longer than a damaged ply's listing are a relaxation: first
+    // without them; only if that fails, whether they could make a difference.
+    let longer = encoded.longer_captures();
+    let without: Vec<varisat::Lit> = longer.iter().map(|&l| !l).collect();
+    solver.assume(&without);
     match solver.solve() {
         Ok(true) => {
             let model = solver
@@ -189,7 +194,31 @@ pub fn solve_sat_knowing(
                 .ok_or_else(|| SolveError::Internal("varisat said SAT but gave no model".into()))?;
             found_in(record, variant, &model, &encoded.damaged, stats)
         }
-        Ok(false) => Ok(Found::Impossible(None, stats)),
+        Ok(false) if longer.is_empty() => Ok(Found::Impossible(None, stats)),
+        Ok(false) => {
+            solver.assume(&[]);
+            match solver.solve() {
+                Ok(false) => Ok(Found::Impossible(None, stats)),
+                Ok(true) => {
+                    let plies: Vec<String> = encoded
+                        .damaged
+                        .iter()
+                        .filter_map(|d| {
+                            d.longer
+                                .map(|(_, j)| format!("ply {} (over {j} jumps)", d.ply))
+                        })
+                        .collect();
+                    Ok(Found::GaveUp(
+                        format!(
+                            "no filling with the captures listed works, and longer ones at {} are too many to list; write more of those moves",
+                            plies.join(", ")
+                        ),
+                        stats,
+                    ))
+                }
+                Err(e) => Err(e.into()),
+            }
+        }
         Err(e) => Err(e.into()),
     }
 }
