@@ -38,6 +38,10 @@ pub struct Count {
     pub squares: Vec<Square>,
     /// One full start board (a solution) per distinct content of the used squares.
     pub boards: Vec<Board>,
+    /// For a damaged record, each board's filled-in record (same order):
+    /// completions differ by their moves or by their boards on the squares
+    /// those moves use.
+    pub fillings: Vec<Record>,
     /// False if the limit stopped the search: there are more than `boards.len() - 1`.
     pub complete: bool,
 }
@@ -79,7 +83,7 @@ pub fn count_start_boards(
     variant: Variant,
     options: CountOptions,
 ) -> Result<Count, SolveError> {
-    let squares = used_squares(record);
+    let mut squares = used_squares(record);
     let mut formula = CnfFormula::new();
     let encoding = EncodeOptions {
         known: options.known,
@@ -87,13 +91,14 @@ pub fn count_start_boards(
     };
     let encoded = encode_with(variant, record, &mut formula, encoding)?;
     // Fillings with captures longer than a damaged ply's listing are not
-    // among those counted or minimised (encodings/damaged.md).
+    // among those counted (encodings/damaged.md): the count is then a floor.
+    let relaxed = !encoded.longer_captures().is_empty();
     for l in encoded.longer_captures() {
         formula.add_clause(&[!l]);
     }
     let mut solver = Solver::new();
     solver.add_formula(&formula);
-    if options.others_empty {
+    if options.others_empty && !record.is_damaged() {
         for s in variant
             .topology()
             .squares()
@@ -103,33 +108,54 @@ pub fn count_start_boards(
         }
     }
     let mut boards = Vec::new();
+    let mut fillings = Vec::new();
+    let mut all_used: BTreeSet<Square> = squares.iter().copied().collect();
     loop {
         let sat = solver.solve().map_err(SolveError::from)?;
-        if !sat {
+        if !sat || boards.len() == options.limit {
+            squares = all_used.into_iter().collect();
             return Ok(Count {
                 squares,
                 boards,
-                complete: true,
-            });
-        }
-        if boards.len() == options.limit {
-            return Ok(Count {
-                squares,
-                boards,
-                complete: false,
+                fillings,
+                complete: !sat && !relaxed,
             });
         }
         let model = solver.model().unwrap_or_default();
         let board = vars::decode_on(&model, variant.topology());
-        // Block this content of the used squares: some fact there must differ.
-        let blocking: Vec<Lit> = squares
-            .iter()
-            .flat_map(|&s| vars::square_lits(s, board.get(s)))
-            .map(|l| !l)
-            .collect();
+        // Block this content of the used squares: some fact there must
+        // differ, or (damaged records) some filled move.
+        let mut blocking: Vec<Lit> = Vec::new();
+        let used = if record.is_damaged() {
+            let filled = crate::solve::filled_record(record, &model, &encoded.damaged)?;
+            blocking.extend(chosen_choices(&model, &encoded.damaged).map(|l| !l));
+            let used = used_squares(&filled);
+            fillings.push(filled);
+            all_used.extend(used.iter().copied());
+            used
+        } else {
+            squares.clone()
+        };
+        blocking.extend(
+            used.iter()
+                .flat_map(|&s| vars::square_lits(s, board.get(s)))
+                .map(|l| !l),
+        );
         solver.add_clause(&blocking);
         boards.push(board);
     }
+}
+
+/// The choice literals `model` makes true at the cut damaged plies.
+fn chosen_choices<'a>(
+    model: &'a [Lit],
+    damaged: &'a [crate::encode::DamagedPly],
+) -> impl Iterator<Item = Lit> + 'a {
+    damaged
+        .iter()
+        .flat_map(|d| d.choices.iter().filter_map(|(v, _)| *v))
+        .map(|v| v.positive())
+        .filter(move |l| model.contains(l))
 }
 
 #[cfg(test)]

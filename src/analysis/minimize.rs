@@ -36,6 +36,8 @@ pub struct Minimum {
     pub kings: usize,
     /// Solver calls made.
     pub solves: usize,
+    /// For a damaged record, its moves as this board's filling plays them.
+    pub filled: Option<Record>,
 }
 
 /// The start board with the fewest pieces (and among those the fewest
@@ -97,11 +99,21 @@ pub fn minimize_pieces(
     let king_count = |m: &[Lit]| vars::decode_on(m, topology).king_count() as usize;
     let best = opt.minimize(&mut kings_tot, fewest, king_count, &keep_pieces)?;
     let start: Board = vars::decode_on(&best, topology);
+    let filled = if record.is_damaged() {
+        Some(crate::solve::filled_record(
+            record,
+            &best,
+            &encoded.damaged,
+        )?)
+    } else {
+        None
+    };
     Ok(Some(Minimum {
         pieces: start.piece_count() as usize,
         kings: start.king_count() as usize,
         start,
         solves: opt.solves(),
+        filled,
     }))
 }
 

@@ -10,6 +10,7 @@ mod explain;
 mod minimize;
 mod proof;
 mod selectors;
+mod unknowns;
 
 pub use crate::sat::check_drat;
 pub use count::{count_start_boards, used_squares, Count, CountOptions};
@@ -20,3 +21,4 @@ pub use explain::{
 pub use minimize::{minimize_pieces, Limits, Minimum};
 pub use proof::write_proof;
 pub use selectors::{RuleGroup, SelectorFormula};
+pub use unknowns::{forced_unknowns, UnknownVerdict};

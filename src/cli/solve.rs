@@ -320,6 +320,23 @@ impl<'a> Job<'a, '_> {
         report
     }
 
+    /// Replays `start` with the record's moves (a damaged record's as
+    /// `filled` fills them in, checked to fit what is written).
+    fn checked(
+        &self,
+        start: postfacto::board::Board,
+        filled: Option<&Record>,
+        who: &str,
+    ) -> Result<Answer, SolveError> {
+        match filled {
+            Some(filled) => {
+                postfacto::solve::check_filled(self.record, filled, who)?;
+                checked_answer_with(filled, start, who, self.variant())
+            }
+            None => checked_answer_with(self.record, start, who, self.variant()),
+        }
+    }
+
     fn options(&self) -> &AnalysisArgs {
         &self.settings.options
     }
@@ -357,10 +374,13 @@ impl<'a> Job<'a, '_> {
             Outcome::Solved(solution) => {
                 report.stats = Some(solution.stats);
                 report.answers.push(solution.answer);
-                report.filled.extend(solution.filled);
                 if options.explain {
+                    if let Some(filled) = &solution.filled {
+                        self.explain_unknowns(filled, report)?;
+                    }
                     self.explain_solved(&solution.answer, report)?;
                 }
+                report.filled.extend(solution.filled);
                 Ok(())
             }
             Outcome::Impossible { reason, stats } => {
@@ -406,6 +426,18 @@ impl<'a> Job<'a, '_> {
         report.explanation = Some(why);
         if self.options().explain {
             report.text.push_str(&explanation.detailed());
+        }
+        Ok(())
+    }
+
+    /// For a damaged record: which of its unknowns every answer fills the same way.
+    fn explain_unknowns(&self, filled: &Record, report: &mut Report) -> Result<(), SolveError> {
+        let verdicts =
+            postfacto::analysis::forced_unknowns(self.record, self.variant(), self.known, filled)?;
+        let text = &mut report.text;
+        let _ = writeln!(text, "\nthe damaged moves, filled in:");
+        for verdict in verdicts {
+            let _ = writeln!(text, "{verdict}");
         }
         Ok(())
     }
@@ -480,10 +512,10 @@ impl<'a> Job<'a, '_> {
             }
             return self.impossible(None, report);
         };
-        let answer =
-            checked_answer_with(self.record, minimum.start, "the minimizer", self.variant())?;
+        let answer = self.checked(minimum.start, minimum.filled.as_ref(), "the minimizer")?;
         check_facts(&answer, self.known)?;
         report.answers.push(answer);
+        report.filled.extend(minimum.filled);
         if self.options().minimize.is_some() {
             let fewer = if minimum.pieces == 0 {
                 String::new()
@@ -530,18 +562,25 @@ impl<'a> Job<'a, '_> {
             .map(ToString::to_string)
             .collect::<Vec<_>>()
             .join(" ");
-        for &board in &count.boards {
-            let answer = checked_answer_with(self.record, board, "the counter", self.variant())?;
+        for (i, &board) in count.boards.iter().enumerate() {
+            let filled = count.fillings.get(i);
+            let answer = self.checked(board, filled, "the counter")?;
             check_facts(&answer, self.known)?;
             if options.all {
                 report.answers.push(answer);
+                report.filled.extend(filled.cloned());
             }
         }
         if options.count || options.all {
             let line = format!(
-                "{}: {} start boards, told apart by squares {squares}",
+                "{}: {} {}, told apart by squares {squares}",
                 self.name,
-                count.words(limit)
+                count.words(limit),
+                if self.record.is_damaged() {
+                    "completions (filled moves and start boards)"
+                } else {
+                    "start boards"
+                }
             );
             if options.all {
                 report.err.push(line);
@@ -561,15 +600,32 @@ impl<'a> Job<'a, '_> {
                 let say = |p: Option<postfacto::board::Piece>| {
                     p.map_or("empty".to_string(), |p| p.describe())
                 };
-                let differ: Vec<String> = count
+                let squares_differ: Vec<String> = count
                     .squares
                     .iter()
                     .filter(|&&s| a.get(s) != b.get(s))
                     .map(|&s| format!("{s} ({} or {})", say(a.get(s)), say(b.get(s))))
                     .collect();
+                let mut differ = Vec::new();
+                if !squares_differ.is_empty() {
+                    differ.push(format!("square(s) {}", squares_differ.join(", ")));
+                }
+                if let [fa, fb, ..] = count.fillings.as_slice() {
+                    let variant = self.variant();
+                    for (i, (ma, mb)) in fa.moves.iter().zip(&fb.moves).enumerate() {
+                        if ma != mb {
+                            differ.push(format!(
+                                "the move of ply {} ({} or {})",
+                                i + 1,
+                                variant.write_move(ma),
+                                variant.write_move(mb)
+                            ));
+                        }
+                    }
+                }
                 let _ = writeln!(
                     report.text,
-                    "{}: not unique: answers differ on square(s) {}",
+                    "{}: not unique: answers differ on {}",
                     self.name,
                     differ.join(", ")
                 );

@@ -20,7 +20,7 @@ use crate::sat::SatError;
 pub use crate::sat::{lucky, parse_solver_output, Verdict};
 pub use dfs::{solve_dfs, Limit};
 pub use external::solve_external;
-pub use sat::{solve_by_unit_facts, solve_sat, solve_sat_knowing, solve_sat_with};
+pub use sat::{filled_record, solve_by_unit_facts, solve_sat, solve_sat_knowing, solve_sat_with};
 
 /// The method used to find a start board.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default)]
