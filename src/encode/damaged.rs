@@ -577,7 +577,6 @@ pub(super) fn encode_damaged<S: ClauseSink>(
                     let (choice_stats, aux) = encode_choice(
                         variant,
                         sink,
-                        options,
                         &before,
                         &known,
                         Cut {
@@ -587,6 +586,7 @@ pub(super) fn encode_damaged<S: ClauseSink>(
                             number,
                             side,
                             longer: longer.map(|(v, _)| v.positive()),
+                            options,
                         },
                         &choices,
                         next_var,
@@ -674,6 +674,8 @@ struct Cut {
     side: Color,
     /// The choice standing for captures longer than those listed.
     longer: Option<Lit>,
+    /// How the formula is written.
+    options: EncodeOptions,
 }
 
 /// The clauses of a damaged ply with several fitting moves: exactly one
@@ -683,7 +685,6 @@ struct Cut {
 fn encode_choice<S: ClauseSink>(
     variant: Variant,
     sink: &mut S,
-    options: EncodeOptions,
     before: &SymBoard,
     known: &KnownFacts,
     cut: Cut,
@@ -697,6 +698,7 @@ fn encode_choice<S: ClauseSink>(
         number,
         side,
         longer,
+        options,
     } = cut;
     let mut stats = super::EncodeStats::default();
     let lits: Vec<Lit> = choices
