@@ -348,3 +348,219 @@ proptest! {
         }
     }
 }
+
+/// The issue's "done": a PDN game written the way databases write it
+/// (captures short), with a smudged square and a missing move, and the
+/// final diagram: a completed game that replays.
+#[test]
+fn a_torn_pdn_score_sheet_with_its_final_diagram_is_completed() {
+    let game = path("tests/data/damaged.pdn");
+    let end = path("tests/data/damaged-end.txt");
+    let (game, end) = (game.to_str().unwrap(), end.to_str().unwrap());
+    let json = postfacto(&["solve", "--end-board", end, "--format", "json", game], "");
+    assert_eq!(json.code, 0, "{}", json.stderr);
+    let value: serde_json::Value = serde_json::from_str(&json.stdout).unwrap();
+    let strings = |key: &str| -> Vec<String> {
+        value[key]
+            .as_array()
+            .unwrap_or_else(|| panic!("{key}: {value}"))
+            .iter()
+            .map(|m| m.as_str().unwrap().to_string())
+            .collect()
+    };
+    let (moves, record) = (strings("moves"), strings("record"));
+    assert_eq!((moves.len(), record.len()), (16, 16));
+    assert_eq!(
+        (record[3].as_str(), record[10].as_str(), record[12].as_str()),
+        ("19x3", "16-?", "?")
+    );
+    // Every `?` filled, every landing written out.
+    assert_eq!(
+        (moves[3].as_str(), moves[10].as_str(), moves[12].as_str()),
+        ("19x10x3", "16-20", "20-24")
+    );
+    // The completed game, with its [FEN], reads back and replays.
+    let pdn = postfacto(&["solve", "--end-board", end, "--format", "pdn", game], "");
+    assert_eq!(pdn.code, 0, "{}", pdn.stderr);
+    assert!(pdn.stdout.contains("[FEN \""), "{}", pdn.stdout);
+    assert!(
+        pdn.stdout.contains("16-20 24-19 7. 20-24"),
+        "{}",
+        pdn.stdout
+    );
+    let file = scratch("completed.pdn", &pdn.stdout);
+    let verified = postfacto(&["verify", "--pdn", file.to_str().unwrap()], "");
+    assert_eq!(
+        (verified.code, verified.stdout.as_str()),
+        (0, "game 1 (line 1): OK\n")
+    );
+    // --explain says the unknowns are forced, and to what.
+    let explained = postfacto(&["solve", "--end-board", end, "--explain", game], "");
+    assert_eq!(explained.code, 0, "{}", explained.stderr);
+    for line in [
+        "ply 4 (19x3): forced to 19x10x3",
+        "ply 11 (16-?): forced to 16-20",
+        "ply 13 (?): forced to 20-24",
+    ] {
+        assert!(
+            explained.stdout.contains(line),
+            "{line}: {}",
+            explained.stdout
+        );
+    }
+}
+
+#[test]
+fn without_the_diagram_the_missing_move_is_not_forced_and_completions_are_counted() {
+    let game = path("tests/data/damaged.pdn");
+    let explained = postfacto(&["solve", "--explain", game.to_str().unwrap()], "");
+    assert_eq!(explained.code, 0, "{}", explained.stderr);
+    assert!(
+        explained.stdout.contains("ply 11 (16-?): not forced"),
+        "{}",
+        explained.stdout
+    );
+    let unique = postfacto(&["solve", "--unique", game.to_str().unwrap()], "");
+    assert_eq!(unique.code, 0, "{}", unique.stderr);
+    assert!(unique.stdout.contains("not unique"), "{}", unique.stdout);
+    let all = postfacto(
+        &[
+            "solve",
+            "--all",
+            "--count-limit",
+            "5",
+            "--format",
+            "json",
+            game.to_str().unwrap(),
+        ],
+        "",
+    );
+    assert_eq!(all.code, 0, "{}", all.stderr);
+    assert!(all.stderr.contains("completions"), "{}", all.stderr);
+}
+
+#[test]
+fn damaged_moves_in_the_task_format() {
+    // A lone '?' and a '?' square; the record is sample 1 damaged.
+    let solved = postfacto(&["solve", "--format", "json"], "W 3\n21-17\n13x?x?x24\n?\n");
+    assert_eq!(solved.code, 0, "{}", solved.stderr);
+    assert!(
+        solved
+            .stdout
+            .contains(r#""record":["21-17","13x?x?x24","?"]"#),
+        "{}",
+        solved.stdout
+    );
+    assert!(
+        solved.stdout.contains(r#""13x22x31x24""#),
+        "{}",
+        solved.stdout
+    );
+    // Written short: bad input without --short-captures, read with it.
+    let record = "W 3\n21-17\n13x24\n19x28\n";
+    let strict = postfacto(&["solve"], record);
+    assert_eq!(strict.code, 2, "{}", strict.stderr);
+    let short = postfacto(&["solve", "--short-captures", "--format", "json"], record);
+    assert_eq!(short.code, 0, "{}", short.stderr);
+    assert!(
+        short.stdout.contains(r#""13x22x31x24""#),
+        "{}",
+        short.stdout
+    );
+    // The judge fills the same record in from a start board.
+    let answer = scratch(
+        "sample1-answer.txt",
+        &postfacto(&["solve", "--short-captures"], record).stdout,
+    );
+    let input = scratch("sample1-short.in", record);
+    let verified = postfacto(
+        &[
+            "verify",
+            "--short-captures",
+            input.to_str().unwrap(),
+            answer.to_str().unwrap(),
+        ],
+        "",
+    );
+    assert_eq!(
+        (verified.code, verified.stdout.as_str()),
+        (0, "OK\n"),
+        "{}",
+        verified.stderr
+    );
+    // The formula names the choices.
+    let cnf = postfacto(&["cnf"], "W 3\n21-17\n13x?x?x24\n19x28\n");
+    assert_eq!(cnf.code, 0, "{}", cnf.stderr);
+    assert!(cnf.stdout.contains("=13x22x31x24"), "{}", cnf.stdout);
+    assert!(
+        cnf.stdout.contains("ply 2 plays 13x22x31x24"),
+        "{}",
+        cnf.stdout
+    );
+    assert!(
+        cnf.stdout.contains("after ply 2 sq1 occupied"),
+        "{}",
+        cnf.stdout
+    );
+}
+
+#[test]
+fn impossible_damaged_records_say_why_and_have_no_moves() {
+    // Nothing White can play lands on 17 and then moves from 21.
+    let run = postfacto(&["solve", "--format", "json"], "W 2\n?-17\n21-17\n");
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    let value: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
+    assert!(value.get("moves").is_none(), "{value}");
+    assert_eq!(value["record"], serde_json::json!(["?-17", "21-17"]));
+    // No move of Black fits: White's man stands on 17.
+    let none = postfacto(&["solve"], "W 2\n21-17\n17x?\n");
+    assert_eq!(none.code, 1, "{}", none.stderr);
+    assert_eq!(none.stderr.lines().count(), 1, "{}", none.stderr);
+    assert!(none.stderr.contains("ply 2"), "{}", none.stderr);
+    // A fact that no filling reaches is named.
+    let fact = scratch(
+        "end-18-black.txt",
+        "-?-?-?-?\n?-?-?-?-\n-?-?-?-?\n?-?-?-?-\n-?-b-?-?\n?-?-?-?-\n-?-?-?-?\n?-?-?-?-\n",
+    );
+    let named = postfacto(
+        &["solve", "--end-board", fact.to_str().unwrap()],
+        "B 2\n9-13\n?x18\n",
+    );
+    assert_eq!(named.code, 1, "{}", named.stderr);
+    assert!(
+        named.stderr.contains("end board square 18"),
+        "{}",
+        named.stderr
+    );
+}
+
+#[test]
+fn damaged_input_errors_are_one_line_and_exit_2() {
+    let cases: [(&[&str], &str, &str); 6] = [
+        (
+            &["solve"],
+            "W 1\n13x?x20\n",
+            "no move fits it, even on an empty board",
+        ),
+        (&["solve"], "W 1\n1-?-5\n", "names exactly two squares"),
+        (&["solve"], "W 1\n?-33\n", "'33'"),
+        (
+            &["solve", "--engine", "dfs"],
+            "W 1\n?-17\n",
+            "the SAT engine does",
+        ),
+        // A '?' where a number is required: a FEN, an answer board.
+        (&["solve"], "[FEN \"W:W?,21:B12\"]\n1. 21-17 *\n", "line 1"),
+        (
+            &["moves", "--turn", "white"],
+            "-?-.-.-.\n.-.-.-.-\n-.-.-.-.\n.-.-.-.-\n-.-.-.-.\n.-.-.-.-\n-.-.-.-.\n.-.-.-.-\n",
+            "?",
+        ),
+    ];
+    for (args, stdin, want) in cases {
+        let run = postfacto(args, stdin);
+        assert_eq!(run.code, 2, "{stdin}: {}", run.stderr);
+        assert!(run.stderr.contains(want), "{stdin}: {}", run.stderr);
+        assert_eq!(run.stderr.lines().count(), 1, "{stdin}: {}", run.stderr);
+    }
+}

@@ -312,6 +312,10 @@ impl<'a> Job<'a, '_> {
             if e.is_undecided() {
                 report.status = Status::Undecided;
                 report.err.push(format!("{}: undecided: {e}", self.name));
+            } else if matches!(e, SolveError::Unsupported(_)) {
+                // A request this engine cannot serve (a damaged record for DFS).
+                report.status = Status::BadInput;
+                report.err.push(format!("{}: {e}", self.name));
             } else {
                 report.status = Status::Internal;
                 report.err.push(format!("{}: {e}", self.name));

@@ -521,13 +521,15 @@ pub(super) fn encode_damaged<S: ClauseSink>(
             let cases = fitting.len() + usize::from(longer_than.is_some()) * 2;
             match cases {
                 0 => {
+                    let rule = Rule::OneMove {
+                        ply: number,
+                        candidates: 0,
+                    };
+                    segment.0.out().group(None, rule);
                     segment.0.out().empty_clause();
                     contradiction = Some(Contradiction {
                         ply: number,
-                        rule: Rule::OneMove {
-                            ply: number,
-                            candidates: 0,
-                        },
+                        rule,
                         reason: format!(
                             "no move of {side} fits '{}' on the board the earlier plies leave",
                             written[ply_index]
