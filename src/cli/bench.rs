@@ -257,6 +257,7 @@ pub fn run(
     )
     .map_err(|e| e.to_string())?;
     stages(&records, variant, out)?;
+    damaged(&records, variant, seed, out)?;
     if variant != Variant::English {
         return Ok(());
     }
@@ -320,6 +321,77 @@ pub fn run(
         micros(per_record[1])
     )
     .map_err(|e| e.to_string())?;
+    Ok(())
+}
+
+/// Records per row of the damaged-records table (each takes milliseconds).
+const DAMAGED_RECORDS: usize = 100;
+
+/// The same fragments with 0, 1, 5 and 20 of their moves replaced by a
+/// lone `?` (`shared/spec/damaged.md`), solved by the SAT engine: time per
+/// record, how many were solved or left undecided (a damaged ply with too
+/// many moves to list), and the formula's size.
+fn damaged(records: &[Record], variant: Variant, seed: u64, out: &mut impl Write) -> Result<(), String> {
+    use postfacto::random::{damage, Damage, Rng};
+    let records = &records[..records.len().min(DAMAGED_RECORDS)];
+    writeln!(
+        out,
+        "\n# damaged records: the first {} fragments with unknown moves ('?'), sat engine",
+        records.len()
+    )
+    .map_err(|e| e.to_string())?;
+    writeln!(
+        out,
+        "{:<8} {:>10} {:>10} {:>10} {:>8} {:>10} {:>8} {:>9}",
+        "unknown", "median_us", "p90_us", "max_us", "solved", "undecided", "vars", "clauses"
+    )
+    .map_err(|e| e.to_string())?;
+    for unknown_moves in [0, 1, 5, 20] {
+        let mut rng = Rng::new(seed ^ 0xDA3A_6ED0);
+        let spoilt: Vec<Record> = records
+            .iter()
+            .map(|r| {
+                let damage_of = Damage {
+                    unknown_moves,
+                    ..Damage::default()
+                };
+                damage(r, &mut rng, damage_of)
+            })
+            .collect();
+        let (mut times, mut solved, mut undecided, mut vars, mut clauses) =
+            (Vec::new(), 0, 0, 0, 0);
+        for record in &spoilt {
+            let started = Instant::now();
+            let outcome = solve_with(record, Engine::Sat, variant);
+            times.push(started.elapsed());
+            match outcome {
+                Ok(Outcome::Solved(s)) => {
+                    solved += 1;
+                    vars += s.stats.vars;
+                    clauses += s.stats.clauses;
+                }
+                Ok(Outcome::GaveUp { .. }) => undecided += 1,
+                Err(e) if e.is_undecided() => undecided += 1,
+                other => {
+                    return Err(format!(
+                        "a damaged fragment of a legal game gave {other:?}:\n{record}"
+                    ))
+                }
+            }
+        }
+        let s = Summary::of(&times);
+        let per = solved.max(1);
+        writeln!(
+            out,
+            "{unknown_moves:<8} {:>10} {:>10} {:>10} {solved:>8} {undecided:>10} {:>8} {:>9}",
+            micros(s.median),
+            micros(s.p90),
+            micros(s.max),
+            vars / per,
+            clauses / per
+        )
+        .map_err(|e| e.to_string())?;
+    }
     Ok(())
 }
 
