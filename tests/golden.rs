@@ -1,5 +1,6 @@
 //! Golden DIMACS files: the encoding of the two samples (English), two
-//! Russian records, a Brazilian and an International one and the pawn
+//! Russian records, a Brazilian and an International one, a damaged
+//! English record (a `?` square and a lone `?`) and the pawn
 //! puzzle's example, byte for byte.
 //! An intended change is blessed with `BLESS=1 cargo test golden`, and the
 //! diff of `encodings/golden/` is then reviewed like code.
@@ -27,13 +28,14 @@ fn dimacs_under(input: &str, variant: Variant) -> String {
 }
 
 /// The golden files: (input and golden name, rule set).
-const GOLDEN: [(&str, Variant); 6] = [
+const GOLDEN: [(&str, Variant); 7] = [
     ("sample1", Variant::English),
     ("sample2", Variant::English),
     ("russian1", Variant::Russian),
     ("russian2", Variant::Russian),
     ("brazilian1", Variant::Brazilian),
     ("international1", Variant::International),
+    ("damaged1", Variant::English),
 ];
 
 #[test]

@@ -102,6 +102,10 @@ fn demand(group: &RuleGroup) -> String {
     if let Some(note) = &group.note {
         return note.clone();
     }
+    if squares_of(group).is_empty() && !group.clauses.is_empty() {
+        // Its variables are a later board's (after a damaged ply).
+        return "needs what the board after an earlier damaged ply holds".to_string();
+    }
     if group.clauses.iter().all(|c| c.len() == 1) {
         let units: Vec<Lit> = group.clauses.iter().map(|c| c[0]).collect();
         return format!("needs {}", conjunction_words_on(&units, group.topology));
@@ -178,8 +182,11 @@ impl Explanation {
                 let groups: Vec<&RuleGroup> = groups.collect();
                 let place = groups[0].place();
                 // Plain requirements of one ply read best as one list.
-                let is_needs =
-                    |g: &&&RuleGroup| g.note.is_none() && g.clauses.iter().all(|c| c.len() == 1);
+                let is_needs = |g: &&&RuleGroup| {
+                    g.note.is_none()
+                        && g.clauses.iter().all(|c| c.len() == 1)
+                        && !squares_of(g).is_empty()
+                };
                 let needs: Vec<Lit> = groups
                     .iter()
                     .filter(is_needs)

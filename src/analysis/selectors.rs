@@ -58,6 +58,13 @@ pub struct SelectorFormula {
     formula: CnfFormula,
     groups: Vec<RuleGroup>,
     variant: Variant,
+    /// A damaged record's damaged plies, as written: all the rules of the
+    /// moves that fit one of them form one group (one selector), since
+    /// which move was played is the solver's choice, not a rule.
+    damaged: Vec<(usize, String)>,
+    /// The group the encoder is writing into (groups of a damaged ply
+    /// are merged, so it is not always the last).
+    current: usize,
 }
 
 impl SelectorFormula {
@@ -98,6 +105,8 @@ impl SelectorFormula {
             formula,
             groups: Vec::new(),
             variant,
+            damaged: damaged_plies(record, variant),
+            current: 0,
         };
         encode_with(variant, record, &mut this, options)?;
         Ok(this)
@@ -133,8 +142,60 @@ impl SelectorFormula {
     }
 }
 
+/// The damaged plies of `record` with their written text.
+fn damaged_plies(record: &Record, variant: Variant) -> Vec<(usize, String)> {
+    if !record.is_damaged() {
+        return Vec::new();
+    }
+    record
+        .written_moves()
+        .iter()
+        .enumerate()
+        .filter(|(_, w)| w.known().is_none())
+        .map(|(i, w)| {
+            let text = if variant.algebraic() {
+                w.algebraic()
+            } else {
+                w.numbered()
+            };
+            (i + 1, text)
+        })
+        .collect()
+}
+
 impl ClauseSink for SelectorFormula {
     fn begin_group(&mut self, group: &Group<'_>) {
+        let damaged = group
+            .ply
+            .and_then(|p| self.damaged.iter().find(|(n, _)| *n == p.number));
+        if let (Some((number, text)), Some(ply)) = (damaged, group.ply) {
+            let number = *number;
+            if let Some(at) = self
+                .groups
+                .iter()
+                .position(|g| g.ply == Some(number) && matches!(g.rule, Rule::OneMove { .. }))
+            {
+                self.current = at;
+                return;
+            }
+            let text = text.clone();
+            self.groups.push(RuleGroup {
+                ply: Some(number),
+                side: Some(ply.side),
+                text: Some(text.clone()),
+                rule: Rule::OneMove {
+                    ply: number,
+                    candidates: 0,
+                },
+                topology: self.variant.topology(),
+                note: Some(format!("no move that fits '{text}' can be played there")),
+                clauses: Vec::new(),
+                selector: Some(self.formula.new_var().positive()),
+            });
+            self.current = self.groups.len() - 1;
+            return;
+        }
+        self.current = self.groups.len();
         let switchable = group.ply.is_some() || group.rule.is_fact();
         let selector = switchable.then(|| self.formula.new_var().positive());
         self.groups.push(RuleGroup {
@@ -152,7 +213,7 @@ impl ClauseSink for SelectorFormula {
     fn add_clause(&mut self, clause: &[Lit]) {
         let group = self
             .groups
-            .last_mut()
+            .get_mut(self.current)
             .expect("the encoder opens a group before its clauses");
         group.clauses.push(clause.to_vec());
         match group.selector {
@@ -167,8 +228,10 @@ impl ClauseSink for SelectorFormula {
     }
 
     fn note(&mut self, reason: &str) {
-        if let Some(group) = self.groups.last_mut() {
-            group.note = Some(reason.to_string());
+        if let Some(group) = self.groups.get_mut(self.current) {
+            if !matches!(group.rule, Rule::OneMove { .. }) {
+                group.note = Some(reason.to_string());
+            }
         }
     }
 }

@@ -331,7 +331,12 @@ const DAMAGED_RECORDS: usize = 100;
 /// lone `?` (`shared/spec/damaged.md`), solved by the SAT engine: time per
 /// record, how many were solved or left undecided (a damaged ply with too
 /// many moves to list), and the formula's size.
-fn damaged(records: &[Record], variant: Variant, seed: u64, out: &mut impl Write) -> Result<(), String> {
+fn damaged(
+    records: &[Record],
+    variant: Variant,
+    seed: u64,
+    out: &mut impl Write,
+) -> Result<(), String> {
     use postfacto::random::{damage, Damage, Rng};
     let records = &records[..records.len().min(DAMAGED_RECORDS)];
     writeln!(

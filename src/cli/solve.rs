@@ -440,7 +440,19 @@ impl<'a> Job<'a, '_> {
             postfacto::analysis::forced_unknowns(self.record, self.variant(), self.known, filled)?;
         let text = &mut report.text;
         let _ = writeln!(text, "\nthe damaged moves, filled in:");
-        for verdict in verdicts {
+        // A capture read short that was written whole says nothing new.
+        let variant = self.variant();
+        let news = verdicts.iter().filter(|v| {
+            !(v.is_forced() && v.written.known().is_none() && {
+                let written = if variant.algebraic() {
+                    v.written.algebraic()
+                } else {
+                    v.written.numbered()
+                };
+                written == variant.write_move(&v.played)
+            })
+        });
+        for verdict in news {
             let _ = writeln!(text, "{verdict}");
         }
         Ok(())

@@ -30,9 +30,13 @@ use super::sink::{ClauseSink, Discard, Group, PlyRef, Rule};
 use super::symbolic::{Content, KnownFacts, SymBoard};
 use super::vars::{self, var_count, Fact};
 
-/// How many moves a damaged ply may list (the majority rules' moves cost
-/// more clauses each: a quarter of it).
+/// How many captures a damaged ply may list (the majority rules' captures
+/// cost more clauses each: a quarter of it).
 pub const MAX_CANDIDATES: usize = 4_000;
+
+/// How many simple moves a damaged ply may list besides (every king of a
+/// 10x10 board flying anywhere is under 2,000).
+const MAX_SIMPLE: usize = 5_000;
 
 /// How many steps the search for fitting captures may take per listing.
 const MAX_SEARCH_STEPS: usize = 1_000_000;
@@ -278,7 +282,9 @@ struct Lister<'p> {
     /// Most jumps listed; `cut` is set when a capture could have gone on.
     max_jumps: usize,
     cut: bool,
+    /// Captures that may be listed.
     budget: usize,
+    captures_found: usize,
 }
 
 impl Lister<'_> {
@@ -304,7 +310,13 @@ impl Lister<'_> {
     fn keep(&mut self, path: &[Square], capture: bool) -> Result<(), TooMany> {
         if let Some(mv) = MoveText::along(path.to_vec(), capture) {
             if self.pattern.matches(&mv) {
-                if self.found.len() >= self.budget {
+                // Simple moves share their costly rule ("no capture"):
+                // only captures count against the budget.
+                if capture {
+                    self.captures_found += 1;
+                }
+                if self.captures_found > self.budget || self.found.len() >= MAX_SIMPLE + self.budget
+                {
                     return Err(TooMany);
                 }
                 self.found.push(mv);
@@ -437,6 +449,7 @@ fn fitting_moves(
             max_jumps,
             cut: false,
             budget,
+            captures_found: 0,
         };
         match lister.list(board.topology()) {
             Ok(()) if !lister.cut => {

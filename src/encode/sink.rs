@@ -154,6 +154,9 @@ impl fmt::Display for Rule {
             Rule::EndFact { square, piece } => {
                 write!(f, "end board square {square} {}", holds(*piece))
             }
+            Rule::OneMove { candidates: 0, .. } => {
+                f.write_str("one of the moves that fit what is written is played")
+            }
             Rule::OneMove { candidates, .. } => write!(
                 f,
                 "exactly one of the {candidates} moves that fit what is written is played"
