@@ -25,7 +25,7 @@ use crate::rules::Variant;
 
 use super::emitter::{encode_ply, Contradiction, Emitter, EncodeOptions, Encoded, PlyEncoder};
 use super::english::{self, english_encoder};
-use super::russian::{self, flying_encoder};
+use super::russian::{self, flying_encoder, MayHold as Masks};
 use super::sink::{ClauseSink, Discard, Group, PlyRef, Rule};
 use super::symbolic::{Content, KnownFacts, SymBoard};
 use super::vars::{self, var_count, Fact};
@@ -242,26 +242,6 @@ impl Movement {
                 men_capture_back: true,
                 crowned_mid_capture: MidCapture::GoesOnAsMan,
             },
-        }
-    }
-}
-
-/// What a square may hold before a damaged ply, as bitboards.
-struct Masks {
-    mover: u64,
-    king: u64,
-    enemy: u64,
-    empty: u64,
-}
-
-impl Masks {
-    fn of(board: &SymBoard, side: Color, known: &KnownFacts) -> Masks {
-        let mover = board.may_hold(side, known);
-        Masks {
-            mover,
-            king: mover & board.may_be_king(known),
-            enemy: board.may_hold(side.opposite(), known),
-            empty: board.may_be_empty(known),
         }
     }
 }

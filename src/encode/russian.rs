@@ -56,15 +56,15 @@ struct Capture {
 /// Bitboards of the squares that may hold what a capture needs, given
 /// the contents and the unit facts so far: a quick filter before the exact
 /// conditions are built.
-struct MayHold {
-    mover: u64,
-    king: u64,
-    enemy: u64,
-    empty: u64,
+pub(super) struct MayHold {
+    pub(super) mover: u64,
+    pub(super) king: u64,
+    pub(super) enemy: u64,
+    pub(super) empty: u64,
 }
 
 impl MayHold {
-    fn of(board: &SymBoard, side: Color, known: &KnownFacts) -> MayHold {
+    pub(super) fn of(board: &SymBoard, side: Color, known: &KnownFacts) -> MayHold {
         let mover = board.may_hold(side, known);
         MayHold {
             mover,

@@ -23,7 +23,16 @@ pub fn solve_external(
     command: &[String],
     limit: Option<Duration>,
 ) -> Result<Found, SolveError> {
-    let (cnf, encoded) = dimacs_encoded(record, variant)?;
+    let (mut cnf, encoded) = dimacs_encoded(record, variant)?;
+    // Captures longer than a damaged ply's listing are left out: the outside
+    // solver takes no assumptions, so "unsatisfiable" then proves nothing.
+    let longer = encoded.longer_captures();
+    if !longer.is_empty() {
+        cnf.begin_group("longer captures than those listed are left out (encodings/damaged.md)");
+        for &l in &longer {
+            cnf.add_clause(&[!l]);
+        }
+    }
     let verdict = run_solver(command, &cnf, limit)?;
     let formula = cnf.formula();
     let stats = SolveStats {
@@ -35,6 +44,10 @@ pub fn solve_external(
         Verdict::Satisfiable(model) => {
             super::sat::found_in(record, variant, &model, &encoded.damaged, stats)?
         }
+        Verdict::Unsatisfiable if !longer.is_empty() => Found::GaveUp(
+            "no filling with the captures listed works; longer ones are too many to list".into(),
+            stats,
+        ),
         Verdict::Unsatisfiable => Found::Impossible(None, stats),
         Verdict::Unknown => Found::GaveUp("the solver says 's UNKNOWN'".into(), stats),
     })
