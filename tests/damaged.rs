@@ -564,3 +564,59 @@ fn damaged_input_errors_are_one_line_and_exit_2() {
         assert_eq!(run.stderr.lines().count(), 1, "{stdin}: {}", run.stderr);
     }
 }
+
+#[test]
+fn facts_go_to_outside_solvers_and_into_proofs() {
+    let end = path("tests/data/damaged-end.txt");
+    let game = path("tests/data/damaged.pdn");
+    let (end, game) = (end.to_str().unwrap(), game.to_str().unwrap());
+    // The embedded solver behind `postfacto sat` stands in for an outside one.
+    let solver = format!("{} sat", env!("CARGO_BIN_EXE_postfacto"));
+    let outside = postfacto(
+        &[
+            "solve",
+            "--end-board",
+            end,
+            "--solver",
+            &solver,
+            "--format",
+            "fen",
+            game,
+        ],
+        "",
+    );
+    assert_eq!(outside.code, 0, "{}", outside.stderr);
+    let own = postfacto(&["solve", "--end-board", end, "--format", "fen", game], "");
+    // Both reach the diagram's board.
+    assert_eq!(
+        outside.stdout.lines().nth(1),
+        own.stdout.lines().nth(1),
+        "{}",
+        outside.stdout
+    );
+    // A fact no game reaches: the proof checks against `cnf` with the same fact.
+    let fact = scratch(
+        "end-28-empty.txt",
+        "-?-?-?-?\n?-?-?-?-\n-?-?-?-?\n?-?-?-?-\n-?-?-?-?\n?-?-?-?-\n-?-?-?-.\n?-?-?-?-\n",
+    );
+    let proof = fact.with_extension("drat");
+    let _ = std::fs::remove_file(&proof);
+    let fact = fact.to_str().unwrap();
+    let run = postfacto(
+        &[
+            "solve",
+            "--end-board",
+            fact,
+            "--proof",
+            proof.to_str().unwrap(),
+            &sample1(),
+        ],
+        "",
+    );
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    let cnf = postfacto(&["cnf", "--end-board", fact, &sample1()], "");
+    assert_eq!(cnf.code, 0, "{}", cnf.stderr);
+    let formula = varisat::dimacs::DimacsParser::parse(cnf.stdout.as_bytes()).unwrap();
+    let written = std::fs::read_to_string(&proof).expect("a proof is written");
+    postfacto::analysis::check_drat(&formula, &written).expect("the proof checks");
+}

@@ -11,7 +11,7 @@ use std::io::Write;
 
 use varisat::ProofFormat;
 
-use crate::encode::dimacs;
+use crate::encode::{dimacs_encoded, BoardFacts};
 use crate::notation::Record;
 use crate::rules::Variant;
 use crate::sat::prove_unsat;
@@ -29,7 +29,23 @@ pub fn write_proof(
     format: ProofFormat,
     out: &mut impl Write,
 ) -> Result<bool, SolveError> {
-    let cnf = dimacs(record, variant)?;
+    write_proof_knowing(record, variant, BoardFacts::none(), format, out)
+}
+
+/// [`write_proof`] for the formula with what is `known` of the boards
+/// (`postfacto cnf` prints it without them: the proof refers to the
+/// formula `solve` builds with the same facts).
+///
+/// # Errors
+/// As [`write_proof`].
+pub fn write_proof_knowing(
+    record: &Record,
+    variant: Variant,
+    known: BoardFacts,
+    format: ProofFormat,
+    out: &mut impl Write,
+) -> Result<bool, SolveError> {
+    let (cnf, _) = dimacs_encoded(record, variant, known)?;
     Ok(prove_unsat(cnf.formula(), format, out)?)
 }
 

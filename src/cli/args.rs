@@ -105,6 +105,12 @@ pub enum Command {
         /// Rule set.
         #[arg(long, value_enum, default_value_t = RulesArg::English)]
         rules: RulesArg,
+        /// Facts about the start board, as for `solve --start-board`.
+        #[arg(long, value_name = "FILE")]
+        start_board: Option<PathBuf>,
+        /// Facts about the end board, as for `solve --end-board`.
+        #[arg(long, value_name = "FILE")]
+        end_board: Option<PathBuf>,
         /// Read captures in the task's format as written short, as PDN does:
         /// `13x24` may stand for `13x22x31x24` (the solver fills in the rest).
         #[arg(long)]

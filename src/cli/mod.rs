@@ -21,7 +21,7 @@ use std::process::ExitCode;
 use clap::Parser;
 
 use postfacto::board::{Board, Color};
-use postfacto::encode::dimacs;
+use postfacto::encode::dimacs_encoded;
 use postfacto::notation::{
     looks_like_pdn, parse_answers_on, parse_pdn, parse_records_bytes_with, PdnGame, Record,
 };
@@ -117,14 +117,24 @@ pub fn run() -> ExitCode {
             output,
             instance,
             rules,
+            start_board,
+            end_board,
             short_captures,
-        } => cmd_cnf(
-            file.as_deref(),
-            output,
-            instance,
-            reading(rules.variant(), short_captures),
-            &mut out,
-        ),
+        } => (|| {
+            let variant = rules.variant();
+            let known = postfacto::encode::BoardFacts {
+                start: board_facts(start_board.as_deref(), variant, true)?,
+                end: board_facts(end_board.as_deref(), variant, false)?,
+            };
+            cmd_cnf(
+                file.as_deref(),
+                output,
+                instance,
+                reading(variant, short_captures),
+                known,
+                &mut out,
+            )
+        })(),
         Command::Generate {
             plies,
             count,
@@ -704,6 +714,7 @@ fn cmd_cnf(
     output: Option<PathBuf>,
     instance: Option<usize>,
     reading: Reading,
+    known: postfacto::encode::BoardFacts,
     out: &mut impl Write,
 ) -> Result<Status, Failure> {
     let variant = reading.variant;
@@ -729,12 +740,14 @@ fn cmd_cnf(
             ))
         }
     };
-    let cnf = dimacs(&records[index], variant).map_err(|e| match e {
-        postfacto::encode::EncodeError::TooManyMoves(m) => {
-            fail(Status::Undecided, format!("{}: undecided: {m}", input.name))
-        }
-        other => fail(Status::BadInput, other.to_string()),
-    })?;
+    let cnf = dimacs_encoded(&records[index], variant, known)
+        .map(|(cnf, _)| cnf)
+        .map_err(|e| match e {
+            postfacto::encode::EncodeError::TooManyMoves(m) => {
+                fail(Status::Undecided, format!("{}: undecided: {m}", input.name))
+            }
+            other => fail(Status::BadInput, other.to_string()),
+        })?;
     match output {
         None => cnf.write_dimacs(out).map_err(write_err)?,
         Some(path) => {

@@ -13,14 +13,14 @@ use varisat::ProofFormat;
 
 use postfacto::analysis::{
     count_start_boards, explain_impossible_knowing, forced_facts_knowing, minimize_pieces,
-    write_proof, CountOptions, Limits,
+    CountOptions, Limits,
 };
 use postfacto::encode::BoardFacts;
 use postfacto::notation::{Answer, Record};
 use postfacto::rules::Variant;
 use postfacto::sat::within;
 use postfacto::solve::{
-    check_facts, checked_answer_with, solve_knowing, solve_with_solver, Engine, Outcome, SolveError,
+    check_facts, checked_answer_with, solve_knowing, Engine, Outcome, SolveError,
 };
 
 use super::args::{AnalysisArgs, FormatArg, ProofFormatArg};
@@ -98,12 +98,10 @@ pub fn run(
             Some(_) => {}
         }
     }
-    if !settings.known.is_empty()
-        && (engine != Engine::Sat || settings.solver.is_some() || options.proof.is_some())
-    {
+    if !settings.known.is_empty() && engine != Engine::Sat {
         return Err(fail(
             Status::BadInput,
-            "--start-board and --end-board need the SAT engine's own solver (not yet with --engine dfs, --solver or --proof)",
+            "--start-board and --end-board need the SAT engine (the DFS engine does not take board facts)",
         ));
     }
     if options.any() && engine != Engine::Sat {
@@ -231,11 +229,9 @@ fn name_of<'a>(input: &'a Input, records: &[Record], index: usize) -> Name<'a> {
 /// the SAT engine's own solver).
 fn known_for(settings: &Settings, fen: Option<postfacto::board::Board>) -> BoardFacts {
     let mut known = settings.known;
-    // Only the SAT engine's own solver takes facts; elsewhere the FEN is
-    // left to `verify --pdn`, as before.
-    let takes_facts = settings.engine == Engine::Sat
-        && settings.solver.is_none()
-        && settings.options.proof.is_none();
+    // Only the SAT engine takes facts (varisat or an outside solver, and
+    // its proofs); for the DFS engine the FEN is left to `verify --pdn`.
+    let takes_facts = settings.engine == Engine::Sat;
     if known.start.is_none() && takes_facts {
         known.start = fen.map(|board| postfacto::board::PartialBoard {
             board,
@@ -361,9 +357,10 @@ impl<'a> Job<'a, '_> {
             return self.minimize(report);
         }
         let outcome = match &self.settings.solver {
-            Some(command) => solve_with_solver(
+            Some(command) => postfacto::solve::solve_with_solver_knowing(
                 self.record,
                 self.variant(),
+                self.known,
                 command,
                 self.settings.time_limit,
             )?,
@@ -490,7 +487,13 @@ impl<'a> Job<'a, '_> {
             ProofFormatArg::Varisat => ProofFormat::Varisat,
         };
         let mut bytes = Vec::new();
-        if write_proof(self.record, self.variant(), format, &mut bytes)? {
+        if postfacto::analysis::write_proof_knowing(
+            self.record,
+            self.variant(),
+            self.known,
+            format,
+            &mut bytes,
+        )? {
             if let Err(e) = std::fs::write(path, bytes) {
                 report.status = Status::BadInput;
                 report
@@ -499,7 +502,7 @@ impl<'a> Job<'a, '_> {
                 return Ok(());
             }
             report.err.push(format!(
-                "{}: proof of impossibility written to {} (it refers to the formula `postfacto cnf` prints)",
+                "{}: proof of impossibility written to {} (it refers to the formula `postfacto cnf` prints, given the same rules and facts)",
                 self.name,
                 path.display()
             ));

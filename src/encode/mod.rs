@@ -114,10 +114,11 @@ pub fn english_dimacs(record: &Record) -> AnnotatedCnf {
 /// # Errors
 /// As [`encode_with`].
 pub fn dimacs(record: &Record, variant: Variant) -> Result<AnnotatedCnf, EncodeError> {
-    dimacs_encoded(record, variant).map(|(cnf, _)| cnf)
+    dimacs_encoded(record, variant, BoardFacts::none()).map(|(cnf, _)| cnf)
 }
 
-/// [`dimacs`], with what the encoder says of the formula (its damaged
+/// [`dimacs`] with what is `known` of the boards (`--start-board`,
+/// `--end-board`), and what the encoder says of the formula (its damaged
 /// plies' choices above all, to read a model back).
 ///
 /// # Errors
@@ -125,6 +126,7 @@ pub fn dimacs(record: &Record, variant: Variant) -> Result<AnnotatedCnf, EncodeE
 pub fn dimacs_encoded(
     record: &Record,
     variant: Variant,
+    known: BoardFacts,
 ) -> Result<(AnnotatedCnf, Encoded), EncodeError> {
     let mut cnf = AnnotatedCnf::new();
     let topology = variant.topology();
@@ -133,7 +135,11 @@ pub fn dimacs_encoded(
         cnf: &mut cnf,
         algebraic: variant.algebraic(),
     };
-    let encoded = encode_with(variant, record, &mut sink, EncodeOptions::default())?;
+    let options = EncodeOptions {
+        known,
+        ..EncodeOptions::default()
+    };
+    let encoded = encode_with(variant, record, &mut sink, options)?;
     if !encoded.damaged.is_empty() {
         name_damaged_vars(&mut cnf, variant, &encoded);
     }

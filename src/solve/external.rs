@@ -11,7 +11,7 @@ use crate::sat::{run_solver, Verdict};
 
 use super::{Found, SolveError, SolveStats};
 
-/// Finds a start board with the outside solver `command` (program and
+/// Finds a start board (bound by what is `known` of the boards) with the outside solver `command` (program and
 /// arguments; the DIMACS file's path is added last), killed with its
 /// process group if `limit` passes first.
 ///
@@ -20,10 +20,11 @@ use super::{Found, SolveError, SolveStats};
 pub fn solve_external(
     record: &Record,
     variant: Variant,
+    known: crate::encode::BoardFacts,
     command: &[String],
     limit: Option<Duration>,
 ) -> Result<Found, SolveError> {
-    let (mut cnf, encoded) = dimacs_encoded(record, variant)?;
+    let (mut cnf, encoded) = dimacs_encoded(record, variant, known)?;
     // Captures longer than a damaged ply's listing are left out: the outside
     // solver takes no assumptions, so "unsatisfiable" then proves nothing.
     let longer = encoded.longer_captures();

@@ -190,13 +190,33 @@ pub fn solve_with_solver(
     command: &[String],
     limit: Option<std::time::Duration>,
 ) -> Result<Outcome, SolveError> {
-    let found = match solve_external(record, variant, command, limit) {
+    let none = crate::encode::BoardFacts::none();
+    solve_with_solver_knowing(record, variant, none, command, limit)
+}
+
+/// [`solve_with_solver`], the start board also bound by what is `known`
+/// of the start and end boards; the answer is checked against the facts.
+///
+/// # Errors
+/// As [`solve_with_solver`].
+pub fn solve_with_solver_knowing(
+    record: &Record,
+    variant: Variant,
+    known: crate::encode::BoardFacts,
+    command: &[String],
+    limit: Option<std::time::Duration>,
+) -> Result<Outcome, SolveError> {
+    let found = match solve_external(record, variant, known, command, limit) {
         Err(SolveError::Sat(SatError::Undecided(reason))) => {
             Found::GaveUp(reason, SolveStats::default())
         }
         other => other?,
     };
-    check(record, Engine::Sat, variant, found)
+    let outcome = check(record, Engine::Sat, variant, found)?;
+    if let Outcome::Solved(solution) = &outcome {
+        check_facts(&solution.answer, known)?;
+    }
+    Ok(outcome)
 }
 
 /// [`solve_with`], the start board also bound by what is `known` of the
