@@ -298,7 +298,12 @@ fn pdn_output_reads_back_and_verifies() {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 120, ..ProptestConfig::default() })]
+    // Each case lists and encodes several damaged plies: fewer cases in the
+    // unoptimised build `cargo test` makes (CI), all of them with --release.
+    #![proptest_config(ProptestConfig {
+        cases: if cfg!(debug_assertions) { 40 } else { 120 },
+        ..ProptestConfig::default()
+    })]
 
     /// Damaged versions of random legal games (captures written short,
     /// squares and whole moves blanked, part of the end board revealed):
