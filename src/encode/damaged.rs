@@ -17,6 +17,8 @@
 //! A record with nothing damaged never comes here, so its formula is
 //! exactly the one it always had.
 
+use std::cell::Cell;
+
 use varisat::{Lit, Var};
 
 use crate::board::{Color, Direction, Square, Topology};
@@ -30,8 +32,7 @@ use super::sink::{ClauseSink, Discard, Group, PlyRef, Rule};
 use super::symbolic::{Content, KnownFacts, SymBoard};
 use super::vars::{self, var_count, Fact};
 
-/// How many captures a damaged ply may list (the majority rules' captures
-/// cost more clauses each: a quarter of it).
+/// How many captures a damaged ply may list.
 pub const MAX_CANDIDATES: usize = 4_000;
 
 /// How many simple moves a damaged ply may list besides (every king of a
@@ -41,8 +42,20 @@ const MAX_SIMPLE: usize = 5_000;
 /// How many steps the search for fitting captures may take per listing.
 const MAX_SEARCH_STEPS: usize = 1_000_000;
 
+/// The most clauses a damaged record's formula may have (about 100 MB):
+/// beyond, the record is undecided. The majority rule on a 10x10 board
+/// whose pieces are all unknown can ask for tens of millions.
+const MAX_CLAUSES: usize = 3_000_000;
+
 /// Captures of more jumps than a listing reached are not listed one by one.
 const MAX_JUMPS: usize = 24;
+
+/// Under the majority rule, captures of more jumps are not listed once
+/// more than [`MANY_MAJORITY_CAPTURES`] fit (see [`fitting_moves`]).
+const MAX_MAJORITY_JUMPS: usize = 4;
+
+/// See [`MAX_MAJORITY_JUMPS`].
+const MANY_MAJORITY_CAPTURES: usize = 64;
 
 /// A damaged ply and the moves the formula chooses among.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -112,6 +125,8 @@ impl<'s, S: ClauseSink + 's> PlyEncoder<'s, S> for AnyEncoder<'s, S> {
 /// ply writes the same ones.
 struct BlockSink<'a, S> {
     inner: &'a mut S,
+    /// Clauses written so far through every block sink of the record.
+    written: &'a Cell<usize>,
     offset: usize,
     block_size: usize,
     guard: Option<Lit>,
@@ -156,9 +171,16 @@ impl SharedRules {
 }
 
 impl<'a, S: ClauseSink> BlockSink<'a, S> {
-    fn new(inner: &'a mut S, offset: usize, block_size: usize, guard: Option<Lit>) -> Self {
+    fn new(
+        inner: &'a mut S,
+        written: &'a Cell<usize>,
+        offset: usize,
+        block_size: usize,
+        guard: Option<Lit>,
+    ) -> Self {
         BlockSink {
             inner,
+            written,
             offset,
             block_size,
             guard,
@@ -176,6 +198,12 @@ impl<S: ClauseSink> ClauseSink for BlockSink<'_, S> {
     }
 
     fn add_clause(&mut self, clause: &[Lit]) {
+        // Past the budget the formula is cut short: the encoder sees that
+        // and gives up (exit 3) before anything solves it.
+        if self.written.get() >= MAX_CLAUSES {
+            return;
+        }
+        self.written.set(self.written.get() + 1);
         self.lits.clear();
         self.lits.extend(clause.iter().map(|&l| {
             if l.index() < self.block_size {
@@ -200,6 +228,10 @@ impl<S: ClauseSink> ClauseSink for BlockSink<'_, S> {
 
     fn note(&mut self, reason: &str) {
         self.inner.note(reason);
+    }
+
+    fn is_full(&self) -> bool {
+        self.written.get() >= MAX_CLAUSES
     }
 }
 
@@ -407,11 +439,11 @@ fn fitting_moves(
     board: &SymBoard,
     known: &KnownFacts,
 ) -> Result<Listing, TooMany> {
-    let budget = match variant {
-        Variant::English | Variant::Russian => MAX_CANDIDATES,
-        Variant::Brazilian => MAX_CANDIDATES / 4,
-        Variant::International => MAX_CANDIDATES / 4,
-    };
+    // Under the majority rule a capture of k pieces needs "no capture of
+    // k + 1" written over the board, and on a board of unknown pieces the
+    // (k + 1)-sequences grow exponentially with k: past a few jumps, when
+    // many captures fit already, longer ones go to the `longer` choice.
+    let majority = matches!(variant, Variant::Brazilian | Variant::International);
     let mut best: Option<Listing> = None;
     for max_jumps in 1..=MAX_JUMPS {
         let mut lister = Lister {
@@ -428,7 +460,7 @@ fn fitting_moves(
             found: Vec::new(),
             max_jumps,
             cut: false,
-            budget,
+            budget: MAX_CANDIDATES,
             captures_found: 0,
         };
         match lister.list(board.topology()) {
@@ -439,10 +471,14 @@ fn fitting_moves(
                 })
             }
             Ok(()) => {
+                let many = lister.captures_found > MANY_MAJORITY_CAPTURES;
                 best = Some(Listing {
                     moves: lister.found,
                     longer_than: Some(max_jumps),
                 });
+                if majority && many && max_jumps >= MAX_MAJORITY_JUMPS {
+                    break;
+                }
             }
             Err(TooMany) => break,
         }
@@ -467,6 +503,10 @@ pub(super) fn encode_damaged<S: ClauseSink>(
     let mut first_facts: Option<KnownFacts> = None;
     let mut contradiction = None;
     let mut ply_index = 0;
+    let clauses_written = Cell::new(0);
+    let too_big = || {
+        format!("the formula would have more than {MAX_CLAUSES} clauses; write more of the damaged moves")
+    };
 
     // The start board's own rules and facts, then segment after segment.
     'segments: loop {
@@ -475,7 +515,7 @@ pub(super) fn encode_damaged<S: ClauseSink>(
             ..options
         };
         // A stretch of known plies over one block of board variables.
-        let mut inner = BlockSink::new(sink, offset, block, None);
+        let mut inner = BlockSink::new(sink, &clauses_written, offset, block, None);
         let mut segment = (
             AnyEncoder::new(variant, Emitter::new(&mut inner, segment_options)),
             SymBoard::new(topology),
@@ -539,6 +579,9 @@ pub(super) fn encode_damaged<S: ClauseSink>(
                         segment.0.out().empty_clause();
                         contradiction = Some(c);
                     }
+                    if clauses_written.get() >= MAX_CLAUSES {
+                        return Err(too_big());
+                    }
                     if is_damaged {
                         damaged.push(DamagedPly {
                             ply: number,
@@ -572,6 +615,7 @@ pub(super) fn encode_damaged<S: ClauseSink>(
                     let (choice_stats, aux) = encode_choice(
                         variant,
                         sink,
+                        &clauses_written,
                         &before,
                         &known,
                         Cut {
@@ -588,6 +632,9 @@ pub(super) fn encode_damaged<S: ClauseSink>(
                     );
                     next_var += aux;
                     add_stats(&mut stats, choice_stats);
+                    if clauses_written.get() >= MAX_CLAUSES {
+                        return Err(too_big());
+                    }
                     damaged.push(DamagedPly {
                         ply: number,
                         choices,
@@ -645,6 +692,9 @@ fn playable(
     let mut discard = Discard;
     let mut out = Emitter::new(&mut discard, EncodeOptions::default());
     out.known = known.clone();
+    // Rules shared by many moves are the board's, not the move's: written
+    // (and found false, if they are) once for all the moves that share them.
+    out.skip_shared = true;
     let mut encoder = AnyEncoder::new(variant, out);
     let mut board = board.clone();
     let ply = PlyRef {
@@ -680,6 +730,7 @@ struct Cut {
 fn encode_choice<S: ClauseSink>(
     variant: Variant,
     sink: &mut S,
+    written: &Cell<usize>,
     before: &SymBoard,
     known: &KnownFacts,
     cut: Cut,
@@ -742,7 +793,7 @@ fn encode_choice<S: ClauseSink>(
             sink.add_clause(&[!g, shared_guard]);
             stats.clauses += 1;
         }
-        let mut inner = BlockSink::new(sink, offset, block, guard);
+        let mut inner = BlockSink::new(sink, written, offset, block, guard);
         inner.shared = Some(&mut shared);
         let segment_options = EncodeOptions {
             known: super::BoardFacts::none(),
@@ -762,14 +813,18 @@ fn encode_choice<S: ClauseSink>(
             side,
             text: mv,
         };
-        if encode_ply(&mut encoder, &mut board, ply).is_err() {
-            // Only under unsimplified options can a listed move fail here
-            // (the listing checked it with simplification): rule it out.
+        let played = encode_ply(&mut encoder, &mut board, ply);
+        if played.is_err() {
+            // The rule that failed holds no matter the start board: its
+            // empty clause, under the group's guard, rules the move out (a
+            // shared rule: every move that shares it).
             encoder.out().empty_clause();
         }
         add_stats(&mut stats, encoder.out().stats);
         boards_after.push((guard, board));
-        if let Some((rule, _)) = sharing {
+        // A shared rule counts as written only once a move got through all
+        // its rules (a move that failed earlier may not have reached it).
+        if let (Some((rule, _)), Ok(())) = (sharing, played) {
             if !done.contains(&rule) {
                 done.push(rule);
             }

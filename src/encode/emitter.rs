@@ -286,6 +286,9 @@ pub(super) struct Emitter<'s, S> {
     /// Rules whose clauses another of a damaged ply's moves already wrote
     /// for all of them (they depend only on the board before the ply).
     pub(super) shared_done: Vec<Rule>,
+    /// Leave out every rule moves may share (a damaged ply's dry run: those
+    /// rules depend on the board only, and are written once for all moves).
+    pub(super) skip_shared: bool,
     /// Packed keys of the clauses emitted so far.
     seen: WordSet,
     clause: Vec<Lit>,
@@ -302,6 +305,7 @@ impl<'s, S: ClauseSink> Emitter<'s, S> {
             known: KnownFacts::default(),
             learn: true,
             shared_done: Vec::new(),
+            skip_shared: false,
             seen: WordSet::with_capacity_and_hasher(seen_capacity, Default::default()),
             clause: Vec::with_capacity(8),
             stats: EncodeStats {
@@ -315,6 +319,8 @@ impl<'s, S: ClauseSink> Emitter<'s, S> {
     /// damaged ply that needs them (see [`Emitter::shared_done`]).
     pub(super) fn written_elsewhere(&self, rule: Rule) -> bool {
         self.shared_done.contains(&rule)
+            || self.skip_shared
+                && matches!(rule, Rule::NoCaptureAvailable | Rule::MostPieces { .. })
     }
 
     /// Ends encoding early: the formula is unsatisfiable.
@@ -334,6 +340,9 @@ impl<'s, S: ClauseSink> Emitter<'s, S> {
     /// becomes a known fact. `Err` if no literal is left (the formula is UNSAT).
     #[inline]
     fn emit(&mut self) -> Result<(), ()> {
+        if self.sink.is_full() {
+            return Err(());
+        }
         if !self.options.simplify {
             self.clause.sort_unstable();
             self.clause.dedup();

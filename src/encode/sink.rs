@@ -227,6 +227,12 @@ pub trait ClauseSink {
     /// Adds one clause (an empty slice is the empty clause: unsatisfiable).
     fn add_clause(&mut self, clause: &[Lit]);
 
+    /// True when the sink takes no more clauses: encoders stop at once
+    /// (their caller then says why; see `encodings/damaged.md`).
+    fn is_full(&self) -> bool {
+        false
+    }
+
     /// Why the current group cannot hold whatever the start board is, in
     /// words; said just before its empty clause (only when not simplifying).
     fn note(&mut self, reason: &str) {
