@@ -615,10 +615,10 @@ pub(super) fn encode_damaged<S: ClauseSink>(
                     let (choice_stats, aux) = encode_choice(
                         variant,
                         sink,
-                        &clauses_written,
                         &before,
                         &known,
                         Cut {
+                            written: &clauses_written,
                             offset,
                             after,
                             block,
@@ -707,7 +707,9 @@ fn playable(
 
 /// Where a record is cut at a damaged ply.
 #[derive(Clone, Copy)]
-struct Cut {
+struct Cut<'a> {
+    /// Clauses written so far (see [`MAX_CLAUSES`]).
+    written: &'a Cell<usize>,
     /// First variable of the board block before the ply.
     offset: usize,
     /// First variable of the board block after it.
@@ -730,14 +732,14 @@ struct Cut {
 fn encode_choice<S: ClauseSink>(
     variant: Variant,
     sink: &mut S,
-    written: &Cell<usize>,
     before: &SymBoard,
     known: &KnownFacts,
-    cut: Cut,
+    cut: Cut<'_>,
     choices: &[(Option<Var>, MoveText)],
     aux_from: usize,
 ) -> (super::EncodeStats, usize) {
     let Cut {
+        written,
         offset,
         after,
         block,
