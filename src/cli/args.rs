@@ -45,14 +45,8 @@ pub enum Command {
         /// Batches: no progress bar and no summary line (per-record messages stay).
         #[arg(short, long)]
         quiet: bool,
-        /// What is known of the start board: a board text (8 or 10 lines) with
-        /// '?' on the squares whose content is unknown; every other square is a fact.
-        #[arg(long, value_name = "FILE")]
-        start_board: Option<PathBuf>,
-        /// What is known of the end board, as for --start-board (e.g. a
-        /// newspaper's final diagram).
-        #[arg(long, value_name = "FILE")]
-        end_board: Option<PathBuf>,
+        #[command(flatten)]
+        facts: FactArgs,
         /// Read captures in the task's format as written short, as PDN does:
         /// `13x24` may stand for `13x22x31x24` (the solver fills in the rest).
         #[arg(long)]
@@ -105,12 +99,8 @@ pub enum Command {
         /// Rule set.
         #[arg(long, value_enum, default_value_t = RulesArg::English)]
         rules: RulesArg,
-        /// Facts about the start board, as for `solve --start-board`.
-        #[arg(long, value_name = "FILE")]
-        start_board: Option<PathBuf>,
-        /// Facts about the end board, as for `solve --end-board`.
-        #[arg(long, value_name = "FILE")]
-        end_board: Option<PathBuf>,
+        #[command(flatten)]
+        facts: FactArgs,
         /// Read captures in the task's format as written short, as PDN does:
         /// `13x24` may stand for `13x22x31x24` (the solver fills in the rest).
         #[arg(long)]
@@ -286,6 +276,19 @@ pub enum FormatArg {
 pub enum TurnArg {
     White,
     Black,
+}
+
+/// What is known of the boards besides the moves (`solve`, `cnf`).
+#[derive(clap::Args, Debug, Default, Clone)]
+pub struct FactArgs {
+    /// What is known of the start board: a board text (8 or 10 lines) with
+    /// '?' on the squares whose content is unknown; every other square is a fact.
+    #[arg(long, value_name = "FILE")]
+    pub start_board: Option<PathBuf>,
+    /// What is known of the end board, as for --start-board (e.g. a
+    /// newspaper's final diagram).
+    #[arg(long, value_name = "FILE")]
+    pub end_board: Option<PathBuf>,
 }
 
 /// What the SAT engine can say beyond one answer (`solve` options).

@@ -63,16 +63,12 @@ pub fn run() -> ExitCode {
             limit,
             rules,
             quiet,
-            start_board,
-            end_board,
+            facts,
             short_captures,
             analysis,
         } => engine_of(engine, limit).and_then(|(engine, time_limit)| {
             let variant = rules.variant();
-            let known = postfacto::encode::BoardFacts {
-                start: board_facts(start_board.as_deref(), variant, true)?,
-                end: board_facts(end_board.as_deref(), variant, false)?,
-            };
+            let known = known_facts(&facts, variant)?;
             let files: Vec<PathBuf> = files.into_iter().filter(|f| f != Path::new("-")).collect();
             let solver: Vec<String> = solver.split_whitespace().map(str::to_string).collect();
             let external = (solver != ["varisat"]).then_some(solver);
@@ -117,15 +113,11 @@ pub fn run() -> ExitCode {
             output,
             instance,
             rules,
-            start_board,
-            end_board,
+            facts,
             short_captures,
         } => (|| {
             let variant = rules.variant();
-            let known = postfacto::encode::BoardFacts {
-                start: board_facts(start_board.as_deref(), variant, true)?,
-                end: board_facts(end_board.as_deref(), variant, false)?,
-            };
+            let known = known_facts(&facts, variant)?;
             cmd_cnf(
                 file.as_deref(),
                 output,
@@ -406,6 +398,17 @@ fn read_capped_sized(reader: impl Read, name: &str, expected: u64) -> Result<Vec
 
 /// A `--start-board` or `--end-board` file: what is known of that board.
 /// A start fact must obey the start rules (no man on its crowning row).
+/// The facts `--start-board` and `--end-board` name, read under `variant`.
+fn known_facts(
+    facts: &args::FactArgs,
+    variant: Variant,
+) -> Result<postfacto::encode::BoardFacts, Failure> {
+    Ok(postfacto::encode::BoardFacts {
+        start: board_facts(facts.start_board.as_deref(), variant, true)?,
+        end: board_facts(facts.end_board.as_deref(), variant, false)?,
+    })
+}
+
 fn board_facts(
     path: Option<&Path>,
     variant: Variant,
