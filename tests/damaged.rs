@@ -625,3 +625,22 @@ fn facts_go_to_outside_solvers_and_into_proofs() {
     let written = std::fs::read_to_string(&proof).expect("a proof is written");
     postfacto::analysis::check_drat(&formula, &written).expect("the proof checks");
 }
+
+#[test]
+fn pdn_captures_written_whole_are_tried_as_written_first() {
+    // PDN reads captures short, but one written whole is tried as written:
+    // the DFS engine takes such games, and the answer plays them as written.
+    let games = path("tests/data/games.pdn");
+    let games = games.to_str().unwrap();
+    let dfs = postfacto(&["solve", "--engine", "dfs", "--format", "fen", games], "");
+    assert_eq!(dfs.code, 0, "{}", dfs.stderr);
+    let sat = postfacto(&["solve", "--format", "fen", games], "");
+    assert_eq!(sat.stdout, dfs.stdout);
+    let json = postfacto(&["solve", "--format", "json", games], "");
+    assert!(
+        json.stdout
+            .contains(r#""moves":["21-17","13x22x31x24","19x28"]"#),
+        "{}",
+        json.stdout
+    );
+}

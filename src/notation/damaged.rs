@@ -202,6 +202,24 @@ impl MovePattern {
             .all(|w| rest.by_ref().any(|s| fits(w, s)))
     }
 
+    /// The move exactly as written, when every square is written and each
+    /// step fits `geometry`: a capture read short that was written whole
+    /// (`23x14`), one of the paths that fit it.
+    pub fn as_written(&self, geometry: Geometry) -> Option<MoveText> {
+        let MovePattern::Path {
+            squares, capture, ..
+        } = self
+        else {
+            return None;
+        };
+        let path: Vec<Square> = squares.iter().copied().collect::<Option<_>>()?;
+        let fits = path.windows(2).all(|w| {
+            w[0].diagonal_to(w[1])
+                .is_some_and(|(_, n)| geometry.fits(*capture, n))
+        });
+        fits.then(|| MoveText::along(path, *capture)).flatten()
+    }
+
     /// Whether the pattern allows a capture / a simple move.
     pub fn allows(&self, capture: bool) -> bool {
         match self {

@@ -77,6 +77,21 @@ impl Record {
         }
     }
 
+    /// A damaged record whose every damaged move is a capture read short
+    /// but written whole (PDN's `23x14`), with those moves as written: one
+    /// of its fillings, the one a reader expects, tried first.
+    pub fn as_written(&self, geometry: Geometry) -> Option<Record> {
+        let written = self.written.as_ref()?;
+        let moves = written
+            .iter()
+            .map(|w| match w {
+                WrittenMove::Known(mv) => Some(mv.clone()),
+                WrittenMove::Pattern(p) => p.as_written(geometry),
+            })
+            .collect::<Option<Vec<_>>>()?;
+        Some(self.filled(moves))
+    }
+
     /// The same record with `moves` filled in (they must fit the written
     /// ones; the caller's solver found them).
     pub fn filled(&self, moves: Vec<MoveText>) -> Record {

@@ -278,6 +278,9 @@ pub fn solve_with(
     engine: Engine,
     variant: Variant,
 ) -> Result<Outcome, SolveError> {
+    if let Some(whole) = record.as_written(variant.geometry()) {
+        return solve_as_written(record, &whole, engine, variant);
+    }
     if engine != Engine::Sat {
         refuse_damaged(record, "the DFS engine")?;
     }
@@ -367,6 +370,29 @@ pub fn check_filled(record: &Record, filled: &Record, who: &str) -> Result<(), S
         }
     }
     Ok(())
+}
+
+/// A record whose only damage is captures read short but written whole
+/// (PDN): solved as written first, with every engine's speed; only if that
+/// has no answer does the SAT engine try the longer paths that also fit
+/// (a king's capture may loop through squares the text leaves out).
+fn solve_as_written(
+    record: &Record,
+    whole: &Record,
+    engine: Engine,
+    variant: Variant,
+) -> Result<Outcome, SolveError> {
+    if let Outcome::Solved(mut solution) = solve_with(whole, engine, variant)? {
+        solution.filled = Some(whole.clone());
+        return Ok(Outcome::Solved(solution));
+    }
+    if engine != Engine::Sat {
+        return Err(SolveError::Unsupported(
+            "the DFS engine finds no answer with the captures as written; longer capture paths that also fit the text need the SAT engine".into(),
+        ));
+    }
+    let found = sat::solve_sat_with(record, variant)?;
+    check(record, engine, variant, found)
 }
 
 /// The refusal of engines that need every move written out.
