@@ -247,6 +247,9 @@ struct Movement {
     /// A man reaching the far row in a capture: ends the move (English),
     /// goes on as a king (Russian), or goes on as a man (majority).
     crowned_mid_capture: MidCapture,
+    /// A jumped piece leaves at once (English), so a later jump may land
+    /// where it stood; otherwise it stays until the move ends and blocks.
+    removed_at_once: bool,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -263,16 +266,19 @@ impl Movement {
                 flying: false,
                 men_capture_back: false,
                 crowned_mid_capture: MidCapture::Ends,
+                removed_at_once: true,
             },
             Variant::Russian => Movement {
                 flying: true,
                 men_capture_back: true,
                 crowned_mid_capture: MidCapture::GoesOnAsKing,
+                removed_at_once: false,
             },
             Variant::Brazilian | Variant::International => Movement {
                 flying: true,
                 men_capture_back: true,
                 crowned_mid_capture: MidCapture::GoesOnAsMan,
+                removed_at_once: false,
             },
         }
     }
@@ -373,7 +379,11 @@ impl Lister<'_> {
             return Err(TooMany);
         }
         let at = *path.last().expect("a path has its start");
-        let passable = (self.masks.empty | self.from.bit()) & !jumped;
+        let passable = if self.movement.removed_at_once {
+            self.masks.empty | self.from.bit() | jumped
+        } else {
+            (self.masks.empty | self.from.bit()) & !jumped
+        };
         let enemies = self.masks.enemy & !jumped;
         let long = king && self.movement.flying;
         for dir in Direction::ALL {
