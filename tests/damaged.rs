@@ -644,3 +644,35 @@ fn pdn_captures_written_whole_are_tried_as_written_first() {
         json.stdout
     );
 }
+
+#[test]
+fn generate_writes_damaged_fragments_that_solve() {
+    let args = [
+        "generate",
+        "--plies",
+        "30",
+        "--count",
+        "5",
+        "--seed",
+        "4",
+        "--unknown-moves",
+        "2",
+        "--unknown-squares",
+        "2",
+        "--short-captures",
+    ];
+    let generated = postfacto(&args, "");
+    assert_eq!(generated.code, 0, "{}", generated.stderr);
+    assert!(generated.stdout.contains("?\n"), "{}", generated.stdout);
+    // The same fragments as without damage: the headers agree.
+    let clean = postfacto(&args[..7], "");
+    let headers = |text: &str| {
+        text.lines()
+            .filter(|l| l.starts_with(['B', 'W']))
+            .map(str::to_string)
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(headers(&generated.stdout), headers(&clean.stdout));
+    let solved = postfacto(&["solve", "--short-captures", "--quiet"], &generated.stdout);
+    assert_eq!(solved.code, 0, "{}", solved.stderr);
+}

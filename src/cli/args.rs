@@ -152,6 +152,17 @@ pub enum Command {
         /// Rule set of the random games (Russian records are written in algebraic notation).
         #[arg(long, value_enum, default_value_t = RulesArg::English, conflicts_with_all = ["hard", "hard_search"])]
         rules: RulesArg,
+        /// Damage each fragment: this many moves become a lone '?' (same
+        /// fragments as without, same seed).
+        #[arg(long, value_name = "N", default_value_t = 0, conflicts_with_all = ["hard", "hard_search", "pawns"])]
+        unknown_moves: usize,
+        /// Damage each fragment: this many squares in moves become '?'.
+        #[arg(long, value_name = "N", default_value_t = 0, conflicts_with_all = ["hard", "hard_search", "pawns"])]
+        unknown_squares: usize,
+        /// Damage each fragment: write captures short (first, last and about half
+        /// the landings between); read them back with `--short-captures`.
+        #[arg(long, conflicts_with_all = ["hard", "hard_search", "pawns"])]
+        short_captures: bool,
     },
     /// Run both engines on every record of FILES (folders: every *.in inside) and compare.
     Compare {

@@ -41,6 +41,19 @@ pub fn fragments(
     Ok(out)
 }
 
+/// `records` damaged as `damage` says (`shared/spec/damaged.md`), with a
+/// generator of its own so the fragments stay those of `seed` undamaged.
+pub fn damaged(records: Vec<Record>, seed: u64, damage: postfacto::random::Damage) -> Vec<Record> {
+    if damage == postfacto::random::Damage::default() {
+        return records;
+    }
+    let mut rng = Rng::new(seed ^ 0xDA3A_6ED0);
+    records
+        .iter()
+        .map(|r| postfacto::random::damage(r, &mut rng, damage))
+        .collect()
+}
+
 pub fn run(
     records: Result<Vec<Record>, String>,
     variant: Variant,

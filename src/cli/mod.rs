@@ -139,8 +139,16 @@ pub fn run() -> ExitCode {
             rules,
             pawns,
             density,
+            unknown_moves,
+            unknown_squares,
+            short_captures,
         } => {
             let variant = rules.variant();
+            let damage = postfacto::random::Damage {
+                unknown_moves,
+                unknown_squares,
+                short_captures,
+            };
             match pawns {
                 Some(size) => generate::pawn_boards(size, count, seed, density)
                     .map_err(|e| fail(Status::BadInput, e))
@@ -160,7 +168,8 @@ pub fn run() -> ExitCode {
                                 generate::MAX_COUNT
                             ))
                         }
-                        None => generate::fragments(count, plies, seed, from, variant),
+                        None => generate::fragments(count, plies, seed, from, variant)
+                            .map(|records| generate::damaged(records, seed, damage)),
                     };
                     generate::run(records, variant, dir.as_deref(), &mut out)
                         .map(|()| Status::Ok)
