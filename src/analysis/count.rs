@@ -151,11 +151,13 @@ fn chosen_choices<'a>(
     model: &'a [Lit],
     damaged: &'a [crate::encode::DamagedPly],
 ) -> impl Iterator<Item = Lit> + 'a {
+    // Varisat's model lists every variable in order: look a choice up by index.
+    let holds = |l: Lit| model.get(l.index()).is_some_and(|&m| m == l);
     damaged
         .iter()
         .flat_map(|d| d.choices.iter().filter_map(|(v, _)| *v))
         .map(|v| v.positive())
-        .filter(move |l| model.contains(l))
+        .filter(move |&l| holds(l))
 }
 
 #[cfg(test)]

@@ -300,8 +300,6 @@ struct Lister<'p> {
     /// Most jumps listed; `cut` is set when a capture could have gone on.
     max_jumps: usize,
     cut: bool,
-    /// Captures that may be listed.
-    budget: usize,
     captures_found: usize,
 }
 
@@ -333,7 +331,8 @@ impl Lister<'_> {
                 if capture {
                     self.captures_found += 1;
                 }
-                if self.captures_found > self.budget || self.found.len() >= MAX_SIMPLE + self.budget
+                if self.captures_found > MAX_CANDIDATES
+                    || self.found.len() >= MAX_SIMPLE + MAX_CANDIDATES
                 {
                     return Err(TooMany);
                 }
@@ -470,7 +469,6 @@ fn fitting_moves(
             found: Vec::new(),
             max_jumps,
             cut: false,
-            budget: MAX_CANDIDATES,
             captures_found: 0,
         };
         match lister.list(board.topology()) {
