@@ -5,7 +5,8 @@
 //! varisat, and checks every answer with its own replayer.
 //!
 //! Layers, each using only those above it: [`board`] (squares, pieces),
-//! [`notation`] (text formats), [`rules`] (legality), [`replay`] (the judge),
+//! [`notation`] (text formats), [`rules`] (legality), [`replay`] (the judge)
+//! and [`archive`] (real game files, game by game),
 //! [`encode`] (CNF), [`solve`] (engines), [`random`] (random games).
 //!
 //! ```
@@ -20,6 +21,7 @@
 #![warn(missing_docs, missing_debug_implementations)]
 
 pub mod analysis;
+pub mod archive;
 pub mod board;
 pub mod checks;
 pub mod encode;

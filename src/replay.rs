@@ -136,29 +136,53 @@ impl Filling<'_> {
         let candidates = match written {
             WrittenMove::Known(mv) => vec![mv.clone()],
             WrittenMove::Pattern(pattern) => {
+                // A capture read short but written whole (PDN's `23x14`)
+                // is most often played as written: tried first, without
+                // listing every legal move.
+                let whole = pattern.as_written(self.rules.variant().geometry());
+                if let Some(mv) = &whole {
+                    if let Some(end) = self.try_move(&board, index, mv.clone()) {
+                        return Some(end);
+                    }
+                }
                 let fitting: Vec<_> = self
                     .rules
                     .legal_moves(&board, side)
                     .into_iter()
-                    .filter(|mv| pattern.matches(mv))
+                    .filter(|mv| pattern.matches(mv) && whole.as_ref() != Some(mv))
                     .collect();
-                if fitting.is_empty() {
+                if fitting.is_empty() && whole.is_none() {
                     self.fail(ply, Violation::NothingFits);
                 }
                 fitting
             }
         };
         for mv in candidates {
-            match self.rules.play(&board, side, &mv) {
-                Ok(next) => {
-                    self.moves.push(mv);
-                    if let Some(end) = self.from(next, index + 1) {
-                        return Some(end);
-                    }
-                    self.moves.pop();
-                }
-                Err(violation) => self.fail(ply, violation),
+            if let Some(end) = self.try_move(&board, index, mv) {
+                return Some(end);
             }
+        }
+        None
+    }
+
+    /// Plays `mv` as ply `index + 1` and goes on from there; the end board
+    /// when the rest of the record replays too.
+    fn try_move(
+        &mut self,
+        board: &Board,
+        index: usize,
+        mv: crate::notation::MoveText,
+    ) -> Option<Board> {
+        let (ply, side) = (index + 1, self.record.mover(index + 1));
+        match self.rules.play(board, side, &mv) {
+            Ok(next) => {
+                self.moves.push(mv);
+                if let Some(end) = self.from(next, index + 1) {
+                    return Some(end);
+                }
+                self.moves.pop();
+            }
+            Err(violation) => self.fail(ply, violation),
         }
         None
     }

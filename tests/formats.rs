@@ -178,12 +178,18 @@ fn pdn_games_solve_and_verify_against_their_fen() {
     let solved = postfacto(&["solve", "tests/data/games.pdn"], "");
     assert_eq!(solved.code, 0, "{}", solved.stderr);
     assert_eq!(solved.stdout.split("\n\n").count(), 2);
+    // A game without a FEN starts from the opening: sample 2's moves do not.
     let checked = postfacto(&["verify", "--pdn", "tests/data/games.pdn"], "");
     assert_eq!(
         checked.stdout,
-        "game 1 (line 1): OK\ngame 2 (line 6): no [FEN] tag, so nothing to check the moves against\n"
+        "game 1 (line 1): OK\ngame 2 (line 6): ply 1 (2-7): square 7 is occupied by a black man, the piece cannot land there\n"
     );
-    assert_eq!(checked.code, 2);
+    assert_eq!(checked.code, 1);
+    assert!(
+        checked.stderr.ends_with("2 games: 1 OK, 1 with an illegal move, 0 without moves, 0 unreadable, 0 of rules postfacto does not play\n"),
+        "{}",
+        checked.stderr
+    );
     let wrong = scratch("wrong.pdn", "[FEN \"W:W21:B1\"]\n1. 22-18 *\n");
     let rejected = postfacto(&["verify", "--pdn", wrong.to_str().unwrap()], "");
     assert_eq!(rejected.code, 1);
@@ -281,7 +287,11 @@ fn bad_input_on_the_new_paths_exits_2_with_one_line() {
             "",
             "cannot read '/no/such.pdn'",
         ),
-        (&["solve"], "1. 9-13 {oops\n", "line 1: '{' is never closed"),
+        (
+            &["solve"],
+            "1. 9-13 {oops\n",
+            "game 1 (line 1): cannot be read: line 1: the comment opened with '{' is never closed",
+        ),
         (
             &["solve", "--solver", "", "tests/data/sample1.in"],
             "",

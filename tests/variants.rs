@@ -328,16 +328,19 @@ fn pdn_games_carry_their_game_type() {
     );
     assert_eq!(solved.code, 0, "{}", solved.stderr);
     assert_eq!(solved.stdout, "W:W32:B14,19\nB:W10:B\n");
-    // GameType 20 read under Brazilian rules: one line naming the right rules.
-    let wrong = postfacto(&["solve", "--rules", "brazilian", file], "");
-    assert_eq!(wrong.code, 2, "{}", wrong.stderr);
+    // GameType 20 read under Brazilian rules: --rules wins, with a warning.
+    let wrong = postfacto(&["verify", "--rules", "brazilian", "--pdn", file], "");
+    assert_eq!(wrong.code, 1, "{}", wrong.stderr);
     assert!(
-        wrong
-            .stderr
-            .contains("has GameType 20, International draughts: use --rules international"),
+        wrong.stderr.contains(
+            "game 1 (line 1): its GameType 20 says International draughts, but --rules brazilian wins"
+        ),
         "{}",
         wrong.stderr
     );
+    // Without --rules, the tag picks the rules.
+    let tagged = postfacto(&["verify", "--pdn", file], "");
+    assert_eq!(tagged.stdout, "game 1 (line 1): OK\n", "{}", tagged.stderr);
     // Brazilian FEN numbers the squares, as GameType 26 does; Russian's are algebraic.
     let brazilian = postfacto(
         &[

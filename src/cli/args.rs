@@ -39,9 +39,11 @@ pub enum Command {
         /// --engine dfs, after this many start boards (e.g. 100000).
         #[arg(long, value_parser = parse_limit)]
         limit: Option<LimitArg>,
-        /// Rule set.
-        #[arg(long, value_enum, default_value_t = RulesArg::English)]
-        rules: RulesArg,
+        /// Rule set: English for the task's format unless named; a PDN game's
+        /// own GameType, else the one its notation allows and its moves solve
+        /// under. `auto` infers it for any input.
+        #[arg(long, value_enum)]
+        rules: Option<RulesArg>,
         /// Batches: no progress bar and no summary line (per-record messages stay).
         #[arg(short, long)]
         quiet: bool,
@@ -74,13 +76,15 @@ pub enum Command {
         /// The answers (8 lines per record, as `solve` prints them).
         #[arg(required_unless_present = "pdn")]
         answer: Option<PathBuf>,
-        /// Instead, check each game of a PDN file against its own [FEN] tag:
-        /// do its moves replay from that position?
+        /// Instead, check each game of a PDN file, game by game: do its moves
+        /// replay from its [FEN] position, or from the opening without one?
         #[arg(long, value_name = "FILE", conflicts_with_all = ["input", "answer"])]
         pdn: Option<PathBuf>,
-        /// Rule set.
-        #[arg(long, value_enum, default_value_t = RulesArg::English)]
-        rules: RulesArg,
+        /// Rule set: English for the task's format unless named; a PDN game's
+        /// own GameType, else the one its notation allows and its moves replay
+        /// under. `auto` infers it for any input.
+        #[arg(long, value_enum)]
+        rules: Option<RulesArg>,
         /// Read captures in the task's format as written short, as PDN does:
         /// `13x24` may stand for `13x22x31x24` (the solver fills in the rest).
         #[arg(long)]
@@ -96,9 +100,11 @@ pub enum Command {
         /// Which record of the input (1-based); needed when there are several.
         #[arg(long)]
         instance: Option<usize>,
-        /// Rule set.
-        #[arg(long, value_enum, default_value_t = RulesArg::English)]
-        rules: RulesArg,
+        /// Rule set: English for the task's format unless named; a PDN game's
+        /// own GameType, else inferred. `auto` infers it for any input (the
+        /// first rule set the record solves under).
+        #[arg(long, value_enum)]
+        rules: Option<RulesArg>,
         #[command(flatten)]
         facts: FactArgs,
         /// Read captures in the task's format as written short, as PDN does:
@@ -116,54 +122,7 @@ pub enum Command {
         limit: Option<std::time::Duration>,
     },
     /// Write instances: fragments of random legal games, or the `--hard K` family.
-    Generate {
-        /// Moves per fragment.
-        #[arg(long, default_value_t = 100)]
-        plies: usize,
-        /// Number of instances.
-        #[arg(long, default_value_t = 1)]
-        count: usize,
-        /// Seed of the generator (same seed, same instances).
-        #[arg(long, default_value_t = 1)]
-        seed: u64,
-        /// Where games start: random boards, or the standard opening.
-        #[arg(long, value_enum, default_value_t = FromArg::Random)]
-        from: FromArg,
-        /// Instead, the member with K blocker gadgets of the family that is hard for DFS.
-        #[arg(long, conflicts_with = "hard_search")]
-        hard: Option<usize>,
-        /// Instead, rerun the beam search that found the hard family and print its
-        /// members (K = 1, 2, ...; progress on stderr). Takes minutes at the default width.
-        #[arg(long)]
-        hard_search: bool,
-        /// Beam width of --hard-search.
-        #[arg(long, default_value_t = 300, requires = "hard_search")]
-        beam: usize,
-        /// Write one file per instance into this folder (NNNN.in) instead of standard output.
-        #[arg(long)]
-        out: Option<PathBuf>,
-        /// Instead, random boards of the pawn puzzle, N x N (--count boards, --seed).
-        #[arg(long, value_name = "N", conflicts_with_all = ["hard", "hard_search", "out", "rules", "from", "plies"])]
-        pawns: Option<usize>,
-        /// Percentage of squares holding a pawn, with --pawns.
-        #[arg(long, value_name = "PERCENT", default_value_t = 50, requires = "pawns",
-              value_parser = clap::value_parser!(u32).range(0..=100))]
-        density: u32,
-        /// Rule set of the random games (Russian records are written in algebraic notation).
-        #[arg(long, value_enum, default_value_t = RulesArg::English, conflicts_with_all = ["hard", "hard_search"])]
-        rules: RulesArg,
-        /// Damage each fragment: this many moves become a lone '?' (same
-        /// fragments as without, same seed).
-        #[arg(long, value_name = "N", default_value_t = 0, conflicts_with_all = ["hard", "hard_search", "pawns"])]
-        unknown_moves: usize,
-        /// Damage each fragment: this many squares in moves become '?'.
-        #[arg(long, value_name = "N", default_value_t = 0, conflicts_with_all = ["hard", "hard_search", "pawns"])]
-        unknown_squares: usize,
-        /// Damage each fragment: write captures short (first, last and about half
-        /// the landings between); read them back with `--short-captures`.
-        #[arg(long, conflicts_with_all = ["hard", "hard_search", "pawns"])]
-        short_captures: bool,
-    },
+    Generate(GenerateArgs),
     /// Run both engines on every record of FILES (folders: every *.in inside) and compare.
     Compare {
         /// Files or folders.
@@ -217,30 +176,85 @@ pub enum Command {
     /// Print the manual page in roff (e.g. `postfacto man > postfacto.1; man ./postfacto.1`).
     Man,
     /// Time the engines on generated instances and print a table.
-    Bench {
-        /// Number of random fragments.
-        #[arg(long, default_value_t = 1000)]
-        count: usize,
-        /// Moves per fragment.
-        #[arg(long, default_value_t = 100)]
-        plies: usize,
-        /// Seed of the generator (same seed, same instances).
-        #[arg(long, default_value_t = 1)]
-        seed: u64,
-        /// Rule set (Russian: the SAT engine only, and no hard family).
-        #[arg(long, value_enum, default_value_t = RulesArg::English)]
-        rules: RulesArg,
-        /// Instead, time both pawn-puzzle engines on random boards of half density,
-        /// 8 x 8 up to 1000 x 1000 (--seed applies).
-        #[arg(long)]
-        pawns: bool,
-        /// Instead, time whole processes on the records in one file: `postfacto solve`
-        /// (one thread, all cores) against this command, which gets the file's path
-        /// last (e.g. "./checks-dfs" or "postfacto solve --engine dfs"); its answers
-        /// are judged by the replayer (exit 1 if any fails).
-        #[arg(long, value_name = "CMD", conflicts_with = "pawns")]
-        against: Option<String>,
-    },
+    Bench(BenchArgs),
+}
+
+/// `generate`'s arguments.
+#[derive(clap::Args, Debug)]
+pub struct GenerateArgs {
+    /// Moves per fragment.
+    #[arg(long, default_value_t = 100)]
+    pub plies: usize,
+    /// Number of instances.
+    #[arg(long, default_value_t = 1)]
+    pub count: usize,
+    /// Seed of the generator (same seed, same instances).
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Where games start: random boards, or the standard opening.
+    #[arg(long, value_enum, default_value_t = FromArg::Random)]
+    pub from: FromArg,
+    /// Instead, the member with K blocker gadgets of the family that is hard for DFS.
+    #[arg(long, conflicts_with = "hard_search")]
+    pub hard: Option<usize>,
+    /// Instead, rerun the beam search that found the hard family and print its
+    /// members (K = 1, 2, ...; progress on stderr). Takes minutes at the default width.
+    #[arg(long)]
+    pub hard_search: bool,
+    /// Beam width of --hard-search.
+    #[arg(long, default_value_t = 300, requires = "hard_search")]
+    pub beam: usize,
+    /// Write one file per instance into this folder (NNNN.in) instead of standard output.
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+    /// Instead, random boards of the pawn puzzle, N x N (--count boards, --seed).
+    #[arg(long, value_name = "N", conflicts_with_all = ["hard", "hard_search", "out", "rules", "from", "plies"])]
+    pub pawns: Option<usize>,
+    /// Percentage of squares holding a pawn, with --pawns.
+    #[arg(long, value_name = "PERCENT", default_value_t = 50, requires = "pawns",
+          value_parser = clap::value_parser!(u32).range(0..=100))]
+    pub density: u32,
+    /// Rule set of the random games (Russian records are written in algebraic notation).
+    #[arg(long, value_enum, default_value_t = RulesArg::English, conflicts_with_all = ["hard", "hard_search"])]
+    pub rules: RulesArg,
+    /// Damage each fragment: this many moves become a lone '?' (same
+    /// fragments as without, same seed).
+    #[arg(long, value_name = "N", default_value_t = 0, conflicts_with_all = ["hard", "hard_search", "pawns"])]
+    pub unknown_moves: usize,
+    /// Damage each fragment: this many squares in moves become '?'.
+    #[arg(long, value_name = "N", default_value_t = 0, conflicts_with_all = ["hard", "hard_search", "pawns"])]
+    pub unknown_squares: usize,
+    /// Damage each fragment: write captures short (first, last and about half
+    /// the landings between); read them back with `--short-captures`.
+    #[arg(long, conflicts_with_all = ["hard", "hard_search", "pawns"])]
+    pub short_captures: bool,
+}
+
+/// `bench`'s arguments.
+#[derive(clap::Args, Debug)]
+pub struct BenchArgs {
+    /// Number of random fragments.
+    #[arg(long, default_value_t = 1000)]
+    pub count: usize,
+    /// Moves per fragment.
+    #[arg(long, default_value_t = 100)]
+    pub plies: usize,
+    /// Seed of the generator (same seed, same instances).
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Rule set (Russian: the SAT engine only, and no hard family).
+    #[arg(long, value_enum, default_value_t = RulesArg::English)]
+    pub rules: RulesArg,
+    /// Instead, time both pawn-puzzle engines on random boards of half density,
+    /// 8 x 8 up to 1000 x 1000 (--seed applies).
+    #[arg(long)]
+    pub pawns: bool,
+    /// Instead, time whole processes on the records in one file: `postfacto solve`
+    /// (one thread, all cores) against this command, which gets the file's path
+    /// last (e.g. "./checks-dfs" or "postfacto solve --engine dfs"); its answers
+    /// are judged by the replayer (exit 1 if any fails).
+    #[arg(long, value_name = "CMD", conflicts_with = "pawns")]
+    pub against: Option<String>,
 }
 
 /// The rule sets.
@@ -254,15 +268,21 @@ pub enum RulesArg {
     International,
     /// Brazilian draughts: International rules on 8x8; algebraic notation.
     Brazilian,
+    /// Inferred from the notation, and from which rule set the record
+    /// replays or solves under (`solve`, `verify`, `cnf`).
+    Auto,
 }
 
 impl RulesArg {
-    pub fn variant(self) -> postfacto::rules::Variant {
+    /// The rule set named; `None` for `auto`.
+    pub fn variant(self) -> Option<postfacto::rules::Variant> {
+        use postfacto::rules::Variant;
         match self {
-            RulesArg::English => postfacto::rules::Variant::English,
-            RulesArg::Russian => postfacto::rules::Variant::Russian,
-            RulesArg::International => postfacto::rules::Variant::International,
-            RulesArg::Brazilian => postfacto::rules::Variant::Brazilian,
+            RulesArg::English => Some(Variant::English),
+            RulesArg::Russian => Some(Variant::Russian),
+            RulesArg::International => Some(Variant::International),
+            RulesArg::Brazilian => Some(Variant::Brazilian),
+            RulesArg::Auto => None,
         }
     }
 }

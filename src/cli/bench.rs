@@ -499,3 +499,79 @@ pub fn run_pawns(seed: u64, out: &mut impl Write) -> Result<(), String> {
     }
     Ok(())
 }
+
+/// What `bench` was asked for, checked.
+pub enum Request {
+    /// Both pawn-puzzle engines.
+    Pawns { seed: u64 },
+    /// The engines on random fragments, or against an outside command.
+    Fragments {
+        count: usize,
+        plies: usize,
+        seed: u64,
+        variant: Variant,
+        against: Option<Vec<String>>,
+    },
+}
+
+impl Request {
+    /// Checks `bench`'s arguments.
+    pub fn from_args(args: super::args::BenchArgs) -> Result<Request, super::Failure> {
+        let bad = |m: String| super::fail(super::Status::BadInput, m);
+        let against = args.against.as_deref().map(super::against::command_words);
+        if let Some(command) = &against {
+            super::request::outside_program(command)?;
+        }
+        if args.pawns {
+            return Ok(Request::Pawns { seed: args.seed });
+        }
+        let (max_plies, max_count) = (super::generate::MAX_PLIES, super::generate::MAX_COUNT);
+        if args.plies > max_plies || args.count > max_count {
+            return Err(bad(format!(
+                "--plies is at most {max_plies} and --count at most {max_count}"
+            )));
+        }
+        if args.count == 0 || args.plies == 0 {
+            return Err(bad("--count and --plies must be at least 1".into()));
+        }
+        let variant = args.rules.variant().ok_or_else(|| {
+            bad("bench needs a rule set named: --rules auto infers one from records only".into())
+        })?;
+        Ok(Request::Fragments {
+            count: args.count,
+            plies: args.plies,
+            seed: args.seed,
+            variant,
+            against,
+        })
+    }
+
+    /// Runs the benchmark and prints its tables.
+    pub fn run(self, out: &mut impl Write) -> Result<super::Status, super::Failure> {
+        use super::{fail, Status};
+        match self {
+            Request::Pawns { seed } => run_pawns(seed, out)
+                .map(|()| Status::Ok)
+                .map_err(|e| fail(Status::Internal, e)),
+            // The outside command's failures are the user's to fix (2).
+            Request::Fragments {
+                count,
+                plies,
+                seed,
+                variant,
+                against: Some(command),
+            } => run_against(count, plies, seed, variant, &command, out)
+                .map(|passed| if passed { Status::Ok } else { Status::Rejected })
+                .map_err(|e| fail(Status::BadInput, e)),
+            Request::Fragments {
+                count,
+                plies,
+                seed,
+                variant,
+                against: None,
+            } => run(count, plies, seed, variant, out)
+                .map(|()| Status::Ok)
+                .map_err(|e| fail(Status::Internal, e)),
+        }
+    }
+}

@@ -9,7 +9,8 @@ use postfacto::rules::Variant;
 use postfacto::solve::{solve, Engine, Limit, Outcome};
 
 use super::bench::{micros, Summary};
-use super::{fail, read_input, read_records, record_files, Failure, Status};
+use super::input::{read_input, read_records, record_files};
+use super::{fail, Failure, Status};
 
 fn verdict(outcome: &Outcome) -> &'static str {
     match outcome {

@@ -146,3 +146,115 @@ pub fn pawn_boards(size: usize, count: usize, seed: u64, density: u32) -> Result
         .collect();
     Ok(postfacto::pawns::format_pawn_boards(&boards))
 }
+
+/// What `generate` was asked for, checked.
+pub enum Request {
+    /// Random pawn-puzzle boards.
+    Pawns {
+        size: usize,
+        count: usize,
+        seed: u64,
+        density: u32,
+    },
+    /// Records: the hard family, its search, or random fragments.
+    Records {
+        what: Records,
+        variant: Variant,
+        out_dir: Option<std::path::PathBuf>,
+    },
+}
+
+/// Which records `generate` writes.
+pub enum Records {
+    Hard(usize),
+    HardSearch(usize),
+    Fragments {
+        count: usize,
+        plies: usize,
+        seed: u64,
+        from: FromArg,
+        damage: postfacto::random::Damage,
+    },
+}
+
+impl Request {
+    /// Checks `generate`'s arguments.
+    pub fn from_args(args: super::args::GenerateArgs) -> Result<Request, super::Failure> {
+        let bad = |m: String| super::fail(super::Status::BadInput, m);
+        if let Some(size) = args.pawns {
+            return Ok(Request::Pawns {
+                size,
+                count: args.count,
+                seed: args.seed,
+                density: args.density,
+            });
+        }
+        let variant = args.rules.variant().ok_or_else(|| {
+            bad("generate needs a rule set named: --rules auto infers one from records only".into())
+        })?;
+        let what = match args.hard {
+            _ if args.hard_search => Records::HardSearch(args.beam),
+            Some(k) => Records::Hard(k),
+            None if args.plies == 0 || args.count == 0 => {
+                return Err(bad("--plies and --count must be at least 1".into()))
+            }
+            None if args.plies > MAX_PLIES || args.count > MAX_COUNT => {
+                return Err(bad(format!(
+                    "--plies is at most {MAX_PLIES} and --count at most {MAX_COUNT} (generated records are held in memory)"
+                )))
+            }
+            None => Records::Fragments {
+                count: args.count,
+                plies: args.plies,
+                seed: args.seed,
+                from: args.from,
+                damage: postfacto::random::Damage {
+                    unknown_moves: args.unknown_moves,
+                    unknown_squares: args.unknown_squares,
+                    short_captures: args.short_captures,
+                },
+            },
+        };
+        Ok(Request::Records {
+            what,
+            variant,
+            out_dir: args.out,
+        })
+    }
+
+    /// Writes what was asked for.
+    pub fn run(self, out: &mut impl Write) -> Result<super::Status, super::Failure> {
+        let bad = |m: String| super::fail(super::Status::BadInput, m);
+        match self {
+            Request::Pawns {
+                size,
+                count,
+                seed,
+                density,
+            } => {
+                let text = pawn_boards(size, count, seed, density).map_err(bad)?;
+                out.write_all(text.as_bytes()).map_err(super::write_err)?;
+            }
+            Request::Records {
+                what,
+                variant,
+                out_dir,
+            } => {
+                let records = match what {
+                    Records::Hard(k) => hard(k),
+                    Records::HardSearch(beam) => hard_search(beam),
+                    Records::Fragments {
+                        count,
+                        plies,
+                        seed,
+                        from,
+                        damage,
+                    } => fragments(count, plies, seed, from, variant)
+                        .map(|records| damaged(records, seed, damage)),
+                };
+                run(records, variant, out_dir.as_deref(), out).map_err(bad)?;
+            }
+        }
+        Ok(super::Status::Ok)
+    }
+}

@@ -7,7 +7,8 @@ use postfacto::notation::parse_board_on;
 use postfacto::rules::Variant;
 
 use super::args::TurnArg;
-use super::{fail, read_input, write_err, Failure, Status};
+use super::input::read_input;
+use super::{fail, write_err, Failure, Status};
 
 /// Prints the legal moves, sorted as plain strings, each once.
 pub fn run(

@@ -21,15 +21,19 @@ use super::{fail, write_err, Failure, Status};
 #[derive(Clone, Copy, Debug)]
 pub struct Name<'a> {
     pub input: &'a str,
-    /// 1-based instance and the line of its header, for inputs of several records.
+    /// 1-based instance (or PDN game) and the line where it starts, for
+    /// inputs of several records and for PDN games.
     pub instance: Option<(usize, usize)>,
+    /// The instance is a PDN game.
+    pub game: bool,
 }
 
 impl std::fmt::Display for Name<'_> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let what = if self.game { "game" } else { "instance" };
         match self.instance {
             None => f.write_str(self.input),
-            Some((n, line)) => write!(f, "{}: instance {n} (line {line})", self.input),
+            Some((n, line)) => write!(f, "{}: {what} {n} (line {line})", self.input),
         }
     }
 }
@@ -54,6 +58,10 @@ pub struct Report<'r> {
     pub micros: u128,
     /// Why the record is impossible, when it is.
     pub explanation: Option<String>,
+    /// The rule set the record was read under.
+    pub variant: Variant,
+    /// That rule set was inferred (not named, not a PDN tag's).
+    pub inferred: bool,
 }
 
 impl<'r> Report<'r> {
@@ -69,6 +77,8 @@ impl<'r> Report<'r> {
             stats: None,
             micros: 0,
             explanation: None,
+            variant: Variant::English,
+            inferred: false,
         }
     }
 
@@ -80,6 +90,7 @@ impl<'r> Report<'r> {
             name: Name {
                 input: "",
                 instance: None,
+                game: false,
             },
             status: self.status,
             answers: self.answers,
@@ -89,6 +100,8 @@ impl<'r> Report<'r> {
             stats: self.stats,
             micros: self.micros,
             explanation: self.explanation,
+            variant: self.variant,
+            inferred: self.inferred,
         }
     }
 
@@ -97,6 +110,7 @@ impl<'r> Report<'r> {
             name: Name {
                 input,
                 instance: None,
+                game: false,
             },
             record: None,
             status: Status::BadInput,
@@ -107,6 +121,8 @@ impl<'r> Report<'r> {
             stats: None,
             micros: 0,
             explanation: None,
+            variant: Variant::English,
+            inferred: false,
         }
     }
 
@@ -176,11 +192,18 @@ fn played<'a>(report: &'a Report) -> Option<&'a Record> {
     }
 }
 
+/// A board's rows, top first: as many as the board has.
+fn rows(board: &postfacto::board::Board) -> Vec<String> {
+    (0..board.topology().size())
+        .map(|r| board.row_text(r))
+        .collect()
+}
+
 fn json_of(report: &Report, settings: &Settings) -> serde_json::Value {
-    let variant = settings.variant;
+    let variant = report.variant;
     let algebraic = variant.fen_algebraic();
     let board_json = |answer: &Answer, record: &Record| {
-        let lines = |b: &postfacto::board::Board| (0..8).map(|r| b.row_text(r)).collect::<Vec<_>>();
+        let lines = rows;
         serde_json::json!({
             "start": lines(&answer.start),
             "end": lines(&answer.end),
@@ -192,6 +215,7 @@ fn json_of(report: &Report, settings: &Settings) -> serde_json::Value {
         "name": report.name.to_string(),
         "status": report.status_word(),
         "rules": variant.name(),
+        "rules_inferred": report.inferred,
         "engine": settings.engine.name(),
         "time_us": report.micros,
     });
@@ -246,12 +270,8 @@ struct Rendered {
 }
 
 /// Renders one report in `format`; writes its SVG file when asked.
-fn render(
-    index: usize,
-    report: &Report,
-    settings: &Settings,
-    variant: Variant,
-) -> Result<Rendered, Failure> {
+fn render(index: usize, report: &Report, settings: &Settings) -> Result<Rendered, Failure> {
+    let variant = report.variant;
     let mut rendered = Rendered {
         answers: Vec::new(),
         text: String::new(),
@@ -309,13 +329,12 @@ fn render(
 pub fn print(
     reports: &[Report],
     settings: &Settings,
-    variant: Variant,
     out: &mut impl Write,
 ) -> Result<Status, Failure> {
     let rendered: Vec<Result<Rendered, Failure>> = reports
         .par_iter()
         .enumerate()
-        .map(|(index, report)| render(index, report, settings, variant))
+        .map(|(index, report)| render(index, report, settings))
         .collect();
     let mut status = Status::Ok;
     let mut printed = 0;

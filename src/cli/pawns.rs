@@ -13,7 +13,8 @@ use varisat::ProofFormat;
 use postfacto::pawns::{parse_pawn_boards, pawn_cnf, solve_pawns, PawnBoard, PawnEngine};
 use postfacto::sat::{prove_unsat, within};
 
-use super::{fail, read_input, write_err, Failure, Status};
+use super::input::read_input;
+use super::{fail, write_err, Failure, Status};
 
 /// What `pawns` was asked to do.
 pub struct Settings {

@@ -9,7 +9,8 @@ use std::time::Duration;
 use postfacto::sat::within;
 use varisat::{dimacs::DimacsParser, Solver};
 
-use super::{fail, read_input, write_err, Failure, Status};
+use super::input::read_input;
+use super::{fail, write_err, Failure, Status};
 
 /// Exit code of a satisfiable formula, by SAT-competition convention.
 const SATISFIABLE: u8 = 10;

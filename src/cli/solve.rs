@@ -1,6 +1,10 @@
 //! `postfacto solve`: answers for every record of every input, in parallel,
 //! printed in input order; with options, explanations, proofs, optimal
 //! answers and counts.
+//!
+//! Each record comes with the rule sets to read it under (one when the
+//! user, or a PDN game's tag, names it; the candidates its notation allows
+//! otherwise, tried in order: the first it solves under is its rule set).
 
 use std::fmt::Write as _;
 use std::io::{IsTerminal, Write};
@@ -15,6 +19,7 @@ use postfacto::analysis::{
     count_start_boards, explain_impossible_knowing, forced_facts_knowing, minimize_pieces,
     CountOptions, Limits,
 };
+use postfacto::archive::RulesFrom;
 use postfacto::encode::BoardFacts;
 use postfacto::notation::{Answer, Record};
 use postfacto::rules::Variant;
@@ -24,10 +29,11 @@ use postfacto::solve::{
 };
 
 use super::args::{AnalysisArgs, FormatArg, ProofFormatArg};
+use super::cnf::with_fen;
+use super::input::{read_input, read_items, read_or_report, record_files, Input, Item, Reader};
+use super::input::{Reading, RulesChoice};
 use super::output::{self, Name, Report};
-use super::{
-    fail, on_path, read_input, read_records_with_starts, record_files, Failure, Input, Status,
-};
+use super::{fail, on_path, Failure, Status};
 
 /// Batches at least this large show a progress bar (when stderr is a terminal).
 const PROGRESS_FROM: usize = 64;
@@ -37,7 +43,8 @@ pub struct Settings {
     /// An outside SAT solver command instead of varisat.
     pub solver: Option<Vec<String>>,
     pub engine: Engine,
-    pub variant: Variant,
+    /// The rule set asked for (each record may get its own).
+    pub rules: RulesChoice,
     pub options: AnalysisArgs,
     pub format: FormatArg,
     pub out_dir: Option<PathBuf>,
@@ -52,12 +59,66 @@ pub struct Settings {
     pub short_captures: bool,
 }
 
+impl Settings {
+    /// Refuses combinations no record could be solved under (exit 2).
+    pub fn check(&self) -> Result<(), Failure> {
+        let (engine, options) = (self.engine, &self.options);
+        if let (Engine::Dfs(_), RulesChoice::Given(variant)) = (engine, self.rules) {
+            if variant != Variant::English {
+                return Err(fail(
+                    Status::BadInput,
+                    format!(
+                        "--engine dfs knows English rules only; use the SAT engine for {}",
+                        variant.name()
+                    ),
+                ));
+            }
+        }
+        if let Some(command) = &self.solver {
+            if engine != Engine::Sat || options.any() {
+                return Err(fail(
+                    Status::BadInput,
+                    "--solver works with the SAT engine's plain solve only (no --engine dfs, no analysis options)",
+                ));
+            }
+            match command.first() {
+                None => return Err(fail(Status::BadInput, "--solver needs a command")),
+                Some(program) if !on_path(program) => {
+                    return Err(fail(
+                        Status::BadInput,
+                        format!("--solver: cannot find the program '{program}'"),
+                    ))
+                }
+                Some(_) => {}
+            }
+        }
+        if !self.known.is_empty() && engine != Engine::Sat {
+            return Err(fail(
+                Status::BadInput,
+                "--start-board and --end-board need the SAT engine (the DFS engine does not take board facts)",
+            ));
+        }
+        if options.any() && engine != Engine::Sat {
+            return Err(fail(
+                Status::BadInput,
+                "--explain, --proof, --minimize, --max-per-side, --count, --all and --unique need the SAT engine",
+            ));
+        }
+        Ok(())
+    }
+
+    fn reading(&self) -> Reading {
+        Reading {
+            rules: self.rules,
+            short_captures: self.short_captures,
+        }
+    }
+}
+
 /// One input file (or standard input) and what could be read from it.
 struct Source {
     input: Input,
-    records: Result<Vec<Record>, Failure>,
-    /// Per record, the start board its PDN `[FEN]` pins, if any.
-    starts: Vec<Option<postfacto::board::Board>>,
+    items: Result<Vec<Item>, Failure>,
 }
 
 /// Runs `solve` on every record of every input: files, folders (every `*.in`
@@ -67,75 +128,19 @@ pub fn run(
     settings: &Arc<Settings>,
     out: &mut impl Write,
 ) -> Result<Status, Failure> {
-    let (engine, variant, options) = (settings.engine, settings.variant, &settings.options);
-    if engine != Engine::Sat && variant != Variant::English {
-        return Err(fail(
-            Status::BadInput,
-            match postfacto::encode::encodes(variant) {
-                Ok(()) => format!(
-                    "--engine dfs knows English rules only; use the SAT engine for {}",
-                    variant.name()
-                ),
-                Err(e) => format!("--engine dfs knows English rules only, and {e}"),
-            },
-        ));
-    }
-    if let Some(command) = &settings.solver {
-        if engine != Engine::Sat || options.any() {
-            return Err(fail(
-                Status::BadInput,
-                "--solver works with the SAT engine's plain solve only (no --engine dfs, no analysis options)",
-            ));
-        }
-        match command.first() {
-            None => return Err(fail(Status::BadInput, "--solver needs a command")),
-            Some(program) if !on_path(program) => {
-                return Err(fail(
-                    Status::BadInput,
-                    format!("--solver: cannot find the program '{program}'"),
-                ))
-            }
-            Some(_) => {}
-        }
-    }
-    if !settings.known.is_empty() && engine != Engine::Sat {
-        return Err(fail(
-            Status::BadInput,
-            "--start-board and --end-board need the SAT engine (the DFS engine does not take board facts)",
-        ));
-    }
-    if options.any() && engine != Engine::Sat {
-        return Err(fail(
-            Status::BadInput,
-            "--explain, --proof, --minimize, --max-per-side, --count, --all and --unique need the SAT engine",
-        ));
-    }
-    if engine == Engine::Sat {
-        postfacto::encode::encodes(variant).map_err(|e| fail(Status::BadInput, e.to_string()))?;
-    }
     let started = Instant::now();
     let sources: Vec<Source> = expand(paths)?
         .into_par_iter()
-        .map(|input| {
-            let (records, starts) = match read_records_with_starts(
-                &input,
-                super::reading(variant, settings.short_captures),
-            ) {
-                Ok((records, starts)) => (Ok(records), starts),
-                Err(failure) => (Err(failure), Vec::new()),
-            };
-            Source {
-                input,
-                records,
-                starts,
-            }
+        .map(|input| Source {
+            items: read_items(&input, settings.reading()),
+            input,
         })
         .collect();
     let total: usize = sources
         .iter()
-        .map(|s| s.records.as_ref().map_or(1, Vec::len))
+        .map(|s| s.items.as_ref().map_or(1, Vec::len))
         .sum();
-    if options.proof.is_some() && total != 1 {
+    if settings.options.proof.is_some() && total != 1 {
         return Err(fail(
             Status::BadInput,
             format!("--proof needs an input with exactly one record (this one has {total})"),
@@ -143,8 +148,8 @@ pub fn run(
     }
     let jobs: Vec<(&Source, Option<usize>)> = sources
         .iter()
-        .flat_map(|s| match &s.records {
-            Ok(records) => (0..records.len()).map(|i| (s, Some(i))).collect::<Vec<_>>(),
+        .flat_map(|s| match &s.items {
+            Ok(items) => (0..items.len()).map(|i| (s, Some(i))).collect::<Vec<_>>(),
             Err(_) => vec![(s, None)],
         })
         .collect();
@@ -161,16 +166,12 @@ pub fn run(
     let reports: Vec<Report> = jobs
         .par_iter()
         .map(|&(source, index)| {
-            let report = match (index, &source.records) {
-                (Some(i), Ok(records)) => {
-                    let known = known_for(settings, source.starts.get(i).copied().flatten());
-                    run_job(
-                        name_of(&source.input, records, i),
-                        &records[i],
-                        settings,
-                        known,
-                    )
-                }
+            let report = match (index, &source.items) {
+                (Some(i), Ok(items)) => run_item(
+                    name_of(&source.input, &items[i], i, items.len()),
+                    &items[i],
+                    settings,
+                ),
                 (_, Err(failure)) => Report::bad_input(&source.input.name, &failure.message),
                 (None, Ok(_)) => unreachable!("a readable source has a job per record"),
             };
@@ -183,7 +184,7 @@ pub fn run(
     if let Some(bar) = progress {
         bar.finish_and_clear();
     }
-    let status = output::print(&reports, settings, variant, out)?;
+    let status = output::print(&reports, settings, out)?;
     if total > 1 && !settings.quiet {
         eprintln!(
             "postfacto: {}",
@@ -201,58 +202,110 @@ fn expand(paths: &[PathBuf]) -> Result<Vec<Input>, Failure> {
     }
     Ok(record_files(paths)?
         .par_iter()
-        .map(|file| read_or_report(file))
+        .map(|file: &PathBuf| read_or_report(Path::new(file)))
         .collect())
 }
 
-/// Reads a file; an unreadable one becomes an input whose parse will report the problem.
-fn read_or_report(path: &Path) -> Input {
-    read_input(Some(path)).unwrap_or_else(|failure| Input {
-        name: path.display().to_string(),
-        bytes: Vec::new(),
-        error: Some(failure.message),
-    })
-}
-
-/// Names an instance in messages: just the file for a single record.
-fn name_of<'a>(input: &'a Input, records: &[Record], index: usize) -> Name<'a> {
+/// Names an instance in messages: just the file for a single record, the
+/// game for a PDN file.
+fn name_of<'a>(input: &'a Input, item: &Item, index: usize, count: usize) -> Name<'a> {
     Name {
         input: &input.name,
-        instance: (records.len() > 1).then(|| (index + 1, records[index].line)),
+        instance: (count > 1 || item.game.is_some())
+            .then_some((item.game.unwrap_or(index + 1), item.line)),
+        game: item.game.is_some(),
+    }
+}
+
+/// One record (or PDN game): its own problem, nothing to do for a game
+/// without moves, or the reading it solves under, solved and analysed.
+fn run_item<'r>(name: Name<'r>, item: &'r Item, settings: &Arc<Settings>) -> Report<'r> {
+    if let Some(error) = &item.error {
+        let mut report = Report::bad_input(name.input, &format!("{name}: {error}"));
+        report.name = name;
+        return report;
+    }
+    let reader = choose(item, settings);
+    let mut report = if item.no_moves {
+        position_only(name, reader)
+    } else {
+        run_job(name, reader, settings)
+    };
+    report.variant = reader.variant;
+    if let Some(warning) = &item.warning {
+        report.err.insert(0, format!("{name}: {warning}"));
+    }
+    if item.rules_from == RulesFrom::Inferred {
+        report.inferred = true;
+        if !settings.quiet || item.readings.len() > 1 {
+            report.err.insert(
+                0,
+                format!(
+                    "{name}: read under {} rules (inferred)",
+                    reader.variant.name()
+                ),
+            );
+        }
+    }
+    report
+}
+
+/// A PDN game without moves: nothing to reconstruct; its `[FEN]`
+/// position, if it has one, is its start and end.
+fn position_only<'r>(name: Name<'r>, reader: &'r Reader) -> Report<'r> {
+    let mut report = Report::new(name, &reader.record);
+    if let Some(board) = reader.fen {
+        report.answers.push(Answer {
+            start: board,
+            end: board,
+        });
+    }
+    report.err.push(format!(
+        "{name}: no moves (a position only): nothing to reconstruct"
+    ));
+    report
+}
+
+/// The reading to work on: the only one, or the first whose record the
+/// engine solves (the first of all when none solves: its verdict is given).
+fn choose<'i>(item: &'i Item, settings: &Settings) -> &'i Reader {
+    if item.readings.len() > 1 {
+        for reader in &item.readings {
+            let known = known_for(settings, reader);
+            if let Ok(Outcome::Solved(_)) =
+                solve_knowing(&reader.record, settings.engine, reader.variant, known)
+            {
+                return reader;
+            }
+        }
+    }
+    &item.readings[0]
+}
+
+/// What is known of a record's boards: the command line's facts, and the
+/// start board its PDN `[FEN]` pins when `--start-board` does not say (for
+/// the SAT engine only: the DFS engine takes no facts, and a FEN is then
+/// left to `verify --pdn`).
+fn known_for(settings: &Settings, reader: &Reader) -> BoardFacts {
+    if settings.engine == Engine::Sat {
+        with_fen(settings.known, reader)
+    } else {
+        settings.known
     }
 }
 
 /// Solves one record; under a time limit, on a thread of its own that is
 /// abandoned when the limit passes (varisat cannot be interrupted).
-/// What is known of a record's boards: the command line's facts, and the
-/// start board its PDN `[FEN]` pins when `--start-board` does not say (for
-/// the SAT engine's own solver).
-fn known_for(settings: &Settings, fen: Option<postfacto::board::Board>) -> BoardFacts {
-    let mut known = settings.known;
-    // Only the SAT engine takes facts (varisat or an outside solver, and
-    // its proofs); for the DFS engine the FEN is left to `verify --pdn`.
-    let takes_facts = settings.engine == Engine::Sat;
-    if known.start.is_none() && takes_facts {
-        known.start = fen.map(|board| postfacto::board::PartialBoard {
-            board,
-            known: board.topology().all_bits(),
-        });
-    }
-    known
-}
-
-fn run_job<'r>(
-    name: Name<'r>,
-    record: &'r Record,
-    settings: &Arc<Settings>,
-    known: BoardFacts,
-) -> Report<'r> {
+fn run_job<'r>(name: Name<'r>, reader: &'r Reader, settings: &Arc<Settings>) -> Report<'r> {
+    let known = known_for(settings, reader);
+    let (record, variant) = (&reader.record, reader.variant);
     let limit = match settings.time_limit {
         Some(limit) if settings.solver.is_none() => limit,
         _ => {
             return Job {
                 name,
                 record,
+                variant,
                 settings,
                 known,
             }
@@ -265,8 +318,10 @@ fn run_job<'r>(
             name: Name {
                 input: &job_name,
                 instance: None,
+                game: false,
             },
             record: &owned,
+            variant,
             settings: &shared,
             known,
         }
@@ -278,21 +333,20 @@ fn run_job<'r>(
         report.name = name;
         return report;
     }
-    {
-        let mut report = Report::new(name, record);
-        report.status = Status::Undecided;
-        report.micros = limit.as_micros();
-        report.err.push(format!(
-            "{name}: undecided: the time limit of {limit:?} passed before a verdict"
-        ));
-        report
-    }
+    let mut report = Report::new(name, record);
+    report.status = Status::Undecided;
+    report.micros = limit.as_micros();
+    report.err.push(format!(
+        "{name}: undecided: the time limit of {limit:?} passed before a verdict"
+    ));
+    report
 }
 
-/// One record to solve.
+/// One record to solve under one rule set.
 struct Job<'a, 's> {
     name: Name<'a>,
     record: &'a Record,
+    variant: Variant,
     settings: &'s Settings,
     /// What is known of this record's boards besides its moves.
     known: BoardFacts,
@@ -342,7 +396,7 @@ impl<'a> Job<'a, '_> {
     }
 
     fn variant(&self) -> Variant {
-        self.settings.variant
+        self.variant
     }
 
     fn fill(&self, report: &mut Report) -> Result<(), SolveError> {

@@ -38,6 +38,15 @@ pub enum MovePattern {
         /// last included), not the whole path: PDN, or `--short-captures`.
         short: bool,
     },
+    /// Two squares written with no separator (`a1e5`, as some PDN files
+    /// write moves): a step from one to the other, or a capture that
+    /// starts on one and ends on the other.
+    Between {
+        /// Where the move starts.
+        from: Square,
+        /// Where it ends.
+        to: Square,
+    },
 }
 
 impl WrittenMove {
@@ -75,7 +84,7 @@ impl WrittenMove {
     pub fn numbered(&self) -> String {
         match self {
             WrittenMove::Known(mv) => mv.numbered(),
-            WrittenMove::Pattern(p) => p.written(|s| s.number().to_string()),
+            WrittenMove::Pattern(p) => p.written(|s| s.number().to_string(), "x"),
         }
     }
 
@@ -83,7 +92,7 @@ impl WrittenMove {
     pub fn algebraic(&self) -> String {
         match self {
             WrittenMove::Known(mv) => mv.algebraic(),
-            WrittenMove::Pattern(p) => p.written(Square::algebraic),
+            WrittenMove::Pattern(p) => p.written(Square::algebraic, ":"),
         }
     }
 }
@@ -92,7 +101,7 @@ impl fmt::Display for WrittenMove {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             WrittenMove::Known(mv) => write!(f, "{mv}"),
-            WrittenMove::Pattern(p) => f.write_str(&p.written(|s| s.to_string())),
+            WrittenMove::Pattern(p) => f.write_str(&p.written(|s| s.to_string(), "x")),
         }
     }
 }
@@ -146,7 +155,7 @@ impl MovePattern {
             short,
         } = self
         else {
-            return true;
+            return !matches!(self, MovePattern::Between { from, to } if from == to);
         };
         let topology = geometry.topology;
         let allowed = |written: &Option<Square>| written.map_or(topology.all_bits(), Square::bit);
@@ -172,13 +181,14 @@ impl MovePattern {
 
     /// Does the complete move `mv` fit the pattern?
     pub fn matches(&self, mv: &MoveText) -> bool {
-        let MovePattern::Path {
-            squares,
-            capture,
-            short,
-        } = self
-        else {
-            return true;
+        let (squares, capture, short) = match self {
+            MovePattern::Unknown => return true,
+            MovePattern::Between { from, to } => return mv.from() == *from && mv.to() == *to,
+            MovePattern::Path {
+                squares,
+                capture,
+                short,
+            } => (squares, capture, short),
         };
         let fits = |written: &Option<Square>, square: &Square| written.is_none_or(|w| w == *square);
         let path = mv.path();
@@ -223,7 +233,7 @@ impl MovePattern {
     /// Whether the pattern allows a capture / a simple move.
     pub fn allows(&self, capture: bool) -> bool {
         match self {
-            MovePattern::Unknown => true,
+            MovePattern::Unknown | MovePattern::Between { .. } => true,
             MovePattern::Path { capture: c, .. } => *c == capture,
         }
     }
@@ -232,6 +242,7 @@ impl MovePattern {
     pub fn from(&self) -> Option<Square> {
         match self {
             MovePattern::Unknown => None,
+            MovePattern::Between { from, .. } => Some(*from),
             MovePattern::Path { squares, .. } => squares[0],
         }
     }
@@ -261,13 +272,15 @@ impl MovePattern {
         }
     }
 
-    fn written(&self, name: impl Fn(Square) -> String) -> String {
+    /// The pattern as written, squares named by `name`, captures joined by `capture`.
+    fn written(&self, name: impl Fn(Square) -> String, capture_separator: &str) -> String {
         match self {
             MovePattern::Unknown => "?".to_string(),
+            MovePattern::Between { from, to } => format!("{}{}", name(*from), name(*to)),
             MovePattern::Path {
                 squares, capture, ..
             } => {
-                let sep = if *capture { "x" } else { "-" };
+                let sep = if *capture { capture_separator } else { "-" };
                 squares
                     .iter()
                     .map(|s| s.map_or_else(|| "?".to_string(), &name))

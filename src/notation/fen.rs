@@ -52,6 +52,10 @@ pub fn parse_fen(text: &str) -> Result<(Color, Board), ParseFenError> {
 
 /// [`parse_fen`] on `topology`'s board (10x10 squares are numbers 1..50).
 ///
+/// Real files are lenient and so is this: spaces anywhere, dots after a
+/// square or at the end (`B12.`), ranges (`W31-50`, `K1-3`), `K`
+/// before a king, a side to move in either case, empty fields.
+///
 /// # Errors
 /// What is wrong with the text.
 pub fn parse_fen_on(text: &str, topology: Topology) -> Result<(Color, Board), ParseFenError> {
@@ -63,46 +67,54 @@ pub fn parse_fen_on(text: &str, topology: Topology) -> Result<(Color, Board), Pa
     let mut parts = trimmed.split(':');
     let turn = parts
         .next()
-        .and_then(|t| Color::from_letter(t.trim()))
+        .map(|t| t.trim().trim_end_matches('.').to_ascii_uppercase())
+        .and_then(|t| Color::from_letter(&t))
         .ok_or_else(|| error("it must start with the side to move, W or B".into()))?;
     let mut board = Board::empty_on(topology);
     for part in parts {
-        let part = part.trim().trim_end_matches('.');
+        let part = part.trim().trim_matches('.');
         let mut chars = part.chars();
-        let color = chars
-            .next()
-            .and_then(|c| Color::from_letter(&c.to_string()))
+        let Some(letter) = chars.next() else {
+            continue;
+        };
+        let color = Color::from_letter(&letter.to_string())
             .ok_or_else(|| error(format!("'{part}' must start with W or B")))?;
-        for item in chars
+        let items = chars
             .as_str()
             .split(',')
-            .map(str::trim)
-            .filter(|i| !i.is_empty())
-        {
+            .map(|i| i.trim().trim_matches('.').trim())
+            .filter(|i| !i.is_empty());
+        for item in items {
             let (role, squares) = match item.strip_prefix('K') {
-                Some(rest) => (Role::King, rest),
+                Some(rest) => (Role::King, rest.trim()),
                 None => (Role::Man, item),
             };
-            let range: Vec<Square> = match squares.split_once('-') {
-                Some((a, b)) => {
-                    let (a, b) = (topology.parse_square(a), topology.parse_square(b));
-                    let (Ok(a), Ok(b)) = (a, b) else {
-                        return Err(error(format!("'{item}' is not a square range")));
-                    };
-                    (a.number()..=b.number())
-                        .filter_map(|n| topology.square(n.into()))
-                        .collect()
-                }
-                None => vec![topology
-                    .parse_square(squares)
-                    .map_err(|e| error(e.to_string()))?],
-            };
-            for square in range {
+            for square in fen_squares(squares, topology).map_err(&error)? {
                 board.set(square, Some(Piece::new(color, role)));
             }
         }
     }
     Ok((turn, board))
+}
+
+/// The squares of one FEN item: a square, or a range `a-b` of numbers.
+fn fen_squares(item: &str, topology: Topology) -> Result<Vec<Square>, String> {
+    let Some((a, b)) = item.split_once('-') else {
+        return topology
+            .parse_square(item)
+            .map(|s| vec![s])
+            .map_err(|e| e.to_string());
+    };
+    let (Ok(a), Ok(b)) = (
+        topology.parse_square(a.trim()),
+        topology.parse_square(b.trim()),
+    ) else {
+        return Err(format!("'{item}' is not a square range"));
+    };
+    let (low, high) = (a.number().min(b.number()), a.number().max(b.number()));
+    Ok((low..=high)
+        .filter_map(|n| topology.square(n.into()))
+        .collect())
 }
 
 #[cfg(test)]

@@ -15,7 +15,10 @@ pub use answer::{
 pub use damaged::{MovePattern, WrittenMove};
 pub use fen::{parse_fen, parse_fen_on, to_fen, ParseFenError};
 pub use movetext::{Geometry, MoveText, ParseMoveError};
-pub use pdn::{looks_like_pdn, parse_pdn, write_pdn, ParsePdnError, PdnGame};
+pub use pdn::{
+    games, looks_like_pdn, parse_pdn, write_pdn, GameReading, GameType, Games, ParsePdnError,
+    PdnGame, RawGame, RawMove, SquareNames, Tag,
+};
 pub use record::{
     parse_records, parse_records_bytes, parse_records_bytes_with, parse_records_with,
     ParseRecordError, Record, RecordErrorKind,

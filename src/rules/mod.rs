@@ -140,6 +140,21 @@ impl Variant {
             .find(|v| v.pdn_game_type() == number)
     }
 
+    /// The rule sets a text whose squares are named as `names` says may be
+    /// written in, in the order to try them (`shared/spec/pdn.md`):
+    /// algebraic squares fit Russian, then Brazilian; numbers above 32
+    /// the 10x10 board; numbers up to 32 fit English, then International
+    /// (`32-28` is International's commonest first move).
+    pub fn candidates(names: crate::notation::SquareNames) -> Vec<Variant> {
+        if names.algebraic {
+            vec![Variant::Russian, Variant::Brazilian]
+        } else if names.highest > 32 {
+            vec![Variant::International]
+        } else {
+            vec![Variant::English, Variant::International]
+        }
+    }
+
     /// Whether PDN FEN strings name squares algebraically: Russian PDN
     /// does (`W:Wc3:Bd6`); the other game types number the squares.
     pub const fn fen_algebraic(self) -> bool {
@@ -165,6 +180,30 @@ impl Variant {
             mv.numbered()
         }
     }
+}
+
+/// The name of the game a PDN `GameType` number stands for, whether
+/// postfacto plays it or not (the PDN standard's list).
+pub fn pdn_game_name(number: u32) -> Option<&'static str> {
+    Some(match number {
+        0 => "chess",
+        1 => "Chinese chess",
+        20 => "International draughts",
+        21 => "English draughts",
+        22 => "Italian draughts",
+        23 => "American pool checkers",
+        24 => "Spanish draughts",
+        25 => "Russian draughts",
+        26 => "Brazilian draughts",
+        27 => "Canadian draughts",
+        28 => "Portuguese draughts",
+        29 => "Czech draughts",
+        30 => "Turkish draughts",
+        31 => "Thai draughts",
+        40 => "Frisian draughts",
+        41 => "Spantsiretti draughts",
+        _ => return None,
+    })
 }
 
 /// The number of move sequences of `depth` plies from `board` with `side`

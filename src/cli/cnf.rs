@@ -1,0 +1,112 @@
+//! `postfacto cnf`: the formula of one record in DIMACS, with named
+//! variables and clause groups: exactly what `solve` hands its solver.
+
+use std::fs;
+use std::io::{self, Write};
+use std::path::{Path, PathBuf};
+
+use postfacto::board::PartialBoard;
+use postfacto::encode::{dimacs_encoded, BoardFacts, EncodeError};
+use postfacto::solve::{solve_knowing, Engine, Outcome};
+
+use super::input::{read_input, read_items, Reader, Reading};
+use super::{fail, write_err, Failure, Status};
+
+/// Prints the formula of record `instance` (1-based; needed when the input
+/// has several) to `output` or standard output. A PDN game's `[FEN]` is a
+/// fact about its start board, as for `solve`. Under several candidate
+/// rule sets (`--rules auto`), the first the record solves under.
+pub fn run(
+    file: Option<&Path>,
+    output: Option<PathBuf>,
+    instance: Option<usize>,
+    reading: Reading,
+    known: BoardFacts,
+    out: &mut impl Write,
+) -> Result<Status, Failure> {
+    let input = read_input(file)?;
+    let items = read_items(&input, reading)?;
+    let index = match instance {
+        None if items.len() == 1 => 0,
+        None => {
+            return Err(fail(
+                Status::BadInput,
+                format!(
+                    "{}: {} records; choose one with --instance N",
+                    input.name,
+                    items.len()
+                ),
+            ))
+        }
+        Some(n) if (1..=items.len()).contains(&n) => n - 1,
+        Some(n) => {
+            return Err(fail(
+                Status::BadInput,
+                format!("--instance {n}: the input has {} records", items.len()),
+            ))
+        }
+    };
+    let item = &items[index];
+    if let Some(error) = &item.error {
+        return Err(fail(Status::BadInput, format!("{}: {error}", input.name)));
+    }
+    let chosen = item
+        .readings
+        .iter()
+        .find(|r| item.readings.len() == 1 || solves(r, known))
+        .unwrap_or(&item.readings[0]);
+    let known = with_fen(known, chosen);
+    let cnf = dimacs_encoded(&chosen.record, chosen.variant, known)
+        .map(|(cnf, _)| cnf)
+        .map_err(|e| match e {
+            EncodeError::TooManyMoves(m) => {
+                fail(Status::Undecided, format!("{}: undecided: {m}", input.name))
+            }
+            other => fail(Status::BadInput, other.to_string()),
+        })?;
+    match output {
+        None => cnf.write_dimacs(out).map_err(write_err)?,
+        Some(path) => write_file(&path, |file| cnf.write_dimacs(file))?,
+    }
+    Ok(Status::Ok)
+}
+
+/// Whether the SAT engine finds an answer to `reader`'s record.
+fn solves(reader: &Reader, known: BoardFacts) -> bool {
+    let known = with_fen(known, reader);
+    matches!(
+        solve_knowing(&reader.record, Engine::Sat, reader.variant, known),
+        Ok(Outcome::Solved(_))
+    )
+}
+
+/// The facts, with the start board a PDN `[FEN]` pins when none is given.
+pub fn with_fen(mut known: BoardFacts, reader: &Reader) -> BoardFacts {
+    if known.start.is_none() {
+        known.start = reader.fen.map(|board| PartialBoard {
+            board,
+            known: board.topology().all_bits(),
+        });
+    }
+    known
+}
+
+fn write_file(
+    path: &Path,
+    write: impl FnOnce(&mut io::BufWriter<fs::File>) -> io::Result<()>,
+) -> Result<(), Failure> {
+    let mut file = fs::File::create(path)
+        .map(io::BufWriter::new)
+        .map_err(|e| {
+            fail(
+                Status::BadInput,
+                format!("cannot create '{}': {e}", path.display()),
+            )
+        })?;
+    write(&mut file).and_then(|()| file.flush()).map_err(|e| {
+        fail(
+            Status::BadInput,
+            format!("cannot write '{}': {e}", path.display()),
+        )
+    })
+}

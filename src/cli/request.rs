@@ -1,0 +1,315 @@
+//! Raw arguments turned into a validated request before any work starts
+//! (as ripgrep turns its low-level arguments into high-level ones): every
+//! combination clap cannot check is refused here, once, with exit 2.
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::Duration;
+
+use postfacto::board::PartialBoard;
+use postfacto::encode::BoardFacts;
+use postfacto::rules::Variant;
+use postfacto::solve::{Engine, Limit};
+
+use super::args::{Args, Command, EngineArg, FactArgs, LimitArg, RulesArg};
+use super::input::{read_input, Reading, RulesChoice};
+use super::{fail, generate, on_path, solve, Failure, Status};
+
+/// What the command line asks for, checked.
+pub enum Request {
+    Solve {
+        files: Vec<PathBuf>,
+        settings: Arc<solve::Settings>,
+    },
+    Verify {
+        input: PathBuf,
+        answer: PathBuf,
+        reading: Reading,
+    },
+    VerifyPdn {
+        file: PathBuf,
+        rules: RulesChoice,
+    },
+    Cnf {
+        file: Option<PathBuf>,
+        output: Option<PathBuf>,
+        instance: Option<usize>,
+        reading: Reading,
+        known: BoardFacts,
+    },
+    Moves {
+        file: Option<PathBuf>,
+        variant: Variant,
+        turn: super::args::TurnArg,
+    },
+    Sat {
+        file: Option<PathBuf>,
+        limit: Option<Duration>,
+    },
+    Generate(generate::Request),
+    Pawns {
+        file: Option<PathBuf>,
+        settings: super::pawns::Settings,
+    },
+    Completions(clap_complete::Shell),
+    Man,
+    Compare {
+        paths: Vec<PathBuf>,
+        limit: Limit,
+        against: Option<Vec<String>>,
+    },
+    Bench(super::bench::Request),
+}
+
+/// The rule choice of `--rules` for commands that read records.
+fn rules_choice(rules: Option<RulesArg>) -> RulesChoice {
+    match rules {
+        None => RulesChoice::Default,
+        Some(r) => r.variant().map_or(RulesChoice::Auto, RulesChoice::Given),
+    }
+}
+
+/// The one rule set of commands that work on boards or make games.
+fn named_rules(rules: RulesArg, command: &str) -> Result<Variant, Failure> {
+    rules.variant().ok_or_else(|| {
+        fail(
+            Status::BadInput,
+            format!("{command} needs a rule set named: --rules auto infers one from records only"),
+        )
+    })
+}
+
+impl Request {
+    /// Checks the arguments and reads what they point at that every
+    /// record shares (board facts).
+    ///
+    /// # Errors
+    /// A combination of options that cannot be served (exit 2).
+    pub fn from_args(args: Args) -> Result<Request, Failure> {
+        Ok(match args.command {
+            Command::Solve {
+                files,
+                format,
+                out,
+                solver,
+                engine,
+                limit,
+                rules,
+                quiet,
+                facts,
+                short_captures,
+                analysis,
+            } => {
+                let (engine, time_limit) = engine_of(engine, limit)?;
+                let rules = rules_choice(rules);
+                let known = known_facts(&facts, rules)?;
+                let solver: Vec<String> = solver.split_whitespace().map(str::to_string).collect();
+                let settings = solve::Settings {
+                    solver: (solver != ["varisat"]).then_some(solver),
+                    engine,
+                    rules,
+                    options: analysis,
+                    format,
+                    out_dir: out,
+                    time_limit,
+                    quiet,
+                    known,
+                    short_captures,
+                };
+                settings.check()?;
+                Request::Solve {
+                    files: files.into_iter().filter(|f| f != Path::new("-")).collect(),
+                    settings: Arc::new(settings),
+                }
+            }
+            Command::Verify {
+                input,
+                answer,
+                pdn,
+                rules,
+                short_captures,
+            } => match (pdn, input, answer) {
+                (Some(file), _, _) => Request::VerifyPdn {
+                    file,
+                    rules: rules_choice(rules),
+                },
+                (None, Some(input), Some(answer)) => Request::Verify {
+                    input,
+                    answer,
+                    reading: Reading {
+                        rules: rules_choice(rules),
+                        short_captures,
+                    },
+                },
+                _ => {
+                    return Err(fail(
+                        Status::BadInput,
+                        "verify needs INPUT and ANSWER, or --pdn FILE",
+                    ))
+                }
+            },
+            Command::Cnf {
+                file,
+                output,
+                instance,
+                rules,
+                facts,
+                short_captures,
+            } => {
+                let rules = rules_choice(rules);
+                Request::Cnf {
+                    known: known_facts(&facts, rules)?,
+                    file,
+                    output,
+                    instance,
+                    reading: Reading {
+                        rules,
+                        short_captures,
+                    },
+                }
+            }
+            Command::Moves { file, rules, turn } => Request::Moves {
+                file,
+                variant: named_rules(rules, "moves")?,
+                turn,
+            },
+            Command::Sat { file, limit } => Request::Sat { file, limit },
+            Command::Generate(generate) => {
+                Request::Generate(generate::Request::from_args(generate)?)
+            }
+            Command::Pawns {
+                file,
+                engine,
+                cnf,
+                at_most,
+                board,
+                proof,
+                stats,
+                limit,
+            } => Request::Pawns {
+                file,
+                settings: super::pawns::Settings {
+                    limit,
+                    engine: engine.engine(),
+                    cnf,
+                    at_most,
+                    board,
+                    proof,
+                    stats,
+                },
+            },
+            Command::Completions { shell } => Request::Completions(shell),
+            Command::Man => Request::Man,
+            Command::Compare {
+                paths,
+                limit,
+                against,
+            } => {
+                let against = against.as_deref().map(super::against::command_words);
+                if let Some(command) = &against {
+                    outside_program(command)?;
+                }
+                Request::Compare {
+                    paths,
+                    limit: dfs_limit(limit),
+                    against,
+                }
+            }
+            Command::Bench(bench) => Request::Bench(super::bench::Request::from_args(bench)?),
+        })
+    }
+}
+
+/// The engine the flags ask for, and the SAT engine's time limit: a node
+/// count is a search's limit only (varisat has no conflict budget).
+fn engine_of(
+    engine: EngineArg,
+    limit: Option<LimitArg>,
+) -> Result<(Engine, Option<Duration>), Failure> {
+    match (engine, limit) {
+        (EngineArg::Sat, None) => Ok((Engine::Sat, None)),
+        (EngineArg::Sat, Some(LimitArg::Time(t))) => Ok((Engine::Sat, Some(t))),
+        (EngineArg::Sat, Some(LimitArg::Nodes(_))) => Err(fail(
+            Status::BadInput,
+            "a node limit applies to --engine dfs only; give the SAT engine a time (2s, 500ms)",
+        )),
+        (EngineArg::Dfs, limit) => Ok((Engine::Dfs(dfs_limit(limit)), None)),
+    }
+}
+
+/// The DFS engine's limit from `--limit`.
+pub fn dfs_limit(limit: Option<LimitArg>) -> Limit {
+    match limit {
+        None => Limit::default(),
+        Some(LimitArg::Nodes(n)) => Limit {
+            nodes: Some(n),
+            time: None,
+        },
+        Some(LimitArg::Time(t)) => Limit {
+            nodes: None,
+            time: Some(t),
+        },
+    }
+}
+
+/// Checks that an outside command (`--against`) names a program that exists.
+pub fn outside_program(command: &[String]) -> Result<(), Failure> {
+    match command.first() {
+        Some(program) if on_path(program) => Ok(()),
+        program => Err(fail(
+            Status::BadInput,
+            format!(
+                "--against: cannot find the program '{}'",
+                program.map_or("", String::as_str)
+            ),
+        )),
+    }
+}
+
+/// The facts `--start-board` and `--end-board` name. A fact file is a
+/// board text, so its rule set must be known: named, or English by default.
+fn known_facts(facts: &FactArgs, rules: RulesChoice) -> Result<BoardFacts, Failure> {
+    if facts.start_board.is_none() && facts.end_board.is_none() {
+        return Ok(BoardFacts::none());
+    }
+    let variant = rules.fixed().ok_or_else(|| {
+        fail(
+            Status::BadInput,
+            "--start-board and --end-board need a rule set named (their boards are read under it), not --rules auto",
+        )
+    })?;
+    Ok(BoardFacts {
+        start: board_facts(facts.start_board.as_deref(), variant, true)?,
+        end: board_facts(facts.end_board.as_deref(), variant, false)?,
+    })
+}
+
+/// A `--start-board` or `--end-board` file: what is known of that board.
+/// A start fact must obey the start rules (no man on its crowning row).
+fn board_facts(
+    path: Option<&Path>,
+    variant: Variant,
+    start: bool,
+) -> Result<Option<PartialBoard>, Failure> {
+    let Some(path) = path else {
+        return Ok(None);
+    };
+    let input = read_input(Some(path))?;
+    let text = input.text("the board")?;
+    let facts =
+        postfacto::notation::parse_partial_board_on(text, variant.topology()).map_err(|e| {
+            fail(
+                Status::BadInput,
+                format!("{}: line {}: {}", input.name, e.line, e.message),
+            )
+        })?;
+    if start {
+        if let Some(problem) = variant.rules().start_problems(&facts.board).first() {
+            return Err(fail(
+                Status::BadInput,
+                format!("{}: not a start board: {problem}", input.name),
+            ));
+        }
+    }
+    Ok(Some(facts))
+}

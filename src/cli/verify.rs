@@ -1,0 +1,129 @@
+//! `postfacto verify`: the judge. Answers to records are accepted or get
+//! the first rule they break; a PDN file is checked game by game.
+
+use std::io::Write;
+use std::path::Path;
+
+use postfacto::archive::{verify_game, Tally};
+use postfacto::notation::{games, parse_answers_on, Answer};
+use postfacto::replay::judge;
+use postfacto::rules::Variant;
+
+use super::input::{read_input, read_items, Item, Reading, RulesChoice};
+use super::{one_line, write_err, Failure, Status};
+
+/// `verify --pdn`: one line per game, a summary on stderr. Exit 0 when
+/// every game with moves replays, 1 when one does not (or cannot be read,
+/// or is of rules postfacto does not play), 2 only for a file that cannot
+/// be read at all.
+pub fn run_pdn(file: &Path, rules: RulesChoice, out: &mut impl Write) -> Result<Status, Failure> {
+    let input = read_input(Some(file))?;
+    let text = input.pdn_text()?;
+    let mut tally = Tally::default();
+    for game in games(&text) {
+        let report = verify_game(&game, rules.given());
+        if let Some(warning) = report.rules.as_ref().and_then(|r| r.warning.as_ref()) {
+            super::report(&format!(
+                "{}: game {} (line {}): {warning}",
+                input.name, report.number, report.line
+            ));
+        }
+        tally.add(&report.verdict);
+        writeln!(out, "{}", one_line(&report.to_string())).map_err(write_err)?;
+    }
+    // The summary comes after the games, also on a terminal.
+    out.flush().map_err(write_err)?;
+    super::report(&format!("{}: {tally}", input.name));
+    Ok(if tally.all_ok() {
+        Status::Ok
+    } else {
+        Status::Rejected
+    })
+}
+
+/// `verify INPUT ANSWER`: each record's answer judged. Under several
+/// candidate rule sets (`--rules auto`), the first under which every answer
+/// is accepted, else the first whose boards the answers are written on.
+pub fn run(
+    input_path: &Path,
+    answer_path: &Path,
+    reading: Reading,
+    out: &mut impl Write,
+) -> Result<Status, Failure> {
+    let input = read_input(Some(input_path))?;
+    let items = read_items(&input, reading)?;
+    let answer = read_input(Some(answer_path))?;
+    let text = std::str::from_utf8(&answer.bytes).map_err(|_| "the answer is not UTF-8 text");
+    let mut candidates: Vec<Variant> = items
+        .iter()
+        .flat_map(|item| item.readings.iter().map(|r| r.variant))
+        .collect();
+    candidates.dedup();
+    let mut fallback = None;
+    for variant in candidates {
+        let verdicts = match text
+            .map_err(str::to_string)
+            .and_then(|t| parse_answers_on(t, variant.topology()).map_err(|e| e.to_string()))
+        {
+            Err(message) => vec![Err(message)],
+            Ok(answers) if answers.len() != items.len() => vec![Err(format!(
+                "the input has {} records but the answer has {} boards",
+                items.len(),
+                answers.len()
+            ))],
+            Ok(answers) => items
+                .iter()
+                .zip(&answers)
+                .map(|(item, answer)| judged(item, variant, answer))
+                .collect(),
+        };
+        if verdicts.iter().all(Result::is_ok) {
+            return print(&verdicts, out);
+        }
+        if fallback.is_none() || verdicts.len() == items.len() && items.len() > 1 {
+            fallback.get_or_insert(verdicts);
+        }
+    }
+    let verdicts = fallback.unwrap_or_else(|| {
+        let message = items
+            .iter()
+            .find_map(|i| i.error.clone())
+            .unwrap_or_else(|| "no record to judge".into());
+        vec![Err(message)]
+    });
+    print(&verdicts, out)
+}
+
+/// One record's answer under `variant`.
+fn judged(item: &Item, variant: Variant, answer: &Answer) -> Result<(), String> {
+    if let Some(error) = &item.error {
+        return Err(error.clone());
+    }
+    let reader = item
+        .readings
+        .iter()
+        .find(|r| r.variant == variant)
+        .ok_or_else(|| format!("the record is not written in {} notation", variant.name()))?;
+    judge(variant.rules(), &reader.record, answer).map_err(|r| r.to_string())
+}
+
+fn print(verdicts: &[Result<(), String>], out: &mut impl Write) -> Result<Status, Failure> {
+    let several = verdicts.len() > 1;
+    let mut status = Status::Ok;
+    for (i, verdict) in verdicts.iter().enumerate() {
+        let prefix = if several {
+            format!("instance {}: ", i + 1)
+        } else {
+            String::new()
+        };
+        match verdict {
+            Ok(()) => writeln!(out, "{prefix}OK"),
+            Err(problem) => {
+                status = Status::Rejected;
+                writeln!(out, "{prefix}{}", one_line(problem))
+            }
+        }
+        .map_err(write_err)?;
+    }
+    Ok(status)
+}

@@ -1,0 +1,572 @@
+//! PDN text as real archives write it, cut into games before any rule set
+//! is known (`shared/spec/pdn.md`).
+//!
+//! The lexer works on bytes (every PDN mark is ASCII; tag values and
+//! comments may hold any UTF-8) and borrows its tokens from the text, so
+//! an archive of 100,000 games is read in one pass without copying it.
+//! A syntax problem (a comment or variation never closed, a tag line cut
+//! short) spoils only the game it is in: the lexer notes it there and goes
+//! on from the next line that starts with a tag.
+
+use std::borrow::Cow;
+
+/// One game as the file writes it: tags and move tokens, unread.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct RawGame<'a> {
+    /// 1-based position of the game in its file.
+    pub number: usize,
+    /// 1-based line where the game starts (its first tag or token).
+    pub line: usize,
+    /// Its tags, in order, values unescaped.
+    pub tags: Vec<Tag<'a>>,
+    /// Its moves, in order: move numbers, comments, variations, NAGs,
+    /// strength marks and the result left out; an unknown move (`--`,
+    /// `- -`, a `?` where a move stands) reads `?`.
+    pub moves: Vec<RawMove<'a>>,
+    /// What the move number before the first move says: `Some(true)` for
+    /// `12...` (the second player moves first), `Some(false)` for `12.`.
+    pub second_first: Option<bool>,
+    /// The result token that ended the game, if one did.
+    pub result: Option<&'a str>,
+    /// The first syntax problem in the game, with its line: the game cannot
+    /// be read, the next one can.
+    pub problem: Option<(usize, String)>,
+}
+
+/// A tag `[Name "value"]`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Tag<'a> {
+    /// Its name as written (names compare without case).
+    pub name: &'a str,
+    /// Its value, escapes (`\"`, `\\`) undone.
+    pub value: Cow<'a, str>,
+    /// 1-based line it stands on.
+    pub line: usize,
+}
+
+/// One move as written, annotations stripped.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RawMove<'a> {
+    /// The move text (`32-28`, `c3:e5`, `?`).
+    pub text: Cow<'a, str>,
+    /// 1-based line it stands on.
+    pub line: usize,
+}
+
+impl<'a> RawGame<'a> {
+    /// The value of the tag named `name` (any case), if the game has one.
+    pub fn tag(&self, name: &str) -> Option<&str> {
+        self.find_tag(name).map(|t| t.value.as_ref())
+    }
+
+    /// The tag named `name` (any case), if the game has one.
+    pub fn find_tag(&self, name: &str) -> Option<&Tag<'a>> {
+        self.tags.iter().find(|t| t.name.eq_ignore_ascii_case(name))
+    }
+
+    /// True when nothing of a game was read: no tag, move, result or problem.
+    fn is_blank(&self) -> bool {
+        self.tags.is_empty()
+            && self.moves.is_empty()
+            && self.result.is_none()
+            && self.problem.is_none()
+    }
+
+    /// Whether a tag named `name` would start the next game: this one
+    /// has moves or a result already, or a tag of that name.
+    fn ends_before(&self, name: &str) -> bool {
+        !self.moves.is_empty() || self.result.is_some() || self.tag(name).is_some()
+    }
+
+    /// A final `4-6` that the `[Result]` tag also says is a match score,
+    /// not a move: taken off the moves.
+    fn take_score(&mut self) {
+        let last = self.moves.last().map(|m| m.text.as_ref());
+        let is_score = last.is_some_and(|text| {
+            looks_like_score(text) && self.tag("Result").is_some_and(|r| r.trim() == text)
+        });
+        if is_score && self.result.is_none() {
+            self.moves.pop();
+        }
+    }
+}
+
+/// `a-b` with one- or two-digit numbers: a result as some files write match scores.
+pub(super) fn looks_like_score(text: &str) -> bool {
+    let Some((a, b)) = text.split_once('-') else {
+        return false;
+    };
+    let number = |s: &str| (1..=2).contains(&s.len()) && s.bytes().all(|b| b.is_ascii_digit());
+    number(a) && number(b)
+}
+
+/// The result tokens that end a game wherever they stand.
+fn is_result(token: &str) -> bool {
+    matches!(
+        token,
+        "1-0" | "0-1" | "1/2-1/2" | "½-½" | "*" | "2-0" | "0-2" | "1-1" | "0-0" | "0.5-0.5"
+    )
+}
+
+/// A piece of the text the lexer hands to the game builder.
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Item<'a> {
+    Tag(Tag<'a>),
+    Word(&'a str, usize),
+    /// A syntax problem at a line; `skipped` when the lexer jumped to the
+    /// next tag line (the game it was in ends there).
+    Problem {
+        line: usize,
+        message: String,
+        skipped: bool,
+    },
+}
+
+/// The games of a PDN text, one at a time (see [`games`]).
+#[derive(Clone, Debug)]
+pub struct Games<'a> {
+    text: &'a str,
+    pos: usize,
+    line: usize,
+    number: usize,
+    /// One item read ahead (a word that may be joined to the one before).
+    ahead: Option<Item<'a>>,
+}
+
+/// The games of `text`, read lazily. A byte order mark is skipped; line
+/// ends may be LF, CRLF or CR.
+pub fn games(text: &str) -> Games<'_> {
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    Games {
+        text,
+        pos: 0,
+        line: 1,
+        number: 0,
+        ahead: None,
+    }
+}
+
+impl<'a> Games<'a> {
+    fn bytes(&self) -> &'a [u8] {
+        self.text.as_bytes()
+    }
+
+    fn peek_byte(&self) -> Option<u8> {
+        self.bytes().get(self.pos).copied()
+    }
+
+    /// Moves past one byte, counting line ends (`\r\n` is one).
+    fn bump(&mut self) {
+        match self.peek_byte() {
+            Some(b'\n') => self.line += 1,
+            Some(b'\r') if self.bytes().get(self.pos + 1) != Some(&b'\n') => self.line += 1,
+            _ => {}
+        }
+        self.pos += 1;
+    }
+
+    fn skip_space(&mut self) {
+        while self.peek_byte().is_some_and(|b| b.is_ascii_whitespace()) {
+            self.bump();
+        }
+    }
+
+    /// Skips to the end of the line (the line end stays).
+    fn skip_line(&mut self) {
+        while self.peek_byte().is_some_and(|b| b != b'\n' && b != b'\r') {
+            self.pos += 1;
+        }
+    }
+
+    /// After a construct that was never closed: on to the next line that
+    /// starts with `[`, where a game can start again.
+    fn recover(&mut self, from: usize, from_line: usize) {
+        self.pos = from;
+        self.line = from_line;
+        loop {
+            self.skip_line();
+            if self.peek_byte().is_none() {
+                return;
+            }
+            self.bump();
+            if self.peek_byte() == Some(b'\n') && self.bytes()[self.pos - 1] == b'\r' {
+                self.bump();
+            }
+            let rest = &self.bytes()[self.pos..];
+            let indent = rest
+                .iter()
+                .take_while(|b| **b == b' ' || **b == b'\t')
+                .count();
+            if rest.get(indent) == Some(&b'[') {
+                return;
+            }
+        }
+    }
+
+    /// The next item, comments and variations skipped; `None` at the end.
+    fn item(&mut self) -> Option<Item<'a>> {
+        if let Some(item) = self.ahead.take() {
+            return Some(item);
+        }
+        loop {
+            self.skip_space();
+            let byte = self.peek_byte()?;
+            let (line, start) = (self.line, self.pos);
+            match byte {
+                b'[' => return Some(self.tag()),
+                b'{' | b'(' => {
+                    if !self.skip_nested() {
+                        let close = if byte == b'{' { '}' } else { ')' };
+                        self.recover(start, line);
+                        let what = if byte == b'{' { "comment" } else { "variation" };
+                        return Some(Item::Problem {
+                            line,
+                            message: format!(
+                                "the {what} opened with '{}' is never closed with '{close}'",
+                                byte as char
+                            ),
+                            skipped: true,
+                        });
+                    }
+                }
+                b';' | b'%' => self.skip_line(),
+                b')' | b'}' | b']' => self.pos += 1,
+                _ => {
+                    while self
+                        .peek_byte()
+                        .is_some_and(|b| !b.is_ascii_whitespace() && !b"{([;)}]".contains(&b))
+                    {
+                        self.pos += 1;
+                    }
+                    return Some(Item::Word(&self.text[start..self.pos], line));
+                }
+            }
+        }
+    }
+
+    /// Skips a comment `{...}` or a variation `(...)` starting here,
+    /// nested to any depth (comments inside variations, and braces inside
+    /// comments, which some files nest); false if it is never closed.
+    fn skip_nested(&mut self) -> bool {
+        let mut stack: Vec<u8> = Vec::new();
+        loop {
+            let Some(byte) = self.peek_byte() else {
+                return false;
+            };
+            let in_comment = stack.last() == Some(&b'}');
+            match byte {
+                b'{' => stack.push(b'}'),
+                b'(' if !in_comment => stack.push(b')'),
+                b'}' | b')' if stack.last() == Some(&byte) => {
+                    stack.pop();
+                    if stack.is_empty() {
+                        self.pos += 1;
+                        return true;
+                    }
+                }
+                b';' | b'%' if !in_comment => {
+                    self.skip_line();
+                    continue;
+                }
+                _ => {}
+            }
+            self.bump();
+        }
+    }
+
+    /// A tag starting at `[`: its name, then a quoted value (inner quotes
+    /// that are not followed by `]` belong to the value) or a bare one.
+    fn tag(&mut self) -> Item<'a> {
+        let line = self.line;
+        let start = self.pos;
+        self.pos += 1;
+        let bytes = self.bytes();
+        let name_start = self.pos;
+        while bytes
+            .get(self.pos)
+            .is_some_and(|b| !b.is_ascii_whitespace() && !b"\"]".contains(b))
+        {
+            self.pos += 1;
+        }
+        let name = &self.text[name_start..self.pos];
+        while bytes
+            .get(self.pos)
+            .is_some_and(|b| *b == b' ' || *b == b'\t')
+        {
+            self.pos += 1;
+        }
+        let value = if bytes.get(self.pos) == Some(&b'"') {
+            self.quoted()
+        } else {
+            let value_start = self.pos;
+            while bytes.get(self.pos).is_some_and(|b| !b"]\r\n".contains(b)) {
+                self.pos += 1;
+            }
+            Some(Cow::Borrowed(self.text[value_start..self.pos].trim()))
+        };
+        match value {
+            Some(value) if bytes.get(self.pos) == Some(&b']') && !name.is_empty() => {
+                self.pos += 1;
+                Item::Tag(Tag { name, value, line })
+            }
+            _ => {
+                self.pos = start;
+                self.skip_line();
+                Item::Problem {
+                    line,
+                    message: "a tag is not closed with ']' on its line".into(),
+                    skipped: false,
+                }
+            }
+        }
+    }
+
+    /// A quoted tag value from its opening quote; leaves `pos` on the `]`
+    /// after the closing quote. `None` when the line ends first.
+    fn quoted(&mut self) -> Option<Cow<'a, str>> {
+        let bytes = self.bytes();
+        let start = self.pos + 1;
+        let mut at = start;
+        let mut escaped = false;
+        loop {
+            match bytes.get(at)? {
+                b'\n' | b'\r' => return None,
+                b'\\' if matches!(bytes.get(at + 1), Some(b'"' | b'\\')) => {
+                    escaped = true;
+                    at += 2;
+                }
+                b'"' => {
+                    let after = at + 1;
+                    let gap = bytes[after..]
+                        .iter()
+                        .take_while(|b| **b == b' ' || **b == b'\t')
+                        .count();
+                    if bytes.get(after + gap) == Some(&b']') {
+                        self.pos = after + gap;
+                        let raw = &self.text[start..at];
+                        return Some(if escaped {
+                            Cow::Owned(raw.replace("\\\"", "\"").replace("\\\\", "\\"))
+                        } else {
+                            Cow::Borrowed(raw)
+                        });
+                    }
+                    at += 1;
+                }
+                _ => at += 1,
+            }
+        }
+    }
+}
+
+/// What a movetext word is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Word<'a> {
+    Result,
+    /// `$12`.
+    Nag,
+    /// `12.`, `12...`, `12` (with the move glued after it, if any).
+    Number {
+        dots: usize,
+        rest: &'a str,
+    },
+    /// `...`: the second player's move comes next.
+    Dots(usize),
+    /// `!`, `?`, `!?`, ...
+    Marks,
+    /// `--` or `-`: an unknown move (or half of `- -`).
+    Dash,
+    Move(&'a str),
+}
+
+fn classify(word: &str) -> Word<'_> {
+    if is_result(word) {
+        return Word::Result;
+    }
+    let bytes = word.as_bytes();
+    if bytes[0] == b'$' {
+        return Word::Nag;
+    }
+    let digits = bytes.iter().take_while(|b| b.is_ascii_digit()).count();
+    let dots = bytes[digits..].iter().take_while(|b| **b == b'.').count();
+    if digits > 0 && (dots > 0 || digits == bytes.len()) {
+        return Word::Number {
+            dots,
+            rest: &word[digits + dots..],
+        };
+    }
+    if digits == 0 && dots == bytes.len() {
+        return Word::Dots(dots);
+    }
+    if bytes.iter().all(|b| matches!(b, b'!' | b'?')) {
+        return Word::Marks;
+    }
+    if bytes.iter().all(|b| *b == b'-') && bytes.len() <= 2 {
+        return Word::Dash;
+    }
+    Word::Move(word)
+}
+
+/// A move without the annotations glued to it (`11-15!?`, `24x15+`,
+/// `12-16$1`, `28x19.`). A `?` right after a separator stays: it is an
+/// unknown square (`16-?`).
+fn strip_annotation(token: &str) -> &str {
+    let token = token.split('$').next().unwrap_or(token);
+    let bare = token.trim_end_matches(['!', '?', '+', '#', '.']);
+    if bare.ends_with(['-', 'x', ':']) {
+        let marks = &token[bare.len()..];
+        let unknown = marks.len() - marks.trim_start_matches('?').len();
+        return &token[..bare.len() + unknown.min(1)];
+    }
+    bare
+}
+
+/// Whether a word may continue a move cut after its separator (`1- 6`).
+fn continues_move(word: &str) -> bool {
+    word.bytes()
+        .next()
+        .is_some_and(|b| b.is_ascii_alphanumeric() || b == b'?')
+        && !is_result(word)
+        && !word.ends_with('.')
+}
+
+impl<'a> Iterator for Games<'a> {
+    type Item = RawGame<'a>;
+
+    fn next(&mut self) -> Option<RawGame<'a>> {
+        let mut game = RawGame::default();
+        // The word before was a move (a `?` after it is a mark, not a move).
+        let mut after_move = false;
+        // The lexer skipped to this tag line after a problem: a new game.
+        let mut skipped = false;
+        while let Some(item) = self.item() {
+            match item {
+                Item::Tag(tag) => {
+                    if skipped || game.ends_before(tag.name) {
+                        self.ahead = Some(Item::Tag(tag));
+                        break;
+                    }
+                    if game.is_blank() {
+                        game.line = tag.line;
+                    }
+                    game.tags.push(tag);
+                }
+                Item::Problem {
+                    line,
+                    message,
+                    skipped: jumped,
+                } => {
+                    if game.is_blank() {
+                        game.line = line;
+                    }
+                    game.problem.get_or_insert((line, message));
+                    skipped |= jumped;
+                }
+                Item::Word(word, line) => {
+                    if game.is_blank() {
+                        game.line = line;
+                    }
+                    if self.word(&mut game, word, line, &mut after_move) {
+                        break;
+                    }
+                }
+            }
+        }
+        if game.is_blank() {
+            return None;
+        }
+        game.take_score();
+        self.number += 1;
+        game.number = self.number;
+        Some(game)
+    }
+}
+
+impl<'a> Games<'a> {
+    /// Adds one movetext word to `game`; true when it ends the game (a result).
+    fn word(
+        &mut self,
+        game: &mut RawGame<'a>,
+        word: &'a str,
+        line: usize,
+        after: &mut bool,
+    ) -> bool {
+        let unknown = |game: &mut RawGame<'a>| {
+            game.moves.push(RawMove {
+                text: Cow::Borrowed("?"),
+                line,
+            });
+        };
+        let first = game.moves.is_empty();
+        match classify(word) {
+            Word::Result => {
+                game.result = Some(word);
+                return true;
+            }
+            Word::Nag => {}
+            Word::Number { dots, rest } => {
+                if first && game.second_first.is_none() && dots > 0 {
+                    game.second_first = Some(dots >= 3);
+                }
+                *after = false;
+                if !rest.is_empty() {
+                    return self.word(game, rest, line, after);
+                }
+            }
+            Word::Dots(n) => {
+                if first && n >= 2 {
+                    game.second_first = Some(true);
+                }
+                *after = false;
+            }
+            Word::Marks if word == "?" && !*after => {
+                unknown(game);
+                *after = true;
+            }
+            Word::Marks => {}
+            Word::Dash => {
+                // `- -` is one unknown move; a lone `-` is one too.
+                if word == "-" {
+                    match self.item() {
+                        Some(Item::Word("-", _)) => {}
+                        other => self.ahead = other,
+                    }
+                }
+                unknown(game);
+                *after = true;
+            }
+            Word::Move(text) => {
+                let bare = strip_annotation(text);
+                if bare.is_empty() {
+                    return false;
+                }
+                let text = self.joined(bare);
+                if is_result(&text) {
+                    game.result = Some(word);
+                    return true;
+                }
+                game.moves.push(RawMove { text, line });
+                *after = true;
+            }
+        }
+        false
+    }
+
+    /// `bare` with the next word joined when the move stops at its
+    /// separator (`1- 6`, `c3: e5`).
+    fn joined(&mut self, bare: &'a str) -> Cow<'a, str> {
+        let cut = bare.ends_with(['-', 'x', ':'])
+            && !bare.bytes().all(|b| matches!(b, b'-' | b'x' | b':'));
+        if !cut {
+            return Cow::Borrowed(bare);
+        }
+        match self.item() {
+            Some(Item::Word(next, _)) if continues_move(next) => {
+                Cow::Owned(format!("{bare}{}", strip_annotation(next)))
+            }
+            other => {
+                self.ahead = other;
+                Cow::Borrowed(bare)
+            }
+        }
+    }
+}
