@@ -107,6 +107,90 @@ pub fn stated_rules(
     }
 }
 
+/// A record read under one rule set, with the start board a PDN game's
+/// `[FEN]` pins.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Reading {
+    /// The rule set.
+    pub variant: Variant,
+    /// The moves, read on its board.
+    pub record: crate::notation::Record,
+    /// The start board the game's `[FEN]` gives, if it has one.
+    pub fen: Option<Board>,
+}
+
+/// A game read under every rule set it may follow, in the order to try them.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ReadGame {
+    /// One reading per rule set (one when the rule set is stated).
+    pub readings: Vec<Reading>,
+    /// Where the rule sets came from.
+    pub from: RulesFrom,
+    /// Said when the user's rule set and the game's tag disagree.
+    pub warning: Option<String>,
+    /// The game has no moves (a diagram).
+    pub no_moves: bool,
+}
+
+/// Why a game cannot be worked on.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum GameError {
+    /// It cannot be read under any rule set it may follow.
+    #[error("cannot be read: {0}")]
+    Unreadable(ParsePdnError),
+    /// Its rules are not postfacto's.
+    #[error("{0}")]
+    Unsupported(UnsupportedGame),
+}
+
+/// Reads `game` under the rule set stated for it (`given`, else its tag),
+/// or under every rule set its notation allows (those it cannot be read
+/// under left out).
+///
+/// # Errors
+/// The game cannot be read under any of them, or is of rules postfacto
+/// does not play.
+pub fn read_game(game: &RawGame<'_>, given: Option<Variant>) -> Result<ReadGame, GameError> {
+    if let Some((line, message)) = &game.problem {
+        return Err(GameError::Unreadable(ParsePdnError {
+            line: *line,
+            message: message.clone(),
+        }));
+    }
+    let (variants, from, warning) =
+        match stated_rules(game, given).map_err(GameError::Unsupported)? {
+            Some(r) => (vec![r.variant], r.from, r.warning),
+            None => (
+                Variant::candidates(game.square_names()),
+                RulesFrom::Inferred,
+                None,
+            ),
+        };
+    let mut readings = Vec::new();
+    let mut first_error = None;
+    for variant in variants {
+        match game.read(reading(variant)) {
+            Ok(read) => readings.push(Reading {
+                variant,
+                fen: read.fen.map(|(_, board)| board),
+                record: read.record,
+            }),
+            Err(e) => {
+                first_error.get_or_insert(e);
+            }
+        }
+    }
+    match first_error {
+        Some(e) if readings.is_empty() => Err(GameError::Unreadable(e)),
+        _ => Ok(ReadGame {
+            readings,
+            from,
+            warning,
+            no_moves: game.is_diagram(),
+        }),
+    }
+}
+
 /// What `verify --pdn` says of one game.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Verdict {

@@ -44,11 +44,19 @@ pub fn records(bytes: &[u8]) {
     }
 }
 
-/// PDN games under both rule sets: no panic.
+/// PDN games, read game by game under every rule set and verified as
+/// `verify --pdn` does: no panic, every game reported once, in order.
 pub fn pdn(bytes: &[u8]) {
-    if let Ok(text) = std::str::from_utf8(bytes) {
+    let text = String::from_utf8_lossy(bytes);
+    for variant in Variant::ALL {
+        let _ = parse_pdn(&text, variant.first_player(), variant.geometry());
+    }
+    for (i, game) in crate::notation::games(&text).enumerate() {
+        assert_eq!(game.number, i + 1);
+        let report = crate::archive::verify_game(&game, None);
+        assert_eq!(report.number, game.number);
         for variant in Variant::ALL {
-            let _ = parse_pdn(text, variant.first_player(), variant.geometry());
+            let _ = game.read(crate::archive::reading(variant));
         }
     }
 }

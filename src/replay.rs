@@ -85,6 +85,7 @@ pub fn replay_filling(
         moves: Vec::with_capacity(written.len()),
         steps: 0,
         furthest: None,
+        dead: std::collections::HashSet::new(),
     };
     match search.from(*start, 0) {
         Some(board) => Ok((board, record.filled(search.moves))),
@@ -108,6 +109,10 @@ struct Filling<'a> {
     moves: Vec<crate::notation::MoveText>,
     steps: usize,
     furthest: Option<ReplayError>,
+    /// Positions (board, plies played) from which the rest of the record
+    /// was found not to replay: two fillings that reach the same board at
+    /// the same ply have the same future, so it is searched once.
+    dead: std::collections::HashSet<(Board, usize)>,
 }
 
 impl Filling<'_> {
@@ -123,9 +128,17 @@ impl Filling<'_> {
 
     fn from(&mut self, board: Board, index: usize) -> Option<Board> {
         self.steps += 1;
-        if self.steps > MAX_FILLING_STEPS {
+        if self.steps > MAX_FILLING_STEPS || self.dead.contains(&(board, index)) {
             return None;
         }
+        let found = self.search(board, index);
+        if found.is_none() && self.steps <= MAX_FILLING_STEPS {
+            self.dead.insert((board, index));
+        }
+        found
+    }
+
+    fn search(&mut self, board: Board, index: usize) -> Option<Board> {
         let Some(written) = self.written.get(index) else {
             return match self.end {
                 Some(end) if *end != board => None,

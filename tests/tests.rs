@@ -3,6 +3,7 @@
 mod util;
 
 mod analysis;
+mod archive;
 mod cases;
 mod cli;
 mod damaged;

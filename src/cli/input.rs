@@ -7,10 +7,9 @@ use std::fs;
 use std::io::{self, Read};
 use std::path::{Path, PathBuf};
 
-use postfacto::archive::{reading as game_reading, stated_rules, RulesFrom};
-use postfacto::board::Board;
+use postfacto::archive::{read_game, RulesFrom};
 use postfacto::notation::{
-    games, looks_like_pdn, parse_records_bytes_with, PdnGame, RawGame, Record, SquareNames,
+    games, looks_like_pdn, parse_records_bytes_with, RawGame, Record, SquareNames,
 };
 use postfacto::rules::Variant;
 
@@ -186,14 +185,8 @@ pub struct Reading {
     pub short_captures: bool,
 }
 
-/// A record read under one rule set, with the start board a PDN game's
-/// `[FEN]` pins.
-#[derive(Clone, Debug)]
-pub struct Reader {
-    pub variant: Variant,
-    pub record: Record,
-    pub fen: Option<Board>,
-}
+/// A record read under one rule set (see [`postfacto::archive::Reading`]).
+pub type Reader = postfacto::archive::Reading;
 
 /// One record (or PDN game) of an input: the readings to try, in order
 /// (one when the rule set is known), or why it cannot be worked on.
@@ -292,58 +285,20 @@ fn task_items(input: &Input, reading: Reading) -> Result<Vec<Item>, Failure> {
         .collect())
 }
 
-/// One PDN game: read under its stated rule set, or under every rule set
-/// its notation allows (those it cannot be read under left out).
+/// One PDN game, read as [`read_game`] reads it.
 fn game_item(game: &RawGame<'_>, rules: RulesChoice) -> Item {
     let (line, number) = (game.line, Some(game.number));
-    if let Some((at, message)) = &game.problem {
-        return Item::failed(
+    match read_game(game, rules.given()) {
+        Ok(read) => Item {
             line,
-            number,
-            format!("cannot be read: line {at}: {message}"),
-        );
-    }
-    let stated = match stated_rules(game, rules.given()) {
-        Ok(stated) => stated,
-        Err(unsupported) => return Item::failed(line, number, unsupported.to_string()),
-    };
-    let (variants, from, warning) = match stated {
-        Some(r) => (vec![r.variant], r.from, r.warning),
-        None => (
-            Variant::candidates(game.square_names()),
-            RulesFrom::Inferred,
-            None,
-        ),
-    };
-    let mut readings = Vec::new();
-    let mut first_error = None;
-    for variant in variants {
-        match game.read(game_reading(variant)) {
-            Ok(read) => readings.push(reader(variant, read)),
-            Err(e) => {
-                first_error.get_or_insert(format!("cannot be read: {e}"));
-            }
-        }
-    }
-    if readings.is_empty() {
-        return Item::failed(line, number, first_error.unwrap_or_default());
-    }
-    Item {
-        line,
-        game: number,
-        no_moves: game.is_diagram(),
-        readings,
-        rules_from: from,
-        error: None,
-        warning,
-    }
-}
-
-fn reader(variant: Variant, game: PdnGame) -> Reader {
-    Reader {
-        variant,
-        fen: game.fen.map(|(_, board)| board),
-        record: game.record,
+            game: number,
+            no_moves: read.no_moves,
+            readings: read.readings,
+            rules_from: read.from,
+            error: None,
+            warning: read.warning,
+        },
+        Err(e) => Item::failed(line, number, e.to_string()),
     }
 }
 

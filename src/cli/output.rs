@@ -62,6 +62,8 @@ pub struct Report<'r> {
     pub variant: Variant,
     /// That rule set was inferred (not named, not a PDN tag's).
     pub inferred: bool,
+    /// A PDN game without moves: nothing was reconstructed.
+    pub no_moves: bool,
 }
 
 impl<'r> Report<'r> {
@@ -79,6 +81,7 @@ impl<'r> Report<'r> {
             explanation: None,
             variant: Variant::English,
             inferred: false,
+            no_moves: false,
         }
     }
 
@@ -102,6 +105,7 @@ impl<'r> Report<'r> {
             explanation: self.explanation,
             variant: self.variant,
             inferred: self.inferred,
+            no_moves: self.no_moves,
         }
     }
 
@@ -123,10 +127,14 @@ impl<'r> Report<'r> {
             explanation: None,
             variant: Variant::English,
             inferred: false,
+            no_moves: false,
         }
     }
 
     fn status_word(&self) -> &'static str {
+        if self.no_moves {
+            return "no moves";
+        }
         match self.status {
             Status::Ok | Status::Code(_) => "solved",
             Status::Rejected => "impossible",

@@ -254,6 +254,7 @@ fn run_item<'r>(name: Name<'r>, item: &'r Item, settings: &Arc<Settings>) -> Rep
 /// position, if it has one, is its start and end.
 fn position_only<'r>(name: Name<'r>, reader: &'r Reader) -> Report<'r> {
     let mut report = Report::new(name, &reader.record);
+    report.no_moves = true;
     if let Some(board) = reader.fen {
         report.answers.push(Answer {
             start: board,

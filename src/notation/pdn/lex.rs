@@ -400,10 +400,15 @@ fn classify(word: &str) -> Word<'_> {
     if bytes.iter().all(|b| matches!(b, b'!' | b'?')) {
         return Word::Marks;
     }
-    if bytes.iter().all(|b| *b == b'-') && bytes.len() <= 2 {
+    if is_dash(word) {
         return Word::Dash;
     }
     Word::Move(word)
+}
+
+/// `-` or `--`, maybe with strength marks glued on (`--!`).
+fn is_dash(word: &str) -> bool {
+    matches!(word.trim_end_matches(['!', '?']), "-" | "--")
 }
 
 /// A move without the annotations glued to it (`11-15!?`, `24x15+`,
@@ -525,9 +530,9 @@ impl<'a> Games<'a> {
             Word::Marks => {}
             Word::Dash => {
                 // `- -` is one unknown move; a lone `-` is one too.
-                if word == "-" {
+                if word.trim_end_matches(['!', '?']) == "-" {
                     match self.item() {
-                        Some(Item::Word("-", _)) => {}
+                        Some(Item::Word(next, _)) if is_dash(next) => {}
                         other => self.ahead = other,
                     }
                 }
