@@ -15,47 +15,7 @@ pub struct Args {
 #[derive(Subcommand, Debug)]
 pub enum Command {
     /// Find a start board from which the moves are legal; print it beside the end board.
-    Solve {
-        /// Input files with one or more records each, or folders (every *.in and
-        /// *.pdn inside); none or '-': standard input. Solved in parallel,
-        /// printed in input order.
-        files: Vec<PathBuf>,
-        /// Output format.
-        #[arg(long, value_enum, default_value_t = FormatArg::Icpc)]
-        format: FormatArg,
-        /// Folder for --format svg pictures (NNNN.svg per instance; default: current folder).
-        #[arg(long, value_name = "DIR")]
-        out: Option<PathBuf>,
-        /// SAT solver: "varisat" (embedded) or a command such as "cadical" or
-        /// "minisat-wrapper -q" that reads a DIMACS file (its path is added last)
-        /// and prints SAT-competition output ("s SATISFIABLE", "v" lines).
-        #[arg(long, default_value = "varisat", value_name = "CMD")]
-        solver: String,
-        /// Engine that finds the start board.
-        #[arg(long, value_enum, default_value_t = EngineArg::Sat)]
-        engine: EngineArg,
-        /// Give up on a record (exit 3) after this long (e.g. 2s, 500ms): every engine,
-        /// the analysis options and --solver (its process group is killed); or, for
-        /// --engine dfs, after this many start boards (e.g. 100000).
-        #[arg(long, value_parser = parse_limit)]
-        limit: Option<LimitArg>,
-        /// Rule set: English for the task's format unless named; a PDN game's
-        /// own GameType, else the one its notation allows and its moves solve
-        /// under. `auto` infers it for any input.
-        #[arg(long, value_enum)]
-        rules: Option<RulesArg>,
-        /// Batches: no progress bar and no summary line (per-record messages stay).
-        #[arg(short, long)]
-        quiet: bool,
-        #[command(flatten)]
-        facts: FactArgs,
-        /// Read captures in the task's format as written short, as PDN does:
-        /// `13x24` may stand for `13x22x31x24` (the solver fills in the rest).
-        #[arg(long)]
-        short_captures: bool,
-        #[command(flatten)]
-        analysis: AnalysisArgs,
-    },
+    Solve(SolveArgs),
     /// List every legal move of the side to move on a board, sorted, one per line.
     Moves {
         /// The board: 8 lines, rank 8 first, '.' for empty and light squares,
@@ -69,49 +29,9 @@ pub enum Command {
         turn: TurnArg,
     },
     /// Judge an answer: accept it, or name the first rule it breaks.
-    Verify {
-        /// The records.
-        #[arg(required_unless_present = "pdn")]
-        input: Option<PathBuf>,
-        /// The answers (8 lines per record, as `solve` prints them).
-        #[arg(required_unless_present = "pdn")]
-        answer: Option<PathBuf>,
-        /// Instead, check each game of a PDN file, game by game: do its moves
-        /// replay from its [FEN] position, or from the opening without one?
-        #[arg(long, value_name = "FILE", conflicts_with_all = ["input", "answer"])]
-        pdn: Option<PathBuf>,
-        /// Rule set: English for the task's format unless named; a PDN game's
-        /// own GameType, else the one its notation allows and its moves replay
-        /// under. `auto` infers it for any input.
-        #[arg(long, value_enum)]
-        rules: Option<RulesArg>,
-        /// Read captures in the task's format as written short, as PDN does:
-        /// `13x24` may stand for `13x22x31x24` (the solver fills in the rest).
-        #[arg(long)]
-        short_captures: bool,
-    },
+    Verify(VerifyArgs),
     /// Print the CNF formula of one record in DIMACS, with named variables and clause groups.
-    Cnf {
-        /// Input file ('-' or nothing: standard input).
-        file: Option<PathBuf>,
-        /// Write the formula here instead of standard output.
-        #[arg(short, long)]
-        output: Option<PathBuf>,
-        /// Which record of the input (1-based); needed when there are several.
-        #[arg(long)]
-        instance: Option<usize>,
-        /// Rule set: English for the task's format unless named; a PDN game's
-        /// own GameType, else inferred. `auto` infers it for any input (the
-        /// first rule set the record solves under).
-        #[arg(long, value_enum)]
-        rules: Option<RulesArg>,
-        #[command(flatten)]
-        facts: FactArgs,
-        /// Read captures in the task's format as written short, as PDN does:
-        /// `13x24` may stand for `13x22x31x24` (the solver fills in the rest).
-        #[arg(long)]
-        short_captures: bool,
-    },
+    Cnf(CnfArgs),
     /// Solve a DIMACS CNF file with the embedded varisat and print SAT-competition
     /// output ("s SATISFIABLE" and "v" lines, exit 10; "s UNSATISFIABLE", exit 20).
     Sat {
@@ -124,48 +44,10 @@ pub enum Command {
     /// Write instances: fragments of random legal games, or the `--hard K` family.
     Generate(GenerateArgs),
     /// Run both engines on every record of FILES (folders: every *.in inside) and compare.
-    Compare {
-        /// Files or folders.
-        #[arg(required = true)]
-        paths: Vec<PathBuf>,
-        /// Node or time limit for the DFS engine per record (e.g. 1000000, 2s).
-        #[arg(long, value_parser = parse_limit)]
-        limit: Option<LimitArg>,
-        /// Instead, time whole processes on each file: `postfacto solve` (one
-        /// thread, all cores) against this command, which gets the file's path
-        /// last; its answers are judged by the replayer (exit 1 if any fails).
-        #[arg(long, value_name = "CMD", conflicts_with = "limit")]
-        against: Option<String>,
-    },
+    Compare(CompareArgs),
     /// The pawn-capture puzzle: the fewest captures after which no pawn attacks
     /// another (T boards; each N, then N rows of 'O' and '.').
-    Pawns {
-        /// The puzzle input ('-' or nothing: standard input).
-        file: Option<PathBuf>,
-        /// Engine: exact matching (Hopcroft-Karp and König), or SAT with a totalizer bound.
-        #[arg(long, value_enum, default_value_t = PawnEngineArg::Matching)]
-        engine: PawnEngineArg,
-        /// Print the formula of one board in DIMACS (named variables and clause groups)
-        /// instead of solving.
-        #[arg(long)]
-        cnf: bool,
-        /// With --cnf: add a totalizer and unit clauses bounding the captures to at most K.
-        #[arg(long, value_name = "K", requires = "cnf")]
-        at_most: Option<usize>,
-        /// Which board (1-based) for --cnf and --proof; needed when there are several.
-        #[arg(long, value_name = "N")]
-        board: Option<usize>,
-        /// Write a DRAT proof that one capture fewer than the answer's is impossible:
-        /// a refutation of the formula `pawns --cnf --at-most K-1` prints.
-        #[arg(long, value_name = "FILE", conflicts_with = "cnf")]
-        proof: Option<PathBuf>,
-        /// Print figures per board on standard error.
-        #[arg(long)]
-        stats: bool,
-        /// Give up on a board (exit 3; nothing printed for it) after this long (e.g. 2s).
-        #[arg(long, value_parser = parse_time_limit)]
-        limit: Option<std::time::Duration>,
-    },
+    Pawns(PawnsArgs),
     /// Print a shell completion script (e.g. `postfacto completions bash >
     /// ~/.local/share/bash-completion/completions/postfacto`).
     Completions {
@@ -177,6 +59,144 @@ pub enum Command {
     Man,
     /// Time the engines on generated instances and print a table.
     Bench(BenchArgs),
+}
+
+/// `solve`'s arguments.
+#[derive(clap::Args, Debug)]
+pub struct SolveArgs {
+    /// Input files with one or more records each, or folders (every *.in and
+    /// *.pdn inside); none or '-': standard input. Solved in parallel,
+    /// printed in input order.
+    pub files: Vec<PathBuf>,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = FormatArg::Icpc)]
+    pub format: FormatArg,
+    /// Folder for --format svg pictures (NNNN.svg per instance; default: current folder).
+    #[arg(long, value_name = "DIR")]
+    pub out: Option<PathBuf>,
+    /// SAT solver: "varisat" (embedded) or a command such as "cadical" or
+    /// "minisat-wrapper -q" that reads a DIMACS file (its path is added last)
+    /// and prints SAT-competition output ("s SATISFIABLE", "v" lines).
+    #[arg(long, default_value = "varisat", value_name = "CMD")]
+    pub solver: String,
+    /// Engine that finds the start board.
+    #[arg(long, value_enum, default_value_t = EngineArg::Sat)]
+    pub engine: EngineArg,
+    /// Give up on a record (exit 3) after this long (e.g. 2s, 500ms): every engine,
+    /// the analysis options and --solver (its process group is killed); or, for
+    /// --engine dfs, after this many start boards (e.g. 100000).
+    #[arg(long, value_parser = parse_limit)]
+    pub limit: Option<LimitArg>,
+    /// Rule set: English for the task's format unless named; a PDN game's
+    /// own GameType, else the one its notation allows and its moves solve
+    /// under. `auto` infers it for any input.
+    #[arg(long, value_enum)]
+    pub rules: Option<RulesArg>,
+    /// Batches: no progress bar and no summary line (per-record messages stay).
+    #[arg(short, long)]
+    pub quiet: bool,
+    #[command(flatten)]
+    pub facts: FactArgs,
+    /// Read captures in the task's format as written short, as PDN does:
+    /// `13x24` may stand for `13x22x31x24` (the solver fills in the rest).
+    #[arg(long)]
+    pub short_captures: bool,
+    #[command(flatten)]
+    pub analysis: AnalysisArgs,
+}
+
+/// `verify`'s arguments.
+#[derive(clap::Args, Debug)]
+pub struct VerifyArgs {
+    /// The records.
+    #[arg(required_unless_present = "pdn")]
+    pub input: Option<PathBuf>,
+    /// The answers (8 lines per record, as `solve` prints them).
+    #[arg(required_unless_present = "pdn")]
+    pub answer: Option<PathBuf>,
+    /// Instead, check each game of a PDN file, game by game: do its moves
+    /// replay from its [FEN] position, or from the opening without one?
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["input", "answer"])]
+    pub pdn: Option<PathBuf>,
+    /// Rule set: English for the task's format unless named; a PDN game's
+    /// own GameType, else the one its notation allows and its moves replay
+    /// under. `auto` infers it for any input.
+    #[arg(long, value_enum)]
+    pub rules: Option<RulesArg>,
+    /// Read captures in the task's format as written short, as PDN does:
+    /// `13x24` may stand for `13x22x31x24` (the solver fills in the rest).
+    #[arg(long)]
+    pub short_captures: bool,
+}
+
+/// `cnf`'s arguments.
+#[derive(clap::Args, Debug)]
+pub struct CnfArgs {
+    /// Input file ('-' or nothing: standard input).
+    pub file: Option<PathBuf>,
+    /// Write the formula here instead of standard output.
+    #[arg(short, long)]
+    pub output: Option<PathBuf>,
+    /// Which record of the input (1-based); needed when there are several.
+    #[arg(long)]
+    pub instance: Option<usize>,
+    /// Rule set: English for the task's format unless named; a PDN game's
+    /// own GameType, else inferred. `auto` infers it for any input (the
+    /// first rule set the record solves under).
+    #[arg(long, value_enum)]
+    pub rules: Option<RulesArg>,
+    #[command(flatten)]
+    pub facts: FactArgs,
+    /// Read captures in the task's format as written short, as PDN does:
+    /// `13x24` may stand for `13x22x31x24` (the solver fills in the rest).
+    #[arg(long)]
+    pub short_captures: bool,
+}
+
+/// `pawns`'s arguments.
+#[derive(clap::Args, Debug)]
+pub struct PawnsArgs {
+    /// The puzzle input ('-' or nothing: standard input).
+    pub file: Option<PathBuf>,
+    /// Engine: exact matching (Hopcroft-Karp and König), or SAT with a totalizer bound.
+    #[arg(long, value_enum, default_value_t = PawnEngineArg::Matching)]
+    pub engine: PawnEngineArg,
+    /// Print the formula of one board in DIMACS (named variables and clause groups)
+    /// instead of solving.
+    #[arg(long)]
+    pub cnf: bool,
+    /// With --cnf: add a totalizer and unit clauses bounding the captures to at most K.
+    #[arg(long, value_name = "K", requires = "cnf")]
+    pub at_most: Option<usize>,
+    /// Which board (1-based) for --cnf and --proof; needed when there are several.
+    #[arg(long, value_name = "N")]
+    pub board: Option<usize>,
+    /// Write a DRAT proof that one capture fewer than the answer's is impossible:
+    /// a refutation of the formula `pawns --cnf --at-most K-1` prints.
+    #[arg(long, value_name = "FILE", conflicts_with = "cnf")]
+    pub proof: Option<PathBuf>,
+    /// Print figures per board on standard error.
+    #[arg(long)]
+    pub stats: bool,
+    /// Give up on a board (exit 3; nothing printed for it) after this long (e.g. 2s).
+    #[arg(long, value_parser = parse_time_limit)]
+    pub limit: Option<std::time::Duration>,
+}
+
+/// `compare`'s arguments.
+#[derive(clap::Args, Debug)]
+pub struct CompareArgs {
+    /// Files or folders.
+    #[arg(required = true)]
+    pub paths: Vec<PathBuf>,
+    /// Node or time limit for the DFS engine per record (e.g. 1000000, 2s).
+    #[arg(long, value_parser = parse_limit)]
+    pub limit: Option<LimitArg>,
+    /// Instead, time whole processes on each file: `postfacto solve` (one
+    /// thread, all cores) against this command, which gets the file's path
+    /// last; its answers are judged by the replayer (exit 1 if any fails).
+    #[arg(long, value_name = "CMD", conflicts_with = "limit")]
+    pub against: Option<String>,
 }
 
 /// `generate`'s arguments.

@@ -11,7 +11,10 @@ use postfacto::encode::BoardFacts;
 use postfacto::rules::Variant;
 use postfacto::solve::{Engine, Limit};
 
-use super::args::{Args, Command, EngineArg, FactArgs, LimitArg, RulesArg};
+use super::args::{
+    Args, CnfArgs, Command, CompareArgs, EngineArg, FactArgs, LimitArg, PawnsArgs, RulesArg,
+    SolveArgs, VerifyArgs,
+};
 use super::input::{read_input, Reading, RulesChoice};
 use super::{fail, generate, on_path, solve, Failure, Status};
 
@@ -87,137 +90,110 @@ impl Request {
     /// A combination of options that cannot be served (exit 2).
     pub fn from_args(args: Args) -> Result<Request, Failure> {
         Ok(match args.command {
-            Command::Solve {
-                files,
-                format,
-                out,
-                solver,
-                engine,
-                limit,
-                rules,
-                quiet,
-                facts,
-                short_captures,
-                analysis,
-            } => {
-                let (engine, time_limit) = engine_of(engine, limit)?;
-                let rules = rules_choice(rules);
-                let known = known_facts(&facts, rules)?;
-                let solver: Vec<String> = solver.split_whitespace().map(str::to_string).collect();
-                let settings = solve::Settings {
-                    solver: (solver != ["varisat"]).then_some(solver),
-                    engine,
-                    rules,
-                    options: analysis,
-                    format,
-                    out_dir: out,
-                    time_limit,
-                    quiet,
-                    known,
-                    short_captures,
-                };
-                settings.check()?;
-                Request::Solve {
-                    files: files.into_iter().filter(|f| f != Path::new("-")).collect(),
-                    settings: Arc::new(settings),
-                }
-            }
-            Command::Verify {
-                input,
-                answer,
-                pdn,
-                rules,
-                short_captures,
-            } => match (pdn, input, answer) {
-                (Some(file), _, _) => Request::VerifyPdn {
-                    file,
-                    rules: rules_choice(rules),
-                },
-                (None, Some(input), Some(answer)) => Request::Verify {
-                    input,
-                    answer,
-                    reading: Reading {
-                        rules: rules_choice(rules),
-                        short_captures,
-                    },
-                },
-                _ => {
-                    return Err(fail(
-                        Status::BadInput,
-                        "verify needs INPUT and ANSWER, or --pdn FILE",
-                    ))
-                }
-            },
-            Command::Cnf {
-                file,
-                output,
-                instance,
-                rules,
-                facts,
-                short_captures,
-            } => {
-                let rules = rules_choice(rules);
-                Request::Cnf {
-                    known: known_facts(&facts, rules)?,
-                    file,
-                    output,
-                    instance,
-                    reading: Reading {
-                        rules,
-                        short_captures,
-                    },
-                }
-            }
+            Command::Solve(args) => solve_request(args)?,
+            Command::Verify(args) => verify_request(args)?,
+            Command::Cnf(args) => cnf_request(args)?,
             Command::Moves { file, rules, turn } => Request::Moves {
                 file,
                 variant: named_rules(rules, "moves")?,
                 turn,
             },
             Command::Sat { file, limit } => Request::Sat { file, limit },
-            Command::Generate(generate) => {
-                Request::Generate(generate::Request::from_args(generate)?)
-            }
-            Command::Pawns {
-                file,
-                engine,
-                cnf,
-                at_most,
-                board,
-                proof,
-                stats,
-                limit,
-            } => Request::Pawns {
-                file,
-                settings: super::pawns::Settings {
-                    limit,
-                    engine: engine.engine(),
-                    cnf,
-                    at_most,
-                    board,
-                    proof,
-                    stats,
-                },
-            },
+            Command::Generate(args) => Request::Generate(generate::Request::from_args(args)?),
+            Command::Pawns(args) => pawns_request(args),
             Command::Completions { shell } => Request::Completions(shell),
             Command::Man => Request::Man,
-            Command::Compare {
-                paths,
-                limit,
-                against,
-            } => {
-                let against = against.as_deref().map(super::against::command_words);
-                if let Some(command) = &against {
-                    outside_program(command)?;
-                }
-                Request::Compare {
-                    paths,
-                    limit: dfs_limit(limit),
-                    against,
-                }
-            }
-            Command::Bench(bench) => Request::Bench(super::bench::Request::from_args(bench)?),
+            Command::Compare(args) => compare_request(args)?,
+            Command::Bench(args) => Request::Bench(super::bench::Request::from_args(args)?),
         })
     }
+}
+
+fn solve_request(args: SolveArgs) -> Result<Request, Failure> {
+    let (engine, time_limit) = engine_of(args.engine, args.limit)?;
+    let rules = rules_choice(args.rules);
+    let solver: Vec<String> = args.solver.split_whitespace().map(str::to_string).collect();
+    let settings = solve::Settings {
+        solver: (solver != ["varisat"]).then_some(solver),
+        engine,
+        rules,
+        options: args.analysis,
+        format: args.format,
+        out_dir: args.out,
+        time_limit,
+        quiet: args.quiet,
+        known: known_facts(&args.facts, rules)?,
+        short_captures: args.short_captures,
+    };
+    settings.check()?;
+    Ok(Request::Solve {
+        files: args
+            .files
+            .into_iter()
+            .filter(|f| f != Path::new("-"))
+            .collect(),
+        settings: Arc::new(settings),
+    })
+}
+
+fn verify_request(args: VerifyArgs) -> Result<Request, Failure> {
+    let rules = rules_choice(args.rules);
+    match (args.pdn, args.input, args.answer) {
+        (Some(file), _, _) => Ok(Request::VerifyPdn { file, rules }),
+        (None, Some(input), Some(answer)) => Ok(Request::Verify {
+            input,
+            answer,
+            reading: Reading {
+                rules,
+                short_captures: args.short_captures,
+            },
+        }),
+        _ => Err(fail(
+            Status::BadInput,
+            "verify needs INPUT and ANSWER, or --pdn FILE",
+        )),
+    }
+}
+
+fn cnf_request(args: CnfArgs) -> Result<Request, Failure> {
+    let rules = rules_choice(args.rules);
+    Ok(Request::Cnf {
+        known: known_facts(&args.facts, rules)?,
+        file: args.file,
+        output: args.output,
+        instance: args.instance,
+        reading: Reading {
+            rules,
+            short_captures: args.short_captures,
+        },
+    })
+}
+
+fn pawns_request(args: PawnsArgs) -> Request {
+    Request::Pawns {
+        file: args.file,
+        settings: super::pawns::Settings {
+            limit: args.limit,
+            engine: args.engine.engine(),
+            cnf: args.cnf,
+            at_most: args.at_most,
+            board: args.board,
+            proof: args.proof,
+            stats: args.stats,
+        },
+    }
+}
+
+fn compare_request(args: CompareArgs) -> Result<Request, Failure> {
+    let against = args.against.as_deref().map(super::against::command_words);
+    if let Some(command) = &against {
+        outside_program(command)?;
+    }
+    Ok(Request::Compare {
+        paths: args.paths,
+        limit: dfs_limit(args.limit),
+        against,
+    })
 }
 
 /// The engine the flags ask for, and the SAT engine's time limit: a node
