@@ -15,10 +15,10 @@ use varisat::{CnfFormula, ExtendFormula, Lit, Solver};
 
 use crate::board::{Board, Square};
 use crate::encode::vars::{self, lit, Fact};
-use crate::encode::{encode_with, BoardFacts, EncodeOptions};
+use crate::encode::{BoardFacts, EncodeOptions, Term};
 use crate::notation::Record;
 use crate::rules::Variant;
-use crate::solve::SolveError;
+use crate::solve::{solve_refining, Formula, SolveError};
 
 /// What to count.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -74,7 +74,10 @@ pub fn used_squares(record: &Record) -> Vec<Square> {
     used.into_iter().collect()
 }
 
-/// Counts (and keeps) start boards of `record` that differ on the used squares.
+/// Counts (and keeps) start boards of `record` that differ on the used
+/// squares (and, for a damaged record, on its filled moves). Every board
+/// counted is a replayed answer: models the replayer rejects teach the
+/// formula a clause instead of being counted.
 ///
 /// # Errors
 /// [`SolveError`] if varisat fails.
@@ -83,21 +86,18 @@ pub fn count_start_boards(
     variant: Variant,
     options: CountOptions,
 ) -> Result<Count, SolveError> {
-    let mut squares = used_squares(record);
-    let mut formula = CnfFormula::new();
-    let encoding = EncodeOptions {
-        known: options.known,
-        ..EncodeOptions::default()
-    };
-    let encoded = encode_with(variant, record, &mut formula, encoding)?;
-    // Fillings with captures longer than a damaged ply's listing are not
-    // among those counted (encodings/damaged.md): the count is then a floor.
-    let relaxed = !encoded.longer_captures().is_empty();
-    for l in encoded.longer_captures() {
-        formula.add_clause(&[!l]);
-    }
+    let mut cnf = CnfFormula::new();
+    let formula = Formula::encode(
+        variant,
+        record,
+        options.known,
+        &mut cnf,
+        EncodeOptions::default(),
+    )?;
+    let refiner = formula.refiner();
     let mut solver = Solver::new();
-    solver.add_formula(&formula);
+    solver.add_formula(&cnf);
+    let squares = used_squares(record);
     if options.others_empty && !record.is_damaged() {
         for s in variant
             .topology()
@@ -107,57 +107,58 @@ pub fn count_start_boards(
             solver.add_clause(&[lit(s, Fact::Occupied, false)]);
         }
     }
-    let mut boards = Vec::new();
-    let mut fillings = Vec::new();
-    let mut all_used: BTreeSet<Square> = squares.iter().copied().collect();
-    loop {
-        let sat = solver.solve().map_err(SolveError::from)?;
-        if !sat || boards.len() == options.limit {
-            squares = all_used.into_iter().collect();
-            return Ok(Count {
-                squares,
-                boards,
-                fillings,
-                complete: !sat && !relaxed,
-            });
+    let mut count = Count {
+        squares,
+        boards: Vec::new(),
+        fillings: Vec::new(),
+        complete: false,
+    };
+    let mut all_used: BTreeSet<Square> = count.squares.iter().copied().collect();
+    let mut learned = Vec::new();
+    while let Some(found) = solve_refining(&mut solver, &refiner, &[], &mut learned)? {
+        if count.boards.len() == options.limit {
+            count.squares = all_used.into_iter().collect();
+            return Ok(count);
         }
-        let model = solver.model().unwrap_or_default();
-        let board = vars::decode_on(&model, variant.topology());
         // Block this content of the used squares: some fact there must
         // differ, or (damaged records) some filled move.
         let mut blocking: Vec<Lit> = Vec::new();
         let used = if record.is_damaged() {
-            let filled = crate::solve::filled_record(record, &model, &encoded.damaged)?;
-            blocking.extend(chosen_choices(&model, &encoded.damaged).map(|l| !l));
-            let used = used_squares(&filled);
-            fillings.push(filled);
+            blocking.extend(other_moves(&formula, &found.filled));
+            let used = used_squares(&found.filled);
             all_used.extend(used.iter().copied());
+            count.fillings.push(found.filled);
             used
         } else {
-            squares.clone()
+            count.squares.clone()
         };
         blocking.extend(
             used.iter()
-                .flat_map(|&s| vars::square_lits(s, board.get(s)))
+                .flat_map(|&s| vars::square_lits(s, found.start.get(s)))
                 .map(|l| !l),
         );
         solver.add_clause(&blocking);
-        boards.push(board);
+        count.boards.push(found.start);
     }
+    count.squares = all_used.into_iter().collect();
+    count.complete = true;
+    Ok(count)
 }
 
-/// The choice literals `model` makes true at the cut damaged plies.
-fn chosen_choices<'a>(
-    model: &'a [Lit],
-    damaged: &'a [crate::encode::DamagedPly],
-) -> impl Iterator<Item = Lit> + 'a {
-    // Varisat's model lists every variable in order: look a choice up by index.
-    let holds = |l: Lit| model.get(l.index()).is_some_and(|&m| m == l);
-    damaged
+/// "Some damaged ply plays another move than in `filled`", as literals.
+fn other_moves(formula: &Formula, filled: &Record) -> Vec<Lit> {
+    let Some(layout) = &formula.encoded.layout else {
+        return Vec::new();
+    };
+    layout
+        .moves
         .iter()
-        .flat_map(|d| d.choices.iter().filter_map(|(v, _)| *v))
-        .map(|v| v.positive())
-        .filter(move |&l| holds(l))
+        .flat_map(|mv| mv.playing(&filled.moves[mv.ply - 1]))
+        .filter_map(|term| match term {
+            Term::Lit(l) => Some(!l),
+            Term::Const(_) => None,
+        })
+        .collect()
 }
 
 #[cfg(test)]

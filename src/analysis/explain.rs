@@ -11,7 +11,7 @@ use crate::encode::vars::{self, lit, Fact};
 use crate::encode::BoardFacts;
 use crate::notation::Record;
 use crate::rules::Variant;
-use crate::solve::SolveError;
+use crate::solve::{solve_refining, SolveError};
 
 use super::selectors::{RuleGroup, SelectorFormula};
 use crate::sat::minimal_core;
@@ -50,8 +50,21 @@ pub fn explain_impossible_knowing(
     known: BoardFacts,
 ) -> Result<Option<Explanation>, SolveError> {
     let formula = SelectorFormula::of_knowing(record, variant, known)?;
-    let mut solver = formula.solver();
-    let core = minimal_core(&mut solver, &[], &formula.all_selectors()).map_err(solver_failed)?;
+    let selectors = formula.all_selectors();
+    let mut backend = formula.backend();
+    // Every rule on: refined until a model replays (no explanation: the
+    // record is solvable) or none is left.
+    if solve_refining(
+        &mut backend,
+        &formula.refiner(),
+        &selectors,
+        &mut Vec::new(),
+    )?
+    .is_some()
+    {
+        return Ok(None);
+    }
+    let core = minimal_core(&mut backend.solver, &[], &selectors).map_err(solver_failed)?;
     Ok(core.map(|core| Explanation {
         groups: core
             .iter()
@@ -350,7 +363,9 @@ pub fn forced_facts_knowing(
 ) -> Result<Vec<SquareReport>, SolveError> {
     let formula = SelectorFormula::of_knowing(record, variant, known)?;
     let selectors = formula.all_selectors();
-    let mut solver = formula.solver();
+    let refiner = formula.refiner();
+    let mut backend = formula.backend();
+    let mut learned = Vec::new();
     let looked_at: Vec<Square> = formula
         .groups()
         .iter()
@@ -360,8 +375,14 @@ pub fn forced_facts_knowing(
         .sorted()
         .collect();
     let mut verdict = |l: Lit| -> Result<FactVerdict, SolveError> {
-        // Forced when its negation cannot hold together with every rule.
-        match minimal_core(&mut solver, &[!l], &selectors).map_err(solver_failed)? {
+        // Forced when its negation cannot hold together with every rule:
+        // no model of it replays.
+        let mut assumptions = vec![!l];
+        assumptions.extend_from_slice(&selectors);
+        if solve_refining(&mut backend, &refiner, &assumptions, &mut learned)?.is_some() {
+            return Ok(FactVerdict::Free);
+        }
+        match minimal_core(&mut backend.solver, &[!l], &selectors).map_err(solver_failed)? {
             None => Ok(FactVerdict::Free),
             Some(core) => Ok(FactVerdict::Forced {
                 by: core
@@ -457,9 +478,12 @@ mod tests {
     #[test]
     fn forced_facts_of_sample_1() {
         let r = record("W 3\n21-17\n13x22x31x24\n19x28\n");
-        let crate::solve::Found::Start(start, _) = crate::solve::solve_sat(&r).unwrap() else {
+        let crate::solve::Outcome::Solved(solution) =
+            crate::solve::solve(&r, crate::solve::Engine::Sat).unwrap()
+        else {
             panic!()
         };
+        let start = solution.answer.start;
         let reports = forced_facts(&r, Variant::English, &start).unwrap();
         let at = |n| {
             reports

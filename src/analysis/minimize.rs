@@ -6,15 +6,16 @@
 //! once; each bound `count <= k` is then a single assumption literal, so the
 //! search tightens the bound with the same solver and everything it learnt.
 
-use varisat::{CnfFormula, ExtendFormula, Lit};
+use rustsat::encodings::card::Totalizer;
+use varisat::{CnfFormula, Lit};
 
-use crate::board::Board;
-use crate::encode::vars::{self, lit, var_count, Fact};
-use crate::encode::{encode_with, BoardFacts, EncodeOptions};
+use crate::board::{Board, Topology};
+use crate::encode::vars::{lit, Fact};
+use crate::encode::{BoardFacts, EncodeOptions};
 use crate::notation::Record;
 use crate::rules::Variant;
 use crate::sat::{at_most, Optimizer};
-use crate::solve::SolveError;
+use crate::solve::{solve_refining, Formula, Learned, Refined, Refiner, SolveError};
 
 /// Extra constraints on the start board.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -42,6 +43,8 @@ pub struct Minimum {
 
 /// The start board with the fewest pieces (and among those the fewest
 /// kings) within `limits`; `None` if no start board within them works.
+/// Every model on the way is replayed (and refined), so the minimum is an
+/// answer and its proof of optimality holds for the rules.
 ///
 /// # Errors
 /// [`SolveError`] if varisat or the totalizer fails.
@@ -50,71 +53,104 @@ pub fn minimize_pieces(
     variant: Variant,
     limits: Limits,
 ) -> Result<Option<Minimum>, SolveError> {
-    let mut formula = CnfFormula::new();
-    let encoding = EncodeOptions {
-        known: limits.known,
-        ..EncodeOptions::default()
-    };
-    let encoded = encode_with(variant, record, &mut formula, encoding)?;
-    // Fillings with captures longer than a damaged ply's listing are not
-    // among those counted or minimised (encodings/damaged.md).
-    for l in encoded.longer_captures() {
-        formula.add_clause(&[!l]);
-    }
+    let mut cnf = CnfFormula::new();
+    let formula = Formula::encode(
+        variant,
+        record,
+        limits.known,
+        &mut cnf,
+        EncodeOptions::default(),
+    )?;
+    let refiner = formula.refiner();
     let topology = variant.topology();
-    let mut opt = Optimizer::new(&formula, var_count(topology));
+    let mut opt = Optimizer::new(&cnf, formula.vars());
     if let Some(cap) = limits.max_per_side {
-        let white: Vec<Lit> = topology
-            .squares()
-            .map(|s| lit(s, Fact::White, true))
-            .collect();
-        // A black piece is "occupied and not white": one new variable per square.
-        let mut black = Vec::new();
-        for s in topology.squares() {
-            let b = opt.new_lit();
-            opt.add_clause(&[lit(s, Fact::Occupied, false), lit(s, Fact::White, true), b]);
-            black.push(b);
-        }
-        for inputs in [white, black] {
-            let tot = opt.totalizer(&inputs)?;
-            opt.fix(at_most(&tot, cap)?);
-        }
+        cap_sides(&mut opt, topology, cap)?;
     }
-    let Some(first) = opt.solve(&[])? else {
+    let mut learned = Vec::new();
+    let Some(first) = solve_refining(&mut opt, &refiner, &[], &mut learned)? else {
         return Ok(None);
     };
-    let occupied: Vec<Lit> = topology
-        .squares()
-        .map(|s| lit(s, Fact::Occupied, true))
-        .collect();
-    let mut pieces_tot = opt.totalizer(&occupied)?;
-    let piece_count = |m: &[Lit]| vars::decode_on(m, topology).piece_count() as usize;
-    let fewest = opt.minimize(&mut pieces_tot, first, piece_count, &[])?;
-    let keep_pieces = at_most(&pieces_tot, piece_count(&fewest))?;
-    let kings: Vec<Lit> = topology
-        .squares()
-        .map(|s| lit(s, Fact::King, true))
-        .collect();
-    let mut kings_tot = opt.totalizer(&kings)?;
-    let king_count = |m: &[Lit]| vars::decode_on(m, topology).king_count() as usize;
-    let best = opt.minimize(&mut kings_tot, fewest, king_count, &keep_pieces)?;
-    let start: Board = vars::decode_on(&best, topology);
-    let filled = if record.is_damaged() {
-        Some(crate::solve::filled_record(
-            record,
-            &best,
-            &encoded.damaged,
-        )?)
-    } else {
-        None
-    };
+    let facts =
+        |fact: Fact| -> Vec<Lit> { topology.squares().map(|s| lit(s, fact, true)).collect() };
+    let mut pieces_tot = opt.totalizer(&facts(Fact::Occupied))?;
+    let pieces = |r: &Refined| r.start.piece_count() as usize;
+    let fewest = lower(
+        &mut opt,
+        &refiner,
+        &mut pieces_tot,
+        first,
+        pieces,
+        &[],
+        &mut learned,
+    )?;
+    let keep_pieces = at_most(&pieces_tot, pieces(&fewest))?;
+    let mut kings_tot = opt.totalizer(&facts(Fact::King))?;
+    let kings = |r: &Refined| r.start.king_count() as usize;
+    let best = lower(
+        &mut opt,
+        &refiner,
+        &mut kings_tot,
+        fewest,
+        kings,
+        &keep_pieces,
+        &mut learned,
+    )?;
     Ok(Some(Minimum {
-        pieces: start.piece_count() as usize,
-        kings: start.king_count() as usize,
-        start,
+        pieces: best.start.piece_count() as usize,
+        kings: best.start.king_count() as usize,
+        start: best.start,
         solves: opt.solves(),
-        filled,
+        filled: record.is_damaged().then_some(best.filled),
     }))
+}
+
+/// At most `cap` pieces of each colour.
+fn cap_sides(opt: &mut Optimizer, topology: Topology, cap: usize) -> Result<(), SolveError> {
+    let white: Vec<Lit> = topology
+        .squares()
+        .map(|s| lit(s, Fact::White, true))
+        .collect();
+    // A black piece is "occupied and not white": one new variable per square.
+    let mut black = Vec::new();
+    for s in topology.squares() {
+        let b = opt.new_lit();
+        opt.add_clause(&[lit(s, Fact::Occupied, false), lit(s, Fact::White, true), b]);
+        black.push(b);
+    }
+    for inputs in [white, black] {
+        let tot = opt.totalizer(&inputs)?;
+        opt.fix(at_most(&tot, cap)?);
+    }
+    Ok(())
+}
+
+/// Lowers `count` from `best`'s value while the solver finds (replayed)
+/// answers with fewer, under the `keep` assumptions too; the best answer.
+/// The last call, one below the returned count, was unsatisfiable: that is
+/// the proof of optimality.
+fn lower(
+    opt: &mut Optimizer,
+    refiner: &Refiner<'_>,
+    tot: &mut Totalizer,
+    mut best: Refined,
+    count: impl Fn(&Refined) -> usize,
+    keep: &[Lit],
+    learned: &mut Vec<Learned>,
+) -> Result<Refined, SolveError> {
+    while count(&best) > 0 {
+        let mut assumptions = opt.at_most(tot, count(&best) - 1)?;
+        assumptions.extend_from_slice(keep);
+        match solve_refining(opt, refiner, &assumptions, learned)? {
+            Some(found) if count(&found) < count(&best) => best = found,
+            Some(_) => return Err(SolveError::Internal(
+                "a lower bound gave no lower count: the count does not read the totalizer's inputs"
+                    .into(),
+            )),
+            None => break,
+        }
+    }
+    Ok(best)
 }
 
 #[cfg(test)]

@@ -19,6 +19,6 @@ pub use explain::{
     Explanation, FactVerdict, SquareReport,
 };
 pub use minimize::{minimize_pieces, Limits, Minimum};
-pub use proof::{write_proof, write_proof_knowing};
-pub use selectors::{RuleGroup, SelectorFormula};
+pub use proof::{refined_dimacs, write_proof, write_proof_knowing};
+pub use selectors::{Guarded, RuleGroup, SelectorFormula};
 pub use unknowns::{forced_unknowns, UnknownVerdict};

@@ -11,11 +11,11 @@ use std::io::Write;
 
 use varisat::ProofFormat;
 
-use crate::encode::{dimacs_encoded, BoardFacts};
+use crate::encode::{dimacs_encoded, AnnotatedCnf, BoardFacts};
 use crate::notation::Record;
 use crate::rules::Variant;
 use crate::sat::prove_unsat;
-use crate::solve::SolveError;
+use crate::solve::{solve_canonically, Formula, SolveError};
 
 /// Solves the formula of `record` (exactly as `cnf` prints it) while writing a
 /// proof to `out`. `Ok(true)`: the record is impossible and the proof is
@@ -45,8 +45,47 @@ pub fn write_proof_knowing(
     format: ProofFormat,
     out: &mut impl Write,
 ) -> Result<bool, SolveError> {
-    let (cnf, _) = dimacs_encoded(record, variant, known)?;
+    let cnf = refined_dimacs(record, variant, known)?;
     Ok(prove_unsat(cnf.formula(), format, out)?)
+}
+
+/// The formula `postfacto cnf` prints: the record's formula, solved the
+/// canonical way ([`solve_canonically`]), with the clauses learned on the
+/// way (implied by the rules) in a group at its end. Its satisfiability is
+/// the record's answer; a proof of impossibility refers to it.
+///
+/// # Errors
+/// [`SolveError`] if the record cannot be encoded or varisat fails.
+pub fn refined_dimacs(
+    record: &Record,
+    variant: Variant,
+    known: BoardFacts,
+) -> Result<AnnotatedCnf, SolveError> {
+    let (mut cnf, encoded) = dimacs_encoded(record, variant, known)?;
+    if encoded.layout.is_none() {
+        return Ok(cnf);
+    }
+    let formula = Formula {
+        variant,
+        record: record.clone(),
+        known,
+        encoded,
+    };
+    let canonical = solve_canonically(&formula, cnf.formula())?;
+    if !canonical.learned.is_empty() {
+        cnf.comment(format!(
+            "{} clauses were learned from models the replayer rejected (encodings/damaged.md); they end the formula",
+            canonical.learned.len()
+        ));
+    }
+    for learned in &canonical.learned {
+        cnf.begin_group(format!(
+            "learned at ply {}: a capture the board allows rules out the move played",
+            learned.ply
+        ));
+        cnf.add_clause(&learned.clause);
+    }
+    Ok(cnf)
 }
 
 #[cfg(test)]

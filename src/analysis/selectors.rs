@@ -16,9 +16,10 @@ use varisat::{CnfFormula, ExtendFormula, Lit, Solver, Var};
 use crate::board::Color;
 use crate::board::Topology;
 use crate::encode::vars::var_count;
-use crate::encode::{encode_with, BoardFacts, ClauseSink, EncodeError, EncodeOptions, Group, Rule};
+use crate::encode::{encode_with, BoardFacts, ClauseSink, EncodeOptions, Group, Rule};
 use crate::notation::Record;
 use crate::rules::Variant;
+use crate::solve::{Backend, Formula, Refiner, SolveError};
 
 /// One group of clauses: a rule at a ply, or a start-board rule.
 #[derive(Clone, Debug)]
@@ -55,6 +56,10 @@ impl RuleGroup {
 /// The selector formula of a record.
 #[derive(Debug)]
 pub struct SelectorFormula {
+    /// The record's formula (as [`Formula::encode`] built it, into this).
+    record: Option<Formula>,
+    /// The side that makes the record's first ply.
+    first: Color,
     formula: CnfFormula,
     groups: Vec<RuleGroup>,
     variant: Variant,
@@ -71,21 +76,22 @@ impl SelectorFormula {
     /// Encodes `record` under `variant` with one selector per ply rule group.
     ///
     /// # Errors
-    /// As [`crate::encode::encode_with`].
-    pub fn of(record: &Record, variant: Variant) -> Result<SelectorFormula, EncodeError> {
+    /// As [`Formula::encode`].
+    pub fn of(record: &Record, variant: Variant) -> Result<SelectorFormula, SolveError> {
         SelectorFormula::of_knowing(record, variant, BoardFacts::none())
     }
 
     /// [`SelectorFormula::of`] with what is `known` of the boards; each
-    /// fact is a group of its own, with a selector like a ply's rules.
+    /// fact is a group of its own, with a selector like a ply's rules, and
+    /// a damaged ply's rules are one group.
     ///
     /// # Errors
-    /// As [`crate::encode::encode_with`].
+    /// As [`Formula::encode`].
     pub fn of_knowing(
         record: &Record,
         variant: Variant,
         known: BoardFacts,
-    ) -> Result<SelectorFormula, EncodeError> {
+    ) -> Result<SelectorFormula, SolveError> {
         let mut formula = CnfFormula::new();
         let options = EncodeOptions {
             known,
@@ -102,14 +108,42 @@ impl SelectorFormula {
         };
         formula.set_var_count(vars);
         let mut this = SelectorFormula {
+            record: None,
+            first: record.first,
             formula,
             groups: Vec::new(),
             variant,
             damaged: damaged_plies(record, variant),
             current: 0,
         };
-        encode_with(variant, record, &mut this, options)?;
+        let record = Formula::encode(variant, record, known, &mut this, options)?;
+        this.record = Some(record);
         Ok(this)
+    }
+
+    /// The replayer of this formula's models.
+    pub fn refiner(&self) -> Refiner<'_> {
+        self.record
+            .as_ref()
+            .expect("the record is encoded when the formula is made")
+            .refiner()
+    }
+
+    /// A solver loaded with the formula that guards each clause learned at
+    /// a ply by that ply's selector (see [`crate::solve::solve_refining`]).
+    pub fn backend(&self) -> Guarded<'_> {
+        Guarded {
+            solver: self.solver(),
+            formula: self,
+        }
+    }
+
+    /// The selector of a damaged ply's group, if the ply is damaged.
+    fn selector_of_ply(&self, ply: usize) -> Option<Lit> {
+        self.groups
+            .iter()
+            .find(|g| g.ply == Some(ply) && matches!(g.rule, Rule::OneMove { .. }))
+            .and_then(|g| g.selector)
     }
 
     /// The groups, in the order the encoder wrote them.
@@ -134,6 +168,15 @@ impl SelectorFormula {
         let mut solver = Solver::new();
         solver.add_formula(&self.formula);
         solver
+    }
+
+    /// The side making ply `number`.
+    fn side_of(&self, number: usize) -> Color {
+        if number % 2 == 1 {
+            self.first
+        } else {
+            self.first.opposite()
+        }
     }
 
     /// Is `var` a start-board variable (not a selector)?
@@ -163,12 +206,42 @@ fn damaged_plies(record: &Record, variant: Variant) -> Vec<(usize, String)> {
         .collect()
 }
 
+/// A solver over a [`SelectorFormula`]: clauses learned at a damaged ply
+/// are guarded by its selector, so switching the ply off switches them off.
+pub struct Guarded<'f> {
+    /// The solver.
+    pub solver: Solver<'static>,
+    formula: &'f SelectorFormula,
+}
+
+impl std::fmt::Debug for Guarded<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Guarded").finish_non_exhaustive()
+    }
+}
+
+impl Backend for Guarded<'_> {
+    fn learn(&mut self, ply: usize, clause: &[Lit]) {
+        let mut guarded = clause.to_vec();
+        guarded.extend(self.formula.selector_of_ply(ply).map(|s| !s));
+        ExtendFormula::add_clause(&mut self.solver, &guarded);
+    }
+
+    fn solve_under(&mut self, assumptions: &[Lit]) -> Result<Option<Vec<Lit>>, SolveError> {
+        self.solver.solve_under(assumptions)
+    }
+}
+
 impl ClauseSink for SelectorFormula {
     fn begin_group(&mut self, group: &Group<'_>) {
-        let damaged = group
-            .ply
-            .and_then(|p| self.damaged.iter().find(|(n, _)| *n == p.number));
-        if let (Some((number, text)), Some(ply)) = (damaged, group.ply) {
+        // A damaged ply's move and board after it come with no ply of
+        // their own: they join the ply's one group.
+        let damaged_ply = match group.rule {
+            Rule::OneMove { ply, .. } | Rule::BoardAfter { ply } => Some(ply),
+            _ => group.ply.map(|p| p.number),
+        };
+        let damaged = damaged_ply.and_then(|p| self.damaged.iter().find(|(n, _)| *n == p));
+        if let Some((number, text)) = damaged {
             let number = *number;
             if let Some(at) = self
                 .groups
@@ -179,9 +252,10 @@ impl ClauseSink for SelectorFormula {
                 return;
             }
             let text = text.clone();
+            let side = self.side_of(number);
             self.groups.push(RuleGroup {
                 ply: Some(number),
-                side: Some(ply.side),
+                side: Some(side),
                 text: Some(text.clone()),
                 rule: Rule::OneMove {
                     ply: number,

@@ -6,10 +6,10 @@ use std::fmt;
 
 use varisat::{CnfFormula, ExtendFormula, Solver};
 
-use crate::encode::{encode_with, BoardFacts, EncodeOptions};
+use crate::encode::{BoardFacts, EncodeOptions, Term};
 use crate::notation::{MoveText, Record, WrittenMove};
 use crate::rules::Variant;
-use crate::solve::{filled_record, SolveError};
+use crate::solve::{solve_refining, Formula, SolveError};
 
 /// What is known of one damaged ply's move.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -55,7 +55,8 @@ impl fmt::Display for UnknownVerdict {
 
 /// For each damaged ply of `record`, whether the move `filled` plays there
 /// is forced: the formula (with what is `known`) is solved once more per
-/// damaged ply with that move ruled out.
+/// damaged ply with that move ruled out (under an assumption), every
+/// model replayed as always.
 ///
 /// # Errors
 /// [`SolveError`] if the record cannot be encoded or varisat fails.
@@ -65,45 +66,32 @@ pub fn forced_unknowns(
     known: BoardFacts,
     filled: &Record,
 ) -> Result<Vec<UnknownVerdict>, SolveError> {
-    let mut formula = CnfFormula::new();
-    let options = EncodeOptions {
-        known,
-        ..EncodeOptions::default()
-    };
-    let encoded = encode_with(variant, record, &mut formula, options)?;
-    for l in encoded.longer_captures() {
-        formula.add_clause(&[!l]);
-    }
+    let mut cnf = CnfFormula::new();
+    let formula = Formula::encode(variant, record, known, &mut cnf, EncodeOptions::default())?;
+    let refiner = formula.refiner();
     let mut solver = Solver::new();
-    solver.add_formula(&formula);
+    solver.add_formula(&cnf);
     let written = record.written_moves();
+    let mut learned = Vec::new();
     let mut verdicts = Vec::new();
-    for damaged in &encoded.damaged {
-        let played = filled.moves[damaged.ply - 1].clone();
-        let chosen = damaged
-            .choices
-            .iter()
-            .find(|(_, mv)| *mv == played)
-            .and_then(|(var, _)| *var);
-        let other = match chosen {
-            // The only move that fits on the board the plies before leave.
-            None => None,
-            Some(var) => {
-                solver.assume(&[var.negative()]);
-                if solver.solve().map_err(SolveError::from)? {
-                    let model = solver.model().unwrap_or_default();
-                    let another = filled_record(record, &model, &encoded.damaged)?;
-                    Some(another.moves[damaged.ply - 1].clone())
-                } else {
-                    None
-                }
+    let moves = formula.encoded.layout.iter().flat_map(|l| &l.moves);
+    for mv in moves {
+        let played = filled.moves[mv.ply - 1].clone();
+        // "Not this move", switched on by a fresh assumption.
+        let other = solver.new_lit();
+        let mut clause = vec![!other];
+        for term in mv.playing(&played) {
+            if let Term::Lit(l) = term {
+                clause.push(!l);
             }
-        };
+        }
+        solver.add_clause(&clause);
+        let found = solve_refining(&mut solver, &refiner, &[other], &mut learned)?;
         verdicts.push(UnknownVerdict {
-            ply: damaged.ply,
-            written: written[damaged.ply - 1].clone(),
+            ply: mv.ply,
+            written: written[mv.ply - 1].clone(),
             played,
-            other,
+            other: found.map(|f| f.filled.moves[mv.ply - 1].clone()),
             variant,
         });
     }

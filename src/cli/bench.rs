@@ -67,7 +67,7 @@ fn stages(records: &[Record], variant: Variant, out: &mut impl Write) -> Result<
     use postfacto::encode::unit_facts;
     use postfacto::notation::{parse_records_with, Answer};
     use postfacto::replay::replay;
-    use postfacto::solve::{checked_answer_with, solve_by_unit_facts, solve_sat_with, Found};
+    use postfacto::solve::{solve_by_unit_facts, solve_with, Engine, Outcome};
     let rules = variant.rules();
     // parse, shortcut, output, whole record; then unit facts, one replay
     let mut times: [Vec<Duration>; 6] = Default::default();
@@ -90,15 +90,13 @@ fn stages(records: &[Record], variant: Variant, out: &mut impl Write) -> Result<
             Some(answer) => answer,
             None => {
                 let started = Instant::now();
-                let Found::Start(start, _) =
-                    solve_sat_with(record, variant).map_err(|e| e.to_string())?
+                let Outcome::Solved(solution) =
+                    solve_with(record, Engine::Sat, variant).map_err(|e| e.to_string())?
                 else {
                     return Err("a generated fragment has no start board".into());
                 };
-                let answer = checked_answer_with(record, start, "bench", variant)
-                    .map_err(|e| e.to_string())?;
                 full_path.push(started.elapsed());
-                answer
+                solution.answer
             }
         };
         let started = Instant::now();

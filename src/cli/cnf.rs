@@ -5,17 +5,20 @@ use std::fs;
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
+use postfacto::analysis::refined_dimacs;
 use postfacto::board::PartialBoard;
-use postfacto::encode::{dimacs_encoded, BoardFacts, EncodeError};
-use postfacto::solve::{solve_knowing, Engine, Outcome};
+use postfacto::encode::BoardFacts;
+use postfacto::solve::{Outcome, Reconstructor, SolveError};
 
 use super::input::{read_input, read_items, Reader, Reading};
 use super::{fail, write_err, Failure, Status};
 
 /// Prints the formula of record `instance` (1-based; needed when the input
-/// has several) to `output` or standard output. A PDN game's `[FEN]` is a
-/// fact about its start board, as for `solve`. Under several candidate
-/// rule sets (`--rules auto`), the first the record solves under.
+/// has several) to `output` or standard output: for a damaged record, with
+/// the clauses `solve` learns from the models the replayer rejects (see
+/// `encodings/damaged.md`). A PDN game's `[FEN]` is a fact about its start
+/// board, as for `solve`. Under several candidate rule sets (`--rules
+/// auto`), the first the record solves under.
 pub fn run(
     file: Option<&Path>,
     output: Option<PathBuf>,
@@ -56,14 +59,10 @@ pub fn run(
         .find(|r| item.readings.len() == 1 || solves(r, known))
         .unwrap_or(&item.readings[0]);
     let known = with_fen(known, chosen);
-    let cnf = dimacs_encoded(&chosen.record, chosen.variant, known)
-        .map(|(cnf, _)| cnf)
-        .map_err(|e| match e {
-            EncodeError::TooManyMoves(m) => {
-                fail(Status::Undecided, format!("{}: undecided: {m}", input.name))
-            }
-            other => fail(Status::BadInput, other.to_string()),
-        })?;
+    let cnf = refined_dimacs(&chosen.record, chosen.variant, known).map_err(|e| match e {
+        SolveError::Unsupported(m) => fail(Status::BadInput, m),
+        other => fail(Status::Internal, format!("{}: {other}", input.name)),
+    })?;
     match output {
         None => cnf.write_dimacs(out).map_err(write_err)?,
         Some(path) => write_file(&path, |file| cnf.write_dimacs(file))?,
@@ -74,10 +73,8 @@ pub fn run(
 /// Whether the SAT engine finds an answer to `reader`'s record.
 fn solves(reader: &Reader, known: BoardFacts) -> bool {
     let known = with_fen(known, reader);
-    matches!(
-        solve_knowing(&reader.record, Engine::Sat, reader.variant, known),
-        Ok(Outcome::Solved(_))
-    )
+    let reconstructor = Reconstructor::new(reader.variant).facts(known);
+    matches!(reconstructor.solve(&reader.record), Ok(Outcome::Solved(_)))
 }
 
 /// The facts, with the start board a PDN `[FEN]` pins when none is given.

@@ -24,9 +24,7 @@ use postfacto::encode::BoardFacts;
 use postfacto::notation::{Answer, Record};
 use postfacto::rules::Variant;
 use postfacto::sat::within;
-use postfacto::solve::{
-    check_facts, checked_answer_with, solve_knowing, Engine, Outcome, SolveError,
-};
+use postfacto::solve::{check_facts, checked_answer, Engine, Outcome, Reconstructor, SolveError};
 
 use super::args::{AnalysisArgs, FormatArg, ProofFormatArg};
 use super::cnf::with_fen;
@@ -267,15 +265,25 @@ fn position_only<'r>(name: Name<'r>, reader: &'r Reader) -> Report<'r> {
     report
 }
 
+/// The reconstruction the settings ask for under `variant`, with `known`.
+fn reconstructor(settings: &Settings, variant: Variant, known: BoardFacts) -> Reconstructor {
+    let reconstructor = Reconstructor::new(variant)
+        .engine(settings.engine)
+        .facts(known);
+    match &settings.solver {
+        Some(command) => reconstructor.outside_solver(command.clone(), settings.time_limit),
+        None => reconstructor,
+    }
+}
+
 /// The reading to work on: the only one, or the first whose record the
 /// engine solves (the first of all when none solves: its verdict is given).
 fn choose<'i>(item: &'i Item, settings: &Settings) -> &'i Reader {
     if item.readings.len() > 1 {
         for reader in &item.readings {
             let known = known_for(settings, reader);
-            if let Ok(Outcome::Solved(_)) =
-                solve_knowing(&reader.record, settings.engine, reader.variant, known)
-            {
+            let solved = reconstructor(settings, reader.variant, known).solve(&reader.record);
+            if let Ok(Outcome::Solved(_)) = solved {
                 return reader;
             }
         }
@@ -386,10 +394,15 @@ impl<'a> Job<'a, '_> {
         match filled {
             Some(filled) => {
                 postfacto::solve::check_filled(self.record, filled, who)?;
-                checked_answer_with(filled, start, who, self.variant())
+                checked_answer(filled, start, who, self.variant())
             }
-            None => checked_answer_with(self.record, start, who, self.variant()),
+            None => checked_answer(self.record, start, who, self.variant()),
         }
+    }
+
+    /// The reconstruction the settings ask for, under this record's rules.
+    fn reconstructor(&self) -> Reconstructor {
+        reconstructor(self.settings, self.variant, self.known)
     }
 
     fn options(&self) -> &AnalysisArgs {
@@ -411,21 +424,7 @@ impl<'a> Job<'a, '_> {
         if options.minimize.is_some() || options.max_per_side.is_some() {
             return self.minimize(report);
         }
-        let outcome = match &self.settings.solver {
-            Some(command) => postfacto::solve::solve_with_solver_knowing(
-                self.record,
-                self.variant(),
-                self.known,
-                command,
-                self.settings.time_limit,
-            )?,
-            None => solve_knowing(
-                self.record,
-                self.settings.engine,
-                self.variant(),
-                self.known,
-            )?,
-        };
+        let outcome = self.reconstructor().solve(self.record)?;
         match outcome {
             Outcome::Solved(solution) => {
                 report.stats = Some(solution.stats);

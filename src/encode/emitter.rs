@@ -47,9 +47,10 @@ pub struct Encoded {
     pub contradiction: Option<Contradiction>,
     /// The start-board facts the unit clauses fix.
     pub facts: KnownFacts,
-    /// A damaged record's damaged plies, each with the moves the formula
-    /// chooses among (empty for a record with nothing damaged).
-    pub damaged: Vec<super::DamagedPly>,
+    /// A damaged record's variables beyond the start board: its damaged
+    /// plies' moves and the blocks after them (`None` for a record with
+    /// nothing damaged).
+    pub layout: Option<super::Layout>,
 }
 
 /// A clause of at most eight literals packed into one key (16 bits per
@@ -109,6 +110,9 @@ pub struct EncodeOptions {
     pub units_only: bool,
     /// What is known of the start and end boards besides the moves.
     pub known: BoardFacts,
+    /// Keep a name for every variable beyond the start board (a damaged
+    /// record's, for `postfacto cnf`).
+    pub named: bool,
 }
 
 /// Facts about the boards besides the moves (`--start-board`,
@@ -140,6 +144,7 @@ impl Default for EncodeOptions {
             fine_groups: false,
             units_only: false,
             known: BoardFacts::none(),
+            named: false,
         }
     }
 }
@@ -153,6 +158,7 @@ impl EncodeOptions {
             fine_groups: true,
             units_only: false,
             known: BoardFacts::none(),
+            named: false,
         }
     }
 
@@ -223,7 +229,7 @@ pub(super) fn encode_record<'s, S: ClauseSink + 's>(
         stats: out.stats,
         contradiction,
         facts: out.known.clone(),
-        damaged: Vec::new(),
+        layout: None,
     }
 }
 
@@ -243,17 +249,6 @@ pub(super) fn encode_ply<'s, S: ClauseSink + 's>(
     })
     .map_err(Contradiction::at(ply, rule))?;
     encoder.ply(board, ply)
-}
-
-impl Encoded {
-    /// The choices that stand for captures longer than a damaged ply's
-    /// listing reached: a relaxation, assumed false to get answers.
-    pub fn longer_captures(&self) -> Vec<varisat::Lit> {
-        self.damaged
-            .iter()
-            .filter_map(|d| d.longer.map(|(v, _)| v.positive()))
-            .collect()
-    }
 }
 
 impl Contradiction {

@@ -7,15 +7,17 @@
 mod damaged;
 mod emitter;
 mod english;
+mod gadgets;
 mod russian;
 mod sink;
 mod symbolic;
 pub mod vars;
 
 pub use crate::sat::AnnotatedCnf;
-pub use damaged::{DamagedPly, MAX_CANDIDATES};
+pub use damaged::{truth_of, Layout, MoveVars, PlyView, SquareLits, StepVars};
 pub use emitter::{BoardFacts, Contradiction, EncodeOptions, EncodeStats, Encoded};
 pub use english::{encode_english, encode_english_with};
+pub use gadgets::{Term, VarMap, Writer};
 pub use russian::{encode_brazilian_with, encode_russian, encode_russian_with};
 pub use sink::{ClauseSink, Discard, Group, NamedGroups, PlyRef, Rule};
 pub use symbolic::KnownFacts;
@@ -34,9 +36,6 @@ pub enum EncodeError {
     /// The rule set has no encoding.
     #[error(transparent)]
     Unsupported(#[from] Unsupported),
-    /// A damaged ply fits too many moves to list (a limit, not a verdict).
-    #[error("{0}")]
-    TooManyMoves(String),
 }
 
 /// Whether the encoder knows `variant`'s rules.
@@ -52,12 +51,12 @@ pub fn encodes(variant: Variant) -> Result<(), Unsupported> {
 /// Encodes `record` under the rules of `variant` into `sink`.
 ///
 /// A damaged record (see [`Record::written`]) gets the encoding of
-/// `encodings/damaged.md`; [`Encoded::damaged`] then lists its choices.
+/// `encodings/damaged.md`; [`Encoded::layout`] then says where its
+/// damaged plies' variables are.
 ///
 /// # Errors
 /// [`EncodeError::Unsupported`] for a rule set without an encoding
-/// (nothing is written); [`EncodeError::TooManyMoves`] when a damaged ply
-/// fits more moves than the encoder lists.
+/// (nothing is written).
 pub fn encode_with(
     variant: Variant,
     record: &Record,
@@ -66,9 +65,9 @@ pub fn encode_with(
 ) -> Result<Encoded, EncodeError> {
     encodes(variant)?;
     if record.is_damaged() {
-        let (mut encoded, plies) = damaged::encode_damaged(variant, record, sink, options)
-            .map_err(EncodeError::TooManyMoves)?;
-        encoded.damaged = plies;
+        let (mut encoded, layout) =
+            damaged::encode_damaged(variant, record, sink, options, options.named);
+        encoded.layout = Some(layout);
         return Ok(encoded);
     }
     Ok(match variant {
@@ -118,8 +117,8 @@ pub fn dimacs(record: &Record, variant: Variant) -> Result<AnnotatedCnf, EncodeE
 }
 
 /// [`dimacs`] with what is `known` of the boards (`--start-board`,
-/// `--end-board`), and what the encoder says of the formula (its damaged
-/// plies' choices above all, to read a model back).
+/// `--end-board`), and what the encoder says of the formula (a damaged
+/// record's layout above all, to read a model back).
 ///
 /// # Errors
 /// As [`encode_with`].
@@ -137,42 +136,21 @@ pub fn dimacs_encoded(
     };
     let options = EncodeOptions {
         known,
+        named: true,
         ..EncodeOptions::default()
     };
     let encoded = encode_with(variant, record, &mut sink, options)?;
-    if !encoded.damaged.is_empty() {
-        name_damaged_vars(&mut cnf, variant, &encoded);
+    if let Some(layout) = &encoded.layout {
+        let start_name = vars::name_on(topology);
+        cnf.name_vars(encoded.stats.vars, |v| {
+            layout
+                .vars
+                .name(v)
+                .map_or_else(|| start_name(v), str::to_string)
+        });
     }
     annotate(&mut cnf, record, variant, &encoded);
     Ok((cnf, encoded))
-}
-
-/// Names a damaged record's variables: the start board's, each choice
-/// ("ply 5 plays 22x15") and each later board ("after ply 5 sq13 king").
-fn name_damaged_vars(cnf: &mut AnnotatedCnf, variant: Variant, encoded: &Encoded) {
-    let topology = variant.topology();
-    let block = vars::var_count(topology);
-    let start_name = vars::name_on(topology);
-    let mut names: std::collections::HashMap<usize, String> = std::collections::HashMap::new();
-    for ply in &encoded.damaged {
-        for (var, mv) in &ply.choices {
-            if let Some(v) = var {
-                let text = variant.write_move(mv);
-                names.insert(v.index(), format!("ply {} plays {text}", ply.ply));
-            }
-        }
-        if let Some(after) = ply.board_after {
-            for i in 0..block {
-                let name = start_name(varisat::Var::from_index(i));
-                let name = name.replacen("start", &format!("after ply {}", ply.ply), 1);
-                names.insert(after + i, name);
-            }
-        }
-    }
-    cnf.name_vars(encoded.stats.vars, |v| match names.get(&v.index()) {
-        Some(name) => name.clone(),
-        None => start_name(v),
-    });
 }
 
 /// The preamble of [`dimacs`]: the record, the sizes and the variable scheme.
@@ -209,24 +187,11 @@ fn annotate(cnf: &mut AnnotatedCnf, record: &Record, variant: Variant, encoded: 
     cnf.comment(
         "a model is a start board: square n has variables 3n-2 (occupied), 3n-1 (white), 3n (king)",
     );
-    for ply in &encoded.damaged {
-        let moves: Vec<String> = ply
-            .choices
-            .iter()
-            .map(|(var, mv)| match var {
-                Some(v) => format!("{}={}", v.to_dimacs(), variant.write_move(mv)),
-                None => variant.write_move(mv),
-            })
-            .collect();
-        let what = if ply.choices.len() == 1 {
-            "the one move that fits"
-        } else {
-            "choices (variable=move; see encodings/damaged.md)"
-        };
+    if let Some(layout) = &encoded.layout {
+        let plies: Vec<String> = layout.moves.iter().map(|m| m.ply.to_string()).collect();
         cnf.comment(format!(
-            "ply {} is damaged; {what}: {}",
-            ply.ply,
-            moves.join(" ")
+            "damaged plies {}: each move as variables, the board after each in a block of its own (see encodings/damaged.md)",
+            plies.join(", ")
         ));
     }
     if let Some(c) = &encoded.contradiction {

@@ -25,7 +25,7 @@
 
 use crate::board::{Color, Direction, Square};
 use crate::notation::{parse_records, MoveText, Record};
-use crate::solve::{solve_dfs, solve_sat, Found, Limit};
+use crate::solve::{solve, solve_dfs, Engine, Found, Limit, Outcome};
 
 /// The stored members, K = 1, 2, ..., as found by [`search`] with
 /// [`Shuttles::corners`] and width 1000 (`postfacto generate --hard-search --beam 1000`).
@@ -205,7 +205,7 @@ impl Build {
 }
 
 fn solvable(record: &Record) -> bool {
-    matches!(solve_sat(record), Ok(Found::Start(..)))
+    matches!(solve(record, Engine::Sat), Ok(Outcome::Solved(_)))
 }
 
 /// Start boards the DFS tries on `record` (capped, so the search stays bounded).
@@ -215,10 +215,9 @@ fn dfs_nodes(record: &Record) -> u64 {
         time: None,
     };
     match solve_dfs(record, limit) {
-        Found::Start(_, stats)
-        | Found::Completed(_, _, stats)
-        | Found::Impossible(_, stats)
-        | Found::GaveUp(_, stats) => stats.nodes,
+        Found::Start(_, stats) | Found::Impossible(_, stats) | Found::GaveUp(_, stats) => {
+            stats.nodes
+        }
     }
 }
 
@@ -314,10 +313,10 @@ mod tests {
         for k in 1..=largest_k() {
             let record = hard_instance(k).expect("stored");
             assert!(record.moves.len() <= 100);
-            let Ok(Found::Start(start, _)) = solve_sat(&record) else {
+            let Ok(Outcome::Solved(solution)) = solve(&record, Engine::Sat) else {
                 panic!("member {k} is not solvable");
             };
-            replay(&English, &start, &record).expect("the SAT answer replays");
+            replay(&English, &solution.answer.start, &record).expect("the SAT answer replays");
             previous_best = previous_best.max(dfs_nodes(&record));
         }
         assert!(

@@ -101,7 +101,7 @@ impl Rules for English {
             .collect()
     }
 
-    fn legal_moves(&self, board: &Board, side: Color) -> Vec<MoveText> {
+    fn capture_sequences(&self, board: &Board, side: Color) -> Vec<MoveText> {
         let mut captures = Vec::new();
         for from in board.squares_of(side) {
             let piece = board.get(from).expect("square of side holds a piece");
@@ -109,6 +109,11 @@ impl Rules for English {
             lifted.set(from, None);
             English::extend_captures(&lifted, piece, &mut vec![from], &mut captures);
         }
+        captures
+    }
+
+    fn legal_moves(&self, board: &Board, side: Color) -> Vec<MoveText> {
+        let mut captures = self.capture_sequences(board, side);
         if !captures.is_empty() {
             captures.sort_by_key(|m| m.path().to_vec());
             captures.dedup();

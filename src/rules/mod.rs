@@ -3,6 +3,7 @@
 //! ([`Color::is_forward`], [`Color::crowning_row`], [`Piece::may_go`]).
 
 mod english;
+mod movement;
 mod russian;
 
 use std::fmt;
@@ -11,6 +12,7 @@ use crate::board::{Board, Color, Piece, Square, Topology};
 use crate::notation::MoveText;
 
 pub use english::English;
+pub use movement::{Crowning, Movement};
 pub use russian::{Brazilian, International, Russian};
 
 /// A rule set: which start boards are allowed, which moves are legal, how they are played.
@@ -29,6 +31,16 @@ pub trait Rules: fmt::Debug + Sync {
     /// # Errors
     /// The first rule the move breaks; the board is left unchanged.
     fn play(&self, board: &Board, side: Color, mv: &MoveText) -> Result<Board, Violation>;
+
+    /// Every complete capture sequence of `side`: captures that go on
+    /// while they can, before any rule chooses among them (the majority
+    /// capture keeps only the longest of these).
+    fn capture_sequences(&self, board: &Board, side: Color) -> Vec<MoveText>;
+
+    /// How pieces move and capture under these rules.
+    fn movement(&self) -> Movement {
+        Movement::of(self.variant())
+    }
 }
 
 /// The piece of `side` on `from`, which is about to move.

@@ -290,6 +290,10 @@ macro_rules! flying_rules {
                 $policy.legal_moves(board, side)
             }
 
+            fn capture_sequences(&self, board: &Board, side: Color) -> Vec<MoveText> {
+                $policy.captures(board, side)
+            }
+
             fn play(&self, board: &Board, side: Color, mv: &MoveText) -> Result<Board, Violation> {
                 $policy.play(board, side, mv)
             }

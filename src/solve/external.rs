@@ -1,55 +1,79 @@
-//! Solving with an outside SAT solver: write the DIMACS file `postfacto cnf`
-//! would print, run any SAT-competition style solver on it, read the model
-//! back from its `s` and `v` lines, and go on exactly as with varisat.
+//! Solving with an outside SAT solver: write the formula `postfacto cnf`
+//! would print as DIMACS, run any SAT-competition style solver on it, read
+//! the model back from its `s` and `v` lines, and go on exactly as with
+//! varisat: the model is replayed, and one the replayer rejects adds its
+//! clause before the solver runs again.
 
 use std::time::Duration;
 
-use crate::encode::dimacs_encoded;
+use crate::encode::{dimacs_encoded, BoardFacts};
 use crate::notation::Record;
 use crate::rules::Variant;
-use crate::sat::{run_solver, Verdict};
+use crate::sat::{run_solver, SatError, Verdict};
 
-use super::{Found, SolveError, SolveStats};
+use super::formula::{Formula, Refined};
+use super::refine::Check;
+use super::{sat, Outcome, SolveError, SolveStats};
 
-/// Finds a start board (bound by what is `known` of the boards) with the outside solver `command` (program and
-/// arguments; the DIMACS file's path is added last), killed with its
-/// process group if `limit` passes first.
+/// Reconstructs `record` (bound by what is `known` of the boards) with the
+/// outside solver `command` (program and arguments; the DIMACS file's path
+/// is added last), killed with its process group if `limit` passes first.
 ///
 /// # Errors
 /// [`SolveError`] if the solver cannot be run or its output makes no sense.
 pub fn solve_external(
-    record: &Record,
     variant: Variant,
-    known: crate::encode::BoardFacts,
+    record: &Record,
+    known: BoardFacts,
     command: &[String],
     limit: Option<Duration>,
-) -> Result<Found, SolveError> {
+) -> Result<Outcome, SolveError> {
     let (mut cnf, encoded) = dimacs_encoded(record, variant, known)?;
-    // Captures longer than a damaged ply's listing are left out: the outside
-    // solver takes no assumptions, so "unsatisfiable" then proves nothing.
-    let longer = encoded.longer_captures();
-    if !longer.is_empty() {
-        cnf.begin_group("longer captures than those listed are left out (encodings/damaged.md)");
-        for &l in &longer {
-            cnf.add_clause(&[!l]);
-        }
-    }
-    let verdict = run_solver(command, &cnf, limit)?;
-    let formula = cnf.formula();
-    let stats = SolveStats {
-        vars: formula.var_count(),
-        clauses: formula.len(),
+    let formula = Formula {
+        variant,
+        record: record.clone(),
+        known,
+        encoded,
+    };
+    let refiner = formula.refiner();
+    let mut stats = SolveStats {
+        vars: cnf.formula().var_count(),
+        clauses: cnf.formula().len(),
         ..SolveStats::default()
     };
-    Ok(match verdict {
-        Verdict::Satisfiable(model) => {
-            super::sat::found_in(record, variant, &model, &encoded.damaged, stats)?
+    if let Some(c) = formula.contradiction() {
+        let reason = Some(sat::contradiction_reason(c, record));
+        return Ok(Outcome::Impossible { reason, stats });
+    }
+    loop {
+        let model = match run_solver(command, &cnf, limit) {
+            Ok(Verdict::Satisfiable(model)) => model,
+            Ok(Verdict::Unsatisfiable) => return Ok(sat::outcome(record, None, stats)),
+            Ok(Verdict::Unknown) => {
+                let reason = "the solver says 's UNKNOWN'".to_string();
+                return Ok(Outcome::GaveUp { reason, stats });
+            }
+            Err(SatError::Undecided(reason)) => return Ok(Outcome::GaveUp { reason, stats }),
+            Err(e) => return Err(e.into()),
+        };
+        match refiner.check(&model)? {
+            Check::Answer { start, filled, end } => {
+                let refined = Refined {
+                    model,
+                    start,
+                    filled,
+                    end,
+                };
+                return Ok(sat::outcome(record, Some(refined), stats));
+            }
+            Check::Learn { ply, clause } => {
+                cnf.begin_group(format!(
+                    "learned at ply {ply} from a model the replayer rejected"
+                ));
+                cnf.add_clause(&clause);
+                stats.learned += 1;
+                stats.clauses += 1;
+            }
         }
-        Verdict::Unsatisfiable if !longer.is_empty() => Found::GaveUp(
-            "no filling with the captures listed works; longer ones are too many to list".into(),
-            stats,
-        ),
-        Verdict::Unsatisfiable => Found::Impossible(None, stats),
-        Verdict::Unknown => Found::GaveUp("the solver says 's UNKNOWN'".into(), stats),
-    })
+    }
 }

@@ -1,17 +1,28 @@
-//! Engines that find a start board, and the check every answer passes before
-//! anyone sees it.
+//! Finding a start board, and the check every answer passes before anyone
+//! sees it.
 //!
-//! [`solve`] runs an engine, then replays the record from the engine's start
-//! board with the native replayer. An answer the replayer rejects is an
-//! [`SolveError`], never a printed board.
+//! One pipeline, behind one type ([`Reconstructor`], a builder with the
+//! options: engine, facts, outside solver):
+//!
+//! encode ([`Formula`]) → solve → decode → replay → (refine) → answer.
+//!
+//! The SAT engine's models are read back and replayed by the native
+//! replayer; a model it rejects teaches the formula a clause
+//! ([`refine`]) and the solver goes on. An answer is printed only once it
+//! replays; a model that breaks a rule the formula states in full is an
+//! internal error ([`SolveError::Internal`]), never a printed board.
 
 mod dfs;
 mod external;
+mod formula;
+mod refine;
 mod sat;
 
 use std::fmt;
+use std::time::Duration;
 
 use crate::board::Board;
+use crate::encode::BoardFacts;
 use crate::notation::{Answer, Record};
 use crate::replay::replay;
 use crate::rules::Variant;
@@ -19,8 +30,11 @@ use crate::sat::SatError;
 
 pub use crate::sat::{lucky, parse_solver_output, Verdict};
 pub use dfs::{solve_dfs, Limit};
-pub use external::solve_external;
-pub use sat::{filled_record, solve_by_unit_facts, solve_sat, solve_sat_knowing, solve_sat_with};
+pub use formula::{
+    solve_canonically, solve_refining, with_learned, Backend, Canonical, Formula, Learned, Refined,
+};
+pub use refine::{Check, Refiner};
+pub use sat::solve_by_unit_facts;
 
 /// The method used to find a start board.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default)]
@@ -58,17 +72,17 @@ pub struct SolveStats {
     /// which replayed, so no formula was built (`clauses` is 0); see
     /// [`solve_by_unit_facts`].
     pub shortcut: bool,
+    /// Clauses the SAT engine learned from models the replayer rejected
+    /// (counted in `clauses` too).
+    pub learned: usize,
 }
 
-/// What an engine found, before the replay check.
+/// What the DFS engine found, before the replay check.
 #[derive(Clone, Debug)]
 pub enum Found {
     /// A candidate start board.
     Start(Board, SolveStats),
-    /// A candidate start board for a damaged record, with the record's
-    /// moves filled in (see [`Record::written`]).
-    Completed(Board, Record, SolveStats),
-    /// Proof (or a search's exhaustion) that no start board exists, with a reason when known.
+    /// The search's exhaustion: no start board exists, with a reason when known.
     Impossible(Option<String>, SolveStats),
     /// A limit was hit before a verdict.
     GaveUp(String, SolveStats),
@@ -152,7 +166,6 @@ impl From<crate::encode::EncodeError> for SolveError {
     fn from(e: crate::encode::EncodeError) -> SolveError {
         match e {
             crate::encode::EncodeError::Unsupported(u) => u.into(),
-            crate::encode::EncodeError::TooManyMoves(m) => SolveError::Sat(SatError::Undecided(m)),
         }
     }
 }
@@ -169,7 +182,8 @@ impl From<varisat::solver::SolverError> for SolveError {
     }
 }
 
-/// Finds a start board for `record` with `engine` and checks it with the replayer.
+/// Finds a start board for `record` with `engine` under English rules
+/// and checks it with the replayer (see [`Reconstructor`] for the rest).
 ///
 /// # Errors
 /// [`SolveError`] when the engine fails or its board does not replay.
@@ -177,75 +191,147 @@ pub fn solve(record: &Record, engine: Engine) -> Result<Outcome, SolveError> {
     solve_with(record, engine, Variant::English)
 }
 
-/// [`solve_with`], but the SAT engine's formula goes to the outside solver
-/// `command` (program and arguments) instead of varisat; its answer gets the
-/// same replay check. A solver still running after `limit` is killed with
-/// its process group, and the outcome is [`Outcome::GaveUp`].
+/// [`solve`] under the rules of `variant`.
 ///
 /// # Errors
-/// [`SolveError`] when the solver fails or its board does not replay.
-pub fn solve_with_solver(
-    record: &Record,
-    variant: Variant,
-    command: &[String],
-    limit: Option<std::time::Duration>,
-) -> Result<Outcome, SolveError> {
-    let none = crate::encode::BoardFacts::none();
-    solve_with_solver_knowing(record, variant, none, command, limit)
-}
-
-/// [`solve_with_solver`], the start board also bound by what is `known`
-/// of the start and end boards; the answer is checked against the facts.
-///
-/// # Errors
-/// As [`solve_with_solver`].
-pub fn solve_with_solver_knowing(
-    record: &Record,
-    variant: Variant,
-    known: crate::encode::BoardFacts,
-    command: &[String],
-    limit: Option<std::time::Duration>,
-) -> Result<Outcome, SolveError> {
-    let found = match solve_external(record, variant, known, command, limit) {
-        Err(SolveError::Sat(SatError::Undecided(reason))) => {
-            Found::GaveUp(reason, SolveStats::default())
-        }
-        other => other?,
-    };
-    let outcome = check(record, Engine::Sat, variant, found)?;
-    if let Outcome::Solved(solution) = &outcome {
-        check_facts(&solution.answer, known)?;
-    }
-    Ok(outcome)
-}
-
-/// [`solve_with`], the start board also bound by what is `known` of the
-/// start and end boards (the SAT engine only). The answer's boards are
-/// checked against those facts, as its moves are by the replayer.
-///
-/// # Errors
-/// As [`solve_with`]; [`SolveError::Unsupported`] for facts with the DFS engine.
-pub fn solve_knowing(
+/// As [`solve`]; the DFS engine knows English rules only.
+pub fn solve_with(
     record: &Record,
     engine: Engine,
     variant: Variant,
-    known: crate::encode::BoardFacts,
 ) -> Result<Outcome, SolveError> {
-    if known.is_empty() {
-        return solve_with(record, engine, variant);
+    Reconstructor::new(variant).engine(engine).solve(record)
+}
+
+/// The reconstruction of records under one rule set, with its options.
+///
+/// ```
+/// use postfacto::notation::parse_records;
+/// use postfacto::rules::Variant;
+/// use postfacto::solve::{Engine, Outcome, Reconstructor};
+/// let record = &parse_records("W 3\n21-17\n13x22x31x24\n19x28\n")?[0];
+/// let outcome = Reconstructor::new(Variant::English).engine(Engine::Sat).solve(record)?;
+/// assert!(matches!(outcome, Outcome::Solved(_)));
+/// # Ok::<_, Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Reconstructor {
+    variant: Variant,
+    engine: Engine,
+    known: BoardFacts,
+    outside: Option<(Vec<String>, Option<Duration>)>,
+}
+
+impl Reconstructor {
+    /// The SAT engine under `variant`, nothing known besides the moves.
+    pub fn new(variant: Variant) -> Reconstructor {
+        Reconstructor {
+            variant,
+            engine: Engine::Sat,
+            known: BoardFacts::none(),
+            outside: None,
+        }
     }
-    if engine != Engine::Sat {
+
+    /// The engine.
+    #[must_use]
+    pub fn engine(mut self, engine: Engine) -> Reconstructor {
+        self.engine = engine;
+        self
+    }
+
+    /// What is known of the start and end boards besides the moves (the
+    /// SAT engine only); every answer is checked against them.
+    #[must_use]
+    pub fn facts(mut self, known: BoardFacts) -> Reconstructor {
+        self.known = known;
+        self
+    }
+
+    /// An outside SAT solver (program and arguments; the DIMACS file's
+    /// path is added last) instead of varisat, killed with its process
+    /// group when `limit` passes.
+    #[must_use]
+    pub fn outside_solver(
+        mut self,
+        command: Vec<String>,
+        limit: Option<Duration>,
+    ) -> Reconstructor {
+        self.outside = Some((command, limit));
+        self
+    }
+
+    /// The rule set.
+    pub fn variant(&self) -> Variant {
+        self.variant
+    }
+
+    /// What is known of the boards.
+    pub fn known(&self) -> BoardFacts {
+        self.known
+    }
+
+    /// Reconstructs `record`: encode, solve, decode, replay, refine, answer.
+    ///
+    /// # Errors
+    /// [`SolveError`]: the engine fails, an answer does not replay (a bug),
+    /// or the request cannot be served (the DFS engine and damaged
+    /// records, facts or rules other than English).
+    pub fn solve(&self, record: &Record) -> Result<Outcome, SolveError> {
+        if let Some(whole) = record.as_written(self.variant.geometry()) {
+            // A capture read short but written whole (PDN): as written
+            // first, with every engine's speed.
+            if let Outcome::Solved(mut solution) = self.solve_whole(&whole)? {
+                solution.filled = Some(whole);
+                return Ok(Outcome::Solved(solution));
+            }
+            if self.engine != Engine::Sat {
+                return Err(SolveError::Unsupported(
+                    "the DFS engine finds no answer with the captures as written; longer capture paths that also fit the text need the SAT engine".into(),
+                ));
+            }
+        }
+        self.solve_whole(record)
+    }
+
+    fn solve_whole(&self, record: &Record) -> Result<Outcome, SolveError> {
+        match self.engine {
+            Engine::Sat => match &self.outside {
+                Some((command, limit)) => {
+                    external::solve_external(self.variant, record, self.known, command, *limit)
+                }
+                None => sat::solve_sat(self.variant, record, self.known),
+            },
+            Engine::Dfs(limit) => self.solve_dfs(record, limit),
+        }
+    }
+
+    fn solve_dfs(&self, record: &Record, limit: Limit) -> Result<Outcome, SolveError> {
         refuse_damaged(record, "the DFS engine")?;
-        return Err(SolveError::Unsupported(
-            "the DFS engine does not take board facts; the SAT engine does".into(),
-        ));
+        if !self.known.is_empty() {
+            return Err(SolveError::Unsupported(
+                "the DFS engine does not take board facts; the SAT engine does".into(),
+            ));
+        }
+        if self.variant != Variant::English {
+            return Err(SolveError::Unsupported(format!(
+                "the DFS engine knows English rules only, not {}",
+                self.variant.name()
+            )));
+        }
+        match solve_dfs(record, limit) {
+            Found::Impossible(reason, stats) => Ok(Outcome::Impossible { reason, stats }),
+            Found::GaveUp(reason, stats) => Ok(Outcome::GaveUp { reason, stats }),
+            Found::Start(start, stats) => {
+                let answer = checked_answer(record, start, "the dfs engine", self.variant)?;
+                Ok(Outcome::Solved(Solution {
+                    answer,
+                    stats,
+                    filled: None,
+                }))
+            }
+        }
     }
-    let found = sat::solve_sat_knowing(record, variant, known)?;
-    let outcome = check(record, engine, variant, found)?;
-    if let Outcome::Solved(solution) = &outcome {
-        check_facts(&solution.answer, known)?;
-    }
-    Ok(outcome)
 }
 
 /// Checks an answer against what is `known` of its boards, square by square.
@@ -268,65 +354,13 @@ pub fn check_facts(answer: &Answer, known: crate::encode::BoardFacts) -> Result<
     Ok(())
 }
 
-/// [`solve`] under the rules of `variant`.
-///
-/// # Errors
-/// [`SolveError`] when the engine fails or its board does not replay, or
-/// when the DFS engine is asked for rules other than English (it knows only those).
-pub fn solve_with(
-    record: &Record,
-    engine: Engine,
-    variant: Variant,
-) -> Result<Outcome, SolveError> {
-    if let Some(whole) = record.as_written(variant.geometry()) {
-        return solve_as_written(record, &whole, engine, variant);
-    }
-    if engine != Engine::Sat {
-        refuse_damaged(record, "the DFS engine")?;
-    }
-    let found = match (engine, variant) {
-        (Engine::Sat, _) => {
-            if let Some(answer) = solve_by_unit_facts(record, variant) {
-                let stats = SolveStats {
-                    vars: crate::encode::vars::var_count(variant.topology()),
-                    lucky: true,
-                    shortcut: true,
-                    ..SolveStats::default()
-                };
-                return Ok(Outcome::Solved(Solution {
-                    answer,
-                    stats,
-                    filled: None,
-                }));
-            }
-            sat::solve_sat_with(record, variant)?
-        }
-        (Engine::Dfs(limit), Variant::English) => solve_dfs(record, limit),
-        (Engine::Dfs(_), _) => {
-            return Err(SolveError::Unsupported(format!(
-                "the DFS engine knows English rules only, not {}",
-                variant.name()
-            )))
-        }
-    };
-    check(record, engine, variant, found)
-}
-
-/// Checks a start board that `who` (e.g. "the sat engine") found for
-/// `record`: it must obey the start-board rules and replay; the answer is
-/// the start board and the replayer's end board.
+/// Checks a start board that `who` (e.g. "the dfs engine") found for
+/// `record` under `variant`: it must obey the start-board rules and
+/// replay; the answer is the start board and the replayer's end board.
 ///
 /// # Errors
 /// [`SolveError`] naming `who` when the board breaks a rule.
-pub fn checked_answer(record: &Record, start: Board, who: &str) -> Result<Answer, SolveError> {
-    checked_answer_with(record, start, who, Variant::English)
-}
-
-/// [`checked_answer`] under the rules of `variant`.
-///
-/// # Errors
-/// [`SolveError`] naming `who` when the board breaks a rule.
-pub fn checked_answer_with(
+pub fn checked_answer(
     record: &Record,
     start: Board,
     who: &str,
@@ -372,29 +406,6 @@ pub fn check_filled(record: &Record, filled: &Record, who: &str) -> Result<(), S
     Ok(())
 }
 
-/// A record whose only damage is captures read short but written whole
-/// (PDN): solved as written first, with every engine's speed; only if that
-/// has no answer does the SAT engine try the longer paths that also fit
-/// (a king's capture may loop through squares the text leaves out).
-fn solve_as_written(
-    record: &Record,
-    whole: &Record,
-    engine: Engine,
-    variant: Variant,
-) -> Result<Outcome, SolveError> {
-    if let Outcome::Solved(mut solution) = solve_with(whole, engine, variant)? {
-        solution.filled = Some(whole.clone());
-        return Ok(Outcome::Solved(solution));
-    }
-    if engine != Engine::Sat {
-        return Err(SolveError::Unsupported(
-            "the DFS engine finds no answer with the captures as written; longer capture paths that also fit the text need the SAT engine".into(),
-        ));
-    }
-    let found = sat::solve_sat_with(record, variant)?;
-    check(record, engine, variant, found)
-}
-
 /// The refusal of engines that need every move written out.
 fn refuse_damaged(record: &Record, who: &str) -> Result<(), SolveError> {
     if record.is_damaged() {
@@ -403,41 +414,4 @@ fn refuse_damaged(record: &Record, who: &str) -> Result<(), SolveError> {
         )));
     }
     Ok(())
-}
-
-/// Replays an engine's candidate; turns a failed replay into an [`SolveError`].
-fn check(
-    record: &Record,
-    engine: Engine,
-    variant: Variant,
-    found: Found,
-) -> Result<Outcome, SolveError> {
-    match found {
-        Found::Impossible(reason, stats) => Ok(Outcome::Impossible { reason, stats }),
-        Found::GaveUp(reason, stats) => Ok(Outcome::GaveUp { reason, stats }),
-        Found::Start(start, stats) => {
-            let who = format!("the {} engine", engine.name());
-            if record.is_damaged() {
-                return Err(SolveError::Internal(format!(
-                    "{who} gave a start board without the moves of a damaged record"
-                )));
-            }
-            let answer = checked_answer_with(record, start, &who, variant)?;
-            Ok(Outcome::Solved(Solution {
-                answer,
-                stats,
-                filled: None,
-            }))
-        }
-        Found::Completed(start, filled, stats) => {
-            let who = format!("the {} engine", engine.name());
-            check_filled(record, &filled, &who)?;
-            let answer = checked_answer_with(&filled, start, &who, variant)?;
-            Ok(Outcome::Solved(Solution {
-                answer,
-                stats,
-                filled: Some(filled),
-            }))
-        }
-    }
 }

@@ -1,17 +1,17 @@
 //! The SAT engine: encode, solve, read the start board off the model.
 
-use varisat::{CnfFormula, Solver};
+use varisat::CnfFormula;
 
 use crate::board::{Color, Piece, Role, Square};
 use crate::encode::vars::{self, Fact};
-use crate::encode::{encode_with, unit_facts, BoardFacts, DamagedPly, EncodeOptions};
-use crate::notation::{Answer, Record, WrittenMove};
+use crate::encode::{unit_facts, BoardFacts, EncodeOptions};
+use crate::notation::{Answer, Record};
 use crate::replay::{replay, ReplayError};
 use crate::rules::Variant;
 use crate::rules::Violation;
 
-use super::{Found, SolveError, SolveStats};
-use crate::sat::lucky_model;
+use super::formula::{solve_canonically, Formula, Refined};
+use super::{Outcome, Solution, SolveError, SolveStats};
 
 /// How many blockers [`solve_by_unit_facts`] adds before it gives up.
 const MAX_BLOCKERS: usize = 8;
@@ -125,160 +125,82 @@ fn touched_through(record: &Record, ply: usize) -> u64 {
     touched
 }
 
-/// Finds a start board for `record` with the English encoding and varisat.
-///
-/// The formula is first checked against the [lucky assignment](crate::sat::lucky);
-/// varisat is called only when that does not satisfy it.
-///
-/// # Errors
-/// [`SolveError`] if varisat fails.
-pub fn solve_sat(record: &Record) -> Result<Found, SolveError> {
-    solve_sat_with(record, Variant::English)
-}
-
-/// [`solve_sat`] under the rules of `variant`.
+/// The SAT engine: the unit-facts shortcut for a clean record with
+/// nothing else known, else the formula solved canonically (the lucky
+/// assignment, then varisat, refining until a model replays).
 ///
 /// # Errors
-/// [`SolveError`] if varisat fails.
-pub fn solve_sat_with(record: &Record, variant: Variant) -> Result<Found, SolveError> {
-    solve_sat_knowing(record, variant, BoardFacts::none())
-}
-
-/// [`solve_sat_with`], the start board also bound by what is `known` of
-/// the start and end boards.
-///
-/// # Errors
-/// [`SolveError`] if varisat fails.
-pub fn solve_sat_knowing(
-    record: &Record,
+/// [`SolveError`] if varisat fails or a model breaks a rule the formula
+/// states in full.
+pub(super) fn solve_sat(
     variant: Variant,
+    record: &Record,
     known: BoardFacts,
-) -> Result<Found, SolveError> {
-    let mut formula = CnfFormula::new();
-    let options = EncodeOptions {
-        known,
-        ..EncodeOptions::default()
-    };
-    let encoded = encode_with(variant, record, &mut formula, options)?;
+) -> Result<Outcome, SolveError> {
+    if !record.is_damaged() && known.is_empty() {
+        if let Some(answer) = solve_by_unit_facts(record, variant) {
+            let stats = SolveStats {
+                vars: crate::encode::vars::var_count(variant.topology()),
+                lucky: true,
+                shortcut: true,
+                ..SolveStats::default()
+            };
+            return Ok(Outcome::Solved(Solution {
+                answer,
+                stats,
+                filled: None,
+            }));
+        }
+    }
+    let mut cnf = CnfFormula::new();
+    let formula = Formula::encode(variant, record, known, &mut cnf, EncodeOptions::default())?;
     let mut stats = SolveStats {
-        vars: encoded.stats.vars,
-        clauses: encoded.stats.clauses,
+        vars: formula.vars(),
+        clauses: formula.encoded.stats.clauses,
         ..SolveStats::default()
     };
-    if let Some(c) = encoded.contradiction {
-        let written = record.written_moves();
-        let reason = match written.get(c.ply.wrapping_sub(1)) {
-            Some(_) if matches!(c.rule, crate::encode::Rule::OneMove { .. }) => {
-                format!("ply {}: {}", c.ply, c.reason)
-            }
-            Some(mv) if !c.rule.is_fact() => format!("ply {} ({mv}): {}", c.ply, c.reason),
-            _ => format!("{}: {}", c.rule, c.reason),
-        };
-        return Ok(Found::Impossible(Some(reason), stats));
+    if let Some(c) = formula.contradiction() {
+        return Ok(Outcome::Impossible {
+            reason: Some(contradiction_reason(c, record)),
+            stats,
+        });
     }
-    if let Some(model) = lucky_model(&formula) {
-        stats.lucky = true;
-        return found_in(record, variant, &model, &encoded.damaged, stats);
-    }
-    let mut solver = Solver::new();
-    solver.add_formula(&formula);
-    // Captures longer than a damaged ply's listing are a relaxation: first
-    // without them; only if that fails, whether they could make a difference.
-    let longer = encoded.longer_captures();
-    let without: Vec<varisat::Lit> = longer.iter().map(|&l| !l).collect();
-    solver.assume(&without);
-    match solver.solve() {
-        Ok(true) => {
-            let model = solver
-                .model()
-                .ok_or_else(|| SolveError::Internal("varisat said SAT but gave no model".into()))?;
-            found_in(record, variant, &model, &encoded.damaged, stats)
-        }
-        Ok(false) if longer.is_empty() => Ok(Found::Impossible(None, stats)),
-        Ok(false) => {
-            solver.assume(&[]);
-            match solver.solve() {
-                Ok(false) => Ok(Found::Impossible(None, stats)),
-                Ok(true) => {
-                    let plies: Vec<String> = encoded
-                        .damaged
-                        .iter()
-                        .filter_map(|d| {
-                            d.longer
-                                .map(|(_, j)| format!("ply {} (over {j} jumps)", d.ply))
-                        })
-                        .collect();
-                    Ok(Found::GaveUp(
-                        format!(
-                            "no filling with the captures listed works, and longer ones at {} are too many to list; write more of those moves",
-                            plies.join(", ")
-                        ),
-                        stats,
-                    ))
-                }
-                Err(e) => Err(e.into()),
-            }
-        }
-        Err(e) => Err(e.into()),
+    let canonical = solve_canonically(&formula, &cnf)?;
+    stats.lucky = canonical.lucky;
+    stats.learned = canonical.learned.len();
+    stats.clauses += stats.learned;
+    Ok(outcome(record, canonical.answer, stats))
+}
+
+/// The outcome of a solve that found `answer` (or none).
+pub(super) fn outcome(record: &Record, answer: Option<Refined>, stats: SolveStats) -> Outcome {
+    match answer {
+        None => Outcome::Impossible {
+            reason: None,
+            stats,
+        },
+        Some(refined) => Outcome::Solved(Solution {
+            answer: Answer {
+                start: refined.start,
+                end: refined.end,
+            },
+            stats,
+            filled: record.is_damaged().then_some(refined.filled),
+        }),
     }
 }
 
-/// The answer a model gives: its start board, and for a damaged record
-/// the moves its choices fill in.
-///
-/// # Errors
-/// [`SolveError::Internal`] when a damaged ply has no chosen move (a bug).
-pub(crate) fn found_in(
-    record: &Record,
-    variant: Variant,
-    model: &[varisat::Lit],
-    damaged: &[DamagedPly],
-    stats: SolveStats,
-) -> Result<Found, SolveError> {
-    let start = vars::decode_on(model, variant.topology());
-    if !record.is_damaged() {
-        return Ok(Found::Start(start, stats));
+/// Why a record is impossible on its face, in words: the ply (and its
+/// move as written) or the fact.
+pub(super) fn contradiction_reason(c: &crate::encode::Contradiction, record: &Record) -> String {
+    let written = record.written_moves();
+    match written.get(c.ply.wrapping_sub(1)) {
+        Some(_) if matches!(c.rule, crate::encode::Rule::OneMove { .. }) => {
+            format!("ply {}: {}", c.ply, c.reason)
+        }
+        Some(mv) if !c.rule.is_fact() => format!("ply {} ({mv}): {}", c.ply, c.reason),
+        _ => format!("{}: {}", c.rule, c.reason),
     }
-    Ok(Found::Completed(
-        start,
-        filled_record(record, model, damaged)?,
-        stats,
-    ))
-}
-
-/// `record` with the moves `model` chooses at its damaged plies.
-///
-/// # Errors
-/// [`SolveError::Internal`] when a damaged ply has no chosen move (a bug).
-pub fn filled_record(
-    record: &Record,
-    model: &[varisat::Lit],
-    damaged: &[DamagedPly],
-) -> Result<Record, SolveError> {
-    let mut truth = vec![false; model.iter().map(|l| l.index() + 1).max().unwrap_or(0)];
-    for l in model {
-        truth[l.index()] = l.is_positive();
-    }
-    let mut moves = Vec::with_capacity(record.plies());
-    for (i, written) in record.written_moves().into_iter().enumerate() {
-        let mv = match written {
-            WrittenMove::Known(mv) => mv,
-            WrittenMove::Pattern(_) => {
-                let ply = damaged.iter().find(|d| d.ply == i + 1);
-                let chosen = ply.and_then(|d| {
-                    d.choices.iter().find_map(|(var, mv)| match var {
-                        None => Some(mv),
-                        Some(v) => truth.get(v.index()).copied().unwrap_or(false).then_some(mv),
-                    })
-                });
-                chosen.cloned().ok_or_else(|| {
-                    SolveError::Internal(format!("the model chooses no move for ply {}", i + 1))
-                })?
-            }
-        };
-        moves.push(mv);
-    }
-    Ok(record.filled(moves))
 }
 
 #[cfg(test)]
@@ -287,21 +209,28 @@ mod tests {
     use crate::notation::parse_records;
     use crate::rules::English;
 
-    fn solved(text: &str) -> (crate::board::Board, SolveStats) {
+    /// The full path (no shortcut): the formula solved canonically.
+    fn solved(text: &str) -> (crate::board::Board, bool) {
         let record = &parse_records(text).expect("valid record")[0];
-        match solve_sat(record).expect("varisat works") {
-            Found::Start(start, stats) => {
-                replay(&English, &start, record).expect("the model replays");
-                (start, stats)
-            }
-            other => panic!("expected a start board, got {other:?}"),
-        }
+        let mut cnf = CnfFormula::new();
+        let formula = Formula::encode(
+            Variant::English,
+            record,
+            BoardFacts::none(),
+            &mut cnf,
+            EncodeOptions::default(),
+        )
+        .expect("English is encoded");
+        let canonical = solve_canonically(&formula, &cnf).expect("varisat works");
+        let answer = canonical.answer.expect("an answer");
+        replay(&English, &answer.start, record).expect("the model replays");
+        (answer.start, canonical.lucky)
     }
 
     #[test]
     fn most_records_are_satisfied_by_the_lucky_assignment() {
-        let (_, stats) = solved("B 2\n9-13\n22-18\n");
-        assert!(stats.lucky);
+        let (_, lucky) = solved("B 2\n9-13\n22-18\n");
+        assert!(lucky);
     }
 
     #[test]
@@ -330,7 +259,10 @@ mod tests {
                 "{text}"
             );
             assert!(
-                matches!(solve_sat(record), Ok(Found::Impossible(..))),
+                matches!(
+                    solve_sat(Variant::English, record, BoardFacts::none()),
+                    Ok(Outcome::Impossible { .. })
+                ),
                 "{text}"
             );
         }
@@ -340,7 +272,7 @@ mod tests {
     fn varisat_takes_over_when_the_lucky_assignment_fails() {
         // After 2x9 Black's man must not be able to jump on, which needs a
         // piece the unit clauses do not name: not the all-false assignment.
-        let (_, stats) = solved("B 2\n2x9\n14x5\n");
-        assert!(!stats.lucky);
+        let (_, lucky) = solved("B 2\n2x9\n14x5\n");
+        assert!(!lucky);
     }
 }

@@ -1,0 +1,293 @@
+//! Where the parts of a damaged ply's move may be: its origin, its simple
+//! moves, and for each capture step the segments it may make, as far as
+//! the symbolic board (and the unit facts) and the written pattern allow.
+//! The encoding allocates variables only there: a square a segment cannot
+//! reach has no variable, which is the same as a false one.
+
+use smallvec::SmallVec;
+
+use crate::board::{Color, Direction, Square, Topology};
+use crate::notation::MovePattern;
+use crate::rules::{Crowning, Movement};
+
+use super::super::symbolic::{KnownFacts, SymBoard};
+
+/// One leg of a move: from a square to another along a diagonal, over the
+/// squares `between` (for a capture, exactly one holds the piece taken).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Segment {
+    /// Where the leg starts.
+    pub from: Square,
+    /// Where it ends.
+    pub to: Square,
+    /// The squares strictly between, in order.
+    pub between: SmallVec<[Square; 8]>,
+    /// Only a king can make it (far, or backwards for a man).
+    pub needs_king: bool,
+}
+
+/// The capture step `k` (1-based): the segments it may make.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct StepDomain {
+    /// Every segment step `k` may make.
+    pub segments: Vec<Segment>,
+    /// Squares it may land on.
+    pub lands: u64,
+    /// Squares whose piece it may take.
+    pub taken: u64,
+}
+
+/// Where a damaged ply's move may go.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Domains {
+    /// Squares the moving piece may start from.
+    pub origins: u64,
+    /// Simple moves it may make (none when the pattern is a capture).
+    pub simple: Vec<Segment>,
+    /// Capture steps 1, 2, ... (none when the pattern is a simple move).
+    pub steps: Vec<StepDomain>,
+    /// Squares the move may end on.
+    pub ends: u64,
+    /// The move's length is fixed by the pattern (an exactly written capture).
+    pub exact_steps: Option<usize>,
+}
+
+/// Squares of the board as bitboards, what each may hold before the ply.
+#[derive(Clone, Copy, Debug)]
+pub struct Masks {
+    pub mover: u64,
+    pub king: u64,
+    pub enemy: u64,
+    pub empty: u64,
+}
+
+impl Masks {
+    /// What each square of `board` may hold for `side`, given `known`.
+    pub fn of(board: &SymBoard, side: Color, known: &KnownFacts) -> Masks {
+        let mover = board.may_hold(side, known);
+        Masks {
+            mover,
+            king: mover & board.may_be_king(known),
+            enemy: board.may_hold(side.opposite(), known),
+            empty: board.may_be_empty(known),
+        }
+    }
+}
+
+/// The domains of `pattern`'s move by `side` on a board with `masks`.
+pub fn domains(
+    pattern: &MovePattern,
+    side: Color,
+    masks: Masks,
+    movement: Movement,
+    topology: Topology,
+) -> Domains {
+    let written_from = pattern.from().map_or(topology.all_bits(), Square::bit);
+    let origins = masks.mover & written_from;
+    let mut domains = Domains {
+        origins,
+        ..Domains::default()
+    };
+    if pattern.allows(false) {
+        domains.simple = simple_moves(pattern, side, masks, movement, origins, topology);
+    }
+    if pattern.allows(true) {
+        domains.exact_steps = pattern.max_len().map(|n| n - 1);
+        domains.steps = capture_steps(pattern, side, masks, movement, origins, topology);
+    }
+    let lands = domains.steps.iter().fold(0, |all, s| all | s.lands);
+    let targets = domains.simple.iter().fold(0, |all, s| all | s.to.bit());
+    domains.ends = match (pattern, domains.exact_steps) {
+        (_, Some(k)) => domains.steps.get(k.wrapping_sub(1)).map_or(0, |s| s.lands) | targets,
+        _ => lands | targets,
+    } & last_written(pattern, topology);
+    prune(&mut domains, masks.enemy);
+    domains
+}
+
+/// Leaves out what leads nowhere: a landing from which the move may
+/// neither end nor go on to a landing that leads somewhere (backwards),
+/// then what no kept landing leads to (forwards), and origins with no
+/// move left.
+fn prune(domains: &mut Domains, enemy: u64) {
+    let ends = domains.ends;
+    let exact = domains.exact_steps;
+    // Backwards: squares from which the rest of the move can be made.
+    let mut next_starts = 0u64;
+    for k in (1..=domains.steps.len()).rev() {
+        let may_end = exact.is_none_or(|n| k == n);
+        let useful = if may_end { ends } else { 0 } | next_starts;
+        let step = &mut domains.steps[k - 1];
+        step.segments.retain(|s| useful & s.to.bit() != 0);
+        next_starts = step.segments.iter().fold(0, |all, s| all | s.from.bit());
+    }
+    domains.simple.retain(|s| ends & s.to.bit() != 0);
+    let simple_starts = domains.simple.iter().fold(0, |all, s| all | s.from.bit());
+    domains.origins &= next_starts | simple_starts;
+    // Forwards: segments from squares the move can reach.
+    let mut reached = domains.origins;
+    for step in &mut domains.steps {
+        step.segments.retain(|s| reached & s.from.bit() != 0);
+        step.lands = step.segments.iter().fold(0, |all, s| all | s.to.bit());
+        step.taken = step.segments.iter().fold(0, |all, s| {
+            all | s.between.iter().fold(0, |b, q| b | q.bit()) & enemy
+        });
+        reached = step.lands;
+    }
+    if let Some(last) = domains.steps.iter().position(|s| s.segments.is_empty()) {
+        domains.steps.truncate(last);
+    }
+    let lands = domains.steps.iter().fold(0, |all, s| all | s.lands);
+    let targets = domains.simple.iter().fold(0, |all, s| all | s.to.bit());
+    domains.ends &= lands | targets;
+}
+
+/// The squares the pattern lets the move end on.
+fn last_written(pattern: &MovePattern, topology: Topology) -> u64 {
+    match pattern {
+        MovePattern::Unknown => topology.all_bits(),
+        MovePattern::Between { to, .. } => to.bit(),
+        MovePattern::Path { squares, .. } => squares
+            .last()
+            .copied()
+            .flatten()
+            .map_or(topology.all_bits(), Square::bit),
+    }
+}
+
+/// Every simple move from `origins` the masks allow: a man one step
+/// forward, a king (when one may stand there) along any open diagonal.
+fn simple_moves(
+    pattern: &MovePattern,
+    side: Color,
+    masks: Masks,
+    movement: Movement,
+    origins: u64,
+    topology: Topology,
+) -> Vec<Segment> {
+    let mut out = Vec::new();
+    let target = pattern
+        .exact_square(1)
+        .flatten()
+        .map_or(u64::MAX, Square::bit);
+    for from in topology.squares().filter(|s| origins & s.bit() != 0) {
+        let king = masks.king & from.bit() != 0;
+        for dir in Direction::ALL {
+            let mut path: SmallVec<[Square; 8]> = SmallVec::new();
+            for to in std::iter::successors(from.step(dir), |s| s.step(dir)) {
+                if masks.empty & to.bit() == 0 {
+                    break;
+                }
+                let needs_king = !path.is_empty() || !side.is_forward(dir);
+                if (!needs_king || king) && target & to.bit() != 0 {
+                    out.push(Segment {
+                        from,
+                        to,
+                        between: path.clone(),
+                        needs_king,
+                    });
+                }
+                if !(king && movement.flying_kings) {
+                    break;
+                }
+                path.push(to);
+            }
+        }
+    }
+    out
+}
+
+/// The capture steps: from the origins, every segment a capturing piece
+/// may make, step after step, as long as new landings appear and pieces
+/// may be left to take (each step takes a different one).
+fn capture_steps(
+    pattern: &MovePattern,
+    side: Color,
+    masks: Masks,
+    movement: Movement,
+    origins: u64,
+    topology: Topology,
+) -> Vec<StepDomain> {
+    let most = match pattern.max_len() {
+        Some(n) => n - 1,
+        None => masks.enemy.count_ones() as usize,
+    };
+    // The origin is vacated: a capture may pass or land there.
+    let passable = masks.empty | origins;
+    let crowning_row = topology
+        .squares()
+        .filter(|s| s.crowns(side))
+        .fold(0u64, |all, s| all | s.bit());
+    let mut king_possible = masks.king & origins != 0;
+    let mut from = origins;
+    let mut steps = Vec::new();
+    for k in 1..=most {
+        let written = pattern
+            .exact_square(k)
+            .flatten()
+            .map_or(u64::MAX, Square::bit);
+        let mut step = StepDomain::default();
+        for a in topology.squares().filter(|s| from & s.bit() != 0) {
+            segments_from(a, side, masks, movement, passable, king_possible, &mut step);
+        }
+        step.segments.retain(|s| written & s.to.bit() != 0);
+        step.lands = step.segments.iter().fold(0, |all, s| all | s.to.bit());
+        step.taken = step.segments.iter().fold(0, |all, s| {
+            all | s.between.iter().fold(0, |b, q| b | q.bit()) & masks.enemy
+        });
+        if step.segments.is_empty() {
+            break;
+        }
+        if movement.crowning == Crowning::ContinuesAsKing && step.lands & crowning_row != 0 {
+            king_possible = true;
+        }
+        from = step.lands;
+        steps.push(step);
+    }
+    steps
+}
+
+/// The segments a piece on `a` may capture along, added to `step`.
+fn segments_from(
+    a: Square,
+    side: Color,
+    masks: Masks,
+    movement: Movement,
+    passable: u64,
+    king_possible: bool,
+    step: &mut StepDomain,
+) {
+    let flying = movement.flying_kings && king_possible;
+    for dir in Direction::ALL {
+        if !king_possible && !movement.man_captures(side, dir) {
+            continue;
+        }
+        let mut path: SmallVec<[Square; 8]> = SmallVec::new();
+        // Squares on the way that cannot be empty (at most one, the piece taken).
+        let mut blocked = 0usize;
+        let mut enemy_seen = false;
+        for b in std::iter::successors(a.step(dir), |s| s.step(dir)) {
+            if !path.is_empty() && passable & b.bit() != 0 && enemy_seen && blocked <= 1 {
+                let needs_king = movement.segment_needs_king(side, a, b);
+                if !needs_king || king_possible {
+                    step.segments.push(Segment {
+                        from: a,
+                        to: b,
+                        between: path.clone(),
+                        needs_king,
+                    });
+                }
+            }
+            let (open, enemy) = (passable & b.bit() != 0, masks.enemy & b.bit() != 0);
+            if !open && !enemy {
+                break;
+            }
+            blocked += usize::from(!open);
+            enemy_seen |= enemy;
+            path.push(b);
+            if blocked > 1 || !flying && path.len() > 1 {
+                break;
+            }
+        }
+    }
+}

@@ -1,0 +1,417 @@
+//! Damaged records (`shared/spec/damaged.md`, `encodings/damaged.md`):
+//! plies whose move is partly or wholly unknown.
+//!
+//! Known plies keep the symbolic replay of the rule set's encoder, over a
+//! block of board variables. At a damaged ply the record is cut: the move
+//! is written as variables (`moves`: where it starts, each capture step's
+//! landing and piece taken), the board after it is a fresh block tied to
+//! the board before by the frame axiom (`frame`), and the plies after it
+//! are replayed over that block. What each part of the move may be is
+//! worked out first (`domains`), so a damaged ply on a board the earlier
+//! plies already determine costs little.
+//!
+//! The rules that range over every other move on the board (compulsory
+//! capture, going on, the most pieces, the king's landing) are not written
+//! for damaged plies: the solver adds them when the replayer finds one
+//! broken ([`crate::solve`]), each as a clause the rules imply.
+//!
+//! A record with nothing damaged never comes here, so its formula is
+//! exactly the one it always had.
+
+mod domains;
+mod frame;
+mod moves;
+
+pub use moves::{MoveVars, SquareLits, StepVars};
+
+use crate::board::{Color, Topology};
+use crate::notation::{MovePattern, MoveText, Record, WrittenMove};
+use crate::rules::{Movement, Variant};
+
+use super::emitter::{encode_ply, Contradiction, Emitter, EncodeOptions, Encoded, PlyEncoder};
+use super::english::{self, english_encoder};
+use super::gadgets::{VarMap, Writer};
+use super::russian::{self, flying_encoder};
+use super::sink::{ClauseSink, Group, PlyRef, Rule};
+use super::symbolic::{KnownFacts, SymBoard};
+use super::vars::var_count;
+
+/// The board before one ply of a damaged record, in terms of variables.
+#[derive(Clone, Debug)]
+pub struct PlyView {
+    /// What each square holds before the ply.
+    pub board: SymBoard,
+    /// The first variable of the block the board's contents refer to.
+    pub offset: usize,
+    /// The damaged ply's move variables (index into [`Layout::moves`]).
+    pub damaged: Option<usize>,
+}
+
+impl PlyView {
+    fn before(&self) -> moves::Before<'_> {
+        moves::Before {
+            board: &self.board,
+            offset: self.offset,
+        }
+    }
+
+    /// `fact` of `square` before the ply: a constant, or a variable.
+    pub fn fact(&self, square: crate::board::Square, fact: super::vars::Fact) -> super::Term {
+        self.before().fact(square, fact)
+    }
+
+    /// "`square` is empty before the ply".
+    pub fn empty(&self, square: crate::board::Square) -> super::Term {
+        self.before().empty(square)
+    }
+
+    /// "`square` holds a piece of `color` before the ply", as two terms.
+    pub fn holds(&self, square: crate::board::Square, color: Color) -> [super::Term; 2] {
+        self.before().holds(square, color)
+    }
+}
+
+/// What the encoding of a damaged record says of its variables: to read
+/// a model's moves back, and to add the rules the replayer finds broken.
+#[derive(Clone, Debug, Default)]
+pub struct Layout {
+    /// One view per ply encoded, in order.
+    pub views: Vec<PlyView>,
+    /// The damaged plies' moves.
+    pub moves: Vec<MoveVars>,
+    /// Every variable beyond the start board, with names when asked for.
+    pub vars: VarMap,
+}
+
+impl Layout {
+    /// The moves a model plays at the damaged plies, by ply (1-based).
+    pub fn decode(&self, model: &[varisat::Lit], topology: Topology) -> Vec<(usize, MoveText)> {
+        let truth = truth_of(model);
+        self.moves
+            .iter()
+            .filter_map(|mv| Some((mv.ply, mv.decode(&truth, topology)?)))
+            .collect()
+    }
+}
+
+/// One flag per variable, from a model given as literals.
+pub fn truth_of(model: &[varisat::Lit]) -> Vec<bool> {
+    let mut truth = vec![false; model.iter().map(|l| l.index() + 1).max().unwrap_or(0)];
+    for l in model {
+        truth[l.index()] = l.is_positive();
+    }
+    truth
+}
+
+/// The encoder of one rule set, whichever it is.
+enum AnyEncoder<'s, S> {
+    English(english::Encoder<'s, S>),
+    Flying(russian::Encoder<'s, S>),
+}
+
+impl<'s, S: ClauseSink + 's> AnyEncoder<'s, S> {
+    fn new(variant: Variant, out: Emitter<'s, S>) -> Self {
+        match variant {
+            Variant::English => AnyEncoder::English(english_encoder(out)),
+            Variant::Russian => AnyEncoder::Flying(flying_encoder(out, false)),
+            Variant::Brazilian | Variant::International => {
+                AnyEncoder::Flying(flying_encoder(out, true))
+            }
+        }
+    }
+}
+
+impl<'s, S: ClauseSink + 's> PlyEncoder<'s, S> for AnyEncoder<'s, S> {
+    fn out(&mut self) -> &mut Emitter<'s, S> {
+        match self {
+            AnyEncoder::English(e) => e.out(),
+            AnyEncoder::Flying(e) => e.out(),
+        }
+    }
+
+    fn ply(&mut self, board: &mut SymBoard, ply: PlyRef<'_>) -> Result<(), Contradiction> {
+        match self {
+            AnyEncoder::English(e) => e.ply(board, ply),
+            AnyEncoder::Flying(e) => e.ply(board, ply),
+        }
+    }
+}
+
+/// A sink over another that moves the board variables (the first
+/// `block_size`) to the block starting at `offset`.
+struct Shifted<'a, S> {
+    inner: &'a mut S,
+    offset: usize,
+    block_size: usize,
+    lits: Vec<varisat::Lit>,
+}
+
+impl<S: ClauseSink> ClauseSink for Shifted<'_, S> {
+    fn begin_group(&mut self, group: &Group<'_>) {
+        self.inner.begin_group(group);
+    }
+
+    fn add_clause(&mut self, clause: &[varisat::Lit]) {
+        self.lits.clear();
+        self.lits.extend(clause.iter().map(|&l| {
+            if l.index() < self.block_size {
+                varisat::Var::from_index(l.index() + self.offset).lit(l.is_positive())
+            } else {
+                l
+            }
+        }));
+        self.inner.add_clause(&self.lits);
+    }
+
+    fn note(&mut self, reason: &str) {
+        self.inner.note(reason);
+    }
+}
+
+/// The known plies from `from` on, encoded over the block at `offset`
+/// until the next damaged ply (its index is returned) or the end.
+struct Run<'r> {
+    record: &'r Record,
+    written: &'r [WrittenMove],
+    variant: Variant,
+    options: EncodeOptions,
+}
+
+/// Where a stretch of known plies stops.
+enum Stop {
+    /// At a damaged ply (its 0-based index), with the board and facts before it.
+    Damaged(usize, Box<(SymBoard, KnownFacts)>),
+    /// At the end of the record.
+    End,
+    /// A ply cannot be played whatever the board.
+    Contradiction(Contradiction),
+}
+
+impl Run<'_> {
+    /// Encodes plies `from..` over the block at `offset` (the start board's
+    /// rules and facts first when it is the start block), with `known`.
+    fn segment<S: ClauseSink>(
+        &self,
+        sink: &mut S,
+        offset: usize,
+        from: usize,
+        known: KnownFacts,
+        layout: &mut Layout,
+        stats: &mut super::EncodeStats,
+    ) -> Stop {
+        let topology = self.variant.topology();
+        let mut shifted = Shifted {
+            inner: sink,
+            offset,
+            block_size: var_count(topology),
+            lits: Vec::with_capacity(8),
+        };
+        let options = EncodeOptions {
+            known: super::BoardFacts::none(),
+            ..self.options
+        };
+        let mut out = Emitter::new(&mut shifted, options);
+        out.known = known;
+        let mut encoder = AnyEncoder::new(self.variant, out);
+        let mut board = SymBoard::new(topology);
+        let mut stop = None;
+        if offset == 0 {
+            encoder.out().start_board(topology);
+            stop = self
+                .options
+                .known
+                .start
+                .and_then(|f| encoder.out().start_facts(&f));
+        }
+        let mut index = from;
+        while stop.is_none() {
+            let Some(written) = self.written.get(index) else {
+                stop = self.end_facts(&mut encoder, &board);
+                break;
+            };
+            let WrittenMove::Known(mv) = written else {
+                let known = encoder.out().known.clone();
+                add_stats(stats, encoder.out().stats);
+                return Stop::Damaged(index, Box::new((board, known)));
+            };
+            layout.views.push(PlyView {
+                board: board.clone(),
+                offset,
+                damaged: None,
+            });
+            let ply = PlyRef {
+                number: index + 1,
+                side: self.record.mover(index + 1),
+                text: mv,
+            };
+            if let Err(c) = encode_ply(&mut encoder, &mut board, ply) {
+                encoder.out().empty_clause();
+                stop = Some(c);
+            }
+            index += 1;
+        }
+        add_stats(stats, encoder.out().stats);
+        stop.map_or(Stop::End, Stop::Contradiction)
+    }
+
+    /// The end board's facts over the last stretch's board.
+    fn end_facts<'s, S: ClauseSink + 's>(
+        &self,
+        encoder: &mut AnyEncoder<'s, S>,
+        board: &SymBoard,
+    ) -> Option<Contradiction> {
+        let facts = self.options.known.end?;
+        let contradiction = encoder.out().end_facts(&facts, board, self.written.len());
+        if contradiction.is_some() {
+            encoder.out().empty_clause();
+        }
+        contradiction
+    }
+}
+
+fn add_stats(total: &mut super::EncodeStats, more: super::EncodeStats) {
+    total.clauses += more.clauses;
+    total.repeated += more.repeated;
+    total.satisfied += more.satisfied;
+}
+
+/// Encodes a damaged `record` under `variant` into `sink`; variables named
+/// when `named` (for `postfacto cnf`).
+pub(super) fn encode_damaged<S: ClauseSink>(
+    variant: Variant,
+    record: &Record,
+    sink: &mut S,
+    options: EncodeOptions,
+    named: bool,
+) -> (Encoded, Layout) {
+    let topology = variant.topology();
+    let block = var_count(topology);
+    let written = record.written_moves();
+    let run = Run {
+        record,
+        written: &written,
+        variant,
+        options,
+    };
+    let mut layout = Layout {
+        vars: VarMap::new(block, named),
+        ..Layout::default()
+    };
+    let mut stats = super::EncodeStats::default();
+    let (mut offset, mut from) = (0, 0);
+    let mut known = KnownFacts::default();
+    let mut first_facts = None;
+    let contradiction = loop {
+        match run.segment(sink, offset, from, known, &mut layout, &mut stats) {
+            Stop::End => break None,
+            Stop::Contradiction(c) => break Some(c),
+            Stop::Damaged(index, before) => {
+                let (board, facts) = *before;
+                first_facts.get_or_insert_with(|| facts.clone());
+                let cut = cut(&run, sink, &mut layout, index, (board, facts, offset));
+                stats.clauses += cut.clauses;
+                match cut.after {
+                    Ok((after, facts)) => (offset, from, known) = (after, index + 1, facts),
+                    Err(c) => break Some(c),
+                }
+            }
+        }
+    };
+    stats.vars = layout.vars.count();
+    let encoded = Encoded {
+        stats,
+        contradiction,
+        facts: first_facts.unwrap_or_default(),
+        layout: None,
+    };
+    (encoded, layout)
+}
+
+/// What a cut at a damaged ply gives: the block after it and what is known
+/// there, or why no move fits; and the clauses written.
+struct Cut {
+    after: Result<(usize, KnownFacts), Contradiction>,
+    clauses: usize,
+}
+
+/// The damaged ply `index`: its move's variables and rules, and the board
+/// after it. `before` is the board, the unit facts and the block before.
+fn cut<S: ClauseSink>(
+    run: &Run<'_>,
+    sink: &mut S,
+    layout: &mut Layout,
+    index: usize,
+    before: (SymBoard, KnownFacts, usize),
+) -> Cut {
+    let (board, known, offset) = before;
+    let (number, side) = (index + 1, run.record.mover(index + 1));
+    let topology = run.variant.topology();
+    let WrittenMove::Pattern(pattern) = &run.written[index] else {
+        unreachable!("a cut is made at a damaged ply");
+    };
+    let movement = Movement::of(run.variant);
+    let masks = domains::Masks::of(&board, side, &known);
+    let domains = domains::domains(pattern, side, masks, movement, topology);
+    let mut out = Writer::new(sink);
+    let rule = Rule::OneMove {
+        ply: number,
+        candidates: 0,
+    };
+    out.sink().begin_group(&Group { ply: None, rule });
+    if domains.origins == 0 || domains.simple.is_empty() && domains.steps.is_empty() {
+        out.clause([]);
+        let reason = nothing_fits(side, &run.written[index]);
+        let contradiction = Contradiction {
+            ply: number,
+            rule,
+            reason,
+        };
+        return Cut {
+            after: Err(contradiction),
+            clauses: out.clauses,
+        };
+    }
+    let view = moves::Before {
+        board: &board,
+        offset,
+    };
+    let input = moves::MoveInput {
+        ply: number,
+        side,
+        pattern,
+        movement,
+        domains: &domains,
+        before: view,
+    };
+    let mv = moves::encode_move(&mut out, &mut layout.vars, &input);
+    let after = layout.vars.block(var_count(topology), |i| {
+        format!(
+            "after ply {number}: {}",
+            super::vars::name_on(topology)(varisat::Var::from_index(i)).replacen("start ", "", 1)
+        )
+    });
+    out.sink().begin_group(&Group {
+        ply: None,
+        rule: Rule::BoardAfter { ply: number },
+    });
+    let known_after = frame::board_after(&mut out, &input.before, &known, &mv, after);
+    layout.views.push(PlyView {
+        board,
+        offset,
+        damaged: Some(layout.moves.len()),
+    });
+    layout.moves.push(mv);
+    Cut {
+        after: Ok((after, known_after)),
+        clauses: out.clauses,
+    }
+}
+
+/// Why a damaged ply cannot be played whatever the board.
+fn nothing_fits(side: Color, written: &WrittenMove) -> String {
+    let what = match written {
+        WrittenMove::Pattern(MovePattern::Unknown) => "any move".to_string(),
+        other => format!("'{other}'"),
+    };
+    format!("no move of {side} fits {what} on the board the earlier plies leave")
+}

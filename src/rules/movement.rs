@@ -1,0 +1,74 @@
+//! How pieces move and capture under a rule set, as facts: what the
+//! encoding of damaged moves (and every other reader of "which squares may
+//! a move visit") needs, in one place.
+
+use crate::board::{Color, Direction, Square};
+
+use super::Variant;
+
+/// What happens to a man that reaches its crowning row during a capture.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Crowning {
+    /// It is crowned and the move ends there (English).
+    EndsMove,
+    /// It is crowned and goes on capturing as a king (Russian).
+    ContinuesAsKing,
+    /// It goes on as a man and is crowned only if the move ends there
+    /// (the majority rule sets).
+    PassesAsMan,
+}
+
+/// How pieces move and capture.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Movement {
+    /// Kings go any distance along a diagonal (and capture from afar).
+    pub flying_kings: bool,
+    /// Men capture backwards as well as forwards.
+    pub men_capture_backwards: bool,
+    /// A man reaching its crowning row mid-capture.
+    pub crowning: Crowning,
+    /// A captured piece leaves the board at once (English), instead of
+    /// staying, blocking and uncapturable, until the move ends.
+    pub removed_at_once: bool,
+}
+
+impl Movement {
+    /// The movement of `variant`.
+    pub const fn of(variant: Variant) -> Movement {
+        match variant {
+            Variant::English => Movement {
+                flying_kings: false,
+                men_capture_backwards: false,
+                crowning: Crowning::EndsMove,
+                removed_at_once: true,
+            },
+            Variant::Russian => Movement {
+                flying_kings: true,
+                men_capture_backwards: true,
+                crowning: Crowning::ContinuesAsKing,
+                removed_at_once: false,
+            },
+            Variant::International | Variant::Brazilian => Movement {
+                flying_kings: true,
+                men_capture_backwards: true,
+                crowning: Crowning::PassesAsMan,
+                removed_at_once: false,
+            },
+        }
+    }
+
+    /// Whether a man of `side` may capture in `dir`.
+    pub fn man_captures(self, side: Color, dir: Direction) -> bool {
+        self.men_capture_backwards || side.is_forward(dir)
+    }
+
+    /// Whether a capture segment from `from` to `to` (on one diagonal, at
+    /// least two squares apart) needs a king: a long segment under flying
+    /// kings, or a backward one where men capture forwards only.
+    pub fn segment_needs_king(self, side: Color, from: Square, to: Square) -> bool {
+        match from.diagonal_to(to) {
+            Some((dir, n)) => n > 2 || !self.man_captures(side, dir),
+            None => true,
+        }
+    }
+}

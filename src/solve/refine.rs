@@ -1,0 +1,327 @@
+//! Refinement with the native replayer as the oracle
+//! (`encodings/damaged.md`): a model is read back as a start board and the
+//! moves of the damaged plies, and replayed. When the replay breaks a rule
+//! the formula leaves to this stage (a capture was available, a capture
+//! had to go on, more pieces could be taken, a king had to land where it
+//! could go on), the replayer's board shows a capture that proves it: a
+//! *witness*. The clause learned says "not (the board allows the witness
+//! and the ply plays as it did)", over the board variables before that
+//! ply. Every such clause is implied by the rules, so a formula that
+//! becomes unsatisfiable with them is a proof that the record is
+//! impossible; and each rules out the model it came from, so the solver
+//! never sees the same mistake twice.
+
+use std::ops::Not;
+
+use varisat::Lit;
+
+use crate::board::{Board, Color, Square};
+use crate::encode::vars::{decode_on, Fact};
+use crate::encode::{truth_of, BoardFacts, Layout, PlyView, Term};
+use crate::notation::{MoveText, Record, WrittenMove};
+use crate::rules::{Crowning, Movement, Rules, Violation};
+
+use super::{check_facts, SolveError};
+
+/// What a model is, once replayed.
+#[derive(Clone, Debug)]
+pub enum Check {
+    /// An answer: the start board and the record with its moves filled in.
+    Answer {
+        /// The start board.
+        start: Board,
+        /// The moves played (the record itself when nothing is damaged).
+        filled: Record,
+        /// The replayer's end board.
+        end: Board,
+    },
+    /// Not an answer: the clause that rules it out, learned at a ply.
+    Learn {
+        /// 1-based ply whose rule was broken.
+        ply: usize,
+        /// The clause (implied by the rules; false under the model).
+        clause: Vec<Lit>,
+    },
+}
+
+/// Replays models of one record's formula and explains the broken ones.
+#[derive(Debug)]
+pub struct Refiner<'a> {
+    rules: &'a dyn Rules,
+    record: &'a Record,
+    layout: Option<&'a Layout>,
+    known: BoardFacts,
+}
+
+impl<'a> Refiner<'a> {
+    /// A refiner of `record`'s models under `rules`; `layout` is the
+    /// encoding's (damaged records), `known` the facts to check answers by.
+    pub fn new(
+        rules: &'a dyn Rules,
+        record: &'a Record,
+        layout: Option<&'a Layout>,
+        known: BoardFacts,
+    ) -> Refiner<'a> {
+        Refiner {
+            rules,
+            record,
+            layout,
+            known,
+        }
+    }
+
+    /// Reads `model` back and replays it.
+    ///
+    /// # Errors
+    /// [`SolveError::Internal`] when the model breaks a rule the formula
+    /// writes in full (a bug of the encoding), or cannot be read back.
+    pub fn check(&self, model: &[Lit]) -> Result<Check, SolveError> {
+        let topology = self.rules.variant().topology();
+        let start = decode_on(model, topology);
+        if let Some(problem) = self.rules.start_problems(&start).first() {
+            return Err(SolveError::Internal(format!(
+                "the model's start board breaks a start rule: {problem}"
+            )));
+        }
+        let filled = self.filled(model)?;
+        let mut board = start;
+        for (i, mv) in filled.moves.iter().enumerate() {
+            let ply = i + 1;
+            let side = filled.mover(ply);
+            match self.rules.play(&board, side, mv) {
+                Ok(next) => board = next,
+                Err(violation) => return self.learn(ply, &board, mv, &violation, model),
+            }
+        }
+        let answer = crate::notation::Answer { start, end: board };
+        check_facts(&answer, self.known)?;
+        Ok(Check::Answer {
+            start,
+            filled,
+            end: board,
+        })
+    }
+
+    /// The record with the moves `model` plays at its damaged plies.
+    fn filled(&self, model: &[Lit]) -> Result<Record, SolveError> {
+        let Some(layout) = self.layout else {
+            return Ok(self.record.clone());
+        };
+        let topology = self.rules.variant().topology();
+        let mut chosen = layout.decode(model, topology).into_iter();
+        let moves = self
+            .record
+            .written_moves()
+            .into_iter()
+            .enumerate()
+            .map(|(i, written)| match written {
+                WrittenMove::Known(mv) => Ok(mv),
+                WrittenMove::Pattern(_) => match chosen.next() {
+                    Some((ply, mv)) if ply == i + 1 => Ok(mv),
+                    _ => Err(SolveError::Internal(format!(
+                        "the model plays no move at ply {}",
+                        i + 1
+                    ))),
+                },
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok(self.record.filled(moves))
+    }
+
+    /// The clause for a broken rule at `ply`, checked to rule out `model`.
+    fn learn(
+        &self,
+        ply: usize,
+        board: &Board,
+        played: &MoveText,
+        violation: &Violation,
+        model: &[Lit],
+    ) -> Result<Check, SolveError> {
+        let unexplained = || {
+            SolveError::Internal(format!(
+                "the model breaks a rule the formula states in full, at ply {ply} ({played}): {violation}"
+            ))
+        };
+        let layout = self.layout.ok_or_else(unexplained)?;
+        let view = layout.views.get(ply - 1).ok_or_else(unexplained)?;
+        let side = self.record.mover(ply);
+        let (witness, dominance) =
+            witness(self.rules, board, side, played, violation).ok_or_else(unexplained)?;
+        let clause = clause(
+            view,
+            layout,
+            &witness,
+            dominance,
+            side,
+            self.rules.movement(),
+            played,
+        )
+        .ok_or_else(unexplained)?;
+        let truth = truth_of(model);
+        if clause.iter().any(|&l| Term::Lit(l).value(&truth)) {
+            return Err(SolveError::Internal(format!(
+                "the clause learned at ply {ply} does not rule out the model that broke it"
+            )));
+        }
+        Ok(Check::Learn { ply, clause })
+    }
+}
+
+/// A capture on the board before a ply that shows the ply's move illegal.
+#[derive(Clone, Debug)]
+struct Witness {
+    /// Its squares: where the piece starts, then each landing.
+    path: Vec<Square>,
+    /// The square of the piece taken on each leg.
+    taken: Vec<Square>,
+}
+
+/// What the witness proves of the ply.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Dominance {
+    /// A capture was available, so the ply had to capture.
+    Capture,
+    /// This many pieces could be taken, so the ply had to take as many.
+    TakesAtLeast(usize),
+    /// The ply's very move is illegal (it had to go on, or land elsewhere).
+    ThisMove,
+}
+
+/// The witness of `violation` by `played`, found on `board` (the board
+/// before the ply), and what it proves.
+fn witness(
+    rules: &dyn Rules,
+    board: &Board,
+    side: Color,
+    played: &MoveText,
+    violation: &Violation,
+) -> Option<(Witness, Dominance)> {
+    let starting = |prefix: &[Square]| {
+        rules
+            .capture_sequences(board, side)
+            .into_iter()
+            .find(|c| c.path().len() > prefix.len() && c.path().starts_with(prefix))
+    };
+    let (capture, dominance) = match violation {
+        Violation::CaptureAvailable { example } => {
+            let first = MoveText::along(example.path()[..2].to_vec(), true)?;
+            (first, Dominance::Capture)
+        }
+        Violation::NotTheMost { most, .. } => {
+            let longest = rules
+                .legal_moves(board, side)
+                .into_iter()
+                .find(|m| m.is_capture() && m.landings().len() == *most)?;
+            (longest, Dominance::TakesAtLeast(*most))
+        }
+        Violation::MustContinue { .. } => (starting(played.path())?, Dominance::ThisMove),
+        Violation::MustLandToContinue { instead, .. } => {
+            let path = played.path();
+            let mut prefix = path[..path.len() - 1].to_vec();
+            prefix.push(*instead);
+            (starting(&prefix)?, Dominance::ThisMove)
+        }
+        _ => return None,
+    };
+    let taken = taken_squares(board, capture.path())?;
+    Some((
+        Witness {
+            path: capture.path().to_vec(),
+            taken,
+        },
+        dominance,
+    ))
+}
+
+/// The piece taken on each leg of a legal capture along `path` on `board`:
+/// the one piece between the leg's ends (the moving piece has left).
+fn taken_squares(board: &Board, path: &[Square]) -> Option<Vec<Square>> {
+    let origin = path[0];
+    path.windows(2)
+        .map(|leg| {
+            let (dir, _) = leg[0].diagonal_to(leg[1])?;
+            std::iter::successors(leg[0].step(dir), |s| s.step(dir))
+                .take_while(|&s| s != leg[1])
+                .find(|&s| s != origin && !board.is_empty(s))
+        })
+        .collect()
+}
+
+/// Whether the witness's piece must have been a king when it started.
+fn needs_king(witness: &Witness, side: Color, movement: Movement) -> bool {
+    let mut king = false;
+    let legs = witness.path.windows(2).count();
+    for (i, leg) in witness.path.windows(2).enumerate() {
+        if !king && movement.segment_needs_king(side, leg[0], leg[1]) {
+            return true;
+        }
+        if leg[1].crowns(side) && !king {
+            match movement.crowning {
+                Crowning::ContinuesAsKing => king = true,
+                Crowning::EndsMove if i + 1 < legs => return true,
+                Crowning::EndsMove | Crowning::PassesAsMan => {}
+            }
+        }
+    }
+    false
+}
+
+/// What the board before the ply must hold for the witness to exist.
+fn conditions(view: &PlyView, witness: &Witness, side: Color, movement: Movement) -> Vec<Term> {
+    let origin = witness.path[0];
+    let mut terms: Vec<Term> = view.holds(origin, side).to_vec();
+    if needs_king(witness, side, movement) {
+        terms.push(view.fact(origin, Fact::King));
+    }
+    let mut taken_so_far: Vec<Square> = Vec::new();
+    for (leg, &taken) in witness.path.windows(2).zip(&witness.taken) {
+        terms.extend(view.holds(taken, side.opposite()));
+        let Some((dir, _)) = leg[0].diagonal_to(leg[1]) else {
+            continue;
+        };
+        let way = std::iter::successors(leg[0].step(dir), |s| s.step(dir));
+        for square in way.take_while(|&s| s != leg[1]).chain([leg[1]]) {
+            let gone = movement.removed_at_once && taken_so_far.contains(&square);
+            if square != taken && square != origin && !gone {
+                terms.push(view.empty(square));
+            }
+        }
+        taken_so_far.push(taken);
+    }
+    terms
+}
+
+/// The clause: not the witness's conditions, or the ply does what the
+/// witness allows (a damaged ply's move is variables; a known ply's is fixed).
+fn clause(
+    view: &PlyView,
+    layout: &Layout,
+    witness: &Witness,
+    dominance: Dominance,
+    side: Color,
+    movement: Movement,
+    played: &MoveText,
+) -> Option<Vec<Lit>> {
+    let mut terms: Vec<Term> = conditions(view, witness, side, movement)
+        .into_iter()
+        .map(Term::not)
+        .collect();
+    if let Some(mv) = view.damaged.and_then(|i| layout.moves.get(i)) {
+        match dominance {
+            Dominance::Capture => terms.push(mv.capture),
+            Dominance::TakesAtLeast(n) => terms.push(mv.takes_at_least(n)),
+            Dominance::ThisMove => terms.extend(mv.playing(played).into_iter().map(Term::not)),
+        }
+    }
+    let mut lits = Vec::with_capacity(terms.len());
+    for term in terms {
+        match term {
+            Term::Const(true) => return None,
+            Term::Const(false) => {}
+            Term::Lit(l) => lits.push(l),
+        }
+    }
+    lits.sort_unstable();
+    lits.dedup();
+    Some(lits)
+}
