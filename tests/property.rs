@@ -209,7 +209,7 @@ fn check_shortcut(record: &Record, variant: Variant) -> Result<(), TestCaseError
     }
     // The full engine: the formula, solved canonically (lucky check, varisat).
     let mut cnf = varisat::CnfFormula::new();
-    let formula = Formula::encode(
+    let mut formula = Formula::encode(
         variant,
         record,
         BoardFacts::none(),
@@ -217,7 +217,7 @@ fn check_shortcut(record: &Record, variant: Variant) -> Result<(), TestCaseError
         EncodeOptions::default(),
     )
     .unwrap();
-    let canonical = solve_canonically(&formula, &cnf).unwrap();
+    let canonical = solve_canonically(&mut formula, &cnf).unwrap();
     match canonical.answer {
         Some(found) => {
             let full = checked_answer(record, found.start, "the full engine", variant);

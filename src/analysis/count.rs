@@ -87,14 +87,13 @@ pub fn count_start_boards(
     options: CountOptions,
 ) -> Result<Count, SolveError> {
     let mut cnf = CnfFormula::new();
-    let formula = Formula::encode(
+    let mut formula = Formula::encode(
         variant,
         record,
         options.known,
         &mut cnf,
         EncodeOptions::default(),
     )?;
-    let refiner = formula.refiner();
     let mut solver = Solver::new();
     solver.add_formula(&cnf);
     let squares = used_squares(record);
@@ -115,7 +114,7 @@ pub fn count_start_boards(
     };
     let mut all_used: BTreeSet<Square> = count.squares.iter().copied().collect();
     let mut learned = Vec::new();
-    while let Some(found) = solve_refining(&mut solver, &refiner, &[], &mut learned)? {
+    while let Some(found) = solve_refining(&mut solver, &mut formula, &[], &mut learned)? {
         if count.boards.len() == options.limit {
             count.squares = all_used.into_iter().collect();
             return Ok(count);
@@ -153,7 +152,7 @@ fn other_moves(formula: &Formula, filled: &Record) -> Vec<Lit> {
     layout
         .moves
         .iter()
-        .flat_map(|mv| mv.playing(&filled.moves[mv.ply - 1]))
+        .flat_map(|mv| mv.playing(&filled.moves[mv.ply - 1]).unwrap_or_default())
         .filter_map(|term| match term {
             Term::Lit(l) => Some(!l),
             Term::Const(_) => None,

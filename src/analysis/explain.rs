@@ -49,14 +49,14 @@ pub fn explain_impossible_knowing(
     variant: Variant,
     known: BoardFacts,
 ) -> Result<Option<Explanation>, SolveError> {
-    let formula = SelectorFormula::of_knowing(record, variant, known)?;
+    let mut formula = SelectorFormula::of_knowing(record, variant, known)?;
     let selectors = formula.all_selectors();
     let mut backend = formula.backend();
     // Every rule on: refined until a model replays (no explanation: the
     // record is solvable) or none is left.
     if solve_refining(
         &mut backend,
-        &formula.refiner(),
+        formula.record_mut(),
         &selectors,
         &mut Vec::new(),
     )?
@@ -361,9 +361,8 @@ pub fn forced_facts_knowing(
     known: BoardFacts,
     start: &Board,
 ) -> Result<Vec<SquareReport>, SolveError> {
-    let formula = SelectorFormula::of_knowing(record, variant, known)?;
+    let mut formula = SelectorFormula::of_knowing(record, variant, known)?;
     let selectors = formula.all_selectors();
-    let refiner = formula.refiner();
     let mut backend = formula.backend();
     let mut learned = Vec::new();
     let looked_at: Vec<Square> = formula
@@ -379,7 +378,14 @@ pub fn forced_facts_knowing(
         // no model of it replays.
         let mut assumptions = vec![!l];
         assumptions.extend_from_slice(&selectors);
-        if solve_refining(&mut backend, &refiner, &assumptions, &mut learned)?.is_some() {
+        if solve_refining(
+            &mut backend,
+            formula.record_mut(),
+            &assumptions,
+            &mut learned,
+        )?
+        .is_some()
+        {
             return Ok(FactVerdict::Free);
         }
         match minimal_core(&mut backend.solver, &[!l], &selectors).map_err(solver_failed)? {

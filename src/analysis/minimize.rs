@@ -15,7 +15,7 @@ use crate::encode::{BoardFacts, EncodeOptions};
 use crate::notation::Record;
 use crate::rules::Variant;
 use crate::sat::{at_most, Optimizer};
-use crate::solve::{solve_refining, Formula, Learned, Refined, Refiner, SolveError};
+use crate::solve::{solve_refining, Formula, Learned, Refined, SolveError};
 
 /// Extra constraints on the start board.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -54,21 +54,20 @@ pub fn minimize_pieces(
     limits: Limits,
 ) -> Result<Option<Minimum>, SolveError> {
     let mut cnf = CnfFormula::new();
-    let formula = Formula::encode(
+    let mut formula = Formula::encode(
         variant,
         record,
         limits.known,
         &mut cnf,
         EncodeOptions::default(),
     )?;
-    let refiner = formula.refiner();
     let topology = variant.topology();
     let mut opt = Optimizer::new(&cnf, formula.vars());
     if let Some(cap) = limits.max_per_side {
         cap_sides(&mut opt, topology, cap)?;
     }
     let mut learned = Vec::new();
-    let Some(first) = solve_refining(&mut opt, &refiner, &[], &mut learned)? else {
+    let Some(first) = solve_refining(&mut opt, &mut formula, &[], &mut learned)? else {
         return Ok(None);
     };
     let facts =
@@ -77,7 +76,7 @@ pub fn minimize_pieces(
     let pieces = |r: &Refined| r.start.piece_count() as usize;
     let fewest = lower(
         &mut opt,
-        &refiner,
+        &mut formula,
         &mut pieces_tot,
         first,
         pieces,
@@ -89,7 +88,7 @@ pub fn minimize_pieces(
     let kings = |r: &Refined| r.start.king_count() as usize;
     let best = lower(
         &mut opt,
-        &refiner,
+        &mut formula,
         &mut kings_tot,
         fewest,
         kings,
@@ -131,7 +130,7 @@ fn cap_sides(opt: &mut Optimizer, topology: Topology, cap: usize) -> Result<(), 
 /// the proof of optimality.
 fn lower(
     opt: &mut Optimizer,
-    refiner: &Refiner<'_>,
+    formula: &mut Formula,
     tot: &mut Totalizer,
     mut best: Refined,
     count: impl Fn(&Refined) -> usize,
@@ -141,7 +140,7 @@ fn lower(
     while count(&best) > 0 {
         let mut assumptions = opt.at_most(tot, count(&best) - 1)?;
         assumptions.extend_from_slice(keep);
-        match solve_refining(opt, refiner, &assumptions, learned)? {
+        match solve_refining(opt, formula, &assumptions, learned)? {
             Some(found) if count(&found) < count(&best) => best = found,
             Some(_) => return Err(SolveError::Internal(
                 "a lower bound gave no lower count: the count does not read the totalizer's inputs"

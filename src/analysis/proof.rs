@@ -65,13 +65,13 @@ pub fn refined_dimacs(
     if encoded.layout.is_none() {
         return Ok(cnf);
     }
-    let formula = Formula {
+    let mut formula = Formula {
         variant,
         record: record.clone(),
         known,
         encoded,
     };
-    let canonical = solve_canonically(&formula, cnf.formula())?;
+    let canonical = solve_canonically(&mut formula, cnf.formula())?;
     if !canonical.learned.is_empty() {
         cnf.comment(format!(
             "{} clauses were learned from models the replayer rejected (encodings/damaged.md); they end the formula",

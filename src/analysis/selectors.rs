@@ -19,7 +19,7 @@ use crate::encode::vars::var_count;
 use crate::encode::{encode_with, BoardFacts, ClauseSink, EncodeOptions, Group, Rule};
 use crate::notation::Record;
 use crate::rules::Variant;
-use crate::solve::{Backend, Formula, Refiner, SolveError};
+use crate::solve::{Backend, Formula, SolveError};
 
 /// One group of clauses: a rule at a ply, or a start-board rule.
 #[derive(Clone, Debug)]
@@ -121,29 +121,27 @@ impl SelectorFormula {
         Ok(this)
     }
 
-    /// The replayer of this formula's models.
-    pub fn refiner(&self) -> Refiner<'_> {
+    /// The record's formula, to solve with [`crate::solve::solve_refining`]
+    /// (which writes the capture steps left for later into it).
+    pub fn record_mut(&mut self) -> &mut Formula {
         self.record
-            .as_ref()
+            .as_mut()
             .expect("the record is encoded when the formula is made")
-            .refiner()
     }
 
-    /// A solver loaded with the formula that guards each clause learned at
+    /// A solver loaded with the formula that guards each clause added at
     /// a ply by that ply's selector (see [`crate::solve::solve_refining`]).
-    pub fn backend(&self) -> Guarded<'_> {
+    pub fn backend(&self) -> Guarded {
+        let selectors = self
+            .groups
+            .iter()
+            .filter(|g| matches!(g.rule, Rule::OneMove { .. }))
+            .filter_map(|g| Some((g.ply?, g.selector?)))
+            .collect();
         Guarded {
             solver: self.solver(),
-            formula: self,
+            selectors,
         }
-    }
-
-    /// The selector of a damaged ply's group, if the ply is damaged.
-    fn selector_of_ply(&self, ply: usize) -> Option<Lit> {
-        self.groups
-            .iter()
-            .find(|g| g.ply == Some(ply) && matches!(g.rule, Rule::OneMove { .. }))
-            .and_then(|g| g.selector)
     }
 
     /// The groups, in the order the encoder wrote them.
@@ -206,29 +204,46 @@ fn damaged_plies(record: &Record, variant: Variant) -> Vec<(usize, String)> {
         .collect()
 }
 
-/// A solver over a [`SelectorFormula`]: clauses learned at a damaged ply
-/// are guarded by its selector, so switching the ply off switches them off.
-pub struct Guarded<'f> {
+/// A solver over a [`SelectorFormula`]: clauses added at a damaged ply
+/// (learned, or capture steps written late) are guarded by its selector,
+/// so switching the ply off switches them off.
+pub struct Guarded {
     /// The solver.
     pub solver: Solver<'static>,
-    formula: &'f SelectorFormula,
+    /// Each damaged ply's selector.
+    selectors: Vec<(usize, Lit)>,
 }
 
-impl std::fmt::Debug for Guarded<'_> {
+impl std::fmt::Debug for Guarded {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Guarded").finish_non_exhaustive()
+        f.debug_struct("Guarded")
+            .field("selectors", &self.selectors)
+            .finish_non_exhaustive()
     }
 }
 
-impl Backend for Guarded<'_> {
-    fn learn(&mut self, ply: usize, clause: &[Lit]) {
+impl Backend for Guarded {
+    fn add_at(&mut self, ply: usize, clause: &[Lit]) {
         let mut guarded = clause.to_vec();
-        guarded.extend(self.formula.selector_of_ply(ply).map(|s| !s));
+        let selector = self.selectors.iter().find(|(p, _)| *p == ply);
+        guarded.extend(selector.map(|&(_, s)| !s));
         ExtendFormula::add_clause(&mut self.solver, &guarded);
     }
 
     fn solve_under(&mut self, assumptions: &[Lit]) -> Result<Option<Vec<Lit>>, SolveError> {
         self.solver.solve_under(assumptions)
+    }
+
+    fn failed_core(&self) -> Vec<Lit> {
+        Backend::failed_core(&self.solver)
+    }
+
+    fn first_free_var(&mut self) -> usize {
+        self.solver.first_free_var()
+    }
+
+    fn claim_vars(&mut self, count: usize) {
+        self.solver.claim_vars(count);
     }
 }
 

@@ -67,31 +67,49 @@ pub fn forced_unknowns(
     filled: &Record,
 ) -> Result<Vec<UnknownVerdict>, SolveError> {
     let mut cnf = CnfFormula::new();
-    let formula = Formula::encode(variant, record, known, &mut cnf, EncodeOptions::default())?;
-    let refiner = formula.refiner();
+    let mut formula = Formula::encode(variant, record, known, &mut cnf, EncodeOptions::default())?;
     let mut solver = Solver::new();
     solver.add_formula(&cnf);
     let written = record.written_moves();
     let mut learned = Vec::new();
     let mut verdicts = Vec::new();
-    let moves = formula.encoded.layout.iter().flat_map(|l| &l.moves);
-    for mv in moves {
-        let played = filled.moves[mv.ply - 1].clone();
+    let plies: Vec<usize> = formula
+        .encoded
+        .layout
+        .iter()
+        .flat_map(|l| l.moves.iter().map(|mv| mv.ply))
+        .collect();
+    for ply in plies {
+        let played = filled.moves[ply - 1].clone();
         // "Not this move", switched on by a fresh assumption.
         let other = solver.new_lit();
         let mut clause = vec![!other];
-        for term in mv.playing(&played) {
+        // The move may take more steps than this formula has written yet.
+        formula.deepen(&mut solver, ply, played.landings().len());
+        let playing = formula
+            .encoded
+            .layout
+            .iter()
+            .flat_map(|l| &l.moves)
+            .find(|mv| mv.ply == ply)
+            .and_then(|mv| mv.playing(&played))
+            .ok_or_else(|| {
+                SolveError::Internal(format!(
+                    "ply {ply}: the answer's move does not fit the formula"
+                ))
+            })?;
+        for term in playing {
             if let Term::Lit(l) = term {
                 clause.push(!l);
             }
         }
         solver.add_clause(&clause);
-        let found = solve_refining(&mut solver, &refiner, &[other], &mut learned)?;
+        let found = solve_refining(&mut solver, &mut formula, &[other], &mut learned)?;
         verdicts.push(UnknownVerdict {
-            ply: mv.ply,
-            written: written[mv.ply - 1].clone(),
+            ply,
+            written: written[ply - 1].clone(),
             played,
-            other: found.map(|f| f.filled.moves[mv.ply - 1].clone()),
+            other: found.map(|f| f.filled.moves[ply - 1].clone()),
             variant,
         });
     }

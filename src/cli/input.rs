@@ -260,27 +260,35 @@ fn task_items(input: &Input, reading: Reading) -> Result<Vec<Item>, Failure> {
             }
         }
     }
-    let Some((_, first)) = parsed.first() else {
+    let Some(count) = parsed.first().map(|(_, records)| records.len()) else {
         return Err(fail(Status::BadInput, first_error.unwrap_or_default()));
     };
-    Ok((0..first.len())
-        .map(|i| Item {
-            line: first[i].line,
-            game: None,
-            readings: parsed
-                .iter()
+    // Record i of every reading, moved out in step.
+    let mut columns: Vec<_> = parsed
+        .into_iter()
+        .map(|(variant, records)| (variant, records.into_iter()))
+        .collect();
+    Ok((0..count)
+        .map(|_| {
+            let readings: Vec<Reader> = columns
+                .iter_mut()
                 .filter_map(|(variant, records)| {
-                    records.get(i).map(|record| Reader {
+                    records.next().map(|record| Reader {
                         variant: *variant,
-                        record: record.clone(),
+                        record,
                         fen: None,
                     })
                 })
-                .collect(),
-            rules_from: from,
-            error: None,
-            warning: None,
-            no_moves: false,
+                .collect();
+            Item {
+                line: readings[0].record.line,
+                game: None,
+                readings,
+                rules_from: from,
+                error: None,
+                warning: None,
+                no_moves: false,
+            }
         })
         .collect())
 }

@@ -249,6 +249,9 @@ fn json_of(report: &Report, settings: &Settings) -> serde_json::Value {
             if !stats.shortcut {
                 object.insert("clauses".into(), stats.clauses.into());
             }
+            if stats.learned > 0 {
+                object.insert("learned".into(), stats.learned.into());
+            }
             if report.status == Status::Ok && settings.solver.is_none() {
                 let by = match (stats.shortcut, stats.lucky) {
                     (true, _) => "unit facts",

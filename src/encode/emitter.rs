@@ -113,6 +113,11 @@ pub struct EncodeOptions {
     /// Keep a name for every variable beyond the start board (a damaged
     /// record's, for `postfacto cnf`).
     pub named: bool,
+    /// Write every capture step a damaged ply's move may make. Off, only
+    /// the first ones are written and a solve writes the others when it
+    /// needs them ([`super::Layout::deepen`]); a formula that cannot grow
+    /// (`cnf`, proofs, outside solvers) needs them all.
+    pub all_steps: bool,
 }
 
 /// Facts about the boards besides the moves (`--start-board`,
@@ -145,6 +150,7 @@ impl Default for EncodeOptions {
             units_only: false,
             known: BoardFacts::none(),
             named: false,
+            all_steps: false,
         }
     }
 }
@@ -159,6 +165,7 @@ impl EncodeOptions {
             units_only: false,
             known: BoardFacts::none(),
             named: false,
+            all_steps: false,
         }
     }
 

@@ -222,6 +222,12 @@ impl VarMap {
         first
     }
 
+    /// Makes the next variable `first` unless it is already past it (a
+    /// solver may have made variables of its own after these).
+    pub fn skip_to(&mut self, first: usize) {
+        self.next = self.next.max(first);
+    }
+
     /// How many variables exist (the next free index).
     pub fn count(&self) -> usize {
         self.next

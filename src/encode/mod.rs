@@ -137,6 +137,7 @@ pub fn dimacs_encoded(
     let options = EncodeOptions {
         known,
         named: true,
+        all_steps: true,
         ..EncodeOptions::default()
     };
     let encoded = encode_with(variant, record, &mut sink, options)?;

@@ -134,6 +134,26 @@ impl Optimizer {
         self.fixed.extend(lits);
     }
 
+    /// The first variable neither the formula nor a totalizer uses.
+    pub fn next_free_var(&self) -> usize {
+        self.vars.n_used() as usize
+    }
+
+    /// Variables below `count` are in use (added by someone else).
+    pub fn claim_vars(&mut self, count: usize) {
+        if let Ok(count) = u32::try_from(count) {
+            self.vars.increase_next_free(RsVar::new(count));
+        }
+    }
+
+    /// The assumptions the last unsatisfiable call failed on.
+    pub fn failed_core(&self) -> Vec<Lit> {
+        self.solver
+            .failed_core()
+            .map(<[Lit]>::to_vec)
+            .unwrap_or_default()
+    }
+
     /// Solver calls made so far.
     pub fn solves(&self) -> usize {
         self.solves

@@ -100,22 +100,32 @@ pub struct Refined {
     pub end: Board,
 }
 
-/// A SAT solver [`solve_refining`] can drive: it solves under assumptions
-/// and takes the clauses learned (a solver with selectors guards them by
-/// the ply's).
+/// A SAT solver [`solve_refining`] can drive: it solves under assumptions,
+/// names the assumptions an unsatisfiable call failed on, and takes the
+/// clauses that belong to a ply's rules (learned ones, and capture steps
+/// written late; a solver with selectors guards them by the ply's).
 pub trait Backend {
-    /// Adds a clause learned at `ply`.
-    fn learn(&mut self, ply: usize, clause: &[Lit]);
+    /// Adds a clause of the rules of `ply`.
+    fn add_at(&mut self, ply: usize, clause: &[Lit]);
 
     /// Solves under `assumptions`; the model when satisfiable.
     ///
     /// # Errors
     /// [`SolveError`] when the solver fails.
     fn solve_under(&mut self, assumptions: &[Lit]) -> Result<Option<Vec<Lit>>, SolveError>;
+
+    /// The assumptions the last (unsatisfiable) call failed on.
+    fn failed_core(&self) -> Vec<Lit>;
+
+    /// A variable from which on no variable is in use.
+    fn first_free_var(&mut self) -> usize;
+
+    /// Tells the solver that variables below `count` are in use.
+    fn claim_vars(&mut self, count: usize);
 }
 
 impl Backend for Solver<'_> {
-    fn learn(&mut self, _ply: usize, clause: &[Lit]) {
+    fn add_at(&mut self, _ply: usize, clause: &[Lit]) {
         ExtendFormula::add_clause(self, clause);
     }
 
@@ -123,39 +133,134 @@ impl Backend for Solver<'_> {
         self.assume(assumptions);
         let sat = self.solve()?;
         let model = sat.then(|| self.model().unwrap_or_default());
-        self.assume(&[]);
         Ok(model)
+    }
+
+    fn failed_core(&self) -> Vec<Lit> {
+        Solver::failed_core(self)
+            .map(<[Lit]>::to_vec)
+            .unwrap_or_default()
+    }
+
+    fn first_free_var(&mut self) -> usize {
+        self.new_var().index()
+    }
+
+    fn claim_vars(&mut self, count: usize) {
+        while self.new_var().index() + 1 < count {}
     }
 }
 
 impl Backend for crate::sat::Optimizer {
-    fn learn(&mut self, _ply: usize, clause: &[Lit]) {
+    fn add_at(&mut self, _ply: usize, clause: &[Lit]) {
         self.add_clause(clause);
     }
 
     fn solve_under(&mut self, assumptions: &[Lit]) -> Result<Option<Vec<Lit>>, SolveError> {
         Ok(self.solve(assumptions)?)
     }
+
+    fn failed_core(&self) -> Vec<Lit> {
+        self.failed_core()
+    }
+
+    fn first_free_var(&mut self) -> usize {
+        self.next_free_var()
+    }
+
+    fn claim_vars(&mut self, count: usize) {
+        self.claim_vars(count);
+    }
+}
+
+/// A sink that hands a ply's clauses to a backend.
+struct AtPly<'b, B> {
+    backend: &'b mut B,
+    ply: usize,
+}
+
+impl<B: Backend> ClauseSink for AtPly<'_, B> {
+    fn begin_group(&mut self, _group: &crate::encode::Group<'_>) {}
+
+    fn add_clause(&mut self, clause: &[Lit]) {
+        self.backend.add_at(self.ply, clause);
+    }
+
+    fn note(&mut self, _reason: &str) {}
+}
+
+impl Formula {
+    /// The assumptions that keep each damaged ply's move to the capture
+    /// steps written so far.
+    pub fn limits(&self) -> Vec<Lit> {
+        self.encoded
+            .layout
+            .as_ref()
+            .map_or_else(Vec::new, crate::encode::Layout::limits)
+    }
+
+    /// Writes the capture steps of `ply` up to `depth` into `backend`;
+    /// false when there was nothing left to write.
+    pub fn deepen<B: Backend>(&mut self, backend: &mut B, ply: usize, depth: usize) -> bool {
+        let Some(layout) = self.encoded.layout.as_mut() else {
+            return false;
+        };
+        let first = backend.first_free_var();
+        let grown = layout.deepen(ply, depth, first, &mut AtPly { backend, ply });
+        backend.claim_vars(layout.vars.count());
+        grown
+    }
+
+    /// After an unsatisfiable call: the plies whose limit the call failed
+    /// on get more steps (twice as many); false when there were none, so
+    /// the steps not written played no part.
+    fn deepen_failed<B: Backend>(&mut self, backend: &mut B) -> bool {
+        let Some(layout) = self.encoded.layout.as_ref() else {
+            return false;
+        };
+        let wanted: Vec<(usize, usize)> = backend
+            .failed_core()
+            .into_iter()
+            .filter_map(|l| layout.limited_ply(l))
+            .filter_map(|ply| {
+                let mv = layout.moves.iter().find(|m| m.ply == ply)?;
+                Some((ply, (2 * mv.steps.len()).max(1)))
+            })
+            .collect();
+        let mut grown = false;
+        for (ply, depth) in wanted {
+            grown |= self.deepen(backend, ply, depth);
+        }
+        grown
+    }
 }
 
 /// Solves under `assumptions` until a model replays (it is returned) or
 /// none is left; each model the replayer rejects adds its clause to
-/// `backend` and to `learned`.
+/// `backend` and to `learned`. Damaged plies keep to the capture steps
+/// written while that is satisfiable; when it is not because of them,
+/// their next steps are written and the solve goes on, so `None` means
+/// the record itself (under `assumptions`) has no answer.
 ///
 /// # Errors
 /// [`SolveError`] when the solver fails or a model breaks a rule the
 /// formula states in full (a bug).
 pub fn solve_refining<B: Backend>(
     backend: &mut B,
-    refiner: &Refiner<'_>,
+    formula: &mut Formula,
     assumptions: &[Lit],
     learned: &mut Vec<Learned>,
 ) -> Result<Option<Refined>, SolveError> {
     loop {
-        let Some(model) = backend.solve_under(assumptions)? else {
+        let mut all = assumptions.to_vec();
+        all.extend(formula.limits());
+        let Some(model) = backend.solve_under(&all)? else {
+            if formula.deepen_failed(backend) {
+                continue;
+            }
             return Ok(None);
         };
-        match refiner.check(&model)? {
+        match formula.refiner().check(&model)? {
             Check::Answer { start, filled, end } => {
                 return Ok(Some(Refined {
                     model,
@@ -165,8 +270,15 @@ pub fn solve_refining<B: Backend>(
                 }))
             }
             Check::Learn { ply, clause } => {
-                backend.learn(ply, &clause);
+                backend.add_at(ply, &clause);
                 learned.push(Learned { ply, clause });
+            }
+            Check::Deepen { ply, depth } => {
+                if !formula.deepen(backend, ply, depth) {
+                    return Err(SolveError::Internal(format!(
+                        "ply {ply} needs {depth} capture steps, but none are left to write"
+                    )));
+                }
             }
         }
     }
@@ -191,11 +303,12 @@ pub struct Canonical {
 ///
 /// # Errors
 /// As [`solve_refining`].
-pub fn solve_canonically(formula: &Formula, cnf: &CnfFormula) -> Result<Canonical, SolveError> {
-    let refiner = formula.refiner();
+pub fn solve_canonically(formula: &mut Formula, cnf: &CnfFormula) -> Result<Canonical, SolveError> {
     let mut learned = Vec::new();
-    if let Some(model) = lucky_model(cnf) {
-        match refiner.check(&model)? {
+    let limits = formula.limits();
+    let lucky = lucky_model(cnf).filter(|m| limits.iter().all(|l| m.get(l.index()) == Some(l)));
+    if let Some(model) = lucky {
+        match formula.refiner().check(&model)? {
             Check::Answer { start, filled, end } => {
                 let answer = Refined {
                     model,
@@ -210,6 +323,7 @@ pub fn solve_canonically(formula: &Formula, cnf: &CnfFormula) -> Result<Canonica
                 });
             }
             Check::Learn { ply, clause } => learned.push(Learned { ply, clause }),
+            Check::Deepen { .. } => {}
         }
     }
     let mut solver = Solver::new();
@@ -217,7 +331,7 @@ pub fn solve_canonically(formula: &Formula, cnf: &CnfFormula) -> Result<Canonica
     for l in &learned {
         ExtendFormula::add_clause(&mut solver, &l.clause);
     }
-    let answer = solve_refining(&mut solver, &refiner, &[], &mut learned)?;
+    let answer = solve_refining(&mut solver, formula, &[], &mut learned)?;
     Ok(Canonical {
         answer,
         learned,

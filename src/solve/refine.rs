@@ -42,6 +42,14 @@ pub enum Check {
         /// The clause (implied by the rules; false under the model).
         clause: Vec<Lit>,
     },
+    /// Not an answer, and the clause that rules it out speaks of capture
+    /// steps of a damaged ply not written yet: write them first.
+    Deepen {
+        /// 1-based damaged ply.
+        ply: usize,
+        /// The capture steps it needs written.
+        depth: usize,
+    },
 }
 
 /// Replays models of one record's formula and explains the broken ones.
@@ -147,7 +155,7 @@ impl<'a> Refiner<'a> {
         let side = self.record.mover(ply);
         let (witness, dominance) =
             witness(self.rules, board, side, played, violation).ok_or_else(unexplained)?;
-        let clause = clause(
+        let clause = match clause(
             view,
             layout,
             &witness,
@@ -156,7 +164,11 @@ impl<'a> Refiner<'a> {
             self.rules.movement(),
             played,
         )
-        .ok_or_else(unexplained)?;
+        .ok_or_else(unexplained)?
+        {
+            Ok(clause) => clause,
+            Err(depth) => return Ok(Check::Deepen { ply, depth }),
+        };
         let truth = truth_of(model);
         if clause.iter().any(|&l| Term::Lit(l).value(&truth)) {
             return Err(SolveError::Internal(format!(
@@ -292,7 +304,9 @@ fn conditions(view: &PlyView, witness: &Witness, side: Color, movement: Movement
 }
 
 /// The clause: not the witness's conditions, or the ply does what the
-/// witness allows (a damaged ply's move is variables; a known ply's is fixed).
+/// witness allows (a damaged ply's move is variables; a known ply's is
+/// fixed). `Err(depth)` when it needs capture steps of the damaged ply
+/// not written yet; `None` when the witness proves nothing.
 fn clause(
     view: &PlyView,
     layout: &Layout,
@@ -301,7 +315,7 @@ fn clause(
     side: Color,
     movement: Movement,
     played: &MoveText,
-) -> Option<Vec<Lit>> {
+) -> Option<Result<Vec<Lit>, usize>> {
     let mut terms: Vec<Term> = conditions(view, witness, side, movement)
         .into_iter()
         .map(Term::not)
@@ -309,8 +323,14 @@ fn clause(
     if let Some(mv) = view.damaged.and_then(|i| layout.moves.get(i)) {
         match dominance {
             Dominance::Capture => terms.push(mv.capture),
-            Dominance::TakesAtLeast(n) => terms.push(mv.takes_at_least(n)),
-            Dominance::ThisMove => terms.extend(mv.playing(played).into_iter().map(Term::not)),
+            Dominance::TakesAtLeast(n) => match mv.takes_at_least(n) {
+                Some(term) => terms.push(term),
+                None => return Some(Err(n - 1)),
+            },
+            Dominance::ThisMove => match mv.playing(played) {
+                Some(playing) => terms.extend(playing.into_iter().map(Term::not)),
+                None => return Some(Err(played.landings().len())),
+            },
         }
     }
     let mut lits = Vec::with_capacity(terms.len());
@@ -323,5 +343,5 @@ fn clause(
     }
     lits.sort_unstable();
     lits.dedup();
-    Some(lits)
+    Some(Ok(lits))
 }

@@ -153,7 +153,7 @@ pub(super) fn solve_sat(
         }
     }
     let mut cnf = CnfFormula::new();
-    let formula = Formula::encode(variant, record, known, &mut cnf, EncodeOptions::default())?;
+    let mut formula = Formula::encode(variant, record, known, &mut cnf, EncodeOptions::default())?;
     let mut stats = SolveStats {
         vars: formula.vars(),
         clauses: formula.encoded.stats.clauses,
@@ -165,7 +165,7 @@ pub(super) fn solve_sat(
             stats,
         });
     }
-    let canonical = solve_canonically(&formula, &cnf)?;
+    let canonical = solve_canonically(&mut formula, &cnf)?;
     stats.lucky = canonical.lucky;
     stats.learned = canonical.learned.len();
     stats.clauses += stats.learned;
@@ -213,7 +213,7 @@ mod tests {
     fn solved(text: &str) -> (crate::board::Board, bool) {
         let record = &parse_records(text).expect("valid record")[0];
         let mut cnf = CnfFormula::new();
-        let formula = Formula::encode(
+        let mut formula = Formula::encode(
             Variant::English,
             record,
             BoardFacts::none(),
@@ -221,7 +221,7 @@ mod tests {
             EncodeOptions::default(),
         )
         .expect("English is encoded");
-        let canonical = solve_canonically(&formula, &cnf).expect("varisat works");
+        let canonical = solve_canonically(&mut formula, &cnf).expect("varisat works");
         let answer = canonical.answer.expect("an answer");
         replay(&English, &answer.start, record).expect("the model replays");
         (answer.start, canonical.lucky)

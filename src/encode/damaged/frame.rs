@@ -38,7 +38,7 @@ pub(super) fn board_after<S: ClauseSink>(
         let changes = [
             mv.from.get(square),
             mv.ends.get(square),
-            mv.steps.last().and_then(|s| s.taken_so_far.get(square)),
+            mv.removed.get(square),
         ];
         let unchanged: Vec<Term> = changes.iter().flatten().map(|&l| Term::Lit(!l)).collect();
         for fact in FACTS {

@@ -72,7 +72,8 @@ impl PlyView {
 }
 
 /// What the encoding of a damaged record says of its variables: to read
-/// a model's moves back, and to add the rules the replayer finds broken.
+/// a model's moves back, to add the rules the replayer finds broken, and
+/// to write the capture steps left for later.
 #[derive(Clone, Debug, Default)]
 pub struct Layout {
     /// One view per ply encoded, in order.
@@ -81,6 +82,16 @@ pub struct Layout {
     pub moves: Vec<MoveVars>,
     /// Every variable beyond the start board, with names when asked for.
     pub vars: VarMap,
+    /// Per damaged ply (as `moves`): what its later steps are written from.
+    specs: Vec<MoveSpec>,
+}
+
+/// What a damaged ply's move may be.
+#[derive(Clone, Debug)]
+struct MoveSpec {
+    pattern: MovePattern,
+    movement: Movement,
+    domains: domains::Domains,
 }
 
 impl Layout {
@@ -92,6 +103,65 @@ impl Layout {
             .filter_map(|mv| Some((mv.ply, mv.decode(&truth, topology)?)))
             .collect()
     }
+
+    /// The assumptions under which every move keeps to the capture steps
+    /// written: "it does not go on past them" (see [`MoveVars::more`]).
+    pub fn limits(&self) -> Vec<varisat::Lit> {
+        self.moves
+            .iter()
+            .filter_map(|mv| mv.more.map(|l| !l))
+            .collect()
+    }
+
+    /// The damaged ply whose limit is `lit` (one of [`Layout::limits`]).
+    pub fn limited_ply(&self, lit: varisat::Lit) -> Option<usize> {
+        self.moves
+            .iter()
+            .find(|mv| mv.more == Some(!lit))
+            .map(|mv| mv.ply)
+    }
+
+    /// Writes the capture steps of ply `ply` up to `depth` into `sink`, new
+    /// variables from `first_free` on (or after the layout's own, if
+    /// later); false when there was nothing left to write.
+    pub fn deepen(
+        &mut self,
+        ply: usize,
+        depth: usize,
+        first_free: usize,
+        sink: &mut impl ClauseSink,
+    ) -> bool {
+        let Some(index) = self.moves.iter().position(|m| m.ply == ply) else {
+            return false;
+        };
+        let mv = &mut self.moves[index];
+        if mv.more.is_none() || depth <= mv.steps.len() {
+            return false;
+        }
+        let spec = &self.specs[index];
+        let input = moves::MoveInput {
+            ply,
+            side: mv.side,
+            pattern: &spec.pattern,
+            movement: spec.movement,
+            domains: &spec.domains,
+            before: self.views[ply - 1].before(),
+        };
+        self.vars.skip_to(first_free);
+        let mut out = Writer::new(sink);
+        moves::grow(&mut out, &mut self.vars, &input, mv, depth);
+        true
+    }
+}
+
+/// How many capture steps of a damaged ply's move are written at first
+/// when the rest may wait: those of the shortest capture that may end.
+fn first_depth(domains: &domains::Domains) -> usize {
+    domains
+        .steps
+        .iter()
+        .position(|s| s.lands & domains.ends != 0)
+        .map_or(domains.steps.len(), |k| k + 1)
 }
 
 /// One flag per variable, from a model given as literals.
@@ -361,13 +431,12 @@ fn cut<S: ClauseSink>(
     if domains.origins == 0 || domains.simple.is_empty() && domains.steps.is_empty() {
         out.clause([]);
         let reason = nothing_fits(side, &run.written[index]);
-        let contradiction = Contradiction {
-            ply: number,
-            rule,
-            reason,
-        };
         return Cut {
-            after: Err(contradiction),
+            after: Err(Contradiction {
+                ply: number,
+                rule,
+                reason,
+            }),
             clauses: out.clauses,
         };
     }
@@ -383,13 +452,13 @@ fn cut<S: ClauseSink>(
         domains: &domains,
         before: view,
     };
-    let mv = moves::encode_move(&mut out, &mut layout.vars, &input);
-    let after = layout.vars.block(var_count(topology), |i| {
-        format!(
-            "after ply {number}: {}",
-            super::vars::name_on(topology)(varisat::Var::from_index(i)).replacen("start ", "", 1)
-        )
-    });
+    let depth = if run.options.all_steps {
+        domains.steps.len()
+    } else {
+        first_depth(&domains)
+    };
+    let mv = moves::encode_move(&mut out, &mut layout.vars, &input, depth);
+    let after = after_block(&mut layout.vars, topology, number);
     out.sink().begin_group(&Group {
         ply: None,
         rule: Rule::BoardAfter { ply: number },
@@ -401,10 +470,25 @@ fn cut<S: ClauseSink>(
         damaged: Some(layout.moves.len()),
     });
     layout.moves.push(mv);
+    layout.specs.push(MoveSpec {
+        pattern: pattern.clone(),
+        movement,
+        domains,
+    });
     Cut {
         after: Ok((after, known_after)),
         clauses: out.clauses,
     }
+}
+
+/// A fresh block of board variables for the board after ply `number`.
+fn after_block(vars: &mut VarMap, topology: Topology, number: usize) -> usize {
+    vars.block(var_count(topology), |i| {
+        format!(
+            "after ply {number}: {}",
+            super::vars::name_on(topology)(varisat::Var::from_index(i)).replacen("start ", "", 1)
+        )
+    })
 }
 
 /// Why a damaged ply cannot be played whatever the board.

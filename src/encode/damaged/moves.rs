@@ -97,21 +97,51 @@ pub struct MoveVars {
     pub king_before: Lit,
     /// A simple move's destination.
     pub simple_to: SquareLits,
-    /// Capture steps 1, 2, ...
+    /// Capture steps 1, 2, ... written so far.
     pub steps: Vec<StepVars>,
+    /// While steps the domains allow are not written yet: the `happens`
+    /// variable of the first of them, "the move goes on past the steps
+    /// written". A solve assumes it false until it writes that step.
+    pub more: Option<Lit>,
+    /// How many capture steps the domains allow.
+    pub most_steps: usize,
     /// Where the move ends.
     pub ends: SquareLits,
+    /// The pieces the move takes, at whichever step.
+    pub removed: SquareLits,
     /// The piece is a king after the move.
     pub king_after: Lit,
+    /// What the steps written so far say of the move's end.
+    closing: Closing,
+}
+
+/// The terms the clauses that close a move are made of, as far as its
+/// steps are written: each is extended by a step, and the closing clauses
+/// written again (the older ones, weaker, stay true).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+struct Closing {
+    /// Per square: the terms that say the move stops there.
+    stops: Vec<Vec<Term>>,
+    /// The reasons the piece is a king after the move.
+    king_reasons: Vec<Term>,
+    /// A short pattern's middle squares: `matched[j]` says the first `j`
+    /// fit the landings so far.
+    matched: Vec<Term>,
 }
 
 impl MoveVars {
-    /// The move a model plays (`truth`: one flag per variable).
+    /// The move a model plays (`truth`: one flag per variable); `None`
+    /// when it plays none or goes on past the steps written.
     pub fn decode(&self, truth: &[bool], topology: Topology) -> Option<MoveText> {
         let from = self.from.chosen(truth, topology)?;
         if !self.capture.value(truth) {
             let to = self.simple_to.chosen(truth, topology)?;
             return MoveText::along(vec![from, to], false);
+        }
+        if self.steps.iter().all(|s| Term::Lit(s.active).value(truth))
+            && Term::from(self.more).value(truth)
+        {
+            return None;
         }
         let mut path = vec![from];
         for step in self
@@ -125,32 +155,48 @@ impl MoveVars {
     }
 
     /// The literals that say "this ply plays `mv`": its origin, its kind,
-    /// each landing, and that it goes no further.
-    pub fn playing(&self, mv: &MoveText) -> Vec<Term> {
+    /// each landing, and that it goes no further; `None` while the steps
+    /// it needs are not written.
+    pub fn playing(&self, mv: &MoveText) -> Option<Vec<Term>> {
         let mut lits = vec![self.from.term(mv.from())];
         if !mv.is_capture() {
             lits.push(self.capture.not());
             lits.push(self.simple_to.term(mv.to()));
-            return lits;
+            return Some(lits);
+        }
+        let landings = mv.landings();
+        if landings.len() > self.steps.len() && landings.len() <= self.most_steps {
+            return None;
         }
         lits.push(self.capture);
-        for (step, &to) in self.steps.iter().zip(mv.landings()) {
+        for (step, &to) in self.steps.iter().zip(landings) {
             lits.push(step.lands.term(to));
         }
-        if let Some(next) = self.steps.get(mv.landings().len()) {
-            lits.push(Term::Lit(!next.active));
+        if landings.len() > self.steps.len() {
+            lits.push(Term::Const(false));
         }
-        lits
+        lits.push(self.happens(landings.len() + 1).not());
+        Some(lits)
     }
 
-    /// "The move takes at least `n` pieces".
-    pub fn takes_at_least(&self, n: usize) -> Term {
+    /// "The move takes at least `n` pieces"; `None` while step `n` is
+    /// neither written nor the next one.
+    pub fn takes_at_least(&self, n: usize) -> Option<Term> {
         match n {
-            0 => Term::Const(true),
-            n => self
-                .steps
-                .get(n - 1)
-                .map_or(Term::Const(false), |s| s.active.into()),
+            0 => Some(Term::Const(true)),
+            n if n > self.most_steps => Some(Term::Const(false)),
+            n if n > self.steps.len() + 1 => None,
+            n => Some(self.happens(n)),
+        }
+    }
+
+    /// "Step `k` (1-based) happens", for a step written or the next one
+    /// (false past the most the domains allow).
+    fn happens(&self, k: usize) -> Term {
+        match self.steps.get(k - 1) {
+            Some(step) => step.active.into(),
+            None if k == self.steps.len() + 1 => self.more.into(),
+            None => Term::Const(false),
         }
     }
 }
@@ -214,30 +260,59 @@ pub(super) struct MoveInput<'a, 'b> {
     pub before: Before<'b>,
 }
 
-/// Writes the clauses of a damaged ply's move; its variables.
+/// Writes the clauses of a damaged ply's move with its first `depth`
+/// capture steps (all of them for a capture written whole); its variables.
 pub(super) fn encode_move<S: ClauseSink>(
     out: &mut Writer<'_, S>,
     vars: &mut VarMap,
     input: &MoveInput<'_, '_>,
+    depth: usize,
 ) -> MoveVars {
     let topology = input.before.board.topology();
     let ply = input.ply;
     let mut mv = origin(out, vars, input, topology);
     simple_move(out, vars, input, &mut mv, topology);
-    for k in 1..=input.domains.steps.len() {
-        capture_step(out, vars, input, &mut mv, k, topology);
-    }
-    if let Some(n) = input.domains.exact_steps {
-        out.implies(&[mv.capture], mv.takes_at_least(n));
-    }
     mv.ends = SquareLits::fresh(input.domains.ends, topology, vars, |s| {
         format!("ply {ply} ends on {s}")
     });
-    ends(out, vars, input, &mv, topology);
+    let removable = input.domains.steps.iter().fold(0, |all, s| all | s.taken);
+    mv.removed = SquareLits::fresh(removable, topology, vars, |s| {
+        format!("ply {ply} takes {s}")
+    });
     mv.king_after = vars.fresh(|| format!("ply {ply}: the piece is a king after it"));
-    king_after(out, input, &mv, topology);
-    short_pattern(out, vars, input, &mv);
+    simple_ends(out, input, &mut mv, topology);
+    if !input.domains.steps.is_empty() {
+        let first = vars.fresh(|| format!("ply {ply} step 1 happens"));
+        out.equal(&[], first.into(), mv.capture);
+        mv.more = Some(first);
+    }
+    let depth = match input.domains.exact_steps {
+        Some(_) => mv.most_steps,
+        None => depth,
+    };
+    grow(out, vars, input, &mut mv, depth);
+    if let Some(n) = input.domains.exact_steps {
+        let all = mv.takes_at_least(n).unwrap_or(Term::Const(false));
+        out.implies(&[mv.capture], all);
+    }
     mv
+}
+
+/// Writes steps of `mv` up to `depth` (as far as the domains allow), then
+/// the clauses that close the move as far as it is written.
+pub(super) fn grow<S: ClauseSink>(
+    out: &mut Writer<'_, S>,
+    vars: &mut VarMap,
+    input: &MoveInput<'_, '_>,
+    mv: &mut MoveVars,
+    depth: usize,
+) {
+    let topology = input.before.board.topology();
+    let first = mv.steps.len() + 1;
+    for k in first..=depth.min(mv.most_steps) {
+        capture_step(out, vars, input, mv, k, topology);
+    }
+    close(out, mv, topology);
 }
 
 /// The origin (exactly one), its piece (the side's), whether it is a king,
@@ -274,6 +349,16 @@ fn origin<S: ClauseSink>(
         (false, true) => Term::Const(false),
         (false, false) => vars.fresh(|| format!("ply {ply} is a capture")).into(),
     };
+    let middle = match input.pattern {
+        MovePattern::Path {
+            squares,
+            short: true,
+            ..
+        } => squares.len().saturating_sub(2),
+        _ => 0,
+    };
+    let mut matched = vec![Term::Const(true)];
+    matched.extend((0..middle).map(|_| Term::Const(false)));
     MoveVars {
         ply,
         side: input.side,
@@ -282,8 +367,16 @@ fn origin<S: ClauseSink>(
         king_before,
         simple_to: SquareLits::default(),
         steps: Vec::new(),
+        more: None,
+        most_steps: domains.steps.len(),
         ends: SquareLits::default(),
+        removed: SquareLits::default(),
         king_after: king_before,
+        closing: Closing {
+            stops: vec![Vec::new(); topology.count()],
+            king_reasons: vec![king_before.into()],
+            matched,
+        },
     }
 }
 
@@ -336,8 +429,38 @@ fn simple_move<S: ClauseSink>(
     }
 }
 
+/// A simple move ends on its destination, and crowns there.
+fn simple_ends<S: ClauseSink>(
+    out: &mut Writer<'_, S>,
+    input: &MoveInput<'_, '_>,
+    mv: &mut MoveVars,
+    topology: Topology,
+) {
+    for square in topology.squares() {
+        if let Some(to) = mv.simple_to.get(square) {
+            stops_on(out, mv, square, Term::Lit(to));
+        }
+        if square.crowns(input.side) && mv.ends.get(square).is_some() {
+            king_reason(out, mv, mv.ends.term(square));
+        }
+    }
+    out.implies(&[mv.king_before.into()], mv.king_after.into());
+}
+
+/// `stop` says the move ends on `square`.
+fn stops_on<S: ClauseSink>(out: &mut Writer<'_, S>, mv: &mut MoveVars, square: Square, stop: Term) {
+    out.implies(&[stop], mv.ends.term(square));
+    mv.closing.stops[square.index()].push(stop);
+}
+
+/// `reason` makes the piece a king after the move.
+fn king_reason<S: ClauseSink>(out: &mut Writer<'_, S>, mv: &mut MoveVars, reason: Term) {
+    out.implies(&[reason], mv.king_after.into());
+    mv.closing.king_reasons.push(reason);
+}
+
 /// Capture step `k`: whether it happens, where it lands, which piece it
-/// takes, and the rules of its leg.
+/// takes, the rules of its leg, and what it says of the move's end.
 fn capture_step<S: ClauseSink>(
     out: &mut Writer<'_, S>,
     vars: &mut VarMap,
@@ -347,11 +470,7 @@ fn capture_step<S: ClauseSink>(
     topology: Topology,
 ) {
     let (ply, domain) = (input.ply, &input.domains.steps[k - 1]);
-    let active = vars.fresh(|| format!("ply {ply} step {k} happens"));
-    match mv.steps.last() {
-        None => out.equal(&[], active.into(), mv.capture),
-        Some(previous) => out.implies(&[active.into()], previous.active.into()),
-    }
+    let active = mv.more.take().expect("a step to write is announced");
     let lands = SquareLits::fresh(domain.lands, topology, vars, |s| {
         format!("ply {ply} step {k} lands on {s}")
     });
@@ -383,7 +502,14 @@ fn capture_step<S: ClauseSink>(
         leg(out, input, mv, &step, segment);
     }
     let step = taken_pieces(out, vars, input, mv, step, k, topology);
+    if k < mv.most_steps {
+        let next = vars.fresh(|| format!("ply {ply} step {} happens", k + 1));
+        out.implies(&[next.into()], active.into());
+        mv.more = Some(next);
+    }
     mv.steps.push(step);
+    step_ends(out, vars, input, mv, topology);
+    short_pattern_step(out, vars, input, mv);
 }
 
 /// The piece's kind during step `k`: a king from the start, or (Russian)
@@ -531,81 +657,79 @@ fn taken_pieces<S: ClauseSink>(
     step
 }
 
-/// Where the move ends: a simple move's destination, or the landing of
-/// the last step that happens.
-fn ends<S: ClauseSink>(
+/// What step `k` (the last written) says of the move's end: it stops on
+/// its landing unless the next step happens (a landing the pattern does
+/// not let it end on needs one), it removes its piece, and (Russian) a
+/// landing on the crowning row crowns.
+fn step_ends<S: ClauseSink>(
     out: &mut Writer<'_, S>,
     vars: &mut VarMap,
     input: &MoveInput<'_, '_>,
-    mv: &MoveVars,
+    mv: &mut MoveVars,
     topology: Topology,
 ) {
     let ply = input.ply;
-    let mut stops: Vec<Vec<Term>> = vec![Vec::new(); topology.count()];
+    let k = mv.steps.len();
+    let step = mv.steps[k - 1].clone();
+    let next = mv.more;
     for square in topology.squares() {
-        if let Some(to) = mv.simple_to.get(square) {
-            stops[square.index()].push(Term::Lit(to));
+        if let Some(taken) = step.taken.get(square) {
+            out.implies(&[taken.into()], mv.removed.term(square));
         }
-    }
-    for (k, step) in mv.steps.iter().enumerate() {
-        let next = mv.steps.get(k + 1).map(|s| s.active);
-        for square in topology.squares() {
-            let Some(land) = step.lands.get(square) else {
-                continue;
-            };
-            let Some(next) = next else {
-                stops[square.index()].push(Term::Lit(land));
-                continue;
-            };
-            if mv.ends.get(square).is_none() {
-                // The pattern does not let the move end here: it goes on.
-                out.implies(&[land.into()], next.into());
-                continue;
+        let Some(land) = step.lands.get(square) else {
+            continue;
+        };
+        if input.movement.crowning == Crowning::ContinuesAsKing && square.crowns(input.side) {
+            king_reason(out, mv, land.into());
+        }
+        if mv.ends.get(square).is_none() {
+            // The pattern does not let the move end here: it goes on.
+            out.implies(&[land.into()], next.into());
+            continue;
+        }
+        let stop = match next {
+            None => Term::Lit(land),
+            Some(next) => {
+                let stop = vars.fresh(|| format!("ply {ply} stops on {square} after step {k}"));
+                out.define_and(stop, &[land.into(), Term::Lit(!next)]);
+                stop.into()
             }
-            let stop = vars.fresh(|| format!("ply {ply} stops on {square} after step {}", k + 1));
-            out.define_and(stop, &[land.into(), Term::Lit(!next)]);
-            stops[square.index()].push(Term::Lit(stop));
-        }
-    }
-    for square in topology.squares() {
-        let here = &stops[square.index()];
-        match mv.ends.get(square) {
-            Some(end) => out.define_or(end, here),
-            None => {
-                for &t in here {
-                    out.implies(&[t], Term::Const(false));
-                }
-            }
-        }
+        };
+        stops_on(out, mv, square, stop);
     }
 }
 
-/// The piece is a king after the move: it was one, or it is crowned
-/// where the move ends (or, Russian, on any landing of its way).
-fn king_after<S: ClauseSink>(
-    out: &mut Writer<'_, S>,
-    input: &MoveInput<'_, '_>,
-    mv: &MoveVars,
-    topology: Topology,
-) {
-    let crowning = topology.squares().filter(|s| s.crowns(input.side));
-    let mut reasons: Vec<Term> = vec![mv.king_before.into()];
-    for square in crowning {
-        reasons.push(mv.ends.term(square));
-        if input.movement.crowning == Crowning::ContinuesAsKing {
-            reasons.extend(mv.steps.iter().map(|s| s.lands.term(square)));
+/// The clauses that close the move as far as its steps are written: it
+/// ends only where a stop says, takes only the pieces its steps take, and
+/// is a king after only for a reason; each "or it goes on" while steps
+/// are left to write.
+fn close<S: ClauseSink>(out: &mut Writer<'_, S>, mv: &MoveVars, topology: Topology) {
+    let more = Term::from(mv.more);
+    for square in topology.squares() {
+        if let Some(end) = mv.ends.get(square) {
+            let stops = mv.closing.stops[square.index()].iter().copied();
+            out.clause([Term::Lit(!end), more].into_iter().chain(stops));
+        }
+        if let Some(removed) = mv.removed.get(square) {
+            let so_far = mv
+                .steps
+                .last()
+                .map_or(Term::Const(false), |s| s.taken_so_far.term(square));
+            out.clause([Term::Lit(!removed), more, so_far]);
         }
     }
-    out.define_or(mv.king_after, &reasons);
+    let reasons = mv.closing.king_reasons.iter().copied();
+    out.clause([Term::Lit(!mv.king_after), more].into_iter().chain(reasons));
 }
 
 /// A capture written short with squares between its first and last: they
-/// are landings of the way, in order, before the last one.
-fn short_pattern<S: ClauseSink>(
+/// are landings of the way, in order, before the last one. After step
+/// `k`: the move stops only once every middle square fit.
+fn short_pattern_step<S: ClauseSink>(
     out: &mut Writer<'_, S>,
     vars: &mut VarMap,
     input: &MoveInput<'_, '_>,
-    mv: &MoveVars,
+    mv: &mut MoveVars,
 ) {
     let MovePattern::Path {
         squares,
@@ -619,29 +743,22 @@ fn short_pattern<S: ClauseSink>(
     if middle.is_empty() {
         return;
     }
-    let ply = input.ply;
-    // matched[j]: the first j middle squares fit the landings so far.
-    let mut matched: Vec<Term> = vec![Term::Const(true)];
-    matched.extend(middle.iter().map(|_| Term::Const(false)));
-    for (k, step) in mv.steps.iter().enumerate() {
-        // The move stops after this step only once every middle square fit before it.
-        if let Some(next) = mv.steps.get(k + 1) {
-            let done = matched[middle.len()];
-            out.clause([Term::Lit(!step.active), next.active.into(), done]);
-        } else {
-            out.implies(&[step.active.into()], matched[middle.len()]);
-        }
-        let mut next_matched = vec![Term::Const(true)];
-        for (j, written) in middle.iter().enumerate() {
-            let here = written.map_or(step.active.into(), |w| step.lands.term(w));
-            let m = vars
-                .fresh(|| format!("ply {ply}: {} written squares fit by step {}", j + 1, k + 1));
-            let extended =
-                vars.fresh(|| format!("ply {ply}: square {} fits step {}", j + 1, k + 1));
-            out.define_and(extended, &[matched[j], here]);
-            out.define_or(m, &[matched[j + 1], extended.into()]);
-            next_matched.push(m.into());
-        }
-        matched = next_matched;
+    let (ply, k) = (input.ply, mv.steps.len());
+    let step = &mv.steps[k - 1];
+    let matched = &mv.closing.matched;
+    out.clause([
+        Term::Lit(!step.active),
+        mv.more.into(),
+        matched[middle.len()],
+    ]);
+    let mut next_matched = vec![Term::Const(true)];
+    for (j, written) in middle.iter().enumerate() {
+        let here = written.map_or(step.active.into(), |w| step.lands.term(w));
+        let m = vars.fresh(|| format!("ply {ply}: {} written squares fit by step {k}", j + 1));
+        let extended = vars.fresh(|| format!("ply {ply}: square {} fits step {k}", j + 1));
+        out.define_and(extended, &[matched[j], here]);
+        out.define_or(m, &[matched[j + 1], extended.into()]);
+        next_matched.push(m.into());
     }
+    mv.closing.matched = next_matched;
 }
