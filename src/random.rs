@@ -6,7 +6,7 @@
 
 use crate::board::{Board, Color, Piece, Role, Topology};
 use crate::notation::{MoveText, Record};
-use crate::rules::{Rules, Variant};
+use crate::rules::Rules;
 
 /// SplitMix64: tiny, fast, and stable forever.
 #[derive(Clone, Debug)]
@@ -133,9 +133,10 @@ pub fn play_game(
 
 /// How fragments' games are played: English uniformly, Russian carefully (see [`Play`]).
 fn play_for(rules: &dyn Rules) -> Play {
-    match rules.variant() {
-        Variant::English => Play::Uniform,
-        Variant::Russian | Variant::International | Variant::Brazilian => Play::Careful,
+    if rules.variant().facts().careful_play {
+        Play::Careful
+    } else {
+        Play::Uniform
     }
 }
 
@@ -182,10 +183,7 @@ pub fn opening_fragment(
     plies: usize,
 ) -> Option<(Board, Record)> {
     let variant = rules.variant();
-    let first = match variant {
-        Variant::English | Variant::Russian => Color::Black,
-        Variant::International | Variant::Brazilian => variant.first_player(),
-    };
+    let first = variant.facts().generated_first;
     let opening = variant.topology().opening();
     let game = play_game(rules, rng, &opening, first, lead + plies, play_for(rules));
     if game.moves.len() <= lead {

@@ -392,7 +392,7 @@ proptest! {
     #[test]
     fn damaged_random_games_solve_and_their_fillings_replay(
         seed in any::<u64>(),
-        variant_index in 0usize..4,
+        variant_index in 0usize..Variant::ALL.len(),
         unknown_moves in 0usize..4,
         unknown_squares in 0usize..4,
         short_captures in any::<bool>(),
@@ -419,7 +419,7 @@ proptest! {
     #[test]
     fn damaged_games_with_a_false_end_fact_are_rejected_or_solved(
         seed in any::<u64>(),
-        variant_index in 0usize..4,
+        variant_index in 0usize..Variant::ALL.len(),
         unknown_moves in 1usize..4,
         unknown_squares in 0usize..3,
         short_captures in any::<bool>(),

@@ -1,6 +1,7 @@
 //! Golden DIMACS files: the encoding of the two samples (English), two
 //! Russian records, a Brazilian and an International one, a damaged
-//! English record (a `?` square and a lone `?`) and the pawn
+//! English record (a `?` square and a lone `?`), an American pool and a
+//! Czech record, and the pawn
 //! puzzle's example, byte for byte.
 //! An intended change is blessed with `BLESS=1 cargo test golden`, and the
 //! diff of `encodings/golden/` is then reviewed like code.
@@ -28,7 +29,7 @@ fn dimacs_under(input: &str, variant: Variant) -> String {
 }
 
 /// The golden files: (input and golden name, rule set).
-const GOLDEN: [(&str, Variant); 7] = [
+const GOLDEN: [(&str, Variant); 9] = [
     ("sample1", Variant::English),
     ("sample2", Variant::English),
     ("russian1", Variant::Russian),
@@ -36,6 +37,8 @@ const GOLDEN: [(&str, Variant); 7] = [
     ("brazilian1", Variant::Brazilian),
     ("international1", Variant::International),
     ("damaged1", Variant::English),
+    ("pool1", Variant::Pool),
+    ("czech1", Variant::Czech),
 ];
 
 #[test]

@@ -11,7 +11,7 @@ use postfacto::encode::{encode_with, vars, EncodeOptions};
 use postfacto::notation::{MoveText, Record};
 use postfacto::replay::judge;
 use postfacto::replay::replay;
-use postfacto::rules::{Brazilian, English, Rules, Russian, Variant};
+use postfacto::rules::{Brazilian, Czech, English, Pool, Rules, Russian, Variant};
 use postfacto::solve::{solve, solve_with, Engine, Outcome};
 
 use crate::golden::dimacs_satisfiable;
@@ -182,6 +182,27 @@ proptest! {
         }
     }
 
+    /// American pool and Czech draughts (`shared/spec/variants.md`).
+    #[test]
+    fn every_pool_game_fragment_is_solved_and_verified((origin, record) in fragments_under(&Pool)) {
+        match solve_with(&record, Engine::Sat, Variant::Pool) {
+            Ok(Outcome::Solved(solution)) => {
+                prop_assert_eq!(judge(&Pool, &record, &solution.answer), Ok(()));
+            }
+            other => prop_assert!(false, "{other:?} for\n{record}from\n{origin}"),
+        }
+    }
+
+    #[test]
+    fn every_czech_game_fragment_is_solved_and_verified((origin, record) in fragments_under(&Czech)) {
+        match solve_with(&record, Engine::Sat, Variant::Czech) {
+            Ok(Outcome::Solved(solution)) => {
+                prop_assert_eq!(judge(&Czech, &record, &solution.answer), Ok(()));
+            }
+            other => prop_assert!(false, "{other:?} for\n{record}from\n{origin}"),
+        }
+    }
+
     #[test]
     fn every_russian_game_fragment_is_solved_and_verified((origin, record) in fragments_under(&Russian)) {
         prop_assert!(Russian.start_problems(&origin).is_empty());
@@ -313,6 +334,17 @@ proptest! {
     #[test]
     fn the_russian_formula_is_exact((origin, record) in fragments_under(&Russian), changes in vec(vec((any::<u8>(), any::<u8>()), 1..4), 10)) {
         check_exactness(Variant::Russian, origin, &record, &changes)?;
+    }
+
+    #[test]
+    fn the_pool_formula_is_exact((origin, record) in fragments_under(&Pool), changes in vec(vec((any::<u8>(), any::<u8>()), 1..4), 10)) {
+        check_exactness(Variant::Pool, origin, &record, &changes)?;
+    }
+
+    /// Men that capture forwards only and kings that capture first.
+    #[test]
+    fn the_czech_formula_is_exact((origin, record) in fragments_under(&Czech), changes in vec(vec((any::<u8>(), any::<u8>()), 1..4), 10)) {
+        check_exactness(Variant::Czech, origin, &record, &changes)?;
     }
 
     /// The majority capture's clauses included: near the true start, the

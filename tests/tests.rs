@@ -10,6 +10,7 @@ mod damaged;
 mod formats;
 mod fuzz;
 mod golden;
+mod oracle;
 mod pawns;
 mod property;
 mod russian;

@@ -1,4 +1,4 @@
-//! The four rule sets side by side: move generators pinned by perft counts,
+//! The rule sets side by side: move generators pinned by perft counts,
 //! random games that replay, and the 10x10 board's bad input.
 
 use postfacto::board::Color;
@@ -37,7 +37,7 @@ fn perft_counts_from_the_openings() {
             checked += 1;
         }
     }
-    assert_eq!(checked, 24);
+    assert_eq!(checked, 36);
 }
 
 /// Every generated move plays; every one-segment move, every generated
@@ -98,10 +98,10 @@ proptest::proptest! {
     #![proptest_config(proptest::prelude::ProptestConfig { cases: 300, ..Default::default() })]
 
     #[test]
-    fn majority_moves_and_play_agree(seed in 0u64..u64::MAX, density in 10u32..70, white: bool) {
+    fn flying_moves_and_play_agree(seed in 0u64..u64::MAX, density in 10u32..70, white: bool) {
         use postfacto::random::{random_board_on, Rng};
         let side = if white { Color::White } else { Color::Black };
-        for v in [Variant::Brazilian, Variant::International] {
+        for v in [Variant::Brazilian, Variant::International, Variant::Pool, Variant::Czech] {
             let board = random_board_on(&mut Rng::new(seed), v.topology(), density, 30);
             moves_and_play_agree(v, &board, side)?;
         }
@@ -121,7 +121,7 @@ proptest::proptest! {
         use postfacto::notation::Answer;
         use postfacto::random::{random_fragment, Rng};
         use postfacto::replay::replay;
-        for v in [Variant::Brazilian, Variant::International] {
+        for v in [Variant::Brazilian, Variant::International, Variant::Pool, Variant::Czech] {
             let mut rng = Rng::new(seed);
             let Some((start, record)) = random_fragment(v.rules(), &mut rng, 10, 30) else {
                 continue;
@@ -369,4 +369,68 @@ fn proofs_of_impossibility_check_on_the_ten_board() {
     let (run, _, lemmas) = solve_with_proof("international-impossible.in", "international", &text);
     assert_eq!(run.code, 1, "{}", run.stderr);
     assert!(lemmas.is_some_and(|n| n > 0), "{lemmas:?}");
+}
+
+/// American pool and Czech draughts through the binary: moves from the
+/// opening in each notation, a record solved, written as PDN with its
+/// `GameType` and read back by `verify --pdn`, and bad squares refused.
+#[test]
+fn pool_and_czech_through_the_binary() {
+    let opening =
+        "-b-b-b-b\nb-b-b-b-\n-b-b-b-b\n.-.-.-.-\n-.-.-.-.\nw-w-w-w-\n-w-w-w-w\nw-w-w-w-\n";
+    let czech = postfacto(&["moves", "--rules", "czech", "--turn", "white"], opening);
+    assert_eq!(
+        (czech.code, czech.stdout.as_str()),
+        (0, "a3-b4\nc3-b4\nc3-d4\ne3-d4\ne3-f4\ng3-f4\ng3-h4\n")
+    );
+    let pool = postfacto(&["moves", "--rules", "pool", "--turn", "black"], opening);
+    assert_eq!(
+        (pool.code, pool.stdout.as_str()),
+        (0, "10-14\n10-15\n11-15\n11-16\n12-16\n9-13\n9-14\n")
+    );
+    for (rules, game_type) in [("pool", "23"), ("czech", "29")] {
+        let input = format!("tests/data/{rules}1.in");
+        let solved = postfacto(&["solve", "--rules", rules, "--format", "pdn", &input], "");
+        assert_eq!(solved.code, 0, "{}", solved.stderr);
+        assert!(
+            solved
+                .stdout
+                .contains(&format!("[GameType \"{game_type}\"]")),
+            "{}",
+            solved.stdout
+        );
+        let pdn = scratch(&format!("{rules}1.pdn"), &solved.stdout);
+        let verified = postfacto(&["verify", "--pdn", pdn.to_str().unwrap()], "");
+        assert_eq!(
+            (verified.code, verified.stdout.trim()),
+            (0, "game 1 (line 1): OK"),
+            "{}",
+            verified.stderr
+        );
+        let bad = postfacto(&["solve", "--rules", rules], "W 1\n33-28\n");
+        assert_eq!(bad.code, 2, "{}", bad.stderr);
+        assert_eq!(bad.stderr.lines().count(), 1, "{}", bad.stderr);
+        assert!(bad.stderr.contains("unknown square '33'"), "{}", bad.stderr);
+    }
+}
+
+/// Czech rules that no other rule set has: a man may not capture
+/// backwards, and a man may not capture while a king can.
+#[test]
+fn czech_men_capture_forwards_and_kings_capture_first() {
+    // A white man on c5 with a black man behind it on d4 (e3 empty), and
+    // a white king on h2 that can take g3.
+    let board = "-.-.-.-.\n.-.-.-.-\n-.-.-.-.\n.-w-.-b-\n-.-b-.-.\n.-.-.-b-\n-.-.-.-W\n.-.-.-.-\n";
+    let czech = postfacto(&["moves", "--rules", "czech", "--turn", "white"], board);
+    let russian = postfacto(&["moves", "--rules", "russian", "--turn", "white"], board);
+    assert_eq!(czech.code, 0, "{}", czech.stderr);
+    // Russian: the man captures backwards (c5:e3) or the king captures.
+    assert!(russian.stdout.contains("c5:e3"), "{}", russian.stdout);
+    // Czech: only the king's captures.
+    assert!(!czech.stdout.contains("c5:"), "{}", czech.stdout);
+    assert!(
+        czech.stdout.lines().all(|l| l.starts_with("h2:")),
+        "{}",
+        czech.stdout
+    );
 }

@@ -288,6 +288,10 @@ pub enum RulesArg {
     International,
     /// Brazilian draughts: International rules on 8x8; algebraic notation.
     Brazilian,
+    /// American pool checkers: flying kings, free choice of capture; numbered as English.
+    Pool,
+    /// Czech draughts: flying kings, men capture forwards, kings capture first; algebraic.
+    Czech,
     /// Inferred from the notation, and from which rule set the record
     /// replays or solves under (`solve`, `verify`, `cnf`).
     Auto,
@@ -302,6 +306,8 @@ impl RulesArg {
             RulesArg::Russian => Some(Variant::Russian),
             RulesArg::International => Some(Variant::International),
             RulesArg::Brazilian => Some(Variant::Brazilian),
+            RulesArg::Pool => Some(Variant::Pool),
+            RulesArg::Czech => Some(Variant::Czech),
             RulesArg::Auto => None,
         }
     }

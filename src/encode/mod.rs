@@ -7,8 +7,8 @@
 mod damaged;
 mod emitter;
 mod english;
+mod flying;
 mod gadgets;
-mod russian;
 mod sink;
 mod symbolic;
 pub mod vars;
@@ -17,8 +17,8 @@ pub use crate::sat::AnnotatedCnf;
 pub use damaged::{truth_of, Layout, MoveVars, PlyView, SquareLits, StepVars};
 pub use emitter::{BoardFacts, Contradiction, EncodeOptions, EncodeStats, Encoded};
 pub use english::{encode_english, encode_english_with};
+pub use flying::{encode_flying_with, encode_russian};
 pub use gadgets::{Term, VarMap, Writer};
-pub use russian::{encode_brazilian_with, encode_russian, encode_russian_with};
 pub use sink::{ClauseSink, Discard, Group, NamedGroups, PlyRef, Rule};
 pub use symbolic::KnownFacts;
 
@@ -43,9 +43,8 @@ pub enum EncodeError {
 /// # Errors
 /// [`Unsupported`] when it does not.
 pub fn encodes(variant: Variant) -> Result<(), Unsupported> {
-    match variant {
-        Variant::English | Variant::Russian | Variant::Brazilian | Variant::International => Ok(()),
-    }
+    let _ = variant;
+    Ok(())
 }
 
 /// Encodes `record` under the rules of `variant` into `sink`.
@@ -70,10 +69,11 @@ pub fn encode_with(
         encoded.layout = Some(layout);
         return Ok(encoded);
     }
-    Ok(match variant {
-        Variant::Russian => encode_russian_with(record, sink, options),
-        Variant::Brazilian | Variant::International => encode_brazilian_with(record, sink, options),
-        Variant::English => encode_english_with(record, sink, options),
+    let movement = variant.facts().movement;
+    Ok(if movement.flying_kings {
+        encode_flying_with(record, sink, options, movement)
+    } else {
+        encode_english_with(record, sink, options)
     })
 }
 
@@ -167,10 +167,7 @@ fn annotate(cnf: &mut AnnotatedCnf, record: &Record, variant: Variant, encoded: 
             }
         })
         .collect();
-    let document = match variant {
-        Variant::English | Variant::Russian => variant.name(),
-        Variant::International | Variant::Brazilian => "international",
-    };
+    let document = variant.facts().encoding_doc;
     cnf.comment(format!(
         "postfacto cnf: {} draughts, start-board encoding (see encodings/{document}.md)",
         variant.title(),

@@ -89,6 +89,8 @@ pub enum Rule {
         /// Pieces the played capture takes.
         taken: usize,
     },
+    /// A capture by a man: no king of the side could capture (Czech).
+    KingsCaptureFirst,
     /// Before a simple move, this one jump is not available (fine groups).
     NoJump {
         /// Where the jumping piece would stand.
@@ -133,6 +135,9 @@ impl fmt::Display for Rule {
             Rule::MustBeKing(s) => write!(f, "the piece on {s} is a king"),
             Rule::LandingEmpty(s) => write!(f, "landing square {s} is empty"),
             Rule::JumpsEnemy(s) => write!(f, "jumped square {s} holds an enemy piece"),
+            Rule::KingsCaptureFirst => {
+                f.write_str("if the capturing piece is a man, no king could capture")
+            }
             Rule::NoCaptureAvailable => f.write_str("no capture is available"),
             Rule::CaptureEnds(s) => write!(f, "the piece on {s} cannot jump again"),
             Rule::PathClear(s) => write!(f, "square {s} on the king's way is empty"),

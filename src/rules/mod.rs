@@ -3,8 +3,9 @@
 //! ([`Color::is_forward`], [`Color::crowning_row`], [`Piece::may_go`]).
 
 mod english;
+mod flying;
 mod movement;
-mod russian;
+mod table;
 
 use std::fmt;
 
@@ -12,8 +13,9 @@ use crate::board::{Board, Color, Piece, Square, Topology};
 use crate::notation::MoveText;
 
 pub use english::English;
-pub use movement::{Crowning, Movement};
-pub use russian::{Brazilian, International, Russian};
+pub use flying::{Brazilian, Czech, International, Pool, Russian};
+pub use movement::{Crowning, Movement, Priority};
+pub use table::RuleSet;
 
 /// A rule set: which start boards are allowed, which moves are legal, how they are played.
 pub trait Rules: fmt::Debug + Sync {
@@ -72,6 +74,12 @@ pub enum Variant {
     International,
     /// Brazilian draughts: International rules on the 8x8 board.
     Brazilian,
+    /// American pool checkers: flying kings, men capture backwards, any
+    /// capture may be chosen, crowned only where a move ends.
+    Pool,
+    /// Czech draughts: flying kings, men capture forwards only, a king
+    /// must capture when one can.
+    Czech,
 }
 
 impl Variant {
@@ -82,44 +90,35 @@ impl Variant {
             Variant::Russian => &Russian,
             Variant::International => &International,
             Variant::Brazilian => &Brazilian,
+            Variant::Pool => &Pool,
+            Variant::Czech => &Czech,
         }
     }
 
-    /// Every variant, in the order of the command line's list.
-    pub const ALL: [Variant; 4] = [
+    /// Every variant, in the order of the command line's list (and of the
+    /// rule table).
+    pub const ALL: [Variant; 6] = [
         Variant::English,
         Variant::Russian,
         Variant::International,
         Variant::Brazilian,
+        Variant::Pool,
+        Variant::Czech,
     ];
 
     /// Lower-case name as used on the command line.
     pub fn name(self) -> &'static str {
-        match self {
-            Variant::English => "english",
-            Variant::Russian => "russian",
-            Variant::International => "international",
-            Variant::Brazilian => "brazilian",
-        }
+        self.facts().name
     }
 
     /// Capitalised name, for titles: `English`, `International`.
     pub fn title(self) -> &'static str {
-        match self {
-            Variant::English => "English",
-            Variant::Russian => "Russian",
-            Variant::International => "International",
-            Variant::Brazilian => "Brazilian",
-        }
+        self.facts().title
     }
 
     /// The board this variant is played on.
     pub const fn topology(self) -> Topology {
-        match self {
-            Variant::International => Topology::Ten,
-            Variant::English => Topology::Eight,
-            Variant::Russian | Variant::Brazilian => Topology::EightAlgebraic,
-        }
+        self.facts().topology
     }
 
     /// Whether squares are written algebraically (`c3`) rather than by number.
@@ -129,20 +128,12 @@ impl Variant {
 
     /// The side that moves first in a game from the opening.
     pub const fn first_player(self) -> Color {
-        match self {
-            Variant::English => Color::Black,
-            Variant::Russian | Variant::International | Variant::Brazilian => Color::White,
-        }
+        self.facts().first_player
     }
 
     /// The PDN `GameType` number of this variant (the FMJD list).
     pub const fn pdn_game_type(self) -> u32 {
-        match self {
-            Variant::International => 20,
-            Variant::English => 21,
-            Variant::Russian => 25,
-            Variant::Brazilian => 26,
-        }
+        self.facts().pdn_game_type
     }
 
     /// The variant a PDN `GameType` number stands for, if postfacto knows it.
@@ -154,12 +145,13 @@ impl Variant {
 
     /// The rule sets a text whose squares are named as `names` says may be
     /// written in, in the order to try them (`shared/spec/pdn.md`):
-    /// algebraic squares fit Russian, then Brazilian; numbers above 32
+    /// algebraic squares fit Russian, then Brazilian, then Czech (the
+    /// Czech archives write no `GameType`); numbers above 32
     /// the 10x10 board; numbers up to 32 fit English, then International
     /// (`32-28` is International's commonest first move).
     pub fn candidates(names: crate::notation::SquareNames) -> Vec<Variant> {
         if names.algebraic {
-            vec![Variant::Russian, Variant::Brazilian]
+            vec![Variant::Russian, Variant::Brazilian, Variant::Czech]
         } else if names.highest > 32 {
             vec![Variant::International]
         } else {
@@ -170,16 +162,15 @@ impl Variant {
     /// Whether PDN FEN strings name squares algebraically: Russian PDN
     /// does (`W:Wc3:Bd6`); the other game types number the squares.
     pub const fn fen_algebraic(self) -> bool {
-        matches!(self, Variant::Russian)
+        self.facts().fen_algebraic
     }
 
     /// How far moves may go in this variant's notation, on its board.
     pub fn geometry(self) -> crate::notation::Geometry {
-        match self {
-            Variant::English => crate::notation::Geometry::SHORT,
-            Variant::Russian | Variant::International | Variant::Brazilian => {
-                crate::notation::Geometry::flying_on(self.topology())
-            }
+        if self.facts().movement.flying_kings {
+            crate::notation::Geometry::flying_on(self.topology())
+        } else {
+            crate::notation::Geometry::SHORT
         }
     }
 
@@ -356,6 +347,12 @@ pub enum Violation {
         taken: usize,
         /// The most any capture could take.
         most: usize,
+    },
+    /// A man captured while a king could capture (Czech rules).
+    #[error("a king can capture ({example}), so a king must capture")]
+    KingMustCapture {
+        /// One capture by a king (its first jump).
+        example: MoveText,
     },
     /// No legal move fits a damaged move (a `?`, a capture written short).
     #[error("no legal move fits what is written")]

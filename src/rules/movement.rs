@@ -6,6 +6,19 @@ use crate::board::{Color, Direction, Square};
 
 use super::Variant;
 
+/// Which of the captures available must be chosen.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Priority {
+    /// Any capture (English, Russian, American pool).
+    Free,
+    /// One that takes the most pieces, a king counting as one
+    /// (International, Brazilian).
+    MostPieces,
+    /// A king's capture when a king can capture, any of them; else any
+    /// capture by a man (Czech).
+    KingFirst,
+}
+
 /// What happens to a man that reaches its crowning row during a capture.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Crowning {
@@ -30,31 +43,17 @@ pub struct Movement {
     /// A captured piece leaves the board at once (English), instead of
     /// staying, blocking and uncapturable, until the move ends.
     pub removed_at_once: bool,
+    /// Which capture must be chosen.
+    pub priority: Priority,
+    /// A flying king that takes a piece must land where it can take
+    /// again, if any landing lets it (Russian).
+    pub king_lands_to_continue: bool,
 }
 
 impl Movement {
-    /// The movement of `variant`.
+    /// The movement of `variant` (its row of the rule table).
     pub const fn of(variant: Variant) -> Movement {
-        match variant {
-            Variant::English => Movement {
-                flying_kings: false,
-                men_capture_backwards: false,
-                crowning: Crowning::EndsMove,
-                removed_at_once: true,
-            },
-            Variant::Russian => Movement {
-                flying_kings: true,
-                men_capture_backwards: true,
-                crowning: Crowning::ContinuesAsKing,
-                removed_at_once: false,
-            },
-            Variant::International | Variant::Brazilian => Movement {
-                flying_kings: true,
-                men_capture_backwards: true,
-                crowning: Crowning::PassesAsMan,
-                removed_at_once: false,
-            },
-        }
+        variant.facts().movement
     }
 
     /// Whether a man of `side` may capture in `dir`.

@@ -197,6 +197,8 @@ enum Dominance {
     TakesAtLeast(usize),
     /// The ply's very move is illegal (it had to go on, or land elsewhere).
     ThisMove,
+    /// A king could capture, so the ply's capture had to be a king's.
+    KingCapture,
 }
 
 /// The witness of `violation` by `played`, found on `board` (the board
@@ -225,6 +227,10 @@ fn witness(
                 .into_iter()
                 .find(|m| m.is_capture() && m.landings().len() == *most)?;
             (longest, Dominance::TakesAtLeast(*most))
+        }
+        Violation::KingMustCapture { example } => {
+            let first = MoveText::along(example.path()[..2].to_vec(), true)?;
+            (first, Dominance::KingCapture)
         }
         Violation::MustContinue { .. } => (starting(played.path())?, Dominance::ThisMove),
         Violation::MustLandToContinue { instead, .. } => {
@@ -279,10 +285,16 @@ fn needs_king(witness: &Witness, side: Color, movement: Movement) -> bool {
 }
 
 /// What the board before the ply must hold for the witness to exist.
-fn conditions(view: &PlyView, witness: &Witness, side: Color, movement: Movement) -> Vec<Term> {
+fn conditions(
+    view: &PlyView,
+    witness: &Witness,
+    dominance: Dominance,
+    side: Color,
+    movement: Movement,
+) -> Vec<Term> {
     let origin = witness.path[0];
     let mut terms: Vec<Term> = view.holds(origin, side).to_vec();
-    if needs_king(witness, side, movement) {
+    if dominance == Dominance::KingCapture || needs_king(witness, side, movement) {
         terms.push(view.fact(origin, Fact::King));
     }
     let mut taken_so_far: Vec<Square> = Vec::new();
@@ -316,7 +328,7 @@ fn clause(
     movement: Movement,
     played: &MoveText,
 ) -> Option<Result<Vec<Lit>, usize>> {
-    let mut terms: Vec<Term> = conditions(view, witness, side, movement)
+    let mut terms: Vec<Term> = conditions(view, witness, dominance, side, movement)
         .into_iter()
         .map(Term::not)
         .collect();
@@ -331,7 +343,10 @@ fn clause(
                 Some(playing) => terms.extend(playing.into_iter().map(Term::not)),
                 None => return Some(Err(played.landings().len())),
             },
+            Dominance::KingCapture => terms.push(Term::Lit(mv.king_before)),
         }
+    } else if dominance == Dominance::KingCapture {
+        terms.push(view.fact(played.from(), Fact::King));
     }
     let mut lits = Vec::with_capacity(terms.len());
     for term in terms {

@@ -30,8 +30,8 @@ use crate::rules::{Movement, Variant};
 
 use super::emitter::{encode_ply, Contradiction, Emitter, EncodeOptions, Encoded, PlyEncoder};
 use super::english::{self, english_encoder};
+use super::flying::{self, flying_encoder};
 use super::gadgets::{VarMap, Writer};
-use super::russian::{self, flying_encoder};
 use super::sink::{ClauseSink, Group, PlyRef, Rule};
 use super::symbolic::{KnownFacts, SymBoard};
 use super::vars::var_count;
@@ -176,17 +176,16 @@ pub fn truth_of(model: &[varisat::Lit]) -> Vec<bool> {
 /// The encoder of one rule set, whichever it is.
 enum AnyEncoder<'s, S> {
     English(english::Encoder<'s, S>),
-    Flying(russian::Encoder<'s, S>),
+    Flying(flying::Encoder<'s, S>),
 }
 
 impl<'s, S: ClauseSink + 's> AnyEncoder<'s, S> {
     fn new(variant: Variant, out: Emitter<'s, S>) -> Self {
-        match variant {
-            Variant::English => AnyEncoder::English(english_encoder(out)),
-            Variant::Russian => AnyEncoder::Flying(flying_encoder(out, false)),
-            Variant::Brazilian | Variant::International => {
-                AnyEncoder::Flying(flying_encoder(out, true))
-            }
+        let movement = variant.facts().movement;
+        if movement.flying_kings {
+            AnyEncoder::Flying(flying_encoder(out, movement))
+        } else {
+            AnyEncoder::English(english_encoder(out))
         }
     }
 }

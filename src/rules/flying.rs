@@ -1,4 +1,5 @@
-//! The flying-king rule sets, one capture engine for all three.
+//! The flying-king rule sets, one capture engine for all of them: what
+//! tells them apart is their [`Movement`] row of the rule table.
 //!
 //! Russian draughts (`shared/spec/russian.md`): men step forward but capture
 //! in all four directions, kings fly along diagonals, captured pieces stay on
@@ -12,11 +13,16 @@
 //! must take the largest number of pieces possible (the *majority capture*;
 //! a king counts as one piece), so a king lands wherever the maximum allows,
 //! and a man that passes the far row mid-capture stays a man.
+//!
+//! American pool and Czech draughts (`shared/spec/variants.md`): pool is
+//! Russian without crowning mid-capture and without the king's landing
+//! rule; Czech men capture forwards only, and a king must capture when a
+//! king can.
 
 use crate::board::{Board, Color, Direction, Piece, Role, Square};
 use crate::notation::MoveText;
 
-use super::{Rules, StartProblem, Variant, Violation};
+use super::{Movement, Priority, Rules, StartProblem, Variant, Violation};
 
 /// The Russian rule set.
 #[derive(Clone, Copy, Debug, Default)]
@@ -30,14 +36,17 @@ pub struct International;
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Brazilian;
 
-/// Where the flying-king rule sets differ.
+/// The American pool checkers rule set.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Pool;
+
+/// The Czech rule set.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Czech;
+
+/// The capture engine of one flying-king rule set.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Policy {
-    /// Any capture sequence; crowned mid-capture; a king lands where it can go on.
-    Russian,
-    /// The most pieces; no crowning mid-capture; any landing within the maximum.
-    Majority,
-}
+struct Policy(Movement);
 
 /// A piece in the middle of a capture: where it is, what it is now, and the
 /// squares whose pieces it has taken (still on the board until the move ends).
@@ -47,7 +56,7 @@ struct Capturing {
     color: Color,
     king: bool,
     captured: u64,
-    policy: Policy,
+    movement: Movement,
 }
 
 /// One jump a capturing piece can make: the piece it takes and where it may land.
@@ -63,6 +72,9 @@ impl Capturing {
     fn can_jump(&self, board: &Board) -> bool {
         let enemy = self.color.opposite();
         Direction::ALL.into_iter().any(|dir| {
+            if !self.may_capture_towards(dir) {
+                return false;
+            }
             let mut at = self.at.step(dir);
             if self.king {
                 while let Some(s) = at.filter(|&s| board.is_empty(s)) {
@@ -82,6 +94,9 @@ impl Capturing {
         let enemy = self.color.opposite();
         let mut out = Vec::new();
         for dir in Direction::ALL {
+            if !self.may_capture_towards(dir) {
+                continue;
+            }
             let mut at = self.at.step(dir);
             if self.king {
                 while let Some(s) = at.filter(|&s| board.is_empty(s)) {
@@ -108,10 +123,17 @@ impl Capturing {
         out
     }
 
+    /// Whether the piece may capture in `dir` (a king always; a man as the
+    /// rules say).
+    fn may_capture_towards(&self, dir: Direction) -> bool {
+        self.king || self.movement.man_captures(self.color, dir)
+    }
+
     /// The piece after jumping `over` and landing on `to` (crowned there
-    /// only under Russian rules).
+    /// only where the rules crown mid-capture).
     fn after(&self, over: Square, to: Square) -> Capturing {
-        let crowned = self.policy == Policy::Russian && to.crowns(self.color);
+        let crowned =
+            self.movement.crowning == super::Crowning::ContinuesAsKing && to.crowns(self.color);
         Capturing {
             at: to,
             king: self.king || crowned,
@@ -141,9 +163,9 @@ impl Capturing {
     /// landings so far, starting with the origin.
     fn complete(&self, board: &Board, path: &mut Vec<Square>, out: &mut Vec<MoveText>) {
         for jump in self.jumps(board) {
-            let (landings, going_on) = match self.policy {
-                Policy::Russian => self.allowed_landings(board, &jump),
-                Policy::Majority => {
+            let (landings, going_on) = match self.movement.king_lands_to_continue {
+                true => self.allowed_landings(board, &jump),
+                false => {
                     // Every landing; the maximum decides among the sequences.
                     for to in jump.landings {
                         path.push(to);
@@ -184,7 +206,7 @@ impl Policy {
             color: piece.color,
             king: piece.is_king(),
             captured: 0,
-            policy: self,
+            movement: self.0,
         };
         (lifted, capturing)
     }
@@ -211,15 +233,24 @@ impl Policy {
 
     fn legal_moves(self, board: &Board, side: Color) -> Vec<MoveText> {
         let mut captures = self.captures(board, side);
-        if self.majority() {
-            let most = captures.iter().map(|c| c.landings().len()).max();
-            captures.retain(|c| Some(c.landings().len()) == most);
+        match self.0.priority {
+            Priority::Free => {}
+            Priority::MostPieces => {
+                let most = captures.iter().map(|c| c.landings().len()).max();
+                captures.retain(|c| Some(c.landings().len()) == most);
+            }
+            Priority::KingFirst => {
+                let by_king = |c: &MoveText| board.get(c.from()).is_some_and(|p| p.is_king());
+                if captures.iter().any(by_king) {
+                    captures.retain(by_king);
+                }
+            }
         }
         let mut moves = if captures.is_empty() {
             let mut simple = Vec::new();
             for from in board.squares_of(side) {
                 let piece = board.get(from).expect("square of side holds a piece");
-                Russian::simple_moves(board, from, piece, &mut simple);
+                Policy::simple_moves(board, from, piece, &mut simple);
             }
             simple
         } else {
@@ -231,19 +262,55 @@ impl Policy {
         moves
     }
 
-    fn majority(self) -> bool {
-        self == Policy::Majority
+    /// The capture `mv` by `piece` is one the rules let `side` choose.
+    ///
+    /// # Errors
+    /// [`Violation::NotTheMost`] or [`Violation::KingMustCapture`].
+    fn check_priority(
+        self,
+        board: &Board,
+        side: Color,
+        mv: &MoveText,
+        piece: Piece,
+    ) -> Result<(), Violation> {
+        match self.0.priority {
+            Priority::Free => Ok(()),
+            Priority::MostPieces => {
+                let most = self.most_pieces(board, side);
+                let taken = mv.landings().len();
+                if taken < most {
+                    return Err(Violation::NotTheMost { taken, most });
+                }
+                Ok(())
+            }
+            Priority::KingFirst if piece.is_king() => Ok(()),
+            Priority::KingFirst => match self.king_capture(board, side) {
+                Some(example) => Err(Violation::KingMustCapture { example }),
+                None => Ok(()),
+            },
+        }
+    }
+
+    /// Some capture by a king of `side`, if one is available (its
+    /// first jump).
+    fn king_capture(self, board: &Board, side: Color) -> Option<MoveText> {
+        board.squares_of(side).find_map(|from| {
+            let piece = board.get(from).filter(|p| p.is_king())?;
+            let (lifted, capturing) = self.lift(board, from, piece);
+            let jump = capturing.jumps(&lifted).into_iter().next()?;
+            MoveText::along(vec![from, jump.landings[0]], true)
+        })
     }
 }
 
-impl Russian {
+impl Policy {
     /// Some capture available to `side` (its first jump), if there is any.
-    pub fn any_capture(board: &Board, side: Color) -> Option<MoveText> {
+    fn any_capture(self, board: &Board, side: Color) -> Option<MoveText> {
         // A piece's own square is never on its way out, so the board need
         // not be lifted just to ask; the example is built only if needed.
         let can = |from: Square| {
             board.get(from).is_some_and(|piece| {
-                let (_, capturing) = Policy::Russian.lift(board, from, piece);
+                let (_, capturing) = self.lift(board, from, piece);
                 capturing.can_jump(board)
             })
         };
@@ -251,7 +318,7 @@ impl Russian {
             return None;
         }
         board.squares_of(side).find_map(|from| {
-            let (lifted, piece) = Policy::Russian.lift(board, from, board.get(from)?);
+            let (lifted, piece) = self.lift(board, from, board.get(from)?);
             let jump = piece.jumps(&lifted).into_iter().next()?;
             MoveText::along(vec![from, jump.landings[0]], true)
         })
@@ -274,9 +341,10 @@ impl Russian {
     }
 }
 
-/// A flying-king rule set as a [`Rules`] object: its variant and policy.
+/// A flying-king rule set as a [`Rules`] object: its variant, whose row of
+/// the rule table is its policy.
 macro_rules! flying_rules {
-    ($rules:ident, $variant:expr, $policy:expr) => {
+    ($rules:ident, $variant:expr) => {
         impl Rules for $rules {
             fn variant(&self) -> Variant {
                 $variant
@@ -287,23 +355,25 @@ macro_rules! flying_rules {
             }
 
             fn legal_moves(&self, board: &Board, side: Color) -> Vec<MoveText> {
-                $policy.legal_moves(board, side)
+                Policy(Movement::of($variant)).legal_moves(board, side)
             }
 
             fn capture_sequences(&self, board: &Board, side: Color) -> Vec<MoveText> {
-                $policy.captures(board, side)
+                Policy(Movement::of($variant)).captures(board, side)
             }
 
             fn play(&self, board: &Board, side: Color, mv: &MoveText) -> Result<Board, Violation> {
-                $policy.play(board, side, mv)
+                Policy(Movement::of($variant)).play(board, side, mv)
             }
         }
     };
 }
 
-flying_rules!(Russian, Variant::Russian, Policy::Russian);
-flying_rules!(International, Variant::International, Policy::Majority);
-flying_rules!(Brazilian, Variant::Brazilian, Policy::Majority);
+flying_rules!(Russian, Variant::Russian);
+flying_rules!(International, Variant::International);
+flying_rules!(Brazilian, Variant::Brazilian);
+flying_rules!(Pool, Variant::Pool);
+flying_rules!(Czech, Variant::Czech);
 
 impl Policy {
     fn play(self, board: &Board, side: Color, mv: &MoveText) -> Result<Board, Violation> {
@@ -339,6 +409,13 @@ impl Policy {
             } else {
                 if !capturing.king && distance != 2 {
                     return Err(Violation::ManFlies { from: at, to });
+                }
+                if !capturing.may_capture_towards(dir) {
+                    return Err(Violation::ManBackwards {
+                        from: at,
+                        to,
+                        color: side,
+                    });
                 }
                 let pieces: Vec<Square> = between
                     .iter()
@@ -377,7 +454,7 @@ impl Policy {
                     });
                 }
                 let last = to == mv.to() && at == mv.path()[mv.path().len() - 2];
-                if last && capturing.king && self == Policy::Russian {
+                if last && capturing.king && self.0.king_lands_to_continue {
                     // A flying king must stop where it can go on, if it can anywhere.
                     let jump = Jump {
                         over,
@@ -418,16 +495,8 @@ impl Policy {
                     to: jump.landings[0],
                 });
             }
-            if self.majority() {
-                let most = self.most_pieces(board, side);
-                if mv.landings().len() < most {
-                    return Err(Violation::NotTheMost {
-                        taken: mv.landings().len(),
-                        most,
-                    });
-                }
-            }
-        } else if let Some(example) = Russian::any_capture(board, side) {
+            self.check_priority(board, side, mv, piece)?;
+        } else if let Some(example) = self.any_capture(board, side) {
             return Err(Violation::CaptureAvailable { example });
         }
         let king = piece.is_king() || capturing.king || to.crowns(side);
@@ -715,7 +784,8 @@ mod tests {
             let b = random_board_on(&mut rng, topology, density, 40);
             for from in topology.squares() {
                 let Some(piece) = b.get(from) else { continue };
-                let (lifted, mut capturing) = Policy::Majority.lift(&b, from, piece);
+                let (lifted, mut capturing) =
+                    Policy(Movement::of(Variant::International)).lift(&b, from, piece);
                 // Some pieces already taken, as mid-capture.
                 capturing.captured =
                     rng.next_u64() & rng.next_u64() & b.occupied_by(piece.color.opposite());

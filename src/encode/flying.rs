@@ -1,5 +1,7 @@
-//! The Russian encoding: the same start-board variables and symbolic replay
-//! as the English one (`encodings/russian.md`).
+//! The flying-king encoding: the same start-board variables and symbolic
+//! replay as the English one (`encodings/russian.md`,
+//! `encodings/international.md`, `encodings/variants.md`). The rule set's
+//! [`Movement`] says which of the rules below are written.
 //!
 //! What changes is the rules written over them:
 //! - kings fly, so a capture segment has several squares between its
@@ -21,11 +23,17 @@
 //! start, and it is crowned only where the move ends), and instead of the
 //! king's landing rule, no capture sequence of the side to move may take
 //! more pieces than the one played.
+//!
+//! Where men capture forwards only (Czech), a backward capture segment
+//! needs a king, like a long one. Where a king must capture when a king
+//! can (Czech), a capture that may be a man's forbids every king capture
+//! on the board before it.
 
 use std::sync::OnceLock;
 
 use crate::board::{Color, Direction, Square, Topology};
 use crate::notation::Record;
+use crate::rules::{Crowning, Movement, Priority};
 
 use super::emitter::{
     encode_record, ply_number, Contradiction, Emitter, EncodeOptions, Encoded, PlyEncoder,
@@ -44,6 +52,7 @@ fn ray(from: Square, dir: Direction) -> impl Iterator<Item = Square> {
 #[derive(Clone, Debug)]
 struct Capture {
     from: Square,
+    dir: Direction,
     gap: Vec<Square>,
     over: Square,
     to: Square,
@@ -74,12 +83,8 @@ impl MayHold {
         }
     }
 
-    fn allows(&self, capture: &Capture) -> bool {
-        let movers = if capture.gap.is_empty() {
-            self.mover
-        } else {
-            self.king
-        };
+    fn allows(&self, capture: &Capture, needs_king: bool) -> bool {
+        let movers = if !needs_king { self.mover } else { self.king };
         movers & capture.from.bit() != 0
             && self.enemy & capture.over.bit() != 0
             && self.empty & capture.to.bit() != 0
@@ -110,6 +115,7 @@ fn captures(topology: Topology) -> &'static [Capture] {
                         .fold(from.bit(), |acc, s| acc | s.bit());
                     out.push(Capture {
                         from,
+                        dir,
                         gap_bits: gap.iter().fold(0, |acc, s| acc | s.bit()),
                         gap,
                         over,
@@ -234,44 +240,29 @@ impl Sequence<'_> {
 
 /// Encodes `record` under Russian rules into `sink`.
 pub fn encode_russian(record: &Record, sink: &mut impl ClauseSink) -> Encoded {
-    encode_russian_with(record, sink, EncodeOptions::default())
+    let russian = Movement::of(crate::rules::Variant::Russian);
+    encode_flying_with(record, sink, EncodeOptions::default(), russian)
 }
 
-/// Encodes `record` under Russian rules into `sink`, as `options` say.
-pub fn encode_russian_with(
-    record: &Record,
-    sink: &mut impl ClauseSink,
-    options: EncodeOptions,
-) -> Encoded {
-    encode_flying(record, sink, options, false)
-}
-
-/// Encodes `record` under Brazilian rules (the majority capture on 8x8) into
+/// Encodes `record` under the flying-king rules `movement` says into
 /// `sink`, as `options` say.
-pub fn encode_brazilian_with(
+pub fn encode_flying_with(
     record: &Record,
     sink: &mut impl ClauseSink,
     options: EncodeOptions,
+    movement: Movement,
 ) -> Encoded {
-    encode_flying(record, sink, options, true)
-}
-
-fn encode_flying(
-    record: &Record,
-    sink: &mut impl ClauseSink,
-    options: EncodeOptions,
-    majority: bool,
-) -> Encoded {
-    let mut encoder = flying_encoder(Emitter::new(sink, options), majority);
+    let mut encoder = flying_encoder(Emitter::new(sink, options), movement);
     encode_record(record, &mut encoder)
 }
 
-/// The flying-king ply encoder writing through `out` (majority capture or Russian).
-pub(super) fn flying_encoder<S>(out: Emitter<'_, S>, majority: bool) -> Encoder<'_, S> {
+/// The flying-king ply encoder writing through `out`, for the rules
+/// `movement` says.
+pub(super) fn flying_encoder<S>(out: Emitter<'_, S>, movement: Movement) -> Encoder<'_, S> {
     Encoder {
         out,
         dirty: [u64::MAX; 2],
-        majority,
+        movement,
     }
 }
 
@@ -288,21 +279,40 @@ pub(super) struct Encoder<'s, S> {
     out: Emitter<'s, S>,
     /// Per side: squares changed since that side's last "no capture" check.
     dirty: [u64; 2],
-    /// The majority capture (Brazilian) instead of Russian's free choice.
-    majority: bool,
+    /// The rules of the rule set being encoded.
+    movement: Movement,
+}
+
+impl<S> Encoder<'_, S> {
+    fn majority(&self) -> bool {
+        self.movement.priority == Priority::MostPieces
+    }
+
+    /// Whether a man crowned mid-capture goes on as a king.
+    fn crowns_mid_capture(&self) -> bool {
+        self.movement.crowning == Crowning::ContinuesAsKing
+    }
+}
+
+/// Whether `capture` needs a king under `movement`, for a piece of `side`:
+/// a long one, or a backward one where men capture forwards only.
+fn needs_king(capture: &Capture, side: Color, movement: Movement) -> bool {
+    !capture.gap.is_empty() || !movement.man_captures(side, capture.dir)
 }
 
 /// The conditions for `capture` by a piece of `side` on `board`, given
 /// whether the piece is known to be a king (`king: None` = it is the piece on
-/// `capture.from`, a king if the board says so). `None` if it cannot happen.
+/// `capture.from`, a king if the board says so) and whether the capture
+/// needs one. `None` if it cannot happen.
 fn capture_conds(
     board: &SymBoard,
     side: Color,
     capture: &Capture,
     king: Option<bool>,
+    needs_king: bool,
 ) -> Option<Vec<Cond>> {
     let mut conds = Vec::with_capacity(capture.gap.len() + 4);
-    if !capture.gap.is_empty() {
+    if needs_king {
         match king {
             Some(false) => return None,
             Some(true) => {}
@@ -368,7 +378,7 @@ impl<'s, S: ClauseSink> PlyEncoder<'s, S> for Encoder<'s, S> {
             *dirty |= changed;
         }
         // Crowned where the move ends; under Russian rules anywhere on the way.
-        let promoted = if self.majority {
+        let promoted = if !self.crowns_mid_capture() {
             to.crowns(side)
         } else {
             mv.landings().iter().any(|s| s.crowns(side))
@@ -415,13 +425,14 @@ impl<S: ClauseSink> Encoder<'_, S> {
             .iter()
             .filter(|c| c.squares & dirty != 0)
         {
-            if !may.allows(capture) {
-                if open.allows(capture) {
+            let needs_king = needs_king(capture, side, self.movement);
+            if !may.allows(capture, needs_king) {
+                if open.allows(capture, needs_king) {
                     self.out.stats.satisfied += 1;
                 }
                 continue;
             }
-            let Some(mut conds) = capture_conds(board, side, capture, None) else {
+            let Some(mut conds) = capture_conds(board, side, capture, None, needs_king) else {
                 continue;
             };
             conds.insert(0, board.holds(capture.from, side));
@@ -467,9 +478,10 @@ impl<S: ClauseSink> Encoder<'_, S> {
         let mut crossed = 0u64;
         let mut crossed_twice = 0u64;
         let mut king_known = false;
-        for (a, b, _, between) in &segments {
+        for (a, b, dir, between) in &segments {
             let (a, b) = (*a, *b);
-            if between.len() > 1 && !king_known {
+            let backwards = !self.movement.man_captures(side, *dir);
+            if (between.len() > 1 || backwards) && !king_known {
                 let rule = Rule::MustBeKing(from);
                 self.out.group(Some(ply), rule);
                 self.out
@@ -492,7 +504,7 @@ impl<S: ClauseSink> Encoder<'_, S> {
                 .require(during.is_empty(b), || during.describe(b))
                 .map_err(|why| (rule, why))?;
             // Russian: crowned on the far row, it goes on as a king.
-            king_known |= !self.majority && b.crowns(side);
+            king_known |= self.crowns_mid_capture() && b.crowns(side);
         }
         let mut twice = crossed_twice;
         while twice != 0 {
@@ -520,7 +532,13 @@ impl<S: ClauseSink> Encoder<'_, S> {
         self.out.group(Some(ply), rule);
         self.cannot_go_on(&during, side, stop, crossed, piece, &[])
             .map_err(|why| (rule, why))?;
-        if self.majority {
+        if self.movement.priority == Priority::KingFirst {
+            let rule = Rule::KingsCaptureFirst;
+            self.out.group(Some(ply), rule);
+            self.kings_capture_first(before, side, from)
+                .map_err(|why| (rule, why))?;
+        }
+        if self.majority() {
             // Instead of the king's landing rule: nothing takes more.
             let taken = mv.landings().len();
             let rule = Rule::MostPieces { taken };
@@ -529,6 +547,9 @@ impl<S: ClauseSink> Encoder<'_, S> {
                 self.no_longer_capture(before, side, taken)
                     .map_err(|why| (rule, why))?;
             }
+            return Ok(crossed);
+        }
+        if !self.movement.king_lands_to_continue {
             return Ok(crossed);
         }
         // ...and a king had no better landing on its last line.
@@ -566,6 +587,38 @@ impl<S: ClauseSink> Encoder<'_, S> {
                 .map_err(|why| (rule, why))?;
         }
         Ok(crossed)
+    }
+
+    /// Under "a king must capture if one can": when the piece on `from` is
+    /// a man, no king of `side` has a capture on `before`, the board before
+    /// the move.
+    fn kings_capture_first(
+        &mut self,
+        before: &SymBoard,
+        side: Color,
+        from: Square,
+    ) -> Result<(), String> {
+        let Some(man) = before.is_man(from) else {
+            return Ok(());
+        };
+        let may = MayHold::of(before, side, &self.out.known);
+        for capture in captures(before.topology()) {
+            if capture.from == from || !may.allows(capture, true) {
+                continue;
+            }
+            let Some(mut conds) = capture_conds(before, side, capture, None, true) else {
+                continue;
+            };
+            conds.insert(0, before.holds(capture.from, side));
+            conds.insert(0, Some(man));
+            self.out.forbid(&conds, || {
+                format!(
+                    "a man captures, but the king's capture {}x{} is available whatever the start board",
+                    capture.from, capture.to
+                )
+            })?;
+        }
+        Ok(())
     }
 
     /// Exactly one square of `between` holds a piece, and it is an enemy.
@@ -663,7 +716,7 @@ impl<S: ClauseSink> Encoder<'_, S> {
                 continue;
             }
             let mut conds = context.to_vec();
-            if !capture.gap.is_empty() && !piece.known_king {
+            if needs_king(capture, side, self.movement) && !piece.known_king {
                 conds.push(piece.started_king);
             }
             for &s in &capture.gap {

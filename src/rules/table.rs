@@ -1,0 +1,184 @@
+//! The rule table (`shared/spec/variants.md`): every fact that tells one
+//! rule set from another, in one row per rule set. The replayer, the
+//! encoders, random games, notation, FEN and PDN read these facts through
+//! [`Variant`]; no other module matches on a variant to re-derive them.
+
+use crate::board::{Color, Topology};
+
+use super::movement::{Crowning, Movement, Priority};
+use super::Variant;
+
+/// One rule set: its board and notation, its move rules, and how the
+/// tool names and documents it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RuleSet {
+    /// Lower-case name, as on the command line.
+    pub name: &'static str,
+    /// Capitalised name, for titles.
+    pub title: &'static str,
+    /// The board and how its squares are written.
+    pub topology: Topology,
+    /// The side that moves first from the opening.
+    pub first_player: Color,
+    /// The PDN `GameType` number.
+    pub pdn_game_type: u32,
+    /// PDN FEN strings name squares algebraically (`W:Wc3:Bd6`).
+    pub fen_algebraic: bool,
+    /// How pieces move and capture, and which capture must be chosen.
+    pub movement: Movement,
+    /// The document in `encodings/` that describes its formula.
+    pub encoding_doc: &'static str,
+    /// Random games are played "carefully" (captures avoided while they can
+    /// be), because uniformly random games under flying kings end at once.
+    pub careful_play: bool,
+    /// Who moves first in the generator's fragments from the opening (kept
+    /// as earlier releases had it, so a seed gives the same records).
+    pub generated_first: Color,
+}
+
+const ENGLISH_MOVES: Movement = Movement {
+    flying_kings: false,
+    men_capture_backwards: false,
+    crowning: Crowning::EndsMove,
+    removed_at_once: true,
+    priority: Priority::Free,
+    king_lands_to_continue: false,
+};
+
+const RUSSIAN_MOVES: Movement = Movement {
+    flying_kings: true,
+    men_capture_backwards: true,
+    crowning: Crowning::ContinuesAsKing,
+    removed_at_once: false,
+    priority: Priority::Free,
+    king_lands_to_continue: true,
+};
+
+const INTERNATIONAL_MOVES: Movement = Movement {
+    flying_kings: true,
+    men_capture_backwards: true,
+    crowning: Crowning::PassesAsMan,
+    removed_at_once: false,
+    priority: Priority::MostPieces,
+    king_lands_to_continue: false,
+};
+
+/// The rows, in [`Variant`] order.
+const TABLE: [RuleSet; Variant::ALL.len()] = [
+    RuleSet {
+        name: "english",
+        title: "English",
+        topology: Topology::Eight,
+        first_player: Color::Black,
+        pdn_game_type: 21,
+        fen_algebraic: false,
+        movement: ENGLISH_MOVES,
+        encoding_doc: "english",
+        careful_play: false,
+        generated_first: Color::Black,
+    },
+    RuleSet {
+        name: "russian",
+        title: "Russian",
+        topology: Topology::EightAlgebraic,
+        first_player: Color::White,
+        pdn_game_type: 25,
+        fen_algebraic: true,
+        movement: RUSSIAN_MOVES,
+        encoding_doc: "russian",
+        careful_play: true,
+        generated_first: Color::Black,
+    },
+    RuleSet {
+        name: "international",
+        title: "International",
+        topology: Topology::Ten,
+        first_player: Color::White,
+        pdn_game_type: 20,
+        fen_algebraic: false,
+        movement: INTERNATIONAL_MOVES,
+        encoding_doc: "international",
+        careful_play: true,
+        generated_first: Color::White,
+    },
+    RuleSet {
+        name: "brazilian",
+        title: "Brazilian",
+        topology: Topology::EightAlgebraic,
+        first_player: Color::White,
+        pdn_game_type: 26,
+        fen_algebraic: false,
+        movement: INTERNATIONAL_MOVES,
+        encoding_doc: "international",
+        careful_play: true,
+        generated_first: Color::White,
+    },
+    RuleSet {
+        name: "pool",
+        title: "American pool",
+        topology: Topology::Eight,
+        first_player: Color::Black,
+        pdn_game_type: 23,
+        fen_algebraic: false,
+        movement: Movement {
+            crowning: Crowning::PassesAsMan,
+            king_lands_to_continue: false,
+            ..RUSSIAN_MOVES
+        },
+        encoding_doc: "variants",
+        careful_play: true,
+        generated_first: Color::Black,
+    },
+    RuleSet {
+        name: "czech",
+        title: "Czech",
+        topology: Topology::EightAlgebraic,
+        first_player: Color::White,
+        pdn_game_type: 29,
+        fen_algebraic: true,
+        movement: Movement {
+            men_capture_backwards: false,
+            crowning: Crowning::PassesAsMan,
+            priority: Priority::KingFirst,
+            king_lands_to_continue: false,
+            ..RUSSIAN_MOVES
+        },
+        encoding_doc: "variants",
+        careful_play: true,
+        generated_first: Color::White,
+    },
+];
+
+impl Variant {
+    /// Every fact of this rule set.
+    pub const fn facts(self) -> &'static RuleSet {
+        &TABLE[self as usize]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_row_is_its_own_and_game_types_are_unique() {
+        for (i, variant) in Variant::ALL.into_iter().enumerate() {
+            assert_eq!(variant as usize, i, "the table follows Variant's order");
+            let facts = variant.facts();
+            assert_eq!(
+                Variant::from_pdn_game_type(facts.pdn_game_type),
+                Some(variant)
+            );
+            assert_eq!(
+                Variant::ALL
+                    .iter()
+                    .filter(|v| v.name() == facts.name)
+                    .count(),
+                1
+            );
+            // Only flying kings have a landing rule; only English removes at once.
+            assert!(!facts.movement.king_lands_to_continue || facts.movement.flying_kings);
+            assert_eq!(facts.movement.removed_at_once, !facts.movement.flying_kings);
+        }
+    }
+}
