@@ -2,6 +2,7 @@
 //! a solvable one, which start-board facts every answer shares.
 
 use std::fmt::Write as _;
+use std::time::{Duration, Instant};
 
 use itertools::Itertools;
 use varisat::Lit;
@@ -14,7 +15,7 @@ use crate::rules::Variant;
 use crate::solve::{solve_refining, SolveError};
 
 use super::selectors::{RuleGroup, SelectorFormula};
-use crate::sat::minimal_core;
+use crate::sat::minimal_core_within;
 
 /// Rules of an impossible record that cannot all hold, and are each needed:
 /// without any one of them, the rest could.
@@ -38,6 +39,11 @@ pub fn explain_impossible(
 ) -> Result<Option<Explanation>, SolveError> {
     explain_impossible_knowing(record, variant, BoardFacts::none())
 }
+
+/// How long a conflict is shrunk towards a minimal one: past this, the
+/// conflict found so far is reported (still a conflict, maybe with rules
+/// it does not need). Only hard damaged records get near it.
+const MINIMISING: Duration = Duration::from_secs(2);
 
 /// [`explain_impossible`] with what is `known` of the boards: a fact in the
 /// conflict is named in the explanation.
@@ -64,7 +70,17 @@ pub fn explain_impossible_knowing(
     {
         return Ok(None);
     }
-    let core = minimal_core(&mut backend.solver, &[], &selectors).map_err(solver_failed)?;
+    // The minimisation keeps to the capture steps written so far: smaller
+    // formulas, and a trial that needs more steps keeps its rule.
+    let limits = formula.record_mut().limits();
+    let core = minimal_core_within(
+        &mut backend.solver,
+        &[],
+        &limits,
+        &selectors,
+        Some(Instant::now() + MINIMISING),
+    )
+    .map_err(solver_failed)?;
     Ok(core.map(|core| Explanation {
         groups: core
             .iter()
@@ -388,7 +404,11 @@ pub fn forced_facts_knowing(
         {
             return Ok(FactVerdict::Free);
         }
-        match minimal_core(&mut backend.solver, &[!l], &selectors).map_err(solver_failed)? {
+        let limits = formula.record_mut().limits();
+        let deadline = Some(Instant::now() + MINIMISING);
+        match minimal_core_within(&mut backend.solver, &[!l], &limits, &selectors, deadline)
+            .map_err(solver_failed)?
+        {
             None => Ok(FactVerdict::Free),
             Some(core) => Ok(FactVerdict::Forced {
                 by: core

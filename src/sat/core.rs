@@ -15,34 +15,76 @@ pub fn minimal_core(
     fixed: &[Lit],
     candidates: &[Lit],
 ) -> Result<Option<Vec<Lit>>, varisat::solver::SolverError> {
-    let unsat_core = |solver: &mut Solver<'_>, kept: &[Lit]| {
+    minimal_core_within(solver, fixed, &[], candidates, None)
+}
+
+/// [`minimal_core`] where every call also assumes `limits`: assumptions
+/// that make the formula smaller but are not facts (a damaged ply's
+/// capture steps not written yet). A call whose failure involves a limit
+/// proves nothing, so the assumption it tried to drop is kept: the core
+/// returned is unsatisfiable without the limits, and minimal as far as
+/// the limited calls could tell. If even the first call needs a limit,
+/// the limits are left out altogether.
+///
+/// The core is first trimmed (solved again on its own failed core while
+/// that shrinks it), then shrunk one assumption at a time. Past
+/// `deadline`, the shrinking stops: the core returned is still
+/// unsatisfiable, but maybe not minimal (hard damaged records, where
+/// each trial is a hard solve).
+///
+/// # Errors
+/// varisat's errors.
+pub fn minimal_core_within(
+    solver: &mut Solver<'_>,
+    fixed: &[Lit],
+    limits: &[Lit],
+    candidates: &[Lit],
+    deadline: Option<std::time::Instant>,
+) -> Result<Option<Vec<Lit>>, varisat::solver::SolverError> {
+    // The failed candidates of an unsatisfiable call that needed no limit;
+    // `Err(())` when the call was satisfiable or needed one.
+    let unsat_core = |solver: &mut Solver<'_>, limits: &[Lit], kept: &[Lit]| {
         let mut assumptions = fixed.to_vec();
+        assumptions.extend_from_slice(limits);
         assumptions.extend_from_slice(kept);
         solver.assume(&assumptions);
         Ok::<_, varisat::solver::SolverError>(if solver.solve()? {
-            None
+            Err(true)
         } else {
             let failed = solver.failed_core().unwrap_or(&[]).to_vec();
+            if limits.iter().any(|l| failed.contains(l)) {
+                return Ok(Err(false));
+            }
             // Keep the candidates' order; the failed core is a subset.
-            Some(
-                kept.iter()
-                    .copied()
-                    .filter(|l| failed.contains(l))
-                    .collect::<Vec<_>>(),
-            )
+            Ok(kept
+                .iter()
+                .copied()
+                .filter(|l| failed.contains(l))
+                .collect::<Vec<_>>())
         })
     };
-    let Some(mut core) = unsat_core(solver, candidates)? else {
-        return Ok(None);
+    let (mut core, limits) = match unsat_core(solver, limits, candidates)? {
+        Ok(core) => (core, limits),
+        Err(false) => match unsat_core(solver, &[], candidates)? {
+            Ok(core) => (core, &[][..]),
+            Err(_) => return Ok(None),
+        },
+        Err(true) => return Ok(None),
     };
+    while let Ok(smaller) = unsat_core(solver, limits, &core)? {
+        if smaller.len() >= core.len() {
+            break;
+        }
+        core = smaller;
+    }
     let mut i = 0;
-    while i < core.len() {
+    while i < core.len() && deadline.is_none_or(|d| std::time::Instant::now() < d) {
         let mut trial = core.clone();
         trial.remove(i);
-        match unsat_core(solver, &trial)? {
+        match unsat_core(solver, limits, &trial)? {
             // Still impossible without it: it was not needed.
-            Some(smaller) => core = smaller,
-            None => i += 1,
+            Ok(smaller) => core = smaller,
+            Err(_) => i += 1,
         }
     }
     solver.assume(&[]);

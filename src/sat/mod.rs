@@ -28,7 +28,7 @@ mod proof;
 mod split;
 mod units;
 
-pub use self::core::minimal_core;
+pub use self::core::{minimal_core, minimal_core_within};
 pub use deadline::within;
 pub use dimacs::{AnnotatedCnf, GroupedClauses};
 pub use external::{parse_solver_output, run_solver, Verdict};
