@@ -13,5 +13,6 @@ mod golden;
 mod oracle;
 mod pawns;
 mod property;
+mod repair;
 mod russian;
 mod variants;

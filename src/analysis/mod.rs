@@ -1,6 +1,7 @@
 //! What the SAT formulation can say beyond "here is a start board": why a
 //! record is impossible, which start-board facts every answer shares, the
-//! best answer, how many answers there are, and certificates.
+//! best answer, how many answers there are, certificates, and the fewest
+//! edits that make a miswritten record possible.
 //!
 //! Everything here works on the English encoding through varisat's
 //! assumptions and failed cores.
@@ -9,6 +10,7 @@ mod count;
 mod explain;
 mod minimize;
 mod proof;
+mod repair;
 mod selectors;
 mod unknowns;
 
@@ -20,5 +22,9 @@ pub use explain::{
 };
 pub use minimize::{minimize_pieces, Limits, Minimum};
 pub use proof::{refined_dimacs, write_proof, write_proof_knowing};
+pub use repair::{
+    edited_record, every_edit, repair, repair_game, repair_summary, Edit, EditKind, EditSpot,
+    Repair, RepairOptions, RepairOutcome,
+};
 pub use selectors::{Guarded, RuleGroup, SelectorFormula};
 pub use unknowns::{forced_unknowns, UnknownVerdict};

@@ -116,8 +116,9 @@ pub struct VerifyArgs {
     pub answer: Option<PathBuf>,
     /// Instead, check each game of a PDN file, game by game: do its moves
     /// replay from its [FEN] position, or from the opening without one?
-    #[arg(long, value_name = "FILE", conflicts_with_all = ["input", "answer"])]
-    pub pdn: Option<PathBuf>,
+    /// (`--pdn FILE`, or `--pdn` with the file as the first argument.)
+    #[arg(long, value_name = "FILE", num_args = 0..=1, conflicts_with = "answer")]
+    pub pdn: Option<Option<PathBuf>>,
     /// Rule set: English for the task's format unless named; a PDN game's
     /// own GameType, else the one its notation allows and its moves replay
     /// under. `auto` infers it for any input.
@@ -127,6 +128,14 @@ pub struct VerifyArgs {
     /// `13x24` may stand for `13x22x31x24` (the solver fills in the rest).
     #[arg(long)]
     pub short_captures: bool,
+    /// A record or game that is rejected: the fewest edits to what is
+    /// written that make it replay (from the answer's boards, or from the
+    /// game's start), the minimum proved.
+    #[arg(long)]
+    pub repair: bool,
+    /// With --repair: the most edits tried.
+    #[arg(long, value_name = "K", default_value_t = 3, requires = "repair")]
+    pub max_edits: usize,
 }
 
 /// `cnf`'s arguments.
@@ -275,6 +284,10 @@ pub struct BenchArgs {
     /// are judged by the replayer (exit 1 if any fails).
     #[arg(long, value_name = "CMD", conflicts_with = "pawns")]
     pub against: Option<String>,
+    /// Instead, time `--repair` on fragments of 20, 50 and 100 moves with 1,
+    /// 2 and 3 squares misread (--count records per row, at most 20).
+    #[arg(long, conflicts_with_all = ["pawns", "against"])]
+    pub repair: bool,
 }
 
 /// The rule sets.
@@ -380,6 +393,14 @@ pub struct AnalysisArgs {
     /// pieces on the squares the moves use.
     #[arg(long, conflicts_with = "minimize")]
     pub unique: bool,
+    /// Impossible records: the fewest edits to what is written (a square,
+    /// a move, a missing or extra move, the side to move first) that make
+    /// them possible, the minimum proved; with --all, every minimum repair.
+    #[arg(long, conflicts_with_all = ["minimize", "unique", "count", "max_per_side"])]
+    pub repair: bool,
+    /// With --repair: the most edits tried.
+    #[arg(long, value_name = "K", default_value_t = 3, requires = "repair")]
+    pub max_edits: usize,
 }
 
 impl AnalysisArgs {
@@ -392,6 +413,7 @@ impl AnalysisArgs {
             || self.count
             || self.all
             || self.unique
+            || self.repair
     }
 }
 

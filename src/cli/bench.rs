@@ -500,6 +500,12 @@ pub fn run_pawns(seed: u64, out: &mut impl Write) -> Result<(), String> {
 pub enum Request {
     /// Both pawn-puzzle engines.
     Pawns { seed: u64 },
+    /// `--repair` on miswritten fragments.
+    Repair {
+        count: usize,
+        seed: u64,
+        variant: Variant,
+    },
     /// The engines on random fragments, or against an outside command.
     Fragments {
         count: usize,
@@ -533,6 +539,13 @@ impl Request {
         let variant = args.rules.variant().ok_or_else(|| {
             bad("bench needs a rule set named: --rules auto infers one from records only".into())
         })?;
+        if args.repair {
+            return Ok(Request::Repair {
+                count: args.count.min(REPAIR_RECORDS),
+                seed: args.seed,
+                variant,
+            });
+        }
         Ok(Request::Fragments {
             count: args.count,
             plies: args.plies,
@@ -547,6 +560,13 @@ impl Request {
         use super::{fail, Status};
         match self {
             Request::Pawns { seed } => run_pawns(seed, out)
+                .map(|()| Status::Ok)
+                .map_err(|e| fail(Status::Internal, e)),
+            Request::Repair {
+                count,
+                seed,
+                variant,
+            } => run_repair(count, seed, variant, out)
                 .map(|()| Status::Ok)
                 .map_err(|e| fail(Status::Internal, e)),
             // The outside command's failures are the user's to fix (2).
@@ -570,4 +590,106 @@ impl Request {
                 .map_err(|e| fail(Status::Internal, e)),
         }
     }
+}
+
+/// Records per row of the repair table (each may take seconds).
+const REPAIR_RECORDS: usize = 20;
+
+/// `bench --repair`: random fragments with `k` simple moves' destinations
+/// misread as another neighbour of their origin, repaired with at most
+/// `k` edits; time per record and how many needed fewer edits.
+fn run_repair(
+    count: usize,
+    seed: u64,
+    variant: Variant,
+    out: &mut impl Write,
+) -> Result<(), String> {
+    use postfacto::analysis::{repair, RepairOptions, RepairOutcome};
+    use postfacto::encode::BoardFacts;
+    use postfacto::random::Rng;
+    let w = |out: &mut dyn Write, line: String| writeln!(out, "{line}").map_err(|e| e.to_string());
+    w(
+        out,
+        format!(
+            "# --repair on {count} random {} fragments per row, seed {seed}: squares misread",
+            variant.name()
+        ),
+    )?;
+    w(
+        out,
+        format!(
+            "{:<6} {:>6} {:>10} {:>10} {:>10} {:>9} {:>7}",
+            "plies", "edits", "median_ms", "p90_ms", "max_ms", "repaired", "fewer"
+        ),
+    )?;
+    for plies in [20, 50, 100] {
+        let records =
+            super::generate::fragments(count, plies, seed, super::args::FromArg::Random, variant)?;
+        for edits in 1..=3 {
+            let mut rng = Rng::new(seed ^ (plies * 10 + edits) as u64);
+            let (mut times, mut repaired, mut fewer) = (Vec::new(), 0, 0);
+            for record in &records {
+                let wrong = misread(record, edits, &mut rng);
+                let options = RepairOptions {
+                    max_edits: edits,
+                    ..RepairOptions::default()
+                };
+                let started = Instant::now();
+                let outcome = repair(&wrong, variant, BoardFacts::none(), options)
+                    .map_err(|e| e.to_string())?;
+                times.push(started.elapsed());
+                match outcome {
+                    RepairOutcome::Repaired(found) => {
+                        repaired += 1;
+                        fewer += usize::from(found[0].edits.len() < edits);
+                    }
+                    RepairOutcome::NotNeeded(_) => fewer += 1,
+                    RepairOutcome::NoneWithin(_) => {
+                        return Err(format!("no repair within {edits} edits of\n{wrong}"))
+                    }
+                }
+            }
+            let s = Summary::of(&times);
+            let ms = |d: std::time::Duration| format!("{:.1}", d.as_secs_f64() * 1000.0);
+            w(
+                out,
+                format!(
+                    "{plies:<6} {edits:>6} {:>10} {:>10} {:>10} {repaired:>9} {fewer:>7}",
+                    ms(s.median),
+                    ms(s.p90),
+                    ms(s.max)
+                ),
+            )?;
+        }
+    }
+    Ok(())
+}
+
+/// `record` with `edits` simple moves (or as many as it has) going to
+/// another neighbour of their origin: a recorder's misread square.
+fn misread(record: &Record, edits: usize, rng: &mut postfacto::random::Rng) -> Record {
+    use postfacto::board::Direction;
+    use postfacto::notation::MoveText;
+    let mut moves = record.moves.clone();
+    let mut simple: Vec<usize> = (0..moves.len())
+        .filter(|&i| !moves[i].is_capture())
+        .collect();
+    for _ in 0..edits {
+        if simple.is_empty() {
+            break;
+        }
+        let i = simple.swap_remove(rng.below(simple.len()));
+        let from = moves[i].from();
+        let others: Vec<_> = Direction::ALL
+            .into_iter()
+            .filter_map(|d| from.step(d))
+            .filter(|&to| to != moves[i].to())
+            .collect();
+        if let Some(&to) = others.get(rng.below(others.len().max(1))) {
+            if let Some(mv) = MoveText::along(vec![from, to], false) {
+                moves[i] = mv;
+            }
+        }
+    }
+    Record::new(record.first, moves)
 }

@@ -60,8 +60,13 @@ fn dispatch(request: Request, out: &mut impl Write) -> Result<Status, Failure> {
             input,
             answer,
             reading,
-        } => verify::run(&input, &answer, reading, out),
-        Request::VerifyPdn { file, rules } => verify::run_pdn(&file, rules, out),
+            repair,
+        } => verify::run(&input, &answer, reading, repair, out),
+        Request::VerifyPdn {
+            file,
+            rules,
+            repair,
+        } => verify::run_pdn(&file, rules, repair, out),
         Request::Cnf {
             file,
             output,

@@ -64,6 +64,8 @@ pub struct Report<'r> {
     pub inferred: bool,
     /// A PDN game without moves: nothing was reconstructed.
     pub no_moves: bool,
+    /// The edits of the (first) repair, with `--repair`.
+    pub repairs: Option<Vec<postfacto::analysis::Edit>>,
 }
 
 impl<'r> Report<'r> {
@@ -81,6 +83,7 @@ impl<'r> Report<'r> {
             explanation: None,
             variant: Variant::English,
             inferred: false,
+            repairs: None,
             no_moves: false,
         }
     }
@@ -106,6 +109,7 @@ impl<'r> Report<'r> {
             variant: self.variant,
             inferred: self.inferred,
             no_moves: self.no_moves,
+            repairs: self.repairs,
         }
     }
 
@@ -128,6 +132,7 @@ impl<'r> Report<'r> {
             variant: Variant::English,
             inferred: false,
             no_moves: false,
+            repairs: None,
         }
     }
 
@@ -266,6 +271,20 @@ fn json_of(report: &Report, settings: &Settings) -> serde_json::Value {
     }
     if let Some(why) = &report.explanation {
         object.insert("explanation".into(), why.clone().into());
+    }
+    if let Some(edits) = &report.repairs {
+        let repairs: Vec<serde_json::Value> = edits
+            .iter()
+            .map(|e| {
+                serde_json::json!({
+                    "ply": e.ply,
+                    "kind": e.kind.name(),
+                    "written": e.written,
+                    "read": e.read,
+                })
+            })
+            .collect();
+        object.insert("repairs".into(), repairs.into());
     }
     if report.status != Status::Ok && report.explanation.is_none() {
         object.insert("message".into(), report.err.join("; ").into());

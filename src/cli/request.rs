@@ -28,10 +28,12 @@ pub enum Request {
         input: PathBuf,
         answer: PathBuf,
         reading: Reading,
+        repair: Option<usize>,
     },
     VerifyPdn {
         file: PathBuf,
         rules: RulesChoice,
+        repair: Option<usize>,
     },
     Cnf {
         file: Option<PathBuf>,
@@ -138,8 +140,23 @@ fn solve_request(args: SolveArgs) -> Result<Request, Failure> {
 
 fn verify_request(args: VerifyArgs) -> Result<Request, Failure> {
     let rules = rules_choice(args.rules);
-    match (args.pdn, args.input, args.answer) {
-        (Some(file), _, _) => Ok(Request::VerifyPdn { file, rules }),
+    let repair = args.repair.then_some(args.max_edits);
+    let pdn = match args.pdn {
+        Some(Some(file)) => Some(file),
+        Some(None) => Some(args.input.clone().ok_or_else(|| {
+            fail(
+                Status::BadInput,
+                "verify --pdn: which PDN file?".to_string(),
+            )
+        })?),
+        None => None,
+    };
+    match (pdn, args.input, args.answer) {
+        (Some(file), _, _) => Ok(Request::VerifyPdn {
+            file,
+            rules,
+            repair,
+        }),
         (None, Some(input), Some(answer)) => Ok(Request::Verify {
             input,
             answer,
@@ -147,6 +164,7 @@ fn verify_request(args: VerifyArgs) -> Result<Request, Failure> {
                 rules,
                 short_captures: args.short_captures,
             },
+            repair,
         }),
         _ => Err(fail(
             Status::BadInput,

@@ -16,8 +16,8 @@ use rayon::prelude::*;
 use varisat::ProofFormat;
 
 use postfacto::analysis::{
-    count_start_boards, explain_impossible_knowing, forced_facts_knowing, minimize_pieces,
-    CountOptions, Limits,
+    count_start_boards, explain_impossible_knowing, forced_facts_knowing, minimize_pieces, repair,
+    CountOptions, Limits, RepairOptions, RepairOutcome,
 };
 use postfacto::archive::RulesFrom;
 use postfacto::encode::BoardFacts;
@@ -418,6 +418,9 @@ impl<'a> Job<'a, '_> {
             self.proof(path, report)?;
         }
         let options = self.options();
+        if options.repair {
+            return self.repair(report);
+        }
         if options.count || options.all || options.unique {
             return self.count(report);
         }
@@ -565,6 +568,65 @@ impl<'a> Job<'a, '_> {
                 "{}: no proof written: the record is solvable",
                 self.name
             ));
+        }
+        Ok(())
+    }
+
+    /// `--repair`: the record as written if it is possible, else the fewest
+    /// edits that make it so (`shared/spec/repair.md`), each repair's
+    /// answer replayed with its own moves.
+    fn repair(&self, report: &mut Report) -> Result<(), SolveError> {
+        let options = RepairOptions {
+            max_edits: self.options().max_edits,
+            all: self.options().all,
+            limit: self.options().count_limit,
+        };
+        match repair(self.record, self.variant(), self.known, options)? {
+            RepairOutcome::NotNeeded(solution) => {
+                report.stats = Some(solution.stats);
+                report.answers.push(solution.answer);
+                report.filled.extend(solution.filled);
+                report.repairs = Some(Vec::new());
+                report.text.push_str("no edit needed\n");
+            }
+            RepairOutcome::Repaired(repairs) => {
+                let edits = repairs[0].edits.len();
+                let many = if options.all {
+                    format!("{} repair(s) of", repairs.len())
+                } else {
+                    "repaired with".to_string()
+                };
+                report.text.push_str(&format!(
+                    "{many} {edits} edit(s); no repair of {} edit(s) exists\n",
+                    edits - 1
+                ));
+                for (i, found) in repairs.iter().enumerate() {
+                    let answer = checked_answer(
+                        &found.record,
+                        found.solution.answer.start,
+                        "the repair",
+                        self.variant(),
+                    )?;
+                    check_facts(&answer, self.known)?;
+                    if options.all {
+                        report.text.push_str(&format!("repair {}:\n", i + 1));
+                    }
+                    for edit in &found.edits {
+                        report.text.push_str(&format!("{edit}\n"));
+                    }
+                    report.answers.push(answer);
+                    report.filled.push(found.record.clone());
+                }
+                report.stats = Some(repairs[0].solution.stats);
+                report.repairs = Some(repairs[0].edits.clone());
+            }
+            RepairOutcome::NoneWithin(most) => {
+                report.status = Status::Rejected;
+                report.err.push(format!(
+                    "{}: no repair of at most {most} edit(s) makes the record possible",
+                    self.name
+                ));
+            }
         }
         Ok(())
     }

@@ -4,7 +4,10 @@
 use std::io::Write;
 use std::path::Path;
 
-use postfacto::archive::{verify_game, Tally};
+use postfacto::analysis::{repair, repair_game, repair_summary, RepairOptions};
+use postfacto::archive::{verify_game, Tally, Verdict};
+use postfacto::board::PartialBoard;
+use postfacto::encode::BoardFacts;
 use postfacto::notation::{games, parse_answers_on, Answer};
 use postfacto::replay::judge;
 use postfacto::rules::Variant;
@@ -15,8 +18,14 @@ use super::{one_line, write_err, Failure, Status};
 /// `verify --pdn`: one line per game, a summary on stderr. Exit 0 when
 /// every game with moves replays, 1 when one does not (or cannot be read,
 /// or is of rules postfacto does not play), 2 only for a file that cannot
-/// be read at all.
-pub fn run_pdn(file: &Path, rules: RulesChoice, out: &mut impl Write) -> Result<Status, Failure> {
+/// be read at all. With `repair` (the most edits), a game whose moves do
+/// not replay gets the fewest edits that make them replay, on its line.
+pub fn run_pdn(
+    file: &Path,
+    rules: RulesChoice,
+    repair: Option<usize>,
+    out: &mut impl Write,
+) -> Result<Status, Failure> {
     let input = read_input(Some(file))?;
     let text = input.pdn_text()?;
     let mut tally = Tally::default();
@@ -29,7 +38,17 @@ pub fn run_pdn(file: &Path, rules: RulesChoice, out: &mut impl Write) -> Result<
             ));
         }
         tally.add(&report.verdict);
-        writeln!(out, "{}", one_line(&report.to_string())).map_err(write_err)?;
+        let mut line = report.to_string();
+        if let (Some(most), Verdict::Illegal(_), Some(rules)) =
+            (repair, &report.verdict, &report.rules)
+        {
+            let outcome = repair_game(&game, rules.variant, most)
+                .map_err(|e| super::fail(Status::Internal, e.to_string()))?;
+            if let Some(outcome) = outcome {
+                line.push_str(&format!("; {}", repair_summary(&outcome)));
+            }
+        }
+        writeln!(out, "{}", one_line(&line)).map_err(write_err)?;
     }
     // The summary comes after the games, also on a terminal.
     out.flush().map_err(write_err)?;
@@ -48,6 +67,7 @@ pub fn run(
     input_path: &Path,
     answer_path: &Path,
     reading: Reading,
+    repair: Option<usize>,
     out: &mut impl Write,
 ) -> Result<Status, Failure> {
     let input = read_input(Some(input_path))?;
@@ -74,7 +94,7 @@ pub fn run(
             Ok(answers) => items
                 .iter()
                 .zip(&answers)
-                .map(|(item, answer)| judged(item, variant, answer))
+                .map(|(item, answer)| judged(item, variant, answer, repair))
                 .collect(),
         };
         if verdicts.iter().all(Result::is_ok) {
@@ -94,8 +114,15 @@ pub fn run(
     print(&verdicts, out)
 }
 
-/// One record's answer under `variant`.
-fn judged(item: &Item, variant: Variant, answer: &Answer) -> Result<(), String> {
+/// One record's answer under `variant`; with `repair` (the most edits), a
+/// rejected record gets the fewest edits after which the answer's start
+/// board leads to its end board.
+fn judged(
+    item: &Item,
+    variant: Variant,
+    answer: &Answer,
+    repair: Option<usize>,
+) -> Result<(), String> {
     if let Some(error) = &item.error {
         return Err(error.clone());
     }
@@ -104,7 +131,42 @@ fn judged(item: &Item, variant: Variant, answer: &Answer) -> Result<(), String> 
         .iter()
         .find(|r| r.variant == variant)
         .ok_or_else(|| format!("the record is not written in {} notation", variant.name()))?;
-    judge(variant.rules(), &reader.record, answer).map_err(|r| r.to_string())
+    let rejected = judge(variant.rules(), &reader.record, answer).map_err(|r| r.to_string());
+    match (rejected, repair) {
+        (Err(why), Some(most)) => Err(format!(
+            "{why}; {}",
+            repaired_to(&reader.record, variant, answer, most)
+        )),
+        (verdict, _) => verdict,
+    }
+}
+
+/// The repair that makes `record` lead from `answer`'s start to its end.
+fn repaired_to(
+    record: &postfacto::notation::Record,
+    variant: Variant,
+    answer: &Answer,
+    max_edits: usize,
+) -> String {
+    let all = variant.topology().all_bits();
+    let known = BoardFacts {
+        start: Some(PartialBoard {
+            board: answer.start,
+            known: all,
+        }),
+        end: Some(PartialBoard {
+            board: answer.end,
+            known: all,
+        }),
+    };
+    let options = RepairOptions {
+        max_edits,
+        ..RepairOptions::default()
+    };
+    match repair(record, variant, known, options) {
+        Ok(outcome) => repair_summary(&outcome),
+        Err(e) => format!("no repair: {e}"),
+    }
 }
 
 fn print(verdicts: &[Result<(), String>], out: &mut impl Write) -> Result<Status, Failure> {

@@ -1,0 +1,351 @@
+//! Miswritten records (`shared/spec/repair.md`): random games with random
+//! edits are repaired with at most that many edits, every repair replays,
+//! and on short records the minimum and the set of minimum repairs are
+//! those an exhaustive search over every edit set finds.
+
+use std::collections::BTreeSet;
+
+use proptest::prelude::*;
+
+use postfacto::analysis::{
+    edited_record, every_edit, repair, EditKind, EditSpot, RepairOptions, RepairOutcome,
+};
+use postfacto::board::Direction;
+use postfacto::encode::BoardFacts;
+use postfacto::notation::{MoveText, Record};
+use postfacto::random::{random_fragment, Rng};
+use postfacto::replay::judge;
+use postfacto::rules::Variant;
+use postfacto::solve::{Outcome, Reconstructor};
+
+use crate::util::{postfacto, scratch};
+
+/// The 8x8 rule sets (short records of the 10x10 board add nothing here
+/// but time).
+const EIGHT: [Variant; 5] = [
+    Variant::English,
+    Variant::Russian,
+    Variant::Brazilian,
+    Variant::Pool,
+    Variant::Czech,
+];
+
+/// A mistake a recorder makes, applied to `record` at a place `rng` picks:
+/// a simple move's destination read as a neighbouring square, a move left
+/// out, a move written twice, or the wrong side first. `None` when the
+/// record has no place for it.
+fn miswrite(record: &Record, kind: EditKind, rng: &mut Rng) -> Option<Record> {
+    let mut moves = record.moves.clone();
+    let mut first = record.first;
+    let n = moves.len();
+    match kind {
+        EditKind::Square | EditKind::Move => {
+            let simple: Vec<usize> = (0..n).filter(|&i| !moves[i].is_capture()).collect();
+            let &i = simple.get(rng.below(simple.len().max(1)))?;
+            let from = moves[i].from();
+            let others: Vec<_> = Direction::ALL
+                .into_iter()
+                .filter_map(|d| from.step(d))
+                .filter(|&to| to != moves[i].to())
+                .collect();
+            let &to = others.get(rng.below(others.len().max(1)))?;
+            moves[i] = MoveText::along(vec![from, to], false)?;
+        }
+        EditKind::Missing => {
+            if n < 2 {
+                return None;
+            }
+            moves.remove(rng.below(n));
+        }
+        EditKind::Extra => {
+            let i = rng.below(n);
+            let copy = moves[i].clone();
+            moves.insert(i + 1, copy);
+        }
+        EditKind::First => first = first.opposite(),
+    }
+    Some(Record::new(first, moves))
+}
+
+/// A random game fragment under `variant` with `mistakes` random mistakes.
+fn miswritten(variant: Variant, seed: u64, plies: usize, mistakes: usize) -> Option<Record> {
+    let mut rng = Rng::new(seed);
+    let (_, mut record) = random_fragment(variant.rules(), &mut rng, 5, plies)?;
+    let kinds = [
+        EditKind::Square,
+        EditKind::Missing,
+        EditKind::Extra,
+        EditKind::First,
+    ];
+    for _ in 0..mistakes {
+        let kind = kinds[rng.below(kinds.len())];
+        record = miswrite(&record, kind, &mut rng)?;
+    }
+    Some(record)
+}
+
+fn solvable(record: &Record, variant: Variant) -> bool {
+    matches!(
+        Reconstructor::new(variant).solve(record),
+        Ok(Outcome::Solved(_))
+    )
+}
+
+/// Whether an edit set is one the search counts (the spec's edits, each
+/// written move edited at most once, the first side changed at most once).
+fn counted(spots: &[EditSpot]) -> bool {
+    let mut touched = BTreeSet::new();
+    let firsts = spots.iter().filter(|s| s.kind == EditKind::First).count();
+    firsts <= 1
+        && spots.iter().all(|s| match s.kind {
+            EditKind::Square | EditKind::Move | EditKind::Extra => touched.insert(s.index),
+            _ => true,
+        })
+}
+
+/// Every minimum repair of `record` by exhaustive search over edit sets of
+/// at most `most` edits: the minimum and the sets (sorted).
+fn exhaustive(
+    record: &Record,
+    variant: Variant,
+    most: usize,
+) -> Option<(usize, BTreeSet<Vec<EditSpot>>)> {
+    if solvable(record, variant) {
+        return Some((0, BTreeSet::new()));
+    }
+    let edits = every_edit(record);
+    let mut sets: Vec<Vec<EditSpot>> = edits.iter().map(|&e| vec![e]).collect();
+    for size in 1..=most {
+        let found: BTreeSet<Vec<EditSpot>> = sets
+            .iter()
+            .filter(|s| counted(s))
+            .filter(|s| solvable(&edited_record(record, s), variant))
+            .cloned()
+            .collect();
+        if !found.is_empty() {
+            return Some((size, found));
+        }
+        // One edit more, in order (a multiset: an edit may come twice).
+        sets = sets
+            .iter()
+            .flat_map(|s| {
+                edits
+                    .iter()
+                    .filter(|&&e| e >= *s.last().unwrap())
+                    .map(|&e| {
+                        let mut longer = s.clone();
+                        longer.push(e);
+                        longer
+                    })
+                    .collect::<Vec<_>>()
+            })
+            .collect();
+    }
+    None
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig {
+        cases: if cfg!(debug_assertions) { 12 } else { 48 },
+        ..ProptestConfig::default()
+    })]
+
+    /// Short records with up to 2 mistakes: the minimum and the set of
+    /// minimum repairs are what an exhaustive search finds.
+    #[test]
+    fn repairs_of_short_records_are_the_exhaustive_minimum(
+        seed in any::<u64>(),
+        rule in 0usize..EIGHT.len(),
+        plies in 2usize..=8,
+        mistakes in 1usize..=2,
+    ) {
+        let variant = EIGHT[rule];
+        let Some(record) = miswritten(variant, seed, plies, mistakes) else {
+            return Ok(());
+        };
+        let options = RepairOptions { max_edits: 2, all: true, limit: 10_000 };
+        let found = repair(&record, variant, BoardFacts::none(), options).unwrap();
+        let want = exhaustive(&record, variant, 2);
+        match (found, want) {
+            (RepairOutcome::NotNeeded(_), Some((0, _))) => {}
+            (RepairOutcome::NoneWithin(2), None) => {}
+            (RepairOutcome::Repaired(repairs), Some((k, sets))) => {
+                let got: BTreeSet<Vec<EditSpot>> = repairs.iter().map(|r| r.spots.clone()).collect();
+                prop_assert_eq!(repairs[0].edits.len(), k, "{}", record);
+                prop_assert_eq!(got, sets, "{} {}", variant.name(), record);
+                for r in &repairs {
+                    prop_assert_eq!(judge(variant.rules(), &r.record, &r.solution.answer), Ok(()));
+                }
+            }
+            (found, want) => prop_assert!(false, "{found:?} but exhaustively {want:?} for\n{record}"),
+        }
+    }
+
+}
+
+#[test]
+fn repair_through_the_binary() {
+    // 21-17 then 17-14 by White is impossible (Black must move between):
+    // one missing move, or one extra, or one square.
+    let input = scratch("repair-bin.in", "W 3\n21-17\n9-13\n17-14\n");
+    let plain = postfacto(&["solve", input.to_str().unwrap()], "");
+    assert_eq!(plain.code, 0, "{}", plain.stderr);
+    let wrong = scratch("repair-wrong.in", "W 3\n22-18\n11-15\n22-17\n");
+    let plain = postfacto(&["solve", wrong.to_str().unwrap()], "");
+    assert_eq!(plain.code, 1, "{}", plain.stderr);
+    let run = postfacto(&["solve", "--repair", wrong.to_str().unwrap()], "");
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(
+        run.stdout
+            .contains("repaired with 1 edit(s); no repair of 0 edit(s) exists"),
+        "{}",
+        run.stdout
+    );
+    let json = postfacto(
+        &[
+            "solve",
+            "--repair",
+            "--format",
+            "json",
+            wrong.to_str().unwrap(),
+        ],
+        "",
+    );
+    assert_eq!(json.code, 0, "{}", json.stderr);
+    let value: serde_json::Value = serde_json::from_str(json.stdout.trim()).unwrap();
+    let repairs = value["repairs"].as_array().expect("a repairs list");
+    assert_eq!(repairs.len(), 1, "{value}");
+    for key in ["ply", "kind", "written", "read"] {
+        assert!(repairs[0].get(key).is_some(), "{value}");
+    }
+    assert_eq!(value["record"][2], "22-17");
+    // --all lists every minimum repair; each is replayed.
+    let all = postfacto(&["solve", "--repair", "--all", wrong.to_str().unwrap()], "");
+    assert_eq!(all.code, 0, "{}", all.stderr);
+    assert!(all.stdout.contains("repair 2:"), "{}", all.stdout);
+    // Beyond --max-edits: exit 1, one line.
+    let two = scratch("repair-two.in", "W 4\n22-18\n11-15\n22-17\n15-19\n");
+    let none = postfacto(
+        &[
+            "solve",
+            "--repair",
+            "--max-edits",
+            "0",
+            two.to_str().unwrap(),
+        ],
+        "",
+    );
+    assert_eq!(none.code, 1, "{}", none.stderr);
+    assert!(
+        none.stderr.contains("no repair of at most 0 edit(s)"),
+        "{}",
+        none.stderr
+    );
+    // verify --pdn --repair: the game from the opening, one square misread.
+    let game = scratch(
+        "repair.pdn",
+        "[Event \"t\"]\n[GameType \"21\"]\n1. 11-15 23-19 2. 8-11 22-17 3. 15x22 25x18 *\n",
+    );
+    let checked = postfacto(&["verify", "--pdn", "--repair", game.to_str().unwrap()], "");
+    assert_eq!(checked.code, 1, "{}", checked.stderr);
+    assert!(
+        checked.stdout.starts_with(
+            "game 1 (line 1): ply 5 (15x22): square 18 holds no white piece to jump; repaired with 1 edit(s) (no repair of 0 exists): ply "
+        ),
+        "{}",
+        checked.stdout
+    );
+    // verify --repair: the answer's boards are facts of the repair.
+    let answer = scratch(
+        "repair.ans",
+        &postfacto(&["solve", "--repair", wrong.to_str().unwrap()], "").stdout[..8 * 18],
+    );
+    let judged = postfacto(
+        &[
+            "verify",
+            "--repair",
+            wrong.to_str().unwrap(),
+            answer.to_str().unwrap(),
+        ],
+        "",
+    );
+    assert_eq!(judged.code, 1, "{}", judged.stderr);
+    assert!(
+        judged.stdout.contains("; repaired with 1 edit(s)"),
+        "{}",
+        judged.stdout
+    );
+    // --max-edits without --repair is a usage error.
+    let usage = postfacto(&["solve", "--max-edits", "2", two.to_str().unwrap()], "");
+    assert_eq!(usage.code, 2, "{}", usage.stderr);
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig {
+        cases: if cfg!(debug_assertions) { 8 } else { 32 },
+        ..ProptestConfig::default()
+    })]
+
+    /// Long records with 1 to 3 mistakes (2 in debug builds; 1 on the
+    /// 10x10 board, whose damaged solves cost most): repaired with at most
+    /// that many edits, and the repaired record replays and fits what is
+    /// written.
+    #[test]
+    fn miswritten_games_are_repaired_within_their_mistakes(
+        seed in any::<u64>(),
+        rule in 0usize..Variant::ALL.len(),
+        mistakes in 1usize..=if cfg!(debug_assertions) { 2 } else { 3 },
+    ) {
+        let variant = Variant::ALL[rule];
+        let mistakes = if variant == Variant::International { 1 } else { mistakes };
+        let Some(record) = miswritten(variant, seed, 40, mistakes) else {
+            return Ok(());
+        };
+        let options = RepairOptions { max_edits: mistakes, ..RepairOptions::default() };
+        match repair(&record, variant, BoardFacts::none(), options).unwrap() {
+            RepairOutcome::NotNeeded(_) => prop_assert!(solvable(&record, variant)),
+            RepairOutcome::Repaired(repairs) => {
+                let r = &repairs[0];
+                prop_assert!(r.edits.len() <= mistakes);
+                prop_assert_eq!(judge(variant.rules(), &r.record, &r.solution.answer), Ok(()));
+                let damaged = edited_record(&record, &r.spots);
+                prop_assert_eq!(damaged.plies(), r.record.plies());
+                for (w, mv) in damaged.written_moves().iter().zip(&r.record.moves) {
+                    prop_assert!(w.matches(mv), "{} filled with {}", w, mv);
+                }
+            }
+            RepairOutcome::NoneWithin(_) => prop_assert!(false, "no repair within {mistakes} for\n{record}"),
+        }
+    }
+
+    /// Games from the opening with one square misread, the opening known
+    /// (as a PDN game without `[FEN]` has it): the repair has one edit,
+    /// keeps the start board, and replays from it.
+    #[test]
+    fn facts_hold_in_the_repair(seed in any::<u64>(), rule in 0usize..EIGHT.len()) {
+        use postfacto::board::PartialBoard;
+        use postfacto::random::{play_game, Play};
+        let variant = EIGHT[rule];
+        let opening = variant.topology().opening();
+        let mut rng = Rng::new(seed);
+        let game = play_game(variant.rules(), &mut rng, &opening, variant.first_player(), 30, Play::Careful);
+        let Some(record) = miswrite(&game, EditKind::Square, &mut rng) else {
+            return Ok(());
+        };
+        let known = BoardFacts {
+            start: Some(PartialBoard { board: opening, known: variant.topology().all_bits() }),
+            end: None,
+        };
+        let options = RepairOptions { max_edits: 1, ..RepairOptions::default() };
+        match repair(&record, variant, known, options).unwrap() {
+            RepairOutcome::NotNeeded(solution) => prop_assert_eq!(solution.answer.start, opening),
+            RepairOutcome::Repaired(repairs) => {
+                let r = &repairs[0];
+                prop_assert_eq!(r.edits.len(), 1);
+                prop_assert_eq!(r.solution.answer.start, opening);
+                prop_assert_eq!(judge(variant.rules(), &r.record, &r.solution.answer), Ok(()));
+            }
+            RepairOutcome::NoneWithin(_) => prop_assert!(false, "no one-edit repair of\n{record}"),
+        }
+    }
+}
