@@ -707,3 +707,86 @@ fn last_true(
     }
     Ok(Some(lo))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::notation::parse_records;
+
+    #[test]
+    fn bisection_finds_the_edge_of_a_monotone_test() {
+        for edge in 1..=9 {
+            let first = first_true(1, 9, |x| Ok(x >= edge)).unwrap();
+            assert_eq!(first, Some(edge));
+            let last = last_true(1, 9, |x| Ok(x <= edge)).unwrap();
+            assert_eq!(last, Some(edge));
+        }
+        assert_eq!(first_true(1, 9, |_| Ok(false)).unwrap(), None);
+        assert_eq!(last_true(1, 9, |_| Ok(false)).unwrap(), None);
+    }
+
+    #[test]
+    fn edits_make_the_records_they_say() {
+        let record = &parse_records("W 3\n22-18\n11-15\n18x11\n").unwrap()[0];
+        let text = |spots: &[EditSpot]| edited_record(record, spots).to_string();
+        assert_eq!(
+            text(&[EditSpot {
+                kind: EditKind::Square,
+                index: 0,
+                square: 1
+            }]),
+            "W 3\n22-?\n11-15\n18x11\n"
+        );
+        assert_eq!(text(&[spot(EditKind::Move, 2)]), "W 3\n22-18\n11-15\n?\n");
+        assert_eq!(text(&[spot(EditKind::Extra, 1)]), "W 2\n22-18\n18x11\n");
+        assert_eq!(
+            text(&[spot(EditKind::Missing, 0), spot(EditKind::Missing, 3)]),
+            "W 5\n?\n22-18\n11-15\n18x11\n?\n"
+        );
+        assert_eq!(
+            text(&[spot(EditKind::First, 0)]),
+            "B 3\n22-18\n11-15\n18x11\n"
+        );
+        // Every edit of the record: 6 squares, 3 moves, 3 deletions, 4
+        // insertion points, the first side.
+        assert_eq!(every_edit(record).len(), 6 + 3 + 3 + 4 + 1);
+    }
+
+    #[test]
+    fn inserted_moves_take_their_plies_in_order() {
+        // Written moves 0, 1, 2; two moves inserted before 1, move 1 deleted.
+        let spots = [
+            spot(EditKind::Missing, 1),
+            spot(EditKind::Missing, 1),
+            spot(EditKind::Extra, 1),
+        ];
+        let origins = [Some(0), None, None, Some(2)];
+        assert_eq!(inserted_ply(&origins, &spots, 0), 2);
+        assert_eq!(inserted_ply(&origins, &spots, 1), 3);
+    }
+
+    #[test]
+    fn one_misread_square_is_found_and_named() {
+        // White cannot move from 22 twice: one edit mends it.
+        let record = &parse_records("W 3\n22-18\n11-15\n22-17\n").unwrap()[0];
+        let found = repair(
+            record,
+            Variant::English,
+            BoardFacts::none(),
+            RepairOptions::default(),
+        )
+        .unwrap();
+        let RepairOutcome::Repaired(repairs) = found else {
+            panic!("{found:?}");
+        };
+        assert_eq!(repairs[0].edits.len(), 1);
+        let edit = &repairs[0].edits[0];
+        assert!(!edit.to_string().is_empty());
+        assert_eq!(judge_ok(&repairs[0]), Ok(()), "{}", repairs[0].record);
+    }
+
+    fn judge_ok(r: &Repair) -> Result<(), String> {
+        crate::replay::judge(Variant::English.rules(), &r.record, &r.solution.answer)
+            .map_err(|e| e.to_string())
+    }
+}
