@@ -307,6 +307,7 @@ fn dialect_game(variant: Variant, start: Option<Board>, record: &Record, rng: &m
             "26,W,8,8,A0,0",
             "23,B,8,8,N1,0",
             "29,W,8,8,A0,0",
+            "22,W,8,8,N2,1",
         ];
         let number = variant.pdn_game_type();
         let value = if rng.chance(50) {

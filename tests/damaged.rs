@@ -14,7 +14,7 @@ use postfacto::replay::{judge, replay};
 use postfacto::rules::Variant;
 use postfacto::solve::{Outcome, Reconstructor};
 
-use crate::util::{path, postfacto, scratch, square_of};
+use crate::util::{path, postfacto, scratch, solved_rules, square_of};
 
 fn sample1() -> String {
     path("tests/data/sample1.in").to_str().unwrap().to_string()
@@ -394,13 +394,13 @@ proptest! {
     #[test]
     fn damaged_random_games_solve_and_their_fillings_replay(
         seed in any::<u64>(),
-        variant_index in 0usize..Variant::ALL.len(),
+        variant_index in any::<prop::sample::Index>(),
         unknown_moves in 0usize..4,
         unknown_squares in 0usize..4,
         short_captures in any::<bool>(),
         end_mask in any::<u64>(),
     ) {
-        let variant = Variant::ALL[variant_index];
+        let variant = *variant_index.get(&solved_rules());
         let damage_of = Damage { unknown_moves, unknown_squares, short_captures };
         let Some((origin, record, damaged)) = damaged_fragment(variant, seed, damage_of) else {
             return Ok(());
@@ -421,14 +421,14 @@ proptest! {
     #[test]
     fn damaged_games_with_a_false_end_fact_are_rejected_or_solved(
         seed in any::<u64>(),
-        variant_index in 0usize..Variant::ALL.len(),
+        variant_index in any::<prop::sample::Index>(),
         unknown_moves in 1usize..4,
         unknown_squares in 0usize..3,
         short_captures in any::<bool>(),
         end_mask in any::<u64>(),
         changed in any::<prop::sample::Index>(),
     ) {
-        let variant = Variant::ALL[variant_index];
+        let variant = *variant_index.get(&solved_rules());
         let topology = variant.topology();
         let damage_of = Damage { unknown_moves, unknown_squares, short_captures };
         let Some((origin, record, damaged)) = damaged_fragment(variant, seed, damage_of) else {

@@ -106,3 +106,11 @@ pub fn solve_with_proof(name: &str, rules: &str, text: &str) -> (Run, PathBuf, O
     });
     (run, proof, lemmas)
 }
+
+/// The rule sets the SAT engine solves (Italian is replayed only).
+pub fn solved_rules() -> Vec<postfacto::rules::Variant> {
+    postfacto::rules::Variant::ALL
+        .into_iter()
+        .filter(|v| v.facts().encoded)
+        .collect()
+}

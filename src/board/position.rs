@@ -25,7 +25,9 @@ const TEN: u64 = 1 << 63;
 /// The bit of [`Board`]'s white word that marks the algebraic 8x8 board.
 const ALGEBRAIC: u64 = 1 << 62;
 /// Both marks.
-const MARKS: u64 = TEN | ALGEBRAIC;
+/// Marks the mirrored 8x8 board ([`Topology::EightMirrored`]).
+const MIRRORED: u64 = 1 << 61;
+const MARKS: u64 = TEN | ALGEBRAIC | MIRRORED;
 
 impl Board {
     /// The 8x8 board with no pieces.
@@ -41,6 +43,7 @@ impl Board {
                 Topology::Eight => 0,
                 Topology::EightAlgebraic => ALGEBRAIC,
                 Topology::Ten => TEN,
+                Topology::EightMirrored => MIRRORED,
             },
             kings: 0,
         }
@@ -61,6 +64,8 @@ impl Board {
             Topology::Ten
         } else if self.white & ALGEBRAIC != 0 {
             Topology::EightAlgebraic
+        } else if self.white & MIRRORED != 0 {
+            Topology::EightMirrored
         } else {
             Topology::Eight
         }
@@ -195,7 +200,11 @@ impl Board {
                 slot.copy_from_slice(&pair);
             }
         }
-        out.extend_from_slice(&line[..2 * half]);
+        let drawn = &mut line[..2 * half];
+        if self.topology().mirrored() {
+            drawn.reverse();
+        }
+        out.extend_from_slice(drawn);
     }
 }
 

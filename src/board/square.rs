@@ -18,6 +18,7 @@ pub struct Square(u8);
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error("unknown square '{text}' ({})", match topology {
     Topology::Eight | Topology::EightAlgebraic => "squares are numbered 1 to 32, or named a1 to h8 on dark squares",
+    Topology::EightMirrored => "squares are numbered 1 to 32",
     Topology::Ten => "squares are numbered 1 to 50",
 })]
 pub struct ParseSquareError {
@@ -84,12 +85,14 @@ impl Direction {
 const NONE: u8 = u8::MAX;
 
 /// Raw values of squares: 0..32 on the numbered 8x8 board, 64..114 on the
-/// 10x10 one, 128..160 on the algebraic 8x8 board, so the index on the board
-/// is `raw & 63` without a branch.
-const RAW_COUNT: usize = 160;
+/// 10x10 one, 128..160 on the algebraic 8x8 board, 192..224 on the mirrored
+/// one, so the index on the board is `raw & 63` without a branch.
+const RAW_COUNT: usize = 224;
 
 const fn topology_of(raw: u8) -> Topology {
-    if raw >= 128 {
+    if raw >= 192 {
+        Topology::EightMirrored
+    } else if raw >= 128 {
         Topology::EightAlgebraic
     } else if raw >= 64 {
         Topology::Ten
@@ -183,7 +186,7 @@ impl Square {
 
     /// 1-based number as written in records (1..=32, or 1..=50 on 10x10).
     pub const fn number(self) -> u8 {
-        self.index() as u8 + 1
+        self.topology().number_of(self.index()) as u8
     }
 
     /// Row, 0 at the top (Black's home row).
@@ -313,7 +316,9 @@ impl Topology {
             text: text.to_string(),
             topology: self,
         };
-        if let (8, [file @ b'a'..=b'h', rank @ b'1'..=b'8']) = (self.size(), text.as_bytes()) {
+        if let (false, 8, [file @ b'a'..=b'h', rank @ b'1'..=b'8']) =
+            (self.mirrored(), self.size(), text.as_bytes())
+        {
             return self.from_coords(b'8' - rank, file - b'a').ok_or_else(error);
         }
         if text.is_empty() || text.len() > 3 || !text.bytes().all(|b| b.is_ascii_digit()) {

@@ -27,16 +27,28 @@ pub enum Topology {
     EightAlgebraic,
     /// The 10x10 board: 50 dark squares written 1..50 (International).
     Ten,
+    /// The 8x8 board whose bottom-left corner is light (Italian): the
+    /// same geometry seen in a mirror. Inside, its squares are those of
+    /// the other 8x8 boards (rules are symmetric, so play is the same);
+    /// only how they are numbered and drawn differs: square 1 is the top
+    /// left corner, numbers run left to right along each row, and board
+    /// text is mirrored.
+    EightMirrored,
 }
 
 impl Topology {
     /// Every board and notation.
-    pub const ALL: [Topology; 3] = [Topology::Eight, Topology::EightAlgebraic, Topology::Ten];
+    pub const ALL: [Topology; 4] = [
+        Topology::Eight,
+        Topology::EightAlgebraic,
+        Topology::Ten,
+        Topology::EightMirrored,
+    ];
 
     /// Rows (and columns) of the board.
     pub const fn size(self) -> u8 {
         match self {
-            Topology::Eight | Topology::EightAlgebraic => 8,
+            Topology::Eight | Topology::EightAlgebraic | Topology::EightMirrored => 8,
             Topology::Ten => 10,
         }
     }
@@ -62,7 +74,7 @@ impl Topology {
     /// Number of dark squares.
     pub const fn count(self) -> usize {
         match self {
-            Topology::Eight | Topology::EightAlgebraic => 32,
+            Topology::Eight | Topology::EightAlgebraic | Topology::EightMirrored => 32,
             Topology::Ten => 50,
         }
     }
@@ -73,6 +85,7 @@ impl Topology {
             Topology::Eight => 0,
             Topology::Ten => 64,
             Topology::EightAlgebraic => 128,
+            Topology::EightMirrored => 192,
         }
     }
 
@@ -90,15 +103,41 @@ impl Topology {
         (0..self.count()).filter_map(move |i| self.square_at(i))
     }
 
-    /// The square with 1-based number `number`, if it is on this board.
-    pub fn square(self, number: u32) -> Option<Square> {
-        let index = usize::try_from(number).ok()?.checked_sub(1)?;
-        self.square_at(index)
+    /// Whether the board is drawn and numbered in a mirror (see
+    /// [`Topology::EightMirrored`]).
+    pub const fn mirrored(self) -> bool {
+        matches!(self, Topology::EightMirrored)
     }
 
-    /// The dark square at `row`, `col` (0-based, row 0 at the top), if that square is dark.
+    /// The 1-based number of the square with index `index`.
+    pub const fn number_of(self, index: usize) -> usize {
+        if self.mirrored() {
+            let half = self.half() as usize;
+            index / half * half + (half - 1 - index % half) + 1
+        } else {
+            index + 1
+        }
+    }
+
+    /// The square with 1-based number `number`, if it is on this board.
+    pub fn square(self, number: u32) -> Option<Square> {
+        let position = usize::try_from(number).ok()?.checked_sub(1)?;
+        if position >= self.count() {
+            return None;
+        }
+        // Numbering is its own inverse: the mirror of a row's order.
+        self.square_at(self.number_of(position) - 1)
+    }
+
+    /// The dark square at `row`, `col` (0-based, row 0 at the top, as the
+    /// board is drawn), if that square is dark.
     pub fn from_coords(self, row: u8, col: u8) -> Option<Square> {
         let n = self.size();
+        let col = if self.mirrored() && col < n {
+            n - 1 - col
+        } else {
+            col
+        };
         let dark = row < n && col < n && (row + col) % 2 == 1;
         dark.then(|| self.square_at(usize::from(row * self.half() + col / 2)))?
     }

@@ -305,6 +305,9 @@ pub enum RulesArg {
     Pool,
     /// Czech draughts: flying kings, men capture forwards, kings capture first; algebraic.
     Czech,
+    /// Italian draughts: short kings, men may not take kings, an order of captures;
+    /// squares 1..32 from the top left of a board whose bottom-left corner is light.
+    Italian,
     /// Inferred from the notation, and from which rule set the record
     /// replays or solves under (`solve`, `verify`, `cnf`).
     Auto,
@@ -321,6 +324,7 @@ impl RulesArg {
             RulesArg::Brazilian => Some(Variant::Brazilian),
             RulesArg::Pool => Some(Variant::Pool),
             RulesArg::Czech => Some(Variant::Czech),
+            RulesArg::Italian => Some(Variant::Italian),
             RulesArg::Auto => None,
         }
     }

@@ -98,10 +98,12 @@ fn captures(topology: Topology) -> &'static [Capture] {
     static EIGHT: OnceLock<Vec<Capture>> = OnceLock::new();
     static EIGHT_ALGEBRAIC: OnceLock<Vec<Capture>> = OnceLock::new();
     static TEN: OnceLock<Vec<Capture>> = OnceLock::new();
+    static EIGHT_MIRRORED: OnceLock<Vec<Capture>> = OnceLock::new();
     let table = match topology {
         Topology::Eight => &EIGHT,
         Topology::EightAlgebraic => &EIGHT_ALGEBRAIC,
         Topology::Ten => &TEN,
+        Topology::EightMirrored => &EIGHT_MIRRORED,
     };
     table.get_or_init(|| {
         let mut out = Vec::new();

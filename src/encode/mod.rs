@@ -27,7 +27,7 @@ use crate::rules::Variant;
 
 /// A rule set the encoder does not know yet.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("the SAT encoding does not know {} rules yet (the 10x10 board is not encoded); `verify`, `moves` and `generate` know them", .0.name())]
+#[error("the SAT encoding does not know {} rules yet; `verify`, `moves` and `generate` know them", .0.name())]
 pub struct Unsupported(pub Variant);
 
 /// Why a record could not be encoded.
@@ -43,8 +43,11 @@ pub enum EncodeError {
 /// # Errors
 /// [`Unsupported`] when it does not.
 pub fn encodes(variant: Variant) -> Result<(), Unsupported> {
-    let _ = variant;
-    Ok(())
+    if variant.facts().encoded {
+        Ok(())
+    } else {
+        Err(Unsupported(variant))
+    }
 }
 
 /// Encodes `record` under the rules of `variant` into `sink`.

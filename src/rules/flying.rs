@@ -235,7 +235,9 @@ impl Policy {
         let mut captures = self.captures(board, side);
         match self.0.priority {
             Priority::Free => {}
-            Priority::MostPieces => {
+            // No flying rule set has the Italian order; the most pieces
+            // is its first step.
+            Priority::MostPieces | Priority::ItalianOrder => {
                 let most = captures.iter().map(|c| c.landings().len()).max();
                 captures.retain(|c| Some(c.landings().len()) == most);
             }
@@ -275,7 +277,7 @@ impl Policy {
     ) -> Result<(), Violation> {
         match self.0.priority {
             Priority::Free => Ok(()),
-            Priority::MostPieces => {
+            Priority::MostPieces | Priority::ItalianOrder => {
                 let most = self.most_pieces(board, side);
                 let taken = mv.landings().len();
                 if taken < most {

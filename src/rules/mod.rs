@@ -4,6 +4,7 @@
 
 mod english;
 mod flying;
+mod italian;
 mod movement;
 mod table;
 
@@ -14,6 +15,7 @@ use crate::notation::MoveText;
 
 pub use english::English;
 pub use flying::{Brazilian, Czech, International, Pool, Russian};
+pub use italian::Italian;
 pub use movement::{Crowning, Movement, Priority};
 pub use table::RuleSet;
 
@@ -80,6 +82,9 @@ pub enum Variant {
     /// Czech draughts: flying kings, men capture forwards only, a king
     /// must capture when one can.
     Czech,
+    /// Italian draughts: short kings, men may not capture kings, a capture
+    /// chosen by an order of four rules; the mirrored 8x8 board.
+    Italian,
 }
 
 impl Variant {
@@ -92,18 +97,20 @@ impl Variant {
             Variant::Brazilian => &Brazilian,
             Variant::Pool => &Pool,
             Variant::Czech => &Czech,
+            Variant::Italian => &Italian,
         }
     }
 
     /// Every variant, in the order of the command line's list (and of the
     /// rule table).
-    pub const ALL: [Variant; 6] = [
+    pub const ALL: [Variant; 7] = [
         Variant::English,
         Variant::Russian,
         Variant::International,
         Variant::Brazilian,
         Variant::Pool,
         Variant::Czech,
+        Variant::Italian,
     ];
 
     /// Lower-case name as used on the command line.
@@ -148,14 +155,14 @@ impl Variant {
     /// algebraic squares fit Russian, then Brazilian, then Czech (the
     /// Czech archives write no `GameType`); numbers above 32
     /// the 10x10 board; numbers up to 32 fit English, then International
-    /// (`32-28` is International's commonest first move).
+    /// (`32-28` is International's commonest first move), then Italian.
     pub fn candidates(names: crate::notation::SquareNames) -> Vec<Variant> {
         if names.algebraic {
             vec![Variant::Russian, Variant::Brazilian, Variant::Czech]
         } else if names.highest > 32 {
             vec![Variant::International]
         } else {
-            vec![Variant::English, Variant::International]
+            vec![Variant::English, Variant::International, Variant::Italian]
         }
     }
 
@@ -170,7 +177,10 @@ impl Variant {
         if self.facts().movement.flying_kings {
             crate::notation::Geometry::flying_on(self.topology())
         } else {
-            crate::notation::Geometry::SHORT
+            crate::notation::Geometry {
+                topology: self.topology(),
+                ..crate::notation::Geometry::SHORT
+            }
         }
     }
 
@@ -347,6 +357,18 @@ pub enum Violation {
         taken: usize,
         /// The most any capture could take.
         most: usize,
+    },
+    /// A man jumped a king (Italian rules).
+    #[error("a man cannot capture a king (the king on {square})")]
+    ManTakesKing {
+        /// The king's square.
+        square: Square,
+    },
+    /// A capture the order of preference rules out (Italian rules).
+    #[error("the rules prefer another capture ({instead}): the most pieces, then by a king, then the most kings, then a king first")]
+    NotPreferred {
+        /// A capture the order prefers.
+        instead: MoveText,
     },
     /// A man captured while a king could capture (Czech rules).
     #[error("a king can capture ({example}), so a king must capture")]

@@ -17,6 +17,9 @@ pub enum Priority {
     /// A king's capture when a king can capture, any of them; else any
     /// capture by a man (Czech).
     KingFirst,
+    /// The most pieces; then by a king rather than a man; then the most
+    /// kings; then the one that meets a king first (Italian).
+    ItalianOrder,
 }
 
 /// What happens to a man that reaches its crowning row during a capture.

@@ -34,6 +34,8 @@ pub struct RuleSet {
     /// Who moves first in the generator's fragments from the opening (kept
     /// as earlier releases had it, so a seed gives the same records).
     pub generated_first: Color,
+    /// The SAT engine has an encoding of these rules.
+    pub encoded: bool,
 }
 
 const ENGLISH_MOVES: Movement = Movement {
@@ -76,6 +78,7 @@ const TABLE: [RuleSet; Variant::ALL.len()] = [
         encoding_doc: "english",
         careful_play: false,
         generated_first: Color::Black,
+        encoded: true,
     },
     RuleSet {
         name: "russian",
@@ -88,6 +91,7 @@ const TABLE: [RuleSet; Variant::ALL.len()] = [
         encoding_doc: "russian",
         careful_play: true,
         generated_first: Color::Black,
+        encoded: true,
     },
     RuleSet {
         name: "international",
@@ -100,6 +104,7 @@ const TABLE: [RuleSet; Variant::ALL.len()] = [
         encoding_doc: "international",
         careful_play: true,
         generated_first: Color::White,
+        encoded: true,
     },
     RuleSet {
         name: "brazilian",
@@ -112,6 +117,7 @@ const TABLE: [RuleSet; Variant::ALL.len()] = [
         encoding_doc: "international",
         careful_play: true,
         generated_first: Color::White,
+        encoded: true,
     },
     RuleSet {
         name: "pool",
@@ -128,6 +134,7 @@ const TABLE: [RuleSet; Variant::ALL.len()] = [
         encoding_doc: "variants",
         careful_play: true,
         generated_first: Color::Black,
+        encoded: true,
     },
     RuleSet {
         name: "czech",
@@ -146,6 +153,26 @@ const TABLE: [RuleSet; Variant::ALL.len()] = [
         encoding_doc: "variants",
         careful_play: true,
         generated_first: Color::White,
+        encoded: true,
+    },
+    RuleSet {
+        name: "italian",
+        title: "Italian",
+        topology: Topology::EightMirrored,
+        first_player: Color::White,
+        pdn_game_type: 22,
+        fen_algebraic: false,
+        movement: Movement {
+            removed_at_once: false,
+            priority: Priority::ItalianOrder,
+            ..ENGLISH_MOVES
+        },
+        encoding_doc: "variants",
+        careful_play: false,
+        generated_first: Color::White,
+        // Its order of captures and men that may not take kings are not
+        // in the English encoder yet: solve refuses it (exit 2).
+        encoded: false,
     },
 ];
 
@@ -178,7 +205,7 @@ mod tests {
             );
             // Only flying kings have a landing rule; only English removes at once.
             assert!(!facts.movement.king_lands_to_continue || facts.movement.flying_kings);
-            assert_eq!(facts.movement.removed_at_once, !facts.movement.flying_kings);
+            assert_eq!(facts.movement.removed_at_once, variant == Variant::English);
         }
     }
 }
