@@ -108,6 +108,8 @@ struct Tables {
     places: [(u8, u8); RAW_COUNT],
     /// [`Square::grid_bit`] (0 for squares not on an 8x8 board).
     grid_bits: [u64; RAW_COUNT],
+    /// [`Square::number`].
+    numbers: [u8; RAW_COUNT],
 }
 
 const TABLES: Tables = {
@@ -115,6 +117,7 @@ const TABLES: Tables = {
         steps: [[NONE; 4]; RAW_COUNT],
         places: [(0, 0); RAW_COUNT],
         grid_bits: [0; RAW_COUNT],
+        numbers: [0; RAW_COUNT],
     };
     let mut raw = 0;
     while raw < RAW_COUNT {
@@ -125,6 +128,7 @@ const TABLES: Tables = {
             let row = index / half;
             let col = 2 * (index % half) + 1 - row % 2;
             t.places[raw] = (row, col);
+            t.numbers[raw] = topology.number_of(index as usize) as u8;
             if topology.size() == 8 {
                 t.grid_bits[raw] = 1 << (row * 8 + col);
             }
@@ -186,7 +190,7 @@ impl Square {
 
     /// 1-based number as written in records (1..=32, or 1..=50 on 10x10).
     pub const fn number(self) -> u8 {
-        self.topology().number_of(self.index()) as u8
+        TABLES.numbers[self.0 as usize]
     }
 
     /// Row, 0 at the top (Black's home row).
