@@ -687,25 +687,20 @@ fn first_true(
 }
 
 /// The largest `x` in `lo..=hi` for which the monotone `test` (true, then
-/// false) holds, by bisection.
+/// false) holds: just before the first `x` where it fails.
 fn last_true(
     lo: usize,
     hi: usize,
     mut test: impl FnMut(usize) -> Result<bool, SolveError>,
 ) -> Result<Option<usize>, SolveError> {
-    if lo > hi || !test(lo)? {
+    if lo > hi {
         return Ok(None);
     }
-    let (mut lo, mut hi) = (lo, hi);
-    while lo < hi {
-        let mid = lo + (hi - lo).div_ceil(2);
-        if test(mid)? {
-            lo = mid;
-        } else {
-            hi = mid - 1;
-        }
-    }
-    Ok(Some(lo))
+    Ok(match first_true(lo, hi, |x| test(x).map(|holds| !holds))? {
+        None => Some(hi),
+        Some(fails) if fails == lo => None,
+        Some(fails) => Some(fails - 1),
+    })
 }
 
 #[cfg(test)]
