@@ -164,13 +164,7 @@ pub fn repair(
     known: BoardFacts,
     options: RepairOptions,
 ) -> Result<RepairOutcome, SolveError> {
-    let search = Search {
-        original: record,
-        written: record.written_moves(),
-        variant,
-        known,
-        verdicts: RefCell::default(),
-    };
+    let search = Search::new(record, variant, known);
     if let Outcome::Solved(solution) = search.solve(&[])? {
         return Ok(RepairOutcome::NotNeeded(Box::new(solution)));
     }
@@ -189,13 +183,7 @@ pub fn repair(
 /// `?`, a missing move a lone `?`): the damaged record whose answers are
 /// the repairs by those edits.
 pub fn edited_record(record: &Record, spots: &[EditSpot]) -> Record {
-    let search = Search {
-        original: record,
-        written: record.written_moves(),
-        variant: Variant::default(),
-        known: BoardFacts::none(),
-        verdicts: RefCell::default(),
-    };
+    let search = Search::new(record, Variant::default(), BoardFacts::none());
     search.edited(spots).0
 }
 
@@ -203,13 +191,7 @@ pub fn edited_record(record: &Record, spots: &[EditSpot]) -> Record {
 /// each move deleted, a move inserted before each move and at the end,
 /// and the other side first. (Exhaustive searches start here.)
 pub fn every_edit(record: &Record) -> Vec<EditSpot> {
-    let search = Search {
-        original: record,
-        written: record.written_moves(),
-        variant: Variant::default(),
-        known: BoardFacts::none(),
-        verdicts: RefCell::default(),
-    };
+    let search = Search::new(record, Variant::default(), BoardFacts::none());
     let n = search.written.len();
     let mut spots: Vec<EditSpot> = (0..n).flat_map(|i| search.edits_of(i)).collect();
     spots.extend((0..=n).map(|i| spot(EditKind::Missing, i)));
@@ -279,7 +261,17 @@ struct Search<'a> {
     verdicts: RefCell<HashMap<(String, bool, bool), bool>>,
 }
 
-impl Search<'_> {
+impl<'a> Search<'a> {
+    fn new(original: &'a Record, variant: Variant, known: BoardFacts) -> Search<'a> {
+        Search {
+            original,
+            written: original.written_moves(),
+            variant,
+            known,
+            verdicts: RefCell::default(),
+        }
+    }
+
     /// Tries every set of `left` more edits added to `chosen` that touches
     /// the conflict window of the record `chosen` makes; repairs found go
     /// to `found`.

@@ -64,7 +64,8 @@ struct Capture {
 
 /// Bitboards of the squares that may hold what a capture needs, given
 /// the contents and the unit facts so far: a quick filter before the exact
-/// conditions are built.
+/// conditions are built. Damaged plies' domains start from it too.
+#[derive(Clone, Copy, Debug)]
 pub(super) struct MayHold {
     pub(super) mover: u64,
     pub(super) king: u64,

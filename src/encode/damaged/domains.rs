@@ -10,7 +10,7 @@ use crate::board::{Color, Direction, Square, Topology};
 use crate::notation::MovePattern;
 use crate::rules::{Crowning, Movement};
 
-use super::super::symbolic::{KnownFacts, SymBoard};
+use super::super::flying::MayHold;
 
 /// One leg of a move: from a square to another along a diagonal, over the
 /// squares `between` (for a capture, exactly one holds the piece taken).
@@ -52,33 +52,11 @@ pub struct Domains {
     pub exact_steps: Option<usize>,
 }
 
-/// Squares of the board as bitboards, what each may hold before the ply.
-#[derive(Clone, Copy, Debug)]
-pub struct Masks {
-    pub mover: u64,
-    pub king: u64,
-    pub enemy: u64,
-    pub empty: u64,
-}
-
-impl Masks {
-    /// What each square of `board` may hold for `side`, given `known`.
-    pub fn of(board: &SymBoard, side: Color, known: &KnownFacts) -> Masks {
-        let mover = board.may_hold(side, known);
-        Masks {
-            mover,
-            king: mover & board.may_be_king(known),
-            enemy: board.may_hold(side.opposite(), known),
-            empty: board.may_be_empty(known),
-        }
-    }
-}
-
 /// The domains of `pattern`'s move by `side` on a board with `masks`.
 pub fn domains(
     pattern: &MovePattern,
     side: Color,
-    masks: Masks,
+    masks: MayHold,
     movement: Movement,
     topology: Topology,
 ) -> Domains {
@@ -160,7 +138,7 @@ fn last_written(pattern: &MovePattern, topology: Topology) -> u64 {
 fn simple_moves(
     pattern: &MovePattern,
     side: Color,
-    masks: Masks,
+    masks: MayHold,
     movement: Movement,
     origins: u64,
     topology: Topology,
@@ -203,7 +181,7 @@ fn simple_moves(
 fn capture_steps(
     pattern: &MovePattern,
     side: Color,
-    masks: Masks,
+    masks: MayHold,
     movement: Movement,
     origins: u64,
     topology: Topology,
@@ -251,7 +229,7 @@ fn capture_steps(
 fn segments_from(
     a: Square,
     side: Color,
-    masks: Masks,
+    masks: MayHold,
     movement: Movement,
     passable: u64,
     king_possible: bool,

@@ -419,7 +419,7 @@ fn cut<S: ClauseSink>(
         unreachable!("a cut is made at a damaged ply");
     };
     let movement = Movement::of(run.variant);
-    let masks = domains::Masks::of(&board, side, &known);
+    let masks = flying::MayHold::of(&board, side, &known);
     let domains = domains::domains(pattern, side, masks, movement, topology);
     let mut out = Writer::new(sink);
     let rule = Rule::OneMove {
