@@ -48,13 +48,18 @@ fn replay_with<R: Rules + ?Sized>(
     let mut board = *start;
     for (i, mv) in record.moves.iter().enumerate() {
         let ply = i + 1;
-        board = rules
-            .play(&board, record.mover(ply), mv)
-            .map_err(|violation| ReplayError {
-                ply,
-                text: WrittenMove::Known(mv.clone()),
-                violation,
-            })?;
+        // A match, not `map_err` and `?`: moving the board through a
+        // result of the wider error type cost a tenth of the English batch.
+        match rules.play(&board, record.mover(ply), mv) {
+            Ok(next) => board = next,
+            Err(violation) => {
+                return Err(ReplayError {
+                    ply,
+                    text: WrittenMove::Known(mv.clone()),
+                    violation,
+                })
+            }
+        }
     }
     Ok(board)
 }

@@ -142,7 +142,7 @@ fn bad_fact_files_are_one_line_and_exit_2() {
 fn revealed(board: Board, mask: u64, topology: Topology) -> PartialBoard {
     PartialBoard {
         board: board.with_topology(topology),
-        known: mask & topology.all_bits(),
+        known: postfacto::board::Bits::from(mask) & topology.all_bits(),
     }
     .keep_known()
 }

@@ -71,7 +71,7 @@ mod tests {
     #[test]
     fn spread_puts_every_square_on_its_grid_bit() {
         for sq in Square::all() {
-            assert_eq!(spread(sq.bit()), sq.grid_bit());
+            assert_eq!(spread(sq.bit() as u64), sq.grid_bit());
         }
         assert_eq!(spread(u64::MAX).count_ones(), 32);
     }

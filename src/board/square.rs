@@ -9,18 +9,19 @@ use std::str::FromStr;
 
 use super::piece::Color;
 use super::topology::Topology;
+use super::Bits;
 
-/// One of the 32 playable (dark) squares of the 8x8 board.
+/// One playable (dark) square of one board ([`Topology`]).
+///
+/// Its raw value is the board's base plus the square's index (see
+/// [`Topology::square_at`]), so a square knows its board and its notation.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Square(u8);
 
 /// The error for a square name that is not one of the board's squares.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("unknown square '{text}' ({})", match topology {
-    Topology::Eight | Topology::EightAlgebraic => "squares are numbered 1 to 32, or named a1 to h8 on dark squares",
-    Topology::EightMirrored => "squares are numbered 1 to 32",
-    Topology::Ten => "squares are numbered 1 to 50",
-})]
+#[error("unknown square '{text}' (squares are numbered 1 to {}{})", topology.count(),
+    if topology.size() == 8 && !topology.mirrored() { ", or named a1 to h8 on dark squares" } else { "" })]
 pub struct ParseSquareError {
     /// The text that was read.
     pub text: String,
@@ -84,27 +85,29 @@ impl Direction {
 
 const NONE: u8 = u8::MAX;
 
-/// Raw values of squares: 0..32 on the numbered 8x8 board, 64..114 on the
-/// 10x10 one, 128..160 on the algebraic 8x8 board, 192..224 on the mirrored
-/// one, so the index on the board is `raw & 63` without a branch.
-const RAW_COUNT: usize = 224;
+/// Raw values of squares: every board's squares, one board after the
+/// other in [`Topology::ALL`] order (250 values, so a square stays one
+/// byte and a move's path stays short).
+const RAW_COUNT: usize = 256;
 
 const fn topology_of(raw: u8) -> Topology {
-    if raw >= 192 {
-        Topology::EightMirrored
-    } else if raw >= 128 {
-        Topology::EightAlgebraic
-    } else if raw >= 64 {
-        Topology::Ten
-    } else {
-        Topology::Eight
+    let mut i = Topology::ALL.len() - 1;
+    while Topology::ALL[i].base() > raw {
+        i -= 1;
     }
+    Topology::ALL[i]
 }
 
 /// Per raw value: the neighbours' raw values by direction (`NONE` off the
 /// board), and the square's row and column. Built once, at compile time.
 struct Tables {
     steps: [[u8; 4]; RAW_COUNT],
+    /// [`Square::index`].
+    indices: [u8; RAW_COUNT],
+    /// [`Square::topology`], as its [`Topology::id`].
+    boards: [u8; RAW_COUNT],
+    /// The size of the square's board (rows).
+    sizes: [u8; RAW_COUNT],
     places: [(u8, u8); RAW_COUNT],
     /// [`Square::grid_bit`] (0 for squares not on an 8x8 board).
     grid_bits: [u64; RAW_COUNT],
@@ -115,6 +118,9 @@ struct Tables {
 const TABLES: Tables = {
     let mut t = Tables {
         steps: [[NONE; 4]; RAW_COUNT],
+        indices: [0; RAW_COUNT],
+        boards: [0; RAW_COUNT],
+        sizes: [0; RAW_COUNT],
         places: [(0, 0); RAW_COUNT],
         grid_bits: [0; RAW_COUNT],
         numbers: [0; RAW_COUNT],
@@ -123,6 +129,9 @@ const TABLES: Tables = {
     while raw < RAW_COUNT {
         let topology = topology_of(raw as u8);
         let index = raw as u8 - topology.base();
+        t.indices[raw] = index;
+        t.boards[raw] = topology.id() as u8;
+        t.sizes[raw] = topology.size();
         if (index as usize) < topology.count() {
             let half = topology.half();
             let row = index / half;
@@ -180,12 +189,12 @@ impl Square {
 
     /// The board this square is on.
     pub const fn topology(self) -> Topology {
-        topology_of(self.0)
+        Topology::ALL[TABLES.boards[self.0 as usize] as usize]
     }
 
     /// 0-based index on its board, for arrays and bitboards.
     pub const fn index(self) -> usize {
-        (self.0 & 63) as usize
+        TABLES.indices[self.0 as usize] as usize
     }
 
     /// 1-based number as written in records (1..=32, or 1..=50 on 10x10).
@@ -205,12 +214,15 @@ impl Square {
 
     /// True if a man of `color` is crowned here.
     pub const fn crowns(self, color: Color) -> bool {
-        self.row() == self.topology().crowning_row(color)
+        match color {
+            Color::White => self.row() == 0,
+            Color::Black => self.row() == TABLES.sizes[self.0 as usize] - 1,
+        }
     }
 
     /// This square's bit in a bitboard of its board (bit `index`).
-    pub const fn bit(self) -> u64 {
-        1 << (self.0 & 63)
+    pub const fn bit(self) -> Bits {
+        1 << TABLES.indices[self.0 as usize]
     }
 
     /// This square's bit in a 64-bit bitboard of the whole 8x8 grid (bit
@@ -254,7 +266,7 @@ impl Square {
     /// The direction and number of steps from `self` to `other`, if they
     /// share a diagonal (of the same board).
     pub fn diagonal_to(self, other: Square) -> Option<(Direction, u8)> {
-        if self.topology().size() != other.topology().size() {
+        if TABLES.sizes[self.0 as usize] != TABLES.sizes[other.0 as usize] {
             return None;
         }
         let dr = other.row() as i8 - self.row() as i8;

@@ -11,6 +11,7 @@
 use super::piece::{Color, Piece, Role};
 use super::position::Board;
 use super::square::{Direction, Square};
+use super::Bits;
 
 /// A board size, its numbering and how its squares are written.
 ///
@@ -34,22 +35,53 @@ pub enum Topology {
     /// left corner, numbers run left to right along each row, and board
     /// text is mirrored.
     EightMirrored,
+    /// The mirrored 8x8 board numbered from the bottom right (Spanish,
+    /// Portuguese): square 1 is White's right corner and numbers run
+    /// right to left along each row, up the board; square `n` is the
+    /// Italian board's `33 - n`.
+    EightMirroredFromBottom,
+    /// The 12x12 board: 72 dark squares written 1..72 from the top left,
+    /// like the 10x10 one (Canadian).
+    Twelve,
+}
+
+/// [`Topology::base`] by [`Topology::id`]: the boards' squares follow
+/// each other.
+const BASES: [u8; Topology::ALL.len()] = {
+    let mut bases = [0; Topology::ALL.len()];
+    let mut i = 1;
+    while i < bases.len() {
+        bases[i] = bases[i - 1] + Topology::ALL[i - 1].count() as u8;
+        i += 1;
+    }
+    bases
+};
+
+/// The index at the mirror of `index`'s place in its row of `half` squares.
+const fn mirrored_in_row(index: usize, half: usize) -> usize {
+    index / half * half + (half - 1 - index % half)
 }
 
 impl Topology {
-    /// Every board and notation.
-    pub const ALL: [Topology; 4] = [
+    /// Every board and notation, in the order of their raw square values.
+    pub const ALL: [Topology; 6] = [
         Topology::Eight,
         Topology::EightAlgebraic,
         Topology::Ten,
         Topology::EightMirrored,
+        Topology::EightMirroredFromBottom,
+        Topology::Twelve,
     ];
 
     /// Rows (and columns) of the board.
     pub const fn size(self) -> u8 {
         match self {
-            Topology::Eight | Topology::EightAlgebraic | Topology::EightMirrored => 8,
+            Topology::Eight
+            | Topology::EightAlgebraic
+            | Topology::EightMirrored
+            | Topology::EightMirroredFromBottom => 8,
             Topology::Ten => 10,
+            Topology::Twelve => 12,
         }
     }
 
@@ -73,20 +105,19 @@ impl Topology {
 
     /// Number of dark squares.
     pub const fn count(self) -> usize {
-        match self {
-            Topology::Eight | Topology::EightAlgebraic | Topology::EightMirrored => 32,
-            Topology::Ten => 50,
-        }
+        let size = self.size() as usize;
+        size * size / 2
     }
 
-    /// The first raw value of this board's squares (see [`Square`]).
+    /// Position in [`Topology::ALL`].
+    pub const fn id(self) -> usize {
+        self as usize
+    }
+
+    /// The first raw value of this board's squares (see [`Square`]): the
+    /// boards' squares follow each other in [`Topology::ALL`] order.
     pub(super) const fn base(self) -> u8 {
-        match self {
-            Topology::Eight => 0,
-            Topology::Ten => 64,
-            Topology::EightAlgebraic => 128,
-            Topology::EightMirrored => 192,
-        }
+        BASES[self.id()]
     }
 
     /// The square with 0-based index `index` on this board, if there is one.
@@ -98,6 +129,16 @@ impl Topology {
         }
     }
 
+    /// The squares of the set `bits` (bit `i` for index `i`), by index.
+    pub fn squares_in(self, bits: impl Into<Bits>) -> SquaresIn {
+        let bits = bits.into();
+        SquaresIn {
+            topology: self,
+            low: bits as u64,
+            high: (bits >> 64) as u64,
+        }
+    }
+
     /// Every dark square, in numbering order.
     pub fn squares(self) -> impl Iterator<Item = Square> + Clone {
         (0..self.count()).filter_map(move |i| self.square_at(i))
@@ -106,16 +147,18 @@ impl Topology {
     /// Whether the board is drawn and numbered in a mirror (see
     /// [`Topology::EightMirrored`]).
     pub const fn mirrored(self) -> bool {
-        matches!(self, Topology::EightMirrored)
+        matches!(
+            self,
+            Topology::EightMirrored | Topology::EightMirroredFromBottom
+        )
     }
 
     /// The 1-based number of the square with index `index`.
     pub const fn number_of(self, index: usize) -> usize {
-        if self.mirrored() {
-            let half = self.half() as usize;
-            index / half * half + (half - 1 - index % half) + 1
-        } else {
-            index + 1
+        match self {
+            Topology::EightMirrored => mirrored_in_row(index, 4) + 1,
+            Topology::EightMirroredFromBottom => self.count() - mirrored_in_row(index, 4),
+            _ => index + 1,
         }
     }
 
@@ -125,7 +168,8 @@ impl Topology {
         if position >= self.count() {
             return None;
         }
-        // Numbering is its own inverse: the mirror of a row's order.
+        // Every numbering is its own inverse: a row's order mirrored, the
+        // whole order reversed, or both.
         self.square_at(self.number_of(position) - 1)
     }
 
@@ -151,8 +195,8 @@ impl Topology {
     }
 
     /// A bitboard with every square of this board (bit `index`).
-    pub const fn all_bits(self) -> u64 {
-        (1u64 << self.count()) - 1
+    pub const fn all_bits(self) -> Bits {
+        (1 << self.count()) - 1
     }
 
     /// The opening position: Black men on the top rows, White men on the
@@ -190,6 +234,36 @@ impl Topology {
     }
 }
 
+/// The squares of a set, by index ([`Topology::squares_in`]). The set is
+/// walked as two words: a 128-bit walk costs twice as much, and boards of
+/// at most 64 squares never reach the second.
+#[derive(Clone, Debug)]
+pub struct SquaresIn {
+    topology: Topology,
+    low: u64,
+    high: u64,
+}
+
+impl Iterator for SquaresIn {
+    type Item = Square;
+
+    #[inline]
+    fn next(&mut self) -> Option<Square> {
+        let index = if self.low != 0 {
+            let index = self.low.trailing_zeros() as usize;
+            self.low &= self.low - 1;
+            index
+        } else if self.high != 0 {
+            let index = self.high.trailing_zeros() as usize;
+            self.high &= self.high - 1;
+            64 + index
+        } else {
+            return None;
+        };
+        self.topology.square_at(index)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -214,6 +288,58 @@ mod tests {
         assert_eq!(opening.get(sq(20)).map(|p| p.color), Some(Color::Black));
         assert_eq!(opening.get(sq(25)), None);
         assert_eq!(opening.get(sq(31)).map(|p| p.color), Some(Color::White));
+    }
+
+    #[test]
+    fn the_spanish_board_is_the_italian_one_numbered_backwards() {
+        let (italian, spanish) = (Topology::EightMirrored, Topology::EightMirroredFromBottom);
+        for n in 1..=32 {
+            let (i, s) = (italian.square(n).unwrap(), spanish.square(33 - n).unwrap());
+            assert_eq!((i.row(), i.col()), (s.row(), s.col()), "{n}");
+            assert_eq!(s.number() as u32, 33 - n);
+        }
+        // Square 1 is White's right corner, at the bottom right of the text.
+        let one = spanish.square(1).unwrap();
+        assert_eq!(spanish.from_coords(7, 7), Some(one));
+        assert_eq!(
+            spanish.from_coords(7, 0),
+            None,
+            "the bottom-left corner is light"
+        );
+        let opening = spanish.opening();
+        assert_eq!(opening.get(one).map(|p| p.color), Some(Color::White));
+        assert_eq!(
+            opening.get(spanish.square(21).unwrap()).map(|p| p.color),
+            Some(Color::Black)
+        );
+    }
+
+    #[test]
+    fn the_twelve_board_has_72_squares_and_sets_reach_them_all() {
+        let twelve = Topology::Twelve;
+        assert_eq!(twelve.count(), 72);
+        let sq = |n| twelve.square(n).expect("on the board");
+        assert_eq!((sq(1).row(), sq(1).col()), (0, 1));
+        assert_eq!((sq(7).row(), sq(7).col()), (1, 0));
+        assert_eq!((sq(72).row(), sq(72).col()), (11, 10));
+        assert_eq!(twelve.square(73), None);
+        assert_eq!(sq(67).step(Direction::UpRight), Some(sq(61)));
+        let opening = twelve.opening();
+        assert_eq!(opening.piece_count(), 60);
+        assert_eq!(opening.squares_of(Color::White).count(), 30);
+        assert_eq!(opening.squares_of(Color::White).last(), Some(sq(72)));
+        let mut board = opening;
+        board.set(sq(72), Some(Piece::new(Color::White, Role::King)));
+        assert_eq!(
+            board.get(sq(72)),
+            Some(Piece::new(Color::White, Role::King))
+        );
+        assert_eq!(board.king_count(), 1);
+        assert_eq!(board.kings(), sq(72).bit());
+        board.set(sq(72), None);
+        assert!(board.is_empty(sq(72)));
+        assert_eq!(board.topology(), twelve);
+        assert_eq!(twelve.squares_in(twelve.all_bits()).count(), 72);
     }
 
     #[test]

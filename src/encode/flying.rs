@@ -39,7 +39,7 @@ use super::emitter::{
     encode_record, ply_number, Contradiction, Emitter, EncodeOptions, Encoded, PlyEncoder,
 };
 use super::sink::{ClauseSink, PlyRef, Rule};
-use super::symbolic::{Cond, Content, KnownFacts, SymBoard};
+use super::symbolic::{mask, Cond, Content, KnownFacts, Mask, SymBoard};
 
 /// Squares from `from` (excluded) along `dir`, as far as the board goes.
 fn ray(from: Square, dir: Direction) -> impl Iterator<Item = Square> {
@@ -57,9 +57,9 @@ struct Capture {
     over: Square,
     to: Square,
     /// Bitboard of all its squares, to skip it while none of them changes.
-    squares: u64,
+    squares: Mask,
     /// Bitboard of the gap, for the quick filter.
-    gap_bits: u64,
+    gap_bits: Mask,
 }
 
 /// Bitboards of the squares that may hold what a capture needs, given
@@ -67,10 +67,10 @@ struct Capture {
 /// conditions are built. Damaged plies' domains start from it too.
 #[derive(Clone, Copy, Debug)]
 pub(super) struct MayHold {
-    pub(super) mover: u64,
-    pub(super) king: u64,
-    pub(super) enemy: u64,
-    pub(super) empty: u64,
+    pub(super) mover: Mask,
+    pub(super) king: Mask,
+    pub(super) enemy: Mask,
+    pub(super) empty: Mask,
 }
 
 impl MayHold {
@@ -86,9 +86,9 @@ impl MayHold {
 
     fn allows(&self, capture: &Capture, needs_king: bool) -> bool {
         let movers = if !needs_king { self.mover } else { self.king };
-        movers & capture.from.bit() != 0
-            && self.enemy & capture.over.bit() != 0
-            && self.empty & capture.to.bit() != 0
+        movers & mask(capture.from) != 0
+            && self.enemy & mask(capture.over) != 0
+            && self.empty & mask(capture.to) != 0
             && capture.gap_bits & !self.empty == 0
     }
 }
@@ -96,17 +96,9 @@ impl MayHold {
 /// Every capture geometry on `topology`'s board (first landing only: a king
 /// that can land on the first square behind the piece can capture at all).
 fn captures(topology: Topology) -> &'static [Capture] {
-    static EIGHT: OnceLock<Vec<Capture>> = OnceLock::new();
-    static EIGHT_ALGEBRAIC: OnceLock<Vec<Capture>> = OnceLock::new();
-    static TEN: OnceLock<Vec<Capture>> = OnceLock::new();
-    static EIGHT_MIRRORED: OnceLock<Vec<Capture>> = OnceLock::new();
-    let table = match topology {
-        Topology::Eight => &EIGHT,
-        Topology::EightAlgebraic => &EIGHT_ALGEBRAIC,
-        Topology::Ten => &TEN,
-        Topology::EightMirrored => &EIGHT_MIRRORED,
-    };
-    table.get_or_init(|| {
+    static TABLES: [OnceLock<Vec<Capture>>; Topology::ALL.len()] =
+        [const { OnceLock::new() }; Topology::ALL.len()];
+    TABLES[topology.id()].get_or_init(|| {
         let mut out = Vec::new();
         for from in topology.squares() {
             for dir in Direction::ALL {
@@ -115,11 +107,11 @@ fn captures(topology: Topology) -> &'static [Capture] {
                     let (gap, over, to) = (line[..k].to_vec(), line[k], line[k + 1]);
                     let squares = line[..=k + 1]
                         .iter()
-                        .fold(from.bit(), |acc, s| acc | s.bit());
+                        .fold(mask(from), |acc, s| acc | mask(s));
                     out.push(Capture {
                         from,
                         dir,
-                        gap_bits: gap.iter().fold(0, |acc, s| acc | s.bit()),
+                        gap_bits: gap.iter().fold(0, |acc, s| acc | mask(s)),
                         gap,
                         over,
                         to,
@@ -142,7 +134,7 @@ struct Sequence<'b> {
     side: Color,
     from: Square,
     /// Squares (bits) of the pieces taken so far.
-    captured: u64,
+    captured: Mask,
     /// Conditions so far, the piece on `from` being of `side` first.
     conds: Vec<Cond>,
     /// A segment so far went further than a man goes.
@@ -155,7 +147,7 @@ impl Sequence<'_> {
     fn empty(&self, s: Square) -> Option<Cond> {
         if s == self.from {
             Some(Some(super::symbolic::Conj::truth()))
-        } else if self.captured & s.bit() != 0 || self.may.empty & s.bit() == 0 {
+        } else if self.captured & mask(s) != 0 || self.may.empty & mask(s) == 0 {
             None
         } else {
             Some(self.board.is_empty(s))
@@ -200,8 +192,8 @@ impl Sequence<'_> {
 
     /// "`over` holds an enemy piece not taken yet", if it may.
     fn enemy(&self, over: Square) -> Option<Cond> {
-        let fresh = over != self.from && self.captured & over.bit() == 0;
-        let may = self.may.enemy & over.bit() != 0;
+        let fresh = over != self.from && self.captured & mask(over) == 0;
+        let may = self.may.enemy & mask(over) != 0;
         let cond = self.board.holds(over, self.side.opposite());
         (fresh && may && cond.is_some()).then_some(cond)
     }
@@ -221,7 +213,7 @@ impl Sequence<'_> {
     ) {
         let mark = self.conds.len();
         let king_before = self.needs_king;
-        self.captured |= over.bit();
+        self.captured |= mask(over);
         for (k, &to) in beyond.iter().enumerate() {
             match self.empty(to) {
                 Some(cond) if cond.is_some() => self.conds.push(cond),
@@ -235,7 +227,7 @@ impl Sequence<'_> {
             let skip = (k > 0).then_some(dir);
             out.extend(self.all(to, done + 1, skip));
         }
-        self.captured &= !over.bit();
+        self.captured &= !mask(over);
         self.conds.truncate(mark);
         self.needs_king = king_before;
     }
@@ -264,7 +256,7 @@ pub fn encode_flying_with(
 pub(super) fn flying_encoder<S>(out: Emitter<'_, S>, movement: Movement) -> Encoder<'_, S> {
     Encoder {
         out,
-        dirty: [u64::MAX; 2],
+        dirty: [Mask::MAX; 2],
         movement,
     }
 }
@@ -281,7 +273,7 @@ struct Piece {
 pub(super) struct Encoder<'s, S> {
     out: Emitter<'s, S>,
     /// Per side: squares changed since that side's last "no capture" check.
-    dirty: [u64; 2],
+    dirty: [Mask; 2],
     /// The rules of the rule set being encoded.
     movement: Movement,
 }
@@ -344,7 +336,7 @@ impl<'s, S: ClauseSink> PlyEncoder<'s, S> for Encoder<'s, S> {
         let to = mv.to();
         let mover = board.get(from);
         let mover_is_king = board.is_king(from);
-        let mut changed = from.bit() | to.bit();
+        let mut changed = mask(from) | mask(to);
 
         if mv.is_capture() {
             changed |= self
@@ -393,13 +385,9 @@ impl<'s, S: ClauseSink> PlyEncoder<'s, S> for Encoder<'s, S> {
             _ => (from, false),
         };
         board.set(from, Content::Emptied { by: ply_no });
-        let mut rest = changed & !to.bit() & !from.bit();
-        while rest != 0 {
-            let index = rest.trailing_zeros() as usize;
-            rest &= rest - 1;
-            if let Some(s) = board.topology().square_at(index) {
-                board.set(s, Content::Emptied { by: ply_no });
-            }
+        let rest = changed & !mask(to) & !mask(from);
+        for s in board.topology().squares_in(rest) {
+            board.set(s, Content::Emptied { by: ply_no });
         }
         board.set(
             to,
@@ -464,7 +452,7 @@ impl<S: ClauseSink> Encoder<'_, S> {
         before: &SymBoard,
         ply: PlyRef<'_>,
         side: Color,
-    ) -> Result<u64, (Rule, String)> {
+    ) -> Result<Mask, (Rule, String)> {
         let mv = ply.text;
         let from = mv.from();
         // During the move: the mover is in hand, captured pieces stay.
@@ -478,8 +466,8 @@ impl<S: ClauseSink> Encoder<'_, S> {
                 (a, b, dir, ray(a, dir).take(n as usize - 1).collect())
             })
             .collect();
-        let mut crossed = 0u64;
-        let mut crossed_twice = 0u64;
+        let mut crossed = 0;
+        let mut crossed_twice = 0;
         let mut king_known = false;
         for (a, b, dir, between) in &segments {
             let (a, b) = (*a, *b);
@@ -498,8 +486,8 @@ impl<S: ClauseSink> Encoder<'_, S> {
             self.one_enemy(&during, side, between)
                 .map_err(|why| (rule, why))?;
             for &s in between {
-                crossed_twice |= crossed & s.bit();
-                crossed |= s.bit();
+                crossed_twice |= crossed & mask(s);
+                crossed |= mask(s);
             }
             let rule = Rule::LandingEmpty(b);
             self.out.group(Some(ply), rule);
@@ -509,13 +497,7 @@ impl<S: ClauseSink> Encoder<'_, S> {
             // Russian: crowned on the far row, it goes on as a king.
             king_known |= self.crowns_mid_capture() && b.crowns(side);
         }
-        let mut twice = crossed_twice;
-        while twice != 0 {
-            let index = twice.trailing_zeros() as usize;
-            twice &= twice - 1;
-            let Some(s) = before.topology().square_at(index) else {
-                continue;
-            };
+        for s in before.topology().squares_in(crossed_twice) {
             let rule = Rule::CrossedOnce(s);
             self.out.group(Some(ply), rule);
             self.out
@@ -668,13 +650,7 @@ impl<S: ClauseSink> Encoder<'_, S> {
         taken: usize,
     ) -> Result<(), String> {
         let may = MayHold::of(before, side, &self.out.known);
-        let mut starts = may.mover;
-        while starts != 0 {
-            let index = starts.trailing_zeros();
-            starts &= starts - 1;
-            let Some(from) = before.topology().square_at(index as usize) else {
-                continue;
-            };
+        for from in before.topology().squares_in(may.mover) {
             let mut walk = Sequence {
                 board: before,
                 may: &may,
@@ -709,13 +685,13 @@ impl<S: ClauseSink> Encoder<'_, S> {
         during: &SymBoard,
         side: Color,
         at: Square,
-        crossed: u64,
+        crossed: Mask,
         piece: Piece,
         context: &[Cond],
     ) -> Result<(), String> {
         for capture in captures(during.topology()).iter().filter(|c| c.from == at) {
             // A piece taken in this move cannot be taken again.
-            if crossed & capture.over.bit() != 0 {
+            if crossed & mask(capture.over) != 0 {
                 continue;
             }
             let mut conds = context.to_vec();

@@ -23,7 +23,7 @@
 //! stored in `members.in` and [`hard_instance`] reads them from there;
 //! `postfacto generate --hard-search` runs it again.
 
-use crate::board::{Color, Direction, Square};
+use crate::board::{Bits, Color, Direction, Square};
 use crate::notation::{parse_records, MoveText, Record};
 use crate::solve::{solve, solve_dfs, Engine, Found, Limit, Outcome};
 
@@ -65,16 +65,16 @@ struct Build {
     /// then White moving off the first gadget's landing square.
     tail: Vec<MoveText>,
     /// Bitboards: squares some ply has moved from, to or over.
-    touched: u64,
+    touched: Bits,
     /// Squares holding a piece after the gadgets (men, kings or blockers).
-    occupied: u64,
+    occupied: Bits,
     /// Squares kept for the tail.
-    reserved: u64,
+    reserved: Bits,
     /// White pieces placed by gadgets, and which of them are kings.
-    whites: u64,
-    kings: u64,
+    whites: Bits,
+    kings: Bits,
     /// Black men placed by gadgets.
-    blacks: u64,
+    blacks: Bits,
     /// Each gadget's blocker square, in order.
     landings: Vec<Square>,
 }
@@ -87,7 +87,7 @@ impl Build {
         Record::new(Color::Black, moves)
     }
 
-    fn is_set(bits: u64, sq: Square) -> bool {
+    fn is_set(bits: Bits, sq: Square) -> bool {
         bits & sq.bit() != 0
     }
 

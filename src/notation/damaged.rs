@@ -10,7 +10,7 @@ use std::fmt;
 
 use smallvec::SmallVec;
 
-use crate::board::{Direction, Square, Topology};
+use crate::board::{Bits, Direction, Square, Topology};
 
 use super::movetext::{Geometry, MoveText, ParseMoveError};
 
@@ -293,7 +293,7 @@ impl MovePattern {
 
 /// The squares one step of a move (a simple step or a capture segment, as
 /// `geometry` measures them) takes a piece to from any square of `from`.
-fn steps_from(from: u64, geometry: Geometry, capture: bool, topology: Topology) -> u64 {
+fn steps_from(from: Bits, geometry: Geometry, capture: bool, topology: Topology) -> Bits {
     let mut out = 0;
     for square in topology.squares().filter(|s| from & s.bit() != 0) {
         for dir in Direction::ALL {

@@ -235,8 +235,11 @@ impl MoveText {
                 .diagonal_to(pair[1])
                 .is_some_and(|(_, n)| geometry.fits(capture, n))
         });
+        // Square by square into the path's buffer: copying the array whole
+        // reads 16 bytes just written one by one, which stalls.
+        let buf = std::array::from_fn(|i| squares[i.min(len - 1)]);
         fits.then(|| MoveText {
-            path: Path::from_slice(path),
+            path: Path::from_buf_and_len(buf, len),
             capture,
         })
     }

@@ -26,9 +26,10 @@ impl English {
 
     /// True if some piece of `side` can jump: four grid bitboard tests.
     pub fn can_jump(board: &Board, side: Color) -> bool {
-        let mine = grid::spread(board.occupied_by(side));
-        let kings = mine & grid::spread(board.kings());
-        let enemies = grid::spread(board.occupied_by(side.opposite()));
+        // The 8x8 board's 32 squares are the low bits of its sets.
+        let mine = grid::spread(board.occupied_by(side) as u64);
+        let kings = mine & grid::spread(board.kings() as u64);
+        let enemies = grid::spread(board.occupied_by(side.opposite()) as u64);
         let empty = !(mine | enemies);
         Direction::ALL.into_iter().any(|dir| {
             let movers = if side.is_forward(dir) { mine } else { kings };

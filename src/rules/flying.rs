@@ -19,7 +19,7 @@
 //! rule; Czech men capture forwards only, and a king must capture when a
 //! king can.
 
-use crate::board::{Board, Color, Direction, Piece, Role, Square};
+use crate::board::{Bits, Board, Color, Direction, Piece, Role, Square};
 use crate::notation::MoveText;
 
 use super::{Movement, Priority, Rules, StartProblem, Variant, Violation};
@@ -55,7 +55,7 @@ struct Capturing {
     at: Square,
     color: Color,
     king: bool,
-    captured: u64,
+    captured: Bits,
     movement: Movement,
 }
 
@@ -789,8 +789,8 @@ mod tests {
                 let (lifted, mut capturing) =
                     Policy(Movement::of(Variant::International)).lift(&b, from, piece);
                 // Some pieces already taken, as mid-capture.
-                capturing.captured =
-                    rng.next_u64() & rng.next_u64() & b.occupied_by(piece.color.opposite());
+                capturing.captured = Bits::from(rng.next_u64() & rng.next_u64())
+                    & b.occupied_by(piece.color.opposite());
                 let jumps = capturing.jumps(&lifted);
                 assert_eq!(
                     capturing.can_jump(&lifted),

@@ -11,7 +11,7 @@
 use std::collections::HashSet;
 use std::time::{Duration, Instant};
 
-use crate::board::{Board, Color, Piece, Role, Square};
+use crate::board::{Bits, Board, Color, Piece, Role, Square};
 use crate::notation::Record;
 use crate::rules::{English, Rules, Violation};
 
@@ -53,7 +53,7 @@ fn diagnose(start: &Board, record: &Record) -> Result<(), Repair> {
     let mut origin: [Option<Square>; Square::COUNT] =
         std::array::from_fn(|i| Some(Square::new(i as u8)));
     // Squares any ply has changed: the start board cannot act on them any more.
-    let mut touched = 0u64;
+    let mut touched: Bits = 0;
     for (i, mv) in record.moves.iter().enumerate() {
         let side = record.mover(i + 1);
         let untouched = |sq: Square| touched & sq.bit() == 0;

@@ -2,7 +2,7 @@
 
 use varisat::CnfFormula;
 
-use crate::board::{Color, Piece, Role, Square};
+use crate::board::{Bits, Color, Piece, Role, Square};
 use crate::encode::vars::{self, Fact};
 use crate::encode::{unit_facts, BoardFacts, EncodeOptions};
 use crate::notation::{Answer, Record};
@@ -43,7 +43,7 @@ pub fn solve_by_unit_facts(record: &Record, variant: Variant) -> Option<Answer> 
     let rules = variant.rules();
     // Blockers placed, and those whose colour is known (from the facts, or
     // forced white).
-    let (mut blockers, mut colour_known) = (0u64, 0u64);
+    let (mut blockers, mut colour_known) = (0 as Bits, 0 as Bits);
     for _ in 0..=2 * MAX_BLOCKERS {
         if !rules.start_problems(&start).is_empty() {
             return None;
@@ -104,7 +104,7 @@ fn failed_jump(failure: &ReplayError) -> Option<(Square, Square, Square)> {
 }
 
 /// The squares plies 1 to `ply` start from, pass over or land on.
-fn touched_through(record: &Record, ply: usize) -> u64 {
+fn touched_through(record: &Record, ply: usize) -> Bits {
     let mut touched = 0;
     for mv in record.moves.iter().take(ply) {
         touched |= mv.from().bit();

@@ -11,6 +11,7 @@ use crate::notation::MovePattern;
 use crate::rules::{Crowning, Movement};
 
 use super::super::flying::MayHold;
+use super::super::symbolic::{all_mask, mask, Mask};
 
 /// One leg of a move: from a square to another along a diagonal, over the
 /// squares `between` (for a capture, exactly one holds the piece taken).
@@ -32,22 +33,22 @@ pub struct StepDomain {
     /// Every segment step `k` may make.
     pub segments: Vec<Segment>,
     /// Squares it may land on.
-    pub lands: u64,
+    pub lands: Mask,
     /// Squares whose piece it may take.
-    pub taken: u64,
+    pub taken: Mask,
 }
 
 /// Where a damaged ply's move may go.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Domains {
     /// Squares the moving piece may start from.
-    pub origins: u64,
+    pub origins: Mask,
     /// Simple moves it may make (none when the pattern is a capture).
     pub simple: Vec<Segment>,
     /// Capture steps 1, 2, ... (none when the pattern is a simple move).
     pub steps: Vec<StepDomain>,
     /// Squares the move may end on.
-    pub ends: u64,
+    pub ends: Mask,
     /// The move's length is fixed by the pattern (an exactly written capture).
     pub exact_steps: Option<usize>,
 }
@@ -60,7 +61,7 @@ pub fn domains(
     movement: Movement,
     topology: Topology,
 ) -> Domains {
-    let written_from = pattern.from().map_or(topology.all_bits(), Square::bit);
+    let written_from = pattern.from().map_or(all_mask(topology), mask);
     let origins = masks.mover & written_from;
     let mut domains = Domains {
         origins,
@@ -74,7 +75,7 @@ pub fn domains(
         domains.steps = capture_steps(pattern, side, masks, movement, origins, topology);
     }
     let lands = domains.steps.iter().fold(0, |all, s| all | s.lands);
-    let targets = domains.simple.iter().fold(0, |all, s| all | s.to.bit());
+    let targets = domains.simple.iter().fold(0, |all, s| all | mask(s.to));
     domains.ends = match (pattern, domains.exact_steps) {
         (_, Some(k)) => domains.steps.get(k.wrapping_sub(1)).map_or(0, |s| s.lands) | targets,
         _ => lands | targets,
@@ -87,28 +88,28 @@ pub fn domains(
 /// neither end nor go on to a landing that leads somewhere (backwards),
 /// then what no kept landing leads to (forwards), and origins with no
 /// move left.
-fn prune(domains: &mut Domains, enemy: u64) {
+fn prune(domains: &mut Domains, enemy: Mask) {
     let ends = domains.ends;
     let exact = domains.exact_steps;
     // Backwards: squares from which the rest of the move can be made.
-    let mut next_starts = 0u64;
+    let mut next_starts = 0;
     for k in (1..=domains.steps.len()).rev() {
         let may_end = exact.is_none_or(|n| k == n);
         let useful = if may_end { ends } else { 0 } | next_starts;
         let step = &mut domains.steps[k - 1];
-        step.segments.retain(|s| useful & s.to.bit() != 0);
-        next_starts = step.segments.iter().fold(0, |all, s| all | s.from.bit());
+        step.segments.retain(|s| useful & mask(s.to) != 0);
+        next_starts = step.segments.iter().fold(0, |all, s| all | mask(s.from));
     }
-    domains.simple.retain(|s| ends & s.to.bit() != 0);
-    let simple_starts = domains.simple.iter().fold(0, |all, s| all | s.from.bit());
+    domains.simple.retain(|s| ends & mask(s.to) != 0);
+    let simple_starts = domains.simple.iter().fold(0, |all, s| all | mask(s.from));
     domains.origins &= next_starts | simple_starts;
     // Forwards: segments from squares the move can reach.
     let mut reached = domains.origins;
     for step in &mut domains.steps {
-        step.segments.retain(|s| reached & s.from.bit() != 0);
-        step.lands = step.segments.iter().fold(0, |all, s| all | s.to.bit());
+        step.segments.retain(|s| reached & mask(s.from) != 0);
+        step.lands = step.segments.iter().fold(0, |all, s| all | mask(s.to));
         step.taken = step.segments.iter().fold(0, |all, s| {
-            all | s.between.iter().fold(0, |b, q| b | q.bit()) & enemy
+            all | s.between.iter().fold(0, |b, q| b | mask(q)) & enemy
         });
         reached = step.lands;
     }
@@ -116,20 +117,20 @@ fn prune(domains: &mut Domains, enemy: u64) {
         domains.steps.truncate(last);
     }
     let lands = domains.steps.iter().fold(0, |all, s| all | s.lands);
-    let targets = domains.simple.iter().fold(0, |all, s| all | s.to.bit());
+    let targets = domains.simple.iter().fold(0, |all, s| all | mask(s.to));
     domains.ends &= lands | targets;
 }
 
 /// The squares the pattern lets the move end on.
-fn last_written(pattern: &MovePattern, topology: Topology) -> u64 {
+fn last_written(pattern: &MovePattern, topology: Topology) -> Mask {
     match pattern {
-        MovePattern::Unknown => topology.all_bits(),
-        MovePattern::Between { to, .. } => to.bit(),
+        MovePattern::Unknown => all_mask(topology),
+        MovePattern::Between { to, .. } => mask(to),
         MovePattern::Path { squares, .. } => squares
             .last()
             .copied()
             .flatten()
-            .map_or(topology.all_bits(), Square::bit),
+            .map_or(all_mask(topology), mask),
     }
 }
 
@@ -140,24 +141,21 @@ fn simple_moves(
     side: Color,
     masks: MayHold,
     movement: Movement,
-    origins: u64,
+    origins: Mask,
     topology: Topology,
 ) -> Vec<Segment> {
     let mut out = Vec::new();
-    let target = pattern
-        .exact_square(1)
-        .flatten()
-        .map_or(u64::MAX, Square::bit);
-    for from in topology.squares().filter(|s| origins & s.bit() != 0) {
-        let king = masks.king & from.bit() != 0;
+    let target = pattern.exact_square(1).flatten().map_or(Mask::MAX, mask);
+    for from in topology.squares().filter(|s| origins & mask(s) != 0) {
+        let king = masks.king & mask(from) != 0;
         for dir in Direction::ALL {
             let mut path: SmallVec<[Square; 8]> = SmallVec::new();
             for to in std::iter::successors(from.step(dir), |s| s.step(dir)) {
-                if masks.empty & to.bit() == 0 {
+                if masks.empty & mask(to) == 0 {
                     break;
                 }
                 let needs_king = !path.is_empty() || !side.is_forward(dir);
-                if (!needs_king || king) && target & to.bit() != 0 {
+                if (!needs_king || king) && target & mask(to) != 0 {
                     out.push(Segment {
                         from,
                         to,
@@ -183,7 +181,7 @@ fn capture_steps(
     side: Color,
     masks: MayHold,
     movement: Movement,
-    origins: u64,
+    origins: Mask,
     topology: Topology,
 ) -> Vec<StepDomain> {
     let most = match pattern.max_len() {
@@ -195,23 +193,20 @@ fn capture_steps(
     let crowning_row = topology
         .squares()
         .filter(|s| s.crowns(side))
-        .fold(0u64, |all, s| all | s.bit());
+        .fold(0, |all, s| all | mask(s));
     let mut king_possible = masks.king & origins != 0;
     let mut from = origins;
     let mut steps = Vec::new();
     for k in 1..=most {
-        let written = pattern
-            .exact_square(k)
-            .flatten()
-            .map_or(u64::MAX, Square::bit);
+        let written = pattern.exact_square(k).flatten().map_or(Mask::MAX, mask);
         let mut step = StepDomain::default();
-        for a in topology.squares().filter(|s| from & s.bit() != 0) {
+        for a in topology.squares().filter(|s| from & mask(s) != 0) {
             segments_from(a, side, masks, movement, passable, king_possible, &mut step);
         }
-        step.segments.retain(|s| written & s.to.bit() != 0);
-        step.lands = step.segments.iter().fold(0, |all, s| all | s.to.bit());
+        step.segments.retain(|s| written & mask(s.to) != 0);
+        step.lands = step.segments.iter().fold(0, |all, s| all | mask(s.to));
         step.taken = step.segments.iter().fold(0, |all, s| {
-            all | s.between.iter().fold(0, |b, q| b | q.bit()) & masks.enemy
+            all | s.between.iter().fold(0, |b, q| b | mask(q)) & masks.enemy
         });
         if step.segments.is_empty() {
             break;
@@ -231,7 +226,7 @@ fn segments_from(
     side: Color,
     masks: MayHold,
     movement: Movement,
-    passable: u64,
+    passable: Mask,
     king_possible: bool,
     step: &mut StepDomain,
 ) {
@@ -245,7 +240,7 @@ fn segments_from(
         let mut blocked = 0usize;
         let mut enemy_seen = false;
         for b in std::iter::successors(a.step(dir), |s| s.step(dir)) {
-            if !path.is_empty() && passable & b.bit() != 0 && enemy_seen && blocked <= 1 {
+            if !path.is_empty() && passable & mask(b) != 0 && enemy_seen && blocked <= 1 {
                 let needs_king = movement.segment_needs_king(side, a, b);
                 if !needs_king || king_possible {
                     step.segments.push(Segment {
@@ -256,7 +251,7 @@ fn segments_from(
                     });
                 }
             }
-            let (open, enemy) = (passable & b.bit() != 0, masks.enemy & b.bit() != 0);
+            let (open, enemy) = (passable & mask(b) != 0, masks.enemy & mask(b) != 0);
             if !open && !enemy {
                 break;
             }

@@ -21,7 +21,7 @@ use crate::rules::{Crowning, Movement};
 
 use super::super::gadgets::{Term, VarMap, Writer};
 use super::super::sink::ClauseSink;
-use super::super::symbolic::SymBoard;
+use super::super::symbolic::{mask, Mask, SymBoard};
 use super::super::vars::{lit, Fact};
 use super::domains::{Domains, Segment};
 
@@ -32,13 +32,13 @@ pub struct SquareLits(Vec<Option<Lit>>);
 impl SquareLits {
     /// One fresh variable per square of `domain` on `topology`.
     fn fresh(
-        domain: u64,
+        domain: Mask,
         topology: Topology,
         vars: &mut VarMap,
         name: impl Fn(Square) -> String,
     ) -> SquareLits {
         let mut lits = vec![None; topology.count()];
-        for square in topology.squares().filter(|s| domain & s.bit() != 0) {
+        for square in topology.squares().filter(|s| domain & mask(s) != 0) {
             lits[square.index()] = Some(vars.fresh(|| name(square)));
         }
         SquareLits(lits)
@@ -394,7 +394,7 @@ fn simple_move<S: ClauseSink>(
         .domains
         .simple
         .iter()
-        .fold(0, |all, s| all | s.to.bit());
+        .fold(0, |all, s| all | mask(s.to));
     mv.simple_to = SquareLits::fresh(targets, topology, vars, |s| {
         format!("ply {ply} steps to {s}")
     });
@@ -645,7 +645,7 @@ fn taken_pieces<S: ClauseSink>(
             }
         }
     }
-    let domain = (0..k).fold(0u64, |all, i| all | input.domains.steps[i].taken);
+    let domain = (0..k).fold(0, |all, i| all | input.domains.steps[i].taken);
     step.taken_so_far = SquareLits::fresh(domain, topology, vars, |s| {
         format!("ply {ply} has taken {s} by step {k}")
     });
