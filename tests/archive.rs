@@ -308,6 +308,9 @@ fn dialect_game(variant: Variant, start: Option<Board>, record: &Record, rng: &m
             "23,B,8,8,N1,0",
             "29,W,8,8,A0,0",
             "22,W,8,8,N2,1",
+            "24,W,8,8,N1,1",
+            "27,W,12,12,N2,0",
+            "28,W,8,8,N1,1",
         ];
         let number = variant.pdn_game_type();
         let value = if rng.chance(50) {

@@ -37,7 +37,7 @@ fn perft_counts_from_the_openings() {
             checked += 1;
         }
     }
-    assert_eq!(checked, 42);
+    assert_eq!(checked, 60);
 }
 
 /// Every generated move plays; every one-segment move, every generated

@@ -308,6 +308,14 @@ pub enum RulesArg {
     /// Italian draughts: short kings, men may not take kings, an order of captures;
     /// squares 1..32 from the top left of a board whose bottom-left corner is light.
     Italian,
+    /// Spanish draughts: flying kings, men capture forwards, the most pieces then the
+    /// most kings; squares 1..32 from the bottom right of a board whose bottom-left
+    /// corner is light.
+    Spanish,
+    /// Portuguese draughts: as Spanish.
+    Portuguese,
+    /// Canadian draughts: International rules on 12x12, squares 1..72.
+    Canadian,
     /// Inferred from the notation, and from which rule set the record
     /// replays or solves under (`solve`, `verify`, `cnf`).
     Auto,
@@ -325,6 +333,9 @@ impl RulesArg {
             RulesArg::Pool => Some(Variant::Pool),
             RulesArg::Czech => Some(Variant::Czech),
             RulesArg::Italian => Some(Variant::Italian),
+            RulesArg::Spanish => Some(Variant::Spanish),
+            RulesArg::Portuguese => Some(Variant::Portuguese),
+            RulesArg::Canadian => Some(Variant::Canadian),
             RulesArg::Auto => None,
         }
     }

@@ -137,8 +137,10 @@ struct Sequence<'b> {
     captured: Mask,
     /// Conditions so far, the piece on `from` being of `side` first.
     conds: Vec<Cond>,
-    /// A segment so far went further than a man goes.
+    /// A segment so far went further, or another way, than a man goes.
     needs_king: bool,
+    /// Men capture backwards too.
+    men_back: bool,
     want: usize,
 }
 
@@ -172,7 +174,7 @@ impl Sequence<'_> {
                 let (mark, king_before) = (self.conds.len(), self.needs_king);
                 if let Some(cond) = self.enemy(over) {
                     self.conds.push(cond);
-                    self.needs_king |= gap > 0;
+                    self.needs_king |= gap > 0 || !self.men_back && !self.side.is_forward(dir);
                     self.landings(&line[gap + 1..], over, dir, done, &mut out);
                 }
                 self.conds.truncate(mark);
@@ -279,8 +281,13 @@ pub(super) struct Encoder<'s, S> {
 }
 
 impl<S> Encoder<'_, S> {
+    /// The most pieces must be taken. Spanish's next step, the most
+    /// kings among them, is left to refinement (`solve::refine`).
     fn majority(&self) -> bool {
-        self.movement.priority == Priority::MostPieces
+        matches!(
+            self.movement.priority,
+            Priority::MostPieces | Priority::MostPiecesThenKings
+        )
     }
 
     /// Whether a man crowned mid-capture goes on as a king.
@@ -659,6 +666,7 @@ impl<S: ClauseSink> Encoder<'_, S> {
                 captured: 0,
                 conds: vec![before.holds(from, side)],
                 needs_king: false,
+                men_back: self.movement.men_capture_backwards,
                 want: taken + 1,
             };
             for (conds, needs_king) in walk.all(from, 0, None) {

@@ -44,6 +44,18 @@ pub struct Pool;
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Czech;
 
+/// The Spanish rule set.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Spanish;
+
+/// The Portuguese rule set.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Portuguese;
+
+/// The Canadian rule set (International rules on the 12x12 board).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Canadian;
+
 /// The capture engine of one flying-king rule set.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct Policy(Movement);
@@ -241,6 +253,13 @@ impl Policy {
                 let most = captures.iter().map(|c| c.landings().len()).max();
                 captures.retain(|c| Some(c.landings().len()) == most);
             }
+            Priority::MostPiecesThenKings => {
+                let most = captures.iter().map(|c| c.landings().len()).max();
+                captures.retain(|c| Some(c.landings().len()) == most);
+                let kings = |c: &MoveText| kings_taken(board, c.path());
+                let most_kings = captures.iter().map(kings).max();
+                captures.retain(|c| Some(kings(c)) == most_kings);
+            }
             Priority::KingFirst => {
                 let by_king = |c: &MoveText| board.get(c.from()).is_some_and(|p| p.is_king());
                 if captures.iter().any(by_king) {
@@ -285,6 +304,30 @@ impl Policy {
                 }
                 Ok(())
             }
+            Priority::MostPiecesThenKings => {
+                let captures = self.captures(board, side);
+                let most = captures.iter().map(|c| c.landings().len()).max();
+                let taken = mv.landings().len();
+                let most = most.unwrap_or(0);
+                if taken < most {
+                    return Err(Violation::NotTheMost { taken, most });
+                }
+                let kings = kings_taken(board, mv.path());
+                let most_kings = captures
+                    .iter()
+                    .filter(|c| c.landings().len() == most)
+                    .map(|c| kings_taken(board, c.path()))
+                    .max()
+                    .unwrap_or(0);
+                if kings < most_kings {
+                    return Err(Violation::NotTheMostKings {
+                        taken,
+                        kings,
+                        most_kings,
+                    });
+                }
+                Ok(())
+            }
             Priority::KingFirst if piece.is_king() => Ok(()),
             Priority::KingFirst => match self.king_capture(board, side) {
                 Some(example) => Err(Violation::KingMustCapture { example }),
@@ -303,6 +346,21 @@ impl Policy {
             MoveText::along(vec![from, jump.landings[0]], true)
         })
     }
+}
+
+/// How many kings a capture along `path` takes on `board` (the board
+/// before it): on each leg, the one piece between its ends.
+fn kings_taken(board: &Board, path: &[Square]) -> usize {
+    let origin = path[0];
+    path.windows(2)
+        .filter_map(|leg| {
+            let (dir, _) = leg[0].diagonal_to(leg[1])?;
+            std::iter::successors(leg[0].step(dir), |s| s.step(dir))
+                .take_while(|&s| s != leg[1])
+                .find(|&s| s != origin && !board.is_empty(s))
+        })
+        .filter(|&s| board.get(s).is_some_and(|p| p.is_king()))
+        .count()
 }
 
 impl Policy {
@@ -376,6 +434,9 @@ flying_rules!(International, Variant::International);
 flying_rules!(Brazilian, Variant::Brazilian);
 flying_rules!(Pool, Variant::Pool);
 flying_rules!(Czech, Variant::Czech);
+flying_rules!(Spanish, Variant::Spanish);
+flying_rules!(Portuguese, Variant::Portuguese);
+flying_rules!(Canadian, Variant::Canadian);
 
 impl Policy {
     fn play(self, board: &Board, side: Color, mv: &MoveText) -> Result<Board, Violation> {

@@ -14,7 +14,7 @@ use crate::board::{Board, Color, Piece, Square, Topology};
 use crate::notation::MoveText;
 
 pub use english::English;
-pub use flying::{Brazilian, Czech, International, Pool, Russian};
+pub use flying::{Brazilian, Canadian, Czech, International, Pool, Portuguese, Russian, Spanish};
 pub use italian::Italian;
 pub use movement::{Crowning, Movement, Priority};
 pub use table::RuleSet;
@@ -85,6 +85,14 @@ pub enum Variant {
     /// Italian draughts: short kings, men may not capture kings, a capture
     /// chosen by an order of four rules; the mirrored 8x8 board.
     Italian,
+    /// Spanish draughts: flying kings, men capture forwards only, the most
+    /// pieces and then the most kings must be taken; the mirrored 8x8
+    /// board numbered from White's right corner.
+    Spanish,
+    /// Portuguese draughts: as Spanish.
+    Portuguese,
+    /// Canadian draughts: International rules on the 12x12 board.
+    Canadian,
 }
 
 impl Variant {
@@ -98,12 +106,15 @@ impl Variant {
             Variant::Pool => &Pool,
             Variant::Czech => &Czech,
             Variant::Italian => &Italian,
+            Variant::Spanish => &Spanish,
+            Variant::Portuguese => &Portuguese,
+            Variant::Canadian => &Canadian,
         }
     }
 
     /// Every variant, in the order of the command line's list (and of the
     /// rule table).
-    pub const ALL: [Variant; 7] = [
+    pub const ALL: [Variant; 10] = [
         Variant::English,
         Variant::Russian,
         Variant::International,
@@ -111,6 +122,9 @@ impl Variant {
         Variant::Pool,
         Variant::Czech,
         Variant::Italian,
+        Variant::Spanish,
+        Variant::Portuguese,
+        Variant::Canadian,
     ];
 
     /// Lower-case name as used on the command line.
@@ -155,14 +169,23 @@ impl Variant {
     /// algebraic squares fit Russian, then Brazilian, then Czech (the
     /// Czech archives write no `GameType`); numbers above 32
     /// the 10x10 board; numbers up to 32 fit English, then International
-    /// (`32-28` is International's commonest first move), then Italian.
+    /// (`32-28` is International's commonest first move), then Italian,
+    /// then Spanish (Portuguese, with Spanish rules, only by its
+    /// `GameType`); numbers above 50 the 12x12 board.
     pub fn candidates(names: crate::notation::SquareNames) -> Vec<Variant> {
         if names.algebraic {
             vec![Variant::Russian, Variant::Brazilian, Variant::Czech]
+        } else if names.highest > 50 {
+            vec![Variant::Canadian]
         } else if names.highest > 32 {
-            vec![Variant::International]
+            vec![Variant::International, Variant::Canadian]
         } else {
-            vec![Variant::English, Variant::International, Variant::Italian]
+            vec![
+                Variant::English,
+                Variant::International,
+                Variant::Italian,
+                Variant::Spanish,
+            ]
         }
     }
 
@@ -363,6 +386,17 @@ pub enum Violation {
     ManTakesKing {
         /// The king's square.
         square: Square,
+    },
+    /// A capture of the most pieces took fewer kings than another could
+    /// (Spanish, Portuguese rules).
+    #[error("the capture takes {kings} kings among its {taken} pieces, but a capture of as many pieces takes {most_kings}, and the most kings must be taken")]
+    NotTheMostKings {
+        /// Pieces this capture takes (the most).
+        taken: usize,
+        /// Kings among them.
+        kings: usize,
+        /// The most kings a capture of as many pieces takes.
+        most_kings: usize,
     },
     /// A capture the order of preference rules out (Italian rules).
     #[error("the rules prefer another capture ({instead}): the most pieces, then by a king, then the most kings, then a king first")]

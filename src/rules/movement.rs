@@ -14,6 +14,9 @@ pub enum Priority {
     /// One that takes the most pieces, a king counting as one
     /// (International, Brazilian).
     MostPieces,
+    /// The most pieces, and among those captures the most kings (Spanish,
+    /// Portuguese).
+    MostPiecesThenKings,
     /// A king's capture when a king can capture, any of them; else any
     /// capture by a man (Czech).
     KingFirst,

@@ -65,6 +65,12 @@ const INTERNATIONAL_MOVES: Movement = Movement {
     king_lands_to_continue: false,
 };
 
+const SPANISH_MOVES: Movement = Movement {
+    men_capture_backwards: false,
+    priority: Priority::MostPiecesThenKings,
+    ..INTERNATIONAL_MOVES
+};
+
 /// The rows, in [`Variant`] order.
 const TABLE: [RuleSet; Variant::ALL.len()] = [
     RuleSet {
@@ -172,6 +178,47 @@ const TABLE: [RuleSet; Variant::ALL.len()] = [
         generated_first: Color::White,
         // Its order of captures and men that may not take kings are not
         // in the English encoder yet: solve refuses it (exit 2).
+        encoded: false,
+    },
+    RuleSet {
+        name: "spanish",
+        title: "Spanish",
+        topology: Topology::EightMirroredFromBottom,
+        first_player: Color::White,
+        pdn_game_type: 24,
+        fen_algebraic: false,
+        movement: SPANISH_MOVES,
+        encoding_doc: "variants",
+        careful_play: true,
+        generated_first: Color::White,
+        // "Then the most kings" is learned in refinement.
+        encoded: true,
+    },
+    RuleSet {
+        name: "portuguese",
+        title: "Portuguese",
+        topology: Topology::EightMirroredFromBottom,
+        first_player: Color::White,
+        pdn_game_type: 28,
+        fen_algebraic: false,
+        movement: SPANISH_MOVES,
+        encoding_doc: "variants",
+        careful_play: true,
+        generated_first: Color::White,
+        encoded: true,
+    },
+    RuleSet {
+        name: "canadian",
+        title: "Canadian",
+        topology: Topology::Twelve,
+        first_player: Color::White,
+        pdn_game_type: 27,
+        fen_algebraic: false,
+        movement: INTERNATIONAL_MOVES,
+        encoding_doc: "international",
+        careful_play: true,
+        generated_first: Color::White,
+        // The encoder's square sets are 64 bits (see `encode::symbolic::Mask`).
         encoded: false,
     },
 ];

@@ -15,8 +15,8 @@ use std::ops::Not;
 
 use varisat::Lit;
 
-use crate::board::{Board, Color, Square};
-use crate::encode::vars::{decode_on, Fact};
+use crate::board::{Bits, Board, Color, Square};
+use crate::encode::vars::{decode_on, lit, Fact};
 use crate::encode::{truth_of, BoardFacts, Layout, PlyView, Term};
 use crate::notation::{MoveText, Record, WrittenMove};
 use crate::rules::{Crowning, Movement, Rules, Violation};
@@ -98,6 +98,15 @@ impl<'a> Refiner<'a> {
             let side = filled.mover(ply);
             match self.rules.play(&board, side, mv) {
                 Ok(next) => board = next,
+                Err(violation @ Violation::NotTheMostKings { .. }) => {
+                    let played = Played {
+                        start: &start,
+                        moves: &filled.moves[..ply],
+                        board: &board,
+                        violation: &violation,
+                    };
+                    return self.learn_by_dependencies(&played, model);
+                }
                 Err(violation) => return self.learn(ply, &board, mv, &violation, model),
             }
         }
@@ -177,6 +186,158 @@ impl<'a> Refiner<'a> {
         }
         Ok(Check::Learn { ply, clause })
     }
+}
+
+/// A model's replay up to the ply that broke a rule.
+struct Played<'p> {
+    /// The model's start board.
+    start: &'p Board,
+    /// The moves played, the breaking one last.
+    moves: &'p [MoveText],
+    /// The board before the breaking move.
+    board: &'p Board,
+    /// The rule it broke.
+    violation: &'p Violation,
+}
+
+impl Refiner<'_> {
+    /// The clause for a rule the formula leaves out and no witness clause
+    /// states (Spanish "the most kings"): not (the start board agrees with
+    /// the model on every square the break depends on, and the damaged
+    /// plies play as they did). Any such start replays to the same
+    /// contents on those squares, so the same move breaks the same rule:
+    /// the clause is implied by the rules, and rules the model out.
+    fn learn_by_dependencies(&self, played: &Played, model: &[Lit]) -> Result<Check, SolveError> {
+        let ply = played.moves.len();
+        let unexplained = || {
+            SolveError::Internal(format!(
+                "cannot explain the break at ply {ply}: {}",
+                played.violation
+            ))
+        };
+        let side = self.record.mover(ply);
+        let mv = played.moves.last().ok_or_else(unexplained)?;
+        let Violation::NotTheMostKings { taken, .. } = played.violation else {
+            return Err(unexplained());
+        };
+        // A capture of as many pieces and the most kings.
+        let witness = self
+            .rules
+            .legal_moves(played.board, side)
+            .into_iter()
+            .find(|c| c.is_capture() && c.landings().len() == *taken)
+            .ok_or_else(unexplained)?;
+        let deps = dependencies(self.rules, self.record, played.start, &played.moves[..ply - 1])
+            .ok_or_else(unexplained)?;
+        let relevant = [mv.path(), witness.path()]
+            .into_iter()
+            .flat_map(lines)
+            .fold(0, |all, s| all | deps[s.index()]);
+        let mut clause = differs_on(played.start, relevant);
+        if let Some(layout) = self.layout {
+            for (i, mv) in played.moves.iter().enumerate() {
+                let Some(vars) = layout.views[i].damaged.and_then(|d| layout.moves.get(d)) else {
+                    continue;
+                };
+                let Some(playing) = vars.playing(mv) else {
+                    return Ok(Check::Deepen {
+                        ply: i + 1,
+                        depth: mv.landings().len(),
+                    });
+                };
+                for term in playing {
+                    match term.not() {
+                        Term::Lit(l) => clause.push(l),
+                        Term::Const(true) => return Err(unexplained()),
+                        Term::Const(false) => {}
+                    }
+                }
+            }
+        }
+        let truth = truth_of(model);
+        if clause.iter().any(|&l| Term::Lit(l).value(&truth)) {
+            return Err(SolveError::Internal(format!(
+                "the clause learned at ply {ply} does not rule out the model that broke it"
+            )));
+        }
+        clause.sort_unstable();
+        clause.dedup();
+        Ok(Check::Learn { ply, clause })
+    }
+}
+
+/// Every square on the legs of a move along `path`: its origin and each
+/// leg's squares up to its landing.
+fn lines(path: &[Square]) -> Vec<Square> {
+    let mut out = vec![path[0]];
+    for leg in path.windows(2) {
+        if let Some((dir, _)) = leg[0].diagonal_to(leg[1]) {
+            let way = std::iter::successors(leg[0].step(dir), |s| s.step(dir));
+            out.extend(way.take_while(|&s| s != leg[1]).chain([leg[1]]));
+        }
+    }
+    out
+}
+
+/// For each square (by index), the start squares whose contents decide
+/// what it holds after `moves` are played from `start` (as long as they
+/// replay at all): its own at first; after a move, nothing for the square
+/// left (empty), the mover's for its landing (its colour is the side's,
+/// its rank its own), and for each piece taken the squares from the leg's
+/// start up to it (they decided which piece the leg took).
+fn dependencies(
+    rules: &dyn Rules,
+    record: &Record,
+    start: &Board,
+    moves: &[MoveText],
+) -> Option<Vec<Bits>> {
+    let topology = start.topology();
+    let mut deps: Vec<Bits> = topology.squares().map(Square::bit).collect();
+    let mut board = *start;
+    for (i, mv) in moves.iter().enumerate() {
+        let origin = mv.from();
+        let mut lifted = board;
+        lifted.set(origin, None);
+        let mut changed = vec![(origin, 0)];
+        if mv.is_capture() {
+            for (at, to) in mv.steps() {
+                let (dir, _) = at.diagonal_to(to)?;
+                let mut seen: Bits = 0;
+                for s in std::iter::successors(at.step(dir), |s| s.step(dir)) {
+                    if s == to {
+                        break;
+                    }
+                    seen |= deps[s.index()];
+                    if !lifted.is_empty(s) {
+                        changed.push((s, seen));
+                        break;
+                    }
+                }
+            }
+        }
+        changed.push((mv.to(), deps[origin.index()]));
+        for (s, d) in changed {
+            deps[s.index()] = d;
+        }
+        board = rules.play(&board, record.mover(i + 1), mv).ok()?;
+    }
+    Some(deps)
+}
+
+/// The literals "the start differs from `start` on a square of `squares`".
+fn differs_on(start: &Board, squares: Bits) -> Vec<Lit> {
+    let mut out = Vec::new();
+    for s in start.topology().squares_in(squares) {
+        match start.get(s) {
+            None => out.push(lit(s, Fact::Occupied, true)),
+            Some(piece) => out.extend([
+                lit(s, Fact::Occupied, false),
+                lit(s, Fact::White, piece.color != Color::White),
+                lit(s, Fact::King, !piece.is_king()),
+            ]),
+        }
+    }
+    out
 }
 
 /// A capture on the board before a ply that shows the ply's move illegal.
