@@ -101,7 +101,14 @@ proptest::proptest! {
     fn flying_moves_and_play_agree(seed in 0u64..u64::MAX, density in 10u32..70, white: bool) {
         use postfacto::random::{random_board_on, Rng};
         let side = if white { Color::White } else { Color::Black };
-        for v in [Variant::Brazilian, Variant::International, Variant::Pool, Variant::Czech] {
+        for v in [
+            Variant::Brazilian,
+            Variant::International,
+            Variant::Pool,
+            Variant::Czech,
+            Variant::Spanish,
+            Variant::Canadian,
+        ] {
             let board = random_board_on(&mut Rng::new(seed), v.topology(), density, 30);
             moves_and_play_agree(v, &board, side)?;
         }
@@ -121,7 +128,15 @@ proptest::proptest! {
         use postfacto::notation::Answer;
         use postfacto::random::{random_fragment, Rng};
         use postfacto::replay::replay;
-        for v in [Variant::Brazilian, Variant::International, Variant::Pool, Variant::Czech] {
+        for v in [
+            Variant::Brazilian,
+            Variant::International,
+            Variant::Pool,
+            Variant::Czech,
+            Variant::Spanish,
+            Variant::Portuguese,
+            Variant::Canadian,
+        ] {
             let mut rng = Rng::new(seed);
             let Some((start, record)) = random_fragment(v.rules(), &mut rng, 10, 30) else {
                 continue;
@@ -476,4 +491,131 @@ fn italian_through_the_binary() {
     let bad = postfacto(&["verify", "--rules", "italian", "-", "-"], "W 1\n33-29\n");
     assert_eq!(bad.code, 2, "{}", bad.stderr);
     assert!(bad.stderr.contains("unknown square '33'"), "{}", bad.stderr);
+}
+
+/// Spanish and Portuguese through the binary: the board numbered from
+/// White's right corner, the most kings, PDN game types 24 and 28.
+#[test]
+fn spanish_and_portuguese_through_the_binary() {
+    let opening =
+        "b-b-b-b-\n-b-b-b-b\nb-b-b-b-\n-.-.-.-.\n.-.-.-.-\n-w-w-w-w\nw-w-w-w-\n-w-w-w-w\n";
+    let run = postfacto(&["moves", "--rules", "spanish", "--turn", "white"], opening);
+    let mut moves: Vec<&str> = run.stdout.lines().collect();
+    moves.sort_unstable();
+    assert_eq!(
+        (run.code, moves),
+        (
+            0,
+            vec!["10-13", "10-14", "11-14", "11-15", "12-15", "12-16", "9-13"]
+        )
+    );
+    // A white man on 11 can take a man (11x20) or a king (11x18): the king.
+    let board = ".-.-.-.-\n-.-.-.-.\n.-.-.-.-\n-.-.-.-.\n.-b-B-.-\n-.-w-.-.\n.-.-.-.-\n-.-.-.-.\n";
+    for rules in ["spanish", "portuguese"] {
+        let run = postfacto(&["moves", "--rules", rules, "--turn", "white"], board);
+        assert_eq!((run.code, run.stdout.as_str()), (0, "11x18\n"), "{rules}");
+    }
+    // Taking the man instead is refused with the rule's name (the end
+    // board does not matter: the replay stops first).
+    let input = scratch("spanish-man.in", "W 1\n11x20\n");
+    let both: String = board.lines().map(|row| format!("{row} {row}\n")).collect();
+    let answer = scratch("spanish-man.ans", &both);
+    let refused = postfacto(
+        &[
+            "verify",
+            "--rules",
+            "spanish",
+            input.to_str().unwrap(),
+            answer.to_str().unwrap(),
+        ],
+        "",
+    );
+    assert_eq!(refused.code, 1, "{}{}", refused.stdout, refused.stderr);
+    assert!(
+        (refused.stdout.clone() + &refused.stderr).contains("the most kings must be taken"),
+        "{}{}",
+        refused.stdout,
+        refused.stderr
+    );
+    for (rules, game_type) in [("spanish", "24"), ("portuguese", "28")] {
+        let generated = postfacto(
+            &[
+                "generate", "--rules", rules, "--count", "3", "--plies", "30", "--seed", "4",
+            ],
+            "",
+        );
+        assert_eq!(generated.code, 0, "{}", generated.stderr);
+        let input = scratch(&format!("{rules}3.in"), &generated.stdout);
+        let solved = postfacto(
+            &[
+                "solve",
+                "--rules",
+                rules,
+                "--format",
+                "pdn",
+                input.to_str().unwrap(),
+            ],
+            "",
+        );
+        assert_eq!(solved.code, 0, "{}", solved.stderr);
+        assert!(
+            solved
+                .stdout
+                .contains(&format!("[GameType \"{game_type}\"]")),
+            "{}",
+            solved.stdout
+        );
+        let pdn = scratch(&format!("{rules}3.pdn"), &solved.stdout);
+        let verified = postfacto(&["verify", "--pdn", pdn.to_str().unwrap()], "");
+        assert_eq!(verified.code, 0, "{}{}", verified.stdout, verified.stderr);
+        assert_eq!(
+            verified
+                .stdout
+                .lines()
+                .filter(|l| l.ends_with(": OK"))
+                .count(),
+            3
+        );
+        let bad = postfacto(&["solve", "--rules", rules], "W 1\n33-28\n");
+        assert_eq!(bad.code, 2, "{}", bad.stderr);
+        assert_eq!(bad.stderr.lines().count(), 1, "{}", bad.stderr);
+        assert!(bad.stderr.contains("unknown square '33'"), "{}", bad.stderr);
+    }
+}
+
+/// Canadian through the binary: the 12x12 board's opening and numbers,
+/// bad input, and `solve` refused in one line.
+#[test]
+fn canadian_through_the_binary() {
+    let mut opening = String::new();
+    for row in 0..12 {
+        let piece = match row {
+            0..=4 => 'b',
+            7..=11 => 'w',
+            _ => '.',
+        };
+        for col in 0..12 {
+            opening.push(if (row + col) % 2 == 1 { piece } else { '-' });
+        }
+        opening.push('\n');
+    }
+    let run = postfacto(
+        &["moves", "--rules", "canadian", "--turn", "white"],
+        &opening,
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert_eq!(run.stdout.lines().count(), 11, "{}", run.stdout);
+    assert!(run.stdout.contains("43-37\n"), "{}", run.stdout);
+    // Games in its PDN (GameType 27) are read in tests/archive.rs; fragments
+    // verify in `random_fragments_replay_and_verify`.
+    let input = scratch("canadian.in", "W 1\n43-37\n");
+    let solve = postfacto(
+        &["solve", "--rules", "canadian", input.to_str().unwrap()],
+        "",
+    );
+    assert_eq!(solve.code, 2, "{}", solve.stderr);
+    assert_eq!(solve.stderr.lines().count(), 1, "{}", solve.stderr);
+    let bad = postfacto(&["verify", "--rules", "canadian", "-", "-"], "W 1\n73-68\n");
+    assert_eq!(bad.code, 2, "{}", bad.stderr);
+    assert!(bad.stderr.contains("unknown square '73'"), "{}", bad.stderr);
 }

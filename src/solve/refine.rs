@@ -227,8 +227,13 @@ impl Refiner<'_> {
             .into_iter()
             .find(|c| c.is_capture() && c.landings().len() == *taken)
             .ok_or_else(unexplained)?;
-        let deps = dependencies(self.rules, self.record, played.start, &played.moves[..ply - 1])
-            .ok_or_else(unexplained)?;
+        let deps = dependencies(
+            self.rules,
+            self.record,
+            played.start,
+            &played.moves[..ply - 1],
+        )
+        .ok_or_else(unexplained)?;
         let relevant = [mv.path(), witness.path()]
             .into_iter()
             .flat_map(lines)
@@ -520,4 +525,66 @@ fn clause(
     lits.sort_unstable();
     lits.dedup();
     Some(Ok(lits))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::notation::{parse_board_on, parse_records_with};
+    use crate::rules::Variant;
+
+    /// A Spanish man that takes a man where it could take a king: the
+    /// clause learned speaks of the squares both captures depend on, rules
+    /// the model out, and lets a start where the king is a man through.
+    #[test]
+    fn the_most_kings_is_learned_from_the_squares_it_depends_on() {
+        let spanish = Variant::Spanish;
+        let topology = spanish.topology();
+        let text =
+            ".-.-.-.-\n-.-.-.-.\n.-.-.-.-\n-.-.-.-.\n.-b-B-.-\n-.-w-.-.\n.-.-.-.-\n-.-.-.-.\n";
+        let start = parse_board_on(text, topology).unwrap();
+        let record = parse_records_with("W 1\n11x20\n", spanish.geometry())
+            .unwrap()
+            .remove(0);
+        let model: Vec<Lit> = topology
+            .squares()
+            .flat_map(|s| {
+                let piece = start.get(s);
+                [
+                    lit(s, Fact::Occupied, piece.is_some()),
+                    lit(
+                        s,
+                        Fact::White,
+                        piece.is_some_and(|p| p.color == Color::White),
+                    ),
+                    lit(s, Fact::King, piece.is_some_and(|p| p.is_king())),
+                ]
+            })
+            .collect();
+        let refiner = Refiner::new(spanish.rules(), &record, None, BoardFacts::default());
+        let Ok(Check::Learn { ply, clause }) = refiner.check(&model) else {
+            panic!("the model is not refined");
+        };
+        assert_eq!(ply, 1);
+        let truth = truth_of(&model);
+        assert!(clause.iter().all(|&l| !Term::Lit(l).value(&truth)));
+        // The squares of the two captures, and no other.
+        let sq = |n| topology.square(n).unwrap();
+        let mut squares: Vec<u8> = topology
+            .squares()
+            .filter(|&s| {
+                clause
+                    .iter()
+                    .any(|l| l.var() == lit(s, Fact::Occupied, true).var())
+            })
+            .map(|s| s.number())
+            .collect();
+        squares.sort_unstable();
+        assert_eq!(squares, [11, 14, 15, 18, 20]);
+        // With a man for the king, the clause holds: the start is not ruled out.
+        let king = sq(14);
+        assert_eq!(start.get(king).map(|p| p.is_king()), Some(true));
+        let other = lit(king, Fact::King, false);
+        assert!(clause.contains(&other));
+    }
 }
