@@ -422,10 +422,7 @@ fn pool_and_czech_through_the_binary() {
             "{}",
             verified.stderr
         );
-        let bad = postfacto(&["solve", "--rules", rules], "W 1\n33-28\n");
-        assert_eq!(bad.code, 2, "{}", bad.stderr);
-        assert_eq!(bad.stderr.lines().count(), 1, "{}", bad.stderr);
-        assert!(bad.stderr.contains("unknown square '33'"), "{}", bad.stderr);
+        refuses_square(&["solve", "--rules", rules], "W 1\n33-28\n", "33");
     }
 }
 
@@ -576,10 +573,7 @@ fn spanish_and_portuguese_through_the_binary() {
                 .count(),
             3
         );
-        let bad = postfacto(&["solve", "--rules", rules], "W 1\n33-28\n");
-        assert_eq!(bad.code, 2, "{}", bad.stderr);
-        assert_eq!(bad.stderr.lines().count(), 1, "{}", bad.stderr);
-        assert!(bad.stderr.contains("unknown square '33'"), "{}", bad.stderr);
+        refuses_square(&["solve", "--rules", rules], "W 1\n33-28\n", "33");
     }
 }
 
@@ -615,7 +609,18 @@ fn canadian_through_the_binary() {
     );
     assert_eq!(solve.code, 2, "{}", solve.stderr);
     assert_eq!(solve.stderr.lines().count(), 1, "{}", solve.stderr);
-    let bad = postfacto(&["verify", "--rules", "canadian", "-", "-"], "W 1\n73-68\n");
+    refuses_square(
+        &["verify", "--rules", "canadian", "-", "-"],
+        "W 1\n73-68\n",
+        "73",
+    );
+}
+
+/// `args` with `input` on stdin exit 2 with one line naming `square` unknown.
+fn refuses_square(args: &[&str], input: &str, square: &str) {
+    let bad = postfacto(args, input);
     assert_eq!(bad.code, 2, "{}", bad.stderr);
-    assert!(bad.stderr.contains("unknown square '73'"), "{}", bad.stderr);
+    assert_eq!(bad.stderr.lines().count(), 1, "{}", bad.stderr);
+    let named = format!("unknown square '{square}'");
+    assert!(bad.stderr.contains(&named), "{}", bad.stderr);
 }

@@ -349,18 +349,14 @@ impl Policy {
 }
 
 /// How many kings a capture along `path` takes on `board` (the board
-/// before it): on each leg, the one piece between its ends.
+/// before it).
 fn kings_taken(board: &Board, path: &[Square]) -> usize {
-    let origin = path[0];
-    path.windows(2)
-        .filter_map(|leg| {
-            let (dir, _) = leg[0].diagonal_to(leg[1])?;
-            std::iter::successors(leg[0].step(dir), |s| s.step(dir))
-                .take_while(|&s| s != leg[1])
-                .find(|&s| s != origin && !board.is_empty(s))
-        })
-        .filter(|&s| board.get(s).is_some_and(|p| p.is_king()))
-        .count()
+    super::taken_squares(board, path).map_or(0, |taken| {
+        taken
+            .into_iter()
+            .filter(|&s| board.get(s).is_some_and(|p| p.is_king()))
+            .count()
+    })
 }
 
 impl Policy {

@@ -63,6 +63,21 @@ fn mover(board: &Board, side: Color, from: Square) -> Result<Piece, Violation> {
     }
 }
 
+/// The piece taken on each leg of a capture along `path` on `board` (the
+/// board before it): the first piece between the leg's ends, the moving
+/// piece having left its square. `None` when a leg is not on a diagonal.
+pub fn taken_squares(board: &Board, path: &[Square]) -> Option<Vec<Square>> {
+    let origin = *path.first()?;
+    path.windows(2)
+        .map(|leg| {
+            let (dir, _) = leg[0].diagonal_to(leg[1])?;
+            std::iter::successors(leg[0].step(dir), |s| s.step(dir))
+                .take_while(|&s| s != leg[1])
+                .find(|&s| s != origin && !board.is_empty(s))
+        })
+        .collect()
+}
+
 /// The rule sets postfacto knows.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default)]
 #[non_exhaustive]

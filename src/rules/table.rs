@@ -71,6 +71,21 @@ const SPANISH_MOVES: Movement = Movement {
     ..INTERNATIONAL_MOVES
 };
 
+const SPANISH: RuleSet = RuleSet {
+    name: "spanish",
+    title: "Spanish",
+    topology: Topology::EightMirroredFromBottom,
+    first_player: Color::White,
+    pdn_game_type: 24,
+    fen_algebraic: false,
+    movement: SPANISH_MOVES,
+    encoding_doc: "variants",
+    careful_play: true,
+    generated_first: Color::White,
+    // "Then the most kings" is learned in refinement.
+    encoded: true,
+};
+
 /// The rows, in [`Variant`] order.
 const TABLE: [RuleSet; Variant::ALL.len()] = [
     RuleSet {
@@ -180,32 +195,12 @@ const TABLE: [RuleSet; Variant::ALL.len()] = [
         // in the English encoder yet: solve refuses it (exit 2).
         encoded: false,
     },
-    RuleSet {
-        name: "spanish",
-        title: "Spanish",
-        topology: Topology::EightMirroredFromBottom,
-        first_player: Color::White,
-        pdn_game_type: 24,
-        fen_algebraic: false,
-        movement: SPANISH_MOVES,
-        encoding_doc: "variants",
-        careful_play: true,
-        generated_first: Color::White,
-        // "Then the most kings" is learned in refinement.
-        encoded: true,
-    },
+    SPANISH,
     RuleSet {
         name: "portuguese",
         title: "Portuguese",
-        topology: Topology::EightMirroredFromBottom,
-        first_player: Color::White,
         pdn_game_type: 28,
-        fen_algebraic: false,
-        movement: SPANISH_MOVES,
-        encoding_doc: "variants",
-        careful_play: true,
-        generated_first: Color::White,
-        encoded: true,
+        ..SPANISH
     },
     RuleSet {
         name: "canadian",

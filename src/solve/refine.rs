@@ -19,7 +19,7 @@ use crate::board::{Bits, Board, Color, Square};
 use crate::encode::vars::{decode_on, lit, Fact};
 use crate::encode::{truth_of, BoardFacts, Layout, PlyView, Term};
 use crate::notation::{MoveText, Record, WrittenMove};
-use crate::rules::{Crowning, Movement, Rules, Violation};
+use crate::rules::{taken_squares, Crowning, Movement, Rules, Violation};
 
 use super::{check_facts, SolveError};
 
@@ -415,20 +415,6 @@ fn witness(
         },
         dominance,
     ))
-}
-
-/// The piece taken on each leg of a legal capture along `path` on `board`:
-/// the one piece between the leg's ends (the moving piece has left).
-fn taken_squares(board: &Board, path: &[Square]) -> Option<Vec<Square>> {
-    let origin = path[0];
-    path.windows(2)
-        .map(|leg| {
-            let (dir, _) = leg[0].diagonal_to(leg[1])?;
-            std::iter::successors(leg[0].step(dir), |s| s.step(dir))
-                .take_while(|&s| s != leg[1])
-                .find(|&s| s != origin && !board.is_empty(s))
-        })
-        .collect()
 }
 
 /// Whether the witness's piece must have been a king when it started.
