@@ -11,6 +11,7 @@
 use crate::board::grid::{self, pull};
 use crate::board::{Color, Direction, Square};
 use crate::notation::Record;
+use crate::rules::Movement;
 
 use super::emitter::{
     encode_record, ply_number, Contradiction, Emitter, EncodeOptions, Encoded, PlyEncoder,
@@ -62,15 +63,28 @@ pub fn encode_english_with(
     sink: &mut impl ClauseSink,
     options: EncodeOptions,
 ) -> Encoded {
-    let mut encoder = english_encoder(Emitter::new(sink, options));
+    let english = Movement::of(crate::rules::Variant::English);
+    encode_short_with(record, sink, options, english)
+}
+
+/// Encodes `record` under the short-king rules `movement` says (English,
+/// Italian) into `sink`, as `options` say.
+pub fn encode_short_with(
+    record: &Record,
+    sink: &mut impl ClauseSink,
+    options: EncodeOptions,
+    movement: Movement,
+) -> Encoded {
+    let mut encoder = english_encoder(Emitter::new(sink, options), movement);
     encode_record(record, &mut encoder)
 }
 
-/// The English ply encoder writing through `out`.
-pub(super) fn english_encoder<S>(out: Emitter<'_, S>) -> Encoder<'_, S> {
+/// The short-king ply encoder writing through `out`.
+pub(super) fn english_encoder<S>(out: Emitter<'_, S>, movement: Movement) -> Encoder<'_, S> {
     Encoder {
         out,
         dirty: [u64::MAX; 2],
+        movement,
     }
 }
 
@@ -81,6 +95,14 @@ pub(super) struct Encoder<'s, S> {
     /// none of whose squares changed needs no new clause: the one written
     /// earlier, strengthened by later units, still says it all.
     dirty: [u64; 2],
+    /// The rules: English's, or Italian's (men may not take kings, and
+    /// captured pieces stay, blocking, until the move ends).
+    movement: Movement,
+}
+
+/// Both conditions.
+fn both(a: Cond, b: Cond) -> Cond {
+    Some(a?.and(b?))
 }
 
 impl<'s, S: ClauseSink> PlyEncoder<'s, S> for Encoder<'s, S> {
@@ -183,25 +205,50 @@ impl<S: ClauseSink> Encoder<'_, S> {
                     };
                     self.out.group(Some(ply), rule);
                 }
-                let conds = [
-                    board.holds_mover(a, side, side.is_forward(dir)),
-                    board.holds(over, enemy),
-                    board.is_empty(land),
-                ];
-                self.out.forbid(&conds, || {
-                    format!("the move is not a capture, but {a}x{land} is available whatever the start board")
-                })?;
+                let forward = side.is_forward(dir);
+                for (mover, taken) in self.jumpers(board, a, over, side, forward) {
+                    let conds = [mover, taken, board.is_empty(land)];
+                    self.out.forbid(&conds, || {
+                        format!("the move is not a capture, but {a}x{land} is available whatever the start board")
+                    })?;
+                }
             }
         }
         Ok(())
     }
 
+    /// The ways a jump from `a` over `over` is open, each as (the mover,
+    /// the piece taken): any piece of `side` (a king for a backward jump)
+    /// and any enemy; where men may not take kings, a king and any enemy,
+    /// or a man's jump forward and an enemy man.
+    fn jumpers(
+        &self,
+        board: &SymBoard,
+        a: Square,
+        over: Square,
+        side: Color,
+        forward: bool,
+    ) -> Vec<(Cond, Cond)> {
+        let enemy = board.holds(over, side.opposite());
+        if self.movement.men_capture_kings || !forward {
+            return vec![(board.holds_mover(a, side, forward), enemy)];
+        }
+        vec![
+            (both(board.holds(a, side), board.is_king(a)), enemy),
+            (board.holds(a, side), both(enemy, board.is_man(over))),
+        ]
+    }
+
     /// A capture: every jumped square holds an enemy and every landing is
     /// empty when the piece arrives; then it cannot jump on from its stop.
+    /// Where captured pieces stay until the move ends, no landing is on
+    /// one; where men may not take kings, a man takes men.
     fn capture(&mut self, board: &mut SymBoard, ply: PlyRef<'_>) -> Result<(), Contradiction> {
         let (mv, enemy) = (ply.text, ply.side.opposite());
         let from = mv.from();
         let mover_is_king = board.is_king(from);
+        let mover_is_man = board.is_man(from);
+        let mut taken = Vec::new();
         board.set(
             from,
             Content::Emptied {
@@ -216,10 +263,19 @@ impl<S: ClauseSink> Encoder<'_, S> {
             self.out
                 .require(board.holds(over, enemy), || board.describe(over))
                 .map_err(Contradiction::at(ply, rule))?;
+            if !self.movement.men_capture_kings {
+                self.out
+                    .forbid(&[mover_is_man, board.is_king(over)], || {
+                        format!("a man cannot take the king on {over}")
+                    })
+                    .map_err(Contradiction::at(ply, rule))?;
+            }
             let rule = Rule::LandingEmpty(to);
             self.out.group(Some(ply), rule);
+            let stays = !self.movement.removed_at_once && taken.contains(&to);
+            let empty = if stays { None } else { board.is_empty(to) };
             self.out
-                .require(board.is_empty(to), || board.describe(to))
+                .require(empty, || board.describe(to))
                 .map_err(Contradiction::at(ply, rule))?;
             board.set(
                 over,
@@ -227,11 +283,12 @@ impl<S: ClauseSink> Encoder<'_, S> {
                     by: ply_number(ply),
                 },
             );
+            taken.push(over);
         }
         if self.out.options.units_only {
             return Ok(());
         }
-        self.capture_ends(board, ply, mover_is_king)
+        self.capture_ends(board, ply, mover_is_king, &taken)
             .map_err(Contradiction::at(ply, Rule::CaptureEnds(mv.to())))
     }
 
@@ -242,12 +299,15 @@ impl<S: ClauseSink> Encoder<'_, S> {
         board: &SymBoard,
         ply: PlyRef<'_>,
         mover_is_king: Cond,
+        taken: &[Square],
     ) -> Result<(), String> {
         let (side, stop) = (ply.side, ply.text.to());
         let enemy = side.opposite();
         self.out.group(Some(ply), Rule::CaptureEnds(stop));
+        // Where captured pieces stay, a jump over or onto one is closed.
+        let stays = |s: &Square| !self.movement.removed_at_once && taken.contains(s);
         for dir in Direction::ALL {
-            let Some((over, land)) = stop.jump(dir) else {
+            let Some((over, land)) = stop.jump(dir).filter(|(o, l)| !stays(o) && !stays(l)) else {
                 continue;
             };
             if self.out.options.fine_groups {
@@ -259,15 +319,27 @@ impl<S: ClauseSink> Encoder<'_, S> {
                 self.out.group(Some(ply), rule);
             }
             // The piece's own kind before the move.
-            let piece = if side.is_forward(dir) {
+            let forward = side.is_forward(dir);
+            let piece = if forward {
                 Some(Conj::truth())
             } else {
                 mover_is_king
             };
-            let conds = [piece, board.holds(over, enemy), board.is_empty(land)];
-            self.out.forbid(&conds, || {
-                format!("the capture stops on {stop}, but it could still jump {over} to {land} whatever the start board")
-            })?;
+            let enemy_there = board.holds(over, enemy);
+            let ways = if self.movement.men_capture_kings || !forward {
+                vec![(piece, enemy_there)]
+            } else {
+                vec![
+                    (mover_is_king, enemy_there),
+                    (piece, both(enemy_there, board.is_man(over))),
+                ]
+            };
+            for (piece, taken) in ways {
+                let conds = [piece, taken, board.is_empty(land)];
+                self.out.forbid(&conds, || {
+                    format!("the capture stops on {stop}, but it could still jump {over} to {land} whatever the start board")
+                })?;
+            }
         }
         Ok(())
     }

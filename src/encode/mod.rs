@@ -16,7 +16,7 @@ pub mod vars;
 pub use crate::sat::AnnotatedCnf;
 pub use damaged::{truth_of, Layout, MoveVars, PlyView, SquareLits, StepVars};
 pub use emitter::{BoardFacts, Contradiction, EncodeOptions, EncodeStats, Encoded};
-pub use english::{encode_english, encode_english_with};
+pub use english::{encode_english, encode_english_with, encode_short_with};
 pub use flying::{encode_flying_with, encode_russian};
 pub use gadgets::{Term, VarMap, Writer};
 pub use sink::{ClauseSink, Discard, Group, NamedGroups, PlyRef, Rule};
@@ -76,7 +76,7 @@ pub fn encode_with(
     Ok(if movement.flying_kings {
         encode_flying_with(record, sink, options, movement)
     } else {
-        encode_english_with(record, sink, options)
+        encode_short_with(record, sink, options, movement)
     })
 }
 

@@ -155,7 +155,7 @@ impl Conj {
     }
 
     /// `self` and `other`, if they fit in three literals.
-    fn and(mut self, other: Conj) -> Conj {
+    pub(super) fn and(mut self, other: Conj) -> Conj {
         for &l in other.lits() {
             self.lits[self.len as usize] = l;
             self.len += 1;

@@ -44,6 +44,8 @@ pub struct Movement {
     pub flying_kings: bool,
     /// Men capture backwards as well as forwards.
     pub men_capture_backwards: bool,
+    /// Men may capture kings (not in Italian draughts).
+    pub men_capture_kings: bool,
     /// A man reaching its crowning row mid-capture.
     pub crowning: Crowning,
     /// A captured piece leaves the board at once (English), instead of

@@ -41,6 +41,7 @@ pub struct RuleSet {
 const ENGLISH_MOVES: Movement = Movement {
     flying_kings: false,
     men_capture_backwards: false,
+    men_capture_kings: true,
     crowning: Crowning::EndsMove,
     removed_at_once: true,
     priority: Priority::Free,
@@ -50,6 +51,7 @@ const ENGLISH_MOVES: Movement = Movement {
 const RUSSIAN_MOVES: Movement = Movement {
     flying_kings: true,
     men_capture_backwards: true,
+    men_capture_kings: true,
     crowning: Crowning::ContinuesAsKing,
     removed_at_once: false,
     priority: Priority::Free,
@@ -59,6 +61,7 @@ const RUSSIAN_MOVES: Movement = Movement {
 const INTERNATIONAL_MOVES: Movement = Movement {
     flying_kings: true,
     men_capture_backwards: true,
+    men_capture_kings: true,
     crowning: Crowning::PassesAsMan,
     removed_at_once: false,
     priority: Priority::MostPieces,
@@ -185,15 +188,17 @@ const TABLE: [RuleSet; Variant::ALL.len()] = [
         fen_algebraic: false,
         movement: Movement {
             removed_at_once: false,
+            men_capture_kings: false,
             priority: Priority::ItalianOrder,
             ..ENGLISH_MOVES
         },
         encoding_doc: "variants",
         careful_play: false,
         generated_first: Color::White,
-        // Its order of captures and men that may not take kings are not
-        // in the English encoder yet: solve refuses it (exit 2).
-        encoded: false,
+        // The English encoder writes men that may not take kings and
+        // captured pieces that stay; the order of captures is learned in
+        // refinement.
+        encoded: true,
     },
     SPANISH,
     RuleSet {

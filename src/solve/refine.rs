@@ -98,7 +98,7 @@ impl<'a> Refiner<'a> {
             let side = filled.mover(ply);
             match self.rules.play(&board, side, mv) {
                 Ok(next) => board = next,
-                Err(violation @ Violation::NotTheMostKings { .. }) => {
+                Err(violation) if self.learns_by_dependencies(&violation) => {
                     let played = Played {
                         start: &start,
                         moves: &filled.moves[..ply],
@@ -201,12 +201,28 @@ struct Played<'p> {
 }
 
 impl Refiner<'_> {
-    /// The clause for a rule the formula leaves out and no witness clause
-    /// states (Spanish "the most kings"): not (the start board agrees with
-    /// the model on every square the break depends on, and the damaged
-    /// plies play as they did). Any such start replays to the same
-    /// contents on those squares, so the same move breaks the same rule:
-    /// the clause is implied by the rules, and rules the model out.
+    /// Whether a break is learned by [`Refiner::learn_by_dependencies`]:
+    /// the rules of choice no witness clause states (Spanish "the most
+    /// kings", the Italian order), and every break under rules where men
+    /// may not take kings (a witness's conditions would not say the
+    /// capture is open).
+    fn learns_by_dependencies(&self, violation: &Violation) -> bool {
+        matches!(
+            violation,
+            Violation::NotTheMostKings { .. }
+                | Violation::NotPreferred { .. }
+                | Violation::ManTakesKing { .. }
+        ) || !self.rules.movement().men_capture_kings
+    }
+
+    /// The clause for a break no witness clause states: not (the start
+    /// board agrees with the model on every square the break depends on,
+    /// and the damaged plies play as they did). The break depends on the
+    /// contents of the lines of the move played and of every capture open
+    /// to the side; any start that agrees on the squares those contents
+    /// depend on, with the same moves, replays to the same contents there,
+    /// so the same move breaks a rule again: the clause is implied by the
+    /// rules, and rules the model out.
     fn learn_by_dependencies(&self, played: &Played, model: &[Lit]) -> Result<Check, SolveError> {
         let ply = played.moves.len();
         let unexplained = || {
@@ -217,16 +233,7 @@ impl Refiner<'_> {
         };
         let side = self.record.mover(ply);
         let mv = played.moves.last().ok_or_else(unexplained)?;
-        let Violation::NotTheMostKings { taken, .. } = played.violation else {
-            return Err(unexplained());
-        };
-        // A capture of as many pieces and the most kings.
-        let witness = self
-            .rules
-            .legal_moves(played.board, side)
-            .into_iter()
-            .find(|c| c.is_capture() && c.landings().len() == *taken)
-            .ok_or_else(unexplained)?;
+        let captures = self.rules.capture_sequences(played.board, side);
         let deps = dependencies(
             self.rules,
             self.record,
@@ -234,8 +241,8 @@ impl Refiner<'_> {
             &played.moves[..ply - 1],
         )
         .ok_or_else(unexplained)?;
-        let relevant = [mv.path(), witness.path()]
-            .into_iter()
+        let relevant = std::iter::once(mv.path())
+            .chain(captures.iter().map(MoveText::path))
             .flat_map(lines)
             .fold(0, |all, s| all | deps[s.index()]);
         let mut clause = differs_on(played.start, relevant);

@@ -185,7 +185,7 @@ impl<'s, S: ClauseSink + 's> AnyEncoder<'s, S> {
         if movement.flying_kings {
             AnyEncoder::Flying(flying_encoder(out, movement))
         } else {
-            AnyEncoder::English(english_encoder(out))
+            AnyEncoder::English(english_encoder(out, movement))
         }
     }
 }
