@@ -29,7 +29,7 @@ fn dimacs_under(input: &str, variant: Variant) -> String {
 }
 
 /// The golden files: (input and golden name, rule set).
-const GOLDEN: [(&str, Variant); 9] = [
+const GOLDEN: [(&str, Variant); 11] = [
     ("sample1", Variant::English),
     ("sample2", Variant::English),
     ("russian1", Variant::Russian),
@@ -39,6 +39,8 @@ const GOLDEN: [(&str, Variant); 9] = [
     ("damaged1", Variant::English),
     ("pool1", Variant::Pool),
     ("czech1", Variant::Czech),
+    ("italian1", Variant::Italian),
+    ("spanish1", Variant::Spanish),
 ];
 
 #[test]

@@ -185,9 +185,16 @@ fn annotate(cnf: &mut AnnotatedCnf, record: &Record, variant: Variant, encoded: 
         "variables: {}; clauses: {} (left out: {} repeated, {} satisfied by earlier unit clauses)",
         encoded.stats.vars, encoded.stats.clauses, encoded.stats.repeated, encoded.stats.satisfied
     ));
-    cnf.comment(
-        "a model is a start board: square n has variables 3n-2 (occupied), 3n-1 (white), 3n (king)",
-    );
+    if variant.topology().mirrored() {
+        // Its numbers do not follow the squares' order: the names say them.
+        cnf.comment(
+            "a model is a start board: the k-th square, row by row from the top as stored (its number in the names below), has variables 3k-2 (occupied), 3k-1 (white), 3k (king)",
+        );
+    } else {
+        cnf.comment(
+            "a model is a start board: square n has variables 3n-2 (occupied), 3n-1 (white), 3n (king)",
+        );
+    }
     if let Some(layout) = &encoded.layout {
         let plies: Vec<String> = layout.moves.iter().map(|m| m.ply.to_string()).collect();
         cnf.comment(format!(
