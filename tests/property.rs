@@ -76,27 +76,21 @@ fn fragments() -> impl Strategy<Value = (Board, Record)> {
     fragments_under(&English)
 }
 
+/// Fragments of random games under `rules`, on the numbered 8x8 board.
 fn fragments_under(rules: &'static dyn Rules) -> impl Strategy<Value = (Board, Record)> {
-    (
-        vec(0u8..10, 32),
-        any::<bool>(),
-        0usize..30,
-        1usize..=100,
-        vec(any::<u32>(), 130),
-    )
-        .prop_filter_map(
-            "no move was possible",
-            |(cells, white, lead, len, choices)| {
-                let first = if white { Color::White } else { Color::Black };
-                fragment_from(rules, board_from(&cells), first, lead, len, &choices)
-            },
-        )
+    fragments_with(rules, Board::empty().topology())
 }
 
 /// Fragments of random games under `rules`, on its own board (the
 /// light-corner boards number their squares in their own way).
 fn fragments_on(rules: &'static dyn Rules) -> impl Strategy<Value = (Board, Record)> {
-    let topology = rules.variant().topology();
+    fragments_with(rules, rules.variant().topology())
+}
+
+fn fragments_with(
+    rules: &'static dyn Rules,
+    topology: postfacto::board::Topology,
+) -> impl Strategy<Value = (Board, Record)> {
     (
         vec(0u8..10, 32),
         any::<bool>(),

@@ -101,20 +101,24 @@ proptest::proptest! {
     fn flying_moves_and_play_agree(seed in 0u64..u64::MAX, density in 10u32..70, white: bool) {
         use postfacto::random::{random_board_on, Rng};
         let side = if white { Color::White } else { Color::Black };
-        for v in [
-            Variant::Brazilian,
-            Variant::International,
-            Variant::Pool,
-            Variant::Czech,
-            Variant::Spanish,
-            Variant::Canadian,
-        ] {
+        for v in FLYING {
             let board = random_board_on(&mut Rng::new(seed), v.topology(), density, 30);
             moves_and_play_agree(v, &board, side)?;
         }
     }
 
 }
+
+/// The flying-king rule sets besides Russian (which has tests of its own).
+const FLYING: [Variant; 7] = [
+    Variant::Brazilian,
+    Variant::International,
+    Variant::Pool,
+    Variant::Czech,
+    Variant::Spanish,
+    Variant::Portuguese,
+    Variant::Canadian,
+];
 
 proptest::proptest! {
     // Each case runs the binary twice.
@@ -128,15 +132,7 @@ proptest::proptest! {
         use postfacto::notation::Answer;
         use postfacto::random::{random_fragment, Rng};
         use postfacto::replay::replay;
-        for v in [
-            Variant::Brazilian,
-            Variant::International,
-            Variant::Pool,
-            Variant::Czech,
-            Variant::Spanish,
-            Variant::Portuguese,
-            Variant::Canadian,
-        ] {
+        for v in FLYING {
             let mut rng = Rng::new(seed);
             let Some((start, record)) = random_fragment(v.rules(), &mut rng, 10, 30) else {
                 continue;
@@ -158,16 +154,17 @@ proptest::proptest! {
 
 /// `verify --rules international INPUT ANSWER`.
 fn verify_ten(input: &std::path::Path, answer: &std::path::Path) -> crate::util::Run {
-    postfacto(
-        &[
-            "verify",
-            "--rules",
-            "international",
-            input.to_str().unwrap(),
-            answer.to_str().unwrap(),
-        ],
-        "",
-    )
+    verify_under("international", input, answer)
+}
+
+/// `verify --rules RULES INPUT ANSWER`.
+fn verify_under(
+    rules: &str,
+    input: &std::path::Path,
+    answer: &std::path::Path,
+) -> crate::util::Run {
+    let (input, answer) = (input.to_str().unwrap(), answer.to_str().unwrap());
+    postfacto(&["verify", "--rules", rules, input, answer], "")
 }
 
 #[test]
@@ -404,24 +401,8 @@ fn pool_and_czech_through_the_binary() {
         (0, "10-14\n10-15\n11-15\n11-16\n12-16\n9-13\n9-14\n")
     );
     for (rules, game_type) in [("pool", "23"), ("czech", "29")] {
-        let input = format!("tests/data/{rules}1.in");
-        let solved = postfacto(&["solve", "--rules", rules, "--format", "pdn", &input], "");
-        assert_eq!(solved.code, 0, "{}", solved.stderr);
-        assert!(
-            solved
-                .stdout
-                .contains(&format!("[GameType \"{game_type}\"]")),
-            "{}",
-            solved.stdout
-        );
-        let pdn = scratch(&format!("{rules}1.pdn"), &solved.stdout);
-        let verified = postfacto(&["verify", "--pdn", pdn.to_str().unwrap()], "");
-        assert_eq!(
-            (verified.code, verified.stdout.trim()),
-            (0, "game 1 (line 1): OK"),
-            "{}",
-            verified.stderr
-        );
+        let input = path(&format!("tests/data/{rules}1.in"));
+        solved_as_pdn_and_read_back(rules, &input, game_type, 1);
         refuses_square(&["solve", "--rules", rules], "W 1\n33-28\n", "33");
     }
 }
@@ -479,39 +460,7 @@ fn italian_through_the_binary() {
     );
     // Solved and judged: random fragments with kings, whose captures the
     // order of preference and "men may not take kings" decide.
-    let generated = postfacto(
-        &[
-            "generate", "--rules", "italian", "--count", "40", "--plies", "40", "--seed", "3",
-        ],
-        "",
-    );
-    assert_eq!(generated.code, 0, "{}", generated.stderr);
-    let input = scratch("italian40.in", &generated.stdout);
-    let solve = postfacto(
-        &["solve", "--rules", "italian", input.to_str().unwrap()],
-        "",
-    );
-    assert_eq!(solve.code, 0, "{}", solve.stderr);
-    let answer = scratch("italian40.ans", &solve.stdout);
-    let verified = postfacto(
-        &[
-            "verify",
-            "--rules",
-            "italian",
-            input.to_str().unwrap(),
-            answer.to_str().unwrap(),
-        ],
-        "",
-    );
-    assert_eq!(verified.code, 0, "{}{}", verified.stdout, verified.stderr);
-    assert_eq!(
-        verified
-            .stdout
-            .lines()
-            .filter(|l| l.ends_with(": OK"))
-            .count(),
-        40
-    );
+    solved_and_judged("italian", 40, 40, 3);
     let bad = postfacto(&["verify", "--rules", "italian", "-", "-"], "W 1\n33-29\n");
     assert_eq!(bad.code, 2, "{}", bad.stderr);
     assert!(bad.stderr.contains("unknown square '33'"), "{}", bad.stderr);
@@ -544,16 +493,7 @@ fn spanish_and_portuguese_through_the_binary() {
     let input = scratch("spanish-man.in", "W 1\n11x20\n");
     let both: String = board.lines().map(|row| format!("{row} {row}\n")).collect();
     let answer = scratch("spanish-man.ans", &both);
-    let refused = postfacto(
-        &[
-            "verify",
-            "--rules",
-            "spanish",
-            input.to_str().unwrap(),
-            answer.to_str().unwrap(),
-        ],
-        "",
-    );
+    let refused = verify_under("spanish", &input, &answer);
     assert_eq!(refused.code, 1, "{}{}", refused.stdout, refused.stderr);
     assert!(
         (refused.stdout.clone() + &refused.stderr).contains("the most kings must be taken"),
@@ -570,36 +510,7 @@ fn spanish_and_portuguese_through_the_binary() {
         );
         assert_eq!(generated.code, 0, "{}", generated.stderr);
         let input = scratch(&format!("{rules}3.in"), &generated.stdout);
-        let solved = postfacto(
-            &[
-                "solve",
-                "--rules",
-                rules,
-                "--format",
-                "pdn",
-                input.to_str().unwrap(),
-            ],
-            "",
-        );
-        assert_eq!(solved.code, 0, "{}", solved.stderr);
-        assert!(
-            solved
-                .stdout
-                .contains(&format!("[GameType \"{game_type}\"]")),
-            "{}",
-            solved.stdout
-        );
-        let pdn = scratch(&format!("{rules}3.pdn"), &solved.stdout);
-        let verified = postfacto(&["verify", "--pdn", pdn.to_str().unwrap()], "");
-        assert_eq!(verified.code, 0, "{}{}", verified.stdout, verified.stderr);
-        assert_eq!(
-            verified
-                .stdout
-                .lines()
-                .filter(|l| l.ends_with(": OK"))
-                .count(),
-            3
-        );
+        solved_as_pdn_and_read_back(rules, &input, game_type, 3);
         refuses_square(&["solve", "--rules", rules], "W 1\n33-28\n", "33");
     }
 }
@@ -650,4 +561,66 @@ fn refuses_square(args: &[&str], input: &str, square: &str) {
     assert_eq!(bad.stderr.lines().count(), 1, "{}", bad.stderr);
     let named = format!("unknown square '{square}'");
     assert!(bad.stderr.contains(&named), "{}", bad.stderr);
+}
+
+/// `generate --rules R` fragments (count, plies, seed) are all solved, and
+/// `verify` judges every answer OK.
+fn solved_and_judged(rules: &str, count: usize, plies: usize, seed: u64) {
+    let (count_text, plies_text, seed_text) =
+        (count.to_string(), plies.to_string(), seed.to_string());
+    let generated = postfacto(
+        &[
+            "generate",
+            "--rules",
+            rules,
+            "--count",
+            &count_text,
+            "--plies",
+            &plies_text,
+            "--seed",
+            &seed_text,
+        ],
+        "",
+    );
+    assert_eq!(generated.code, 0, "{}", generated.stderr);
+    let input = scratch(&format!("{rules}-{seed}.in"), &generated.stdout);
+    let input = input.to_str().unwrap();
+    let solve = postfacto(&["solve", "--rules", rules, input], "");
+    assert_eq!(solve.code, 0, "{}", solve.stderr);
+    let answer = scratch(&format!("{rules}-{seed}.ans"), &solve.stdout);
+    let verified = postfacto(
+        &["verify", "--rules", rules, input, answer.to_str().unwrap()],
+        "",
+    );
+    all_ok(&verified, count);
+}
+
+/// A `verify` run that exits 0 with `count` lines ending in `: OK`.
+fn all_ok(verified: &crate::util::Run, count: usize) {
+    assert_eq!(verified.code, 0, "{}{}", verified.stdout, verified.stderr);
+    let ok = verified.stdout.lines().filter(|l| l.ends_with(": OK"));
+    assert_eq!(ok.count(), count, "{}", verified.stdout);
+}
+
+/// `solve --format pdn` answers every record of `input` with its `GameType`,
+/// and `verify --pdn` replays all `games` of that PDN.
+fn solved_as_pdn_and_read_back(
+    rules: &str,
+    input: &std::path::Path,
+    game_type: &str,
+    games: usize,
+) {
+    let input = input.to_str().unwrap();
+    let solved = postfacto(&["solve", "--rules", rules, "--format", "pdn", input], "");
+    assert_eq!(solved.code, 0, "{}", solved.stderr);
+    let tag = format!("[GameType \"{game_type}\"]");
+    assert_eq!(
+        solved.stdout.matches(&tag).count(),
+        games,
+        "{}",
+        solved.stdout
+    );
+    let pdn = scratch(&format!("{rules}-{games}.pdn"), &solved.stdout);
+    let verified = postfacto(&["verify", "--pdn", pdn.to_str().unwrap()], "");
+    all_ok(&verified, games);
 }
