@@ -12,6 +12,7 @@ use crate::board::grid::{self, pull};
 use crate::board::{Color, Direction, Square};
 use crate::notation::Record;
 use crate::rules::Movement;
+use smallvec::SmallVec;
 
 use super::emitter::{
     encode_record, ply_number, Contradiction, Emitter, EncodeOptions, Encoded, PlyEncoder,
@@ -206,37 +207,24 @@ impl<S: ClauseSink> Encoder<'_, S> {
                     self.out.group(Some(ply), rule);
                 }
                 let forward = side.is_forward(dir);
-                for (mover, taken) in self.jumpers(board, a, over, side, forward) {
-                    let conds = [mover, taken, board.is_empty(land)];
-                    self.out.forbid(&conds, || {
-                        format!("the move is not a capture, but {a}x{land} is available whatever the start board")
-                    })?;
+                let mover = board.holds_mover(a, side, forward);
+                let taken = board.holds(over, enemy);
+                let land_empty = board.is_empty(land);
+                let why = || {
+                    format!("the move is not a capture, but {a}x{land} is available whatever the start board")
+                };
+                if self.movement.men_capture_kings || !forward {
+                    self.out.forbid(&[mover, taken, land_empty], why)?;
+                } else {
+                    // Men may not take kings: a king takes any piece, a man a man.
+                    let king = both(mover, board.is_king(a));
+                    self.out.forbid(&[king, taken, land_empty], why)?;
+                    let man = both(taken, board.is_man(over));
+                    self.out.forbid(&[mover, man, land_empty], why)?;
                 }
             }
         }
         Ok(())
-    }
-
-    /// The ways a jump from `a` over `over` is open, each as (the mover,
-    /// the piece taken): any piece of `side` (a king for a backward jump)
-    /// and any enemy; where men may not take kings, a king and any enemy,
-    /// or a man's jump forward and an enemy man.
-    fn jumpers(
-        &self,
-        board: &SymBoard,
-        a: Square,
-        over: Square,
-        side: Color,
-        forward: bool,
-    ) -> Vec<(Cond, Cond)> {
-        let enemy = board.holds(over, side.opposite());
-        if self.movement.men_capture_kings || !forward {
-            return vec![(board.holds_mover(a, side, forward), enemy)];
-        }
-        vec![
-            (both(board.holds(a, side), board.is_king(a)), enemy),
-            (board.holds(a, side), both(enemy, board.is_man(over))),
-        ]
     }
 
     /// A capture: every jumped square holds an enemy and every landing is
@@ -247,8 +235,13 @@ impl<S: ClauseSink> Encoder<'_, S> {
         let (mv, enemy) = (ply.text, ply.side.opposite());
         let from = mv.from();
         let mover_is_king = board.is_king(from);
-        let mover_is_man = board.is_man(from);
-        let mut taken = Vec::new();
+        // (Asked only where men may not take kings.)
+        let mover_is_man = if self.movement.men_capture_kings {
+            None
+        } else {
+            board.is_man(from)
+        };
+        let mut taken: SmallVec<[Square; 16]> = SmallVec::new();
         board.set(
             from,
             Content::Emptied {
@@ -325,20 +318,18 @@ impl<S: ClauseSink> Encoder<'_, S> {
             } else {
                 mover_is_king
             };
-            let enemy_there = board.holds(over, enemy);
-            let ways = if self.movement.men_capture_kings || !forward {
-                vec![(piece, enemy_there)]
-            } else {
-                vec![
-                    (mover_is_king, enemy_there),
-                    (piece, both(enemy_there, board.is_man(over))),
-                ]
+            let taken = board.holds(over, enemy);
+            let land_empty = board.is_empty(land);
+            let why = || {
+                format!("the capture stops on {stop}, but it could still jump {over} to {land} whatever the start board")
             };
-            for (piece, taken) in ways {
-                let conds = [piece, taken, board.is_empty(land)];
-                self.out.forbid(&conds, || {
-                    format!("the capture stops on {stop}, but it could still jump {over} to {land} whatever the start board")
-                })?;
+            if self.movement.men_capture_kings || !forward {
+                self.out.forbid(&[piece, taken, land_empty], why)?;
+            } else {
+                // Men may not take kings: a king takes any piece, a man a man.
+                self.out.forbid(&[mover_is_king, taken, land_empty], why)?;
+                let man = both(taken, board.is_man(over));
+                self.out.forbid(&[piece, man, land_empty], why)?;
             }
         }
         Ok(())
