@@ -62,7 +62,7 @@ pub fn refined_dimacs(
     known: BoardFacts,
 ) -> Result<AnnotatedCnf, SolveError> {
     let (mut cnf, encoded) = dimacs_encoded(record, variant, known)?;
-    if encoded.layout.is_none() {
+    if encoded.layout.is_none() && !variant.facts().movement.choice_learned() {
         return Ok(cnf);
     }
     let mut formula = Formula {
@@ -129,6 +129,32 @@ mod tests {
                 .check_proof(&proof[..])
                 .unwrap_or_else(|e| panic!("{text:?}: {e}"));
         }
+    }
+
+    /// A record impossible only by a rule refinement learns (Spanish: the
+    /// most kings) gets a proof of the formula with the learned clauses.
+    #[test]
+    fn a_proof_covers_the_clauses_refinement_learns() {
+        use crate::board::PartialBoard;
+        use crate::notation::{parse_board_on, parse_records_with};
+        let spanish = Variant::Spanish;
+        let text =
+            ".-.-.-.-\n-.-.-.-.\n.-.-.-.-\n-.-.-.-.\n.-b-B-.-\n-.-w-.-.\n.-.-.-.-\n-.-.-.-.\n";
+        let board = parse_board_on(text, spanish.topology()).unwrap();
+        let known = BoardFacts {
+            start: Some(PartialBoard {
+                board,
+                known: spanish.topology().all_bits(),
+            }),
+            end: None,
+        };
+        let r = parse_records_with("W 1\n11x20\n", spanish.geometry())
+            .unwrap()
+            .remove(0);
+        let mut proof = Vec::new();
+        assert!(write_proof_knowing(&r, spanish, known, ProofFormat::Drat, &mut proof).unwrap());
+        let formula = refined_dimacs(&r, spanish, known).unwrap();
+        check_drat(formula.formula(), &String::from_utf8(proof).unwrap()).unwrap();
     }
 
     #[test]

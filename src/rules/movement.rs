@@ -64,6 +64,16 @@ impl Movement {
         variant.facts().movement
     }
 
+    /// Whether the SAT encoding leaves a step of the capture choice to
+    /// refinement, even on records without damage (Spanish's most kings,
+    /// the Italian order): their formulas need the learned clauses.
+    pub const fn choice_learned(self) -> bool {
+        matches!(
+            self.priority,
+            Priority::MostPiecesThenKings | Priority::ItalianOrder
+        )
+    }
+
     /// Whether a man of `side` may capture in `dir`.
     pub fn man_captures(self, side: Color, dir: Direction) -> bool {
         self.men_capture_backwards || side.is_forward(dir)
