@@ -79,10 +79,7 @@ pub fn refined_dimacs(
         ));
     }
     for learned in &canonical.learned {
-        cnf.begin_group(format!(
-            "learned at ply {}: a capture the board allows rules out the move played",
-            learned.ply
-        ));
+        cnf.begin_group(format!("learned at ply {}: {}", learned.ply, learned.why));
         cnf.add_clause(&learned.clause);
     }
     Ok(cnf)

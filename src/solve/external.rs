@@ -71,7 +71,7 @@ pub fn solve_external(
                     "ply {ply}: every capture step is written for an outside solver"
                 )))
             }
-            Check::Learn { ply, clause } => {
+            Check::Learn { ply, clause, .. } => {
                 cnf.begin_group(format!(
                     "learned at ply {ply} from a model the replayer rejected"
                 ));

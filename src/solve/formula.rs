@@ -85,6 +85,8 @@ pub struct Learned {
     pub ply: usize,
     /// The clause.
     pub clause: Vec<Lit>,
+    /// What it says.
+    pub why: &'static str,
 }
 
 /// A model that replays, and what it plays.
@@ -269,9 +271,9 @@ pub fn solve_refining<B: Backend>(
                     end,
                 }))
             }
-            Check::Learn { ply, clause } => {
+            Check::Learn { ply, clause, why } => {
                 backend.add_at(ply, &clause);
-                learned.push(Learned { ply, clause });
+                learned.push(Learned { ply, clause, why });
             }
             Check::Deepen { ply, depth } => {
                 if !formula.deepen(backend, ply, depth) {
@@ -322,7 +324,7 @@ pub fn solve_canonically(formula: &mut Formula, cnf: &CnfFormula) -> Result<Cano
                     lucky: true,
                 });
             }
-            Check::Learn { ply, clause } => learned.push(Learned { ply, clause }),
+            Check::Learn { ply, clause, why } => learned.push(Learned { ply, clause, why }),
             Check::Deepen { .. } => {}
         }
     }

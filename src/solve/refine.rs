@@ -41,6 +41,8 @@ pub enum Check {
         ply: usize,
         /// The clause (implied by the rules; false under the model).
         clause: Vec<Lit>,
+        /// What the clause says, for listings.
+        why: &'static str,
     },
     /// Not an answer, and the clause that rules it out speaks of capture
     /// steps of a damaged ply not written yet: write them first.
@@ -184,9 +186,19 @@ impl<'a> Refiner<'a> {
                 "the clause learned at ply {ply} does not rule out the model that broke it"
             )));
         }
-        Ok(Check::Learn { ply, clause })
+        Ok(Check::Learn {
+            ply,
+            clause,
+            why: WITNESS_CLAUSE,
+        })
     }
 }
+
+/// [`Check::Learn`]'s words for a witness clause.
+pub const WITNESS_CLAUSE: &str = "a capture the board allows rules out the move played";
+/// [`Check::Learn`]'s words for a dependency clause.
+pub const DEPENDENCY_CLAUSE: &str =
+    "the start squares the ply's break depends on are not all as in a model that broke it";
 
 /// A model's replay up to the ply that broke a rule.
 struct Played<'p> {
@@ -274,7 +286,11 @@ impl Refiner<'_> {
         }
         clause.sort_unstable();
         clause.dedup();
-        Ok(Check::Learn { ply, clause })
+        Ok(Check::Learn {
+            ply,
+            clause,
+            why: DEPENDENCY_CLAUSE,
+        })
     }
 }
 
@@ -555,7 +571,7 @@ mod tests {
             })
             .collect();
         let refiner = Refiner::new(spanish.rules(), &record, None, BoardFacts::default());
-        let Ok(Check::Learn { ply, clause }) = refiner.check(&model) else {
+        let Ok(Check::Learn { ply, clause, .. }) = refiner.check(&model) else {
             panic!("the model is not refined");
         };
         assert_eq!(ply, 1);
