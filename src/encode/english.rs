@@ -12,7 +12,6 @@ use crate::board::grid::{self, pull};
 use crate::board::{Color, Direction, Square};
 use crate::notation::Record;
 use crate::rules::Movement;
-use smallvec::SmallVec;
 
 use super::emitter::{
     encode_record, ply_number, Contradiction, Emitter, EncodeOptions, Encoded, PlyEncoder,
@@ -229,8 +228,13 @@ impl<S: ClauseSink> Encoder<'_, S> {
 
     /// A capture: every jumped square holds an enemy and every landing is
     /// empty when the piece arrives; then it cannot jump on from its stop.
-    /// Where captured pieces stay until the move ends, no landing is on
-    /// one; where men may not take kings, a man takes men.
+    /// Where men may not take kings, a man takes men.
+    ///
+    /// Whether captured pieces leave at once or stay until the move ends
+    /// (Italian) changes nothing here: a jumped square is emptied, so it
+    /// is never jumped again, and with short jumps no landing is ever a
+    /// jumped square (landings keep the origin's row parity, jumped
+    /// squares have the other).
     fn capture(&mut self, board: &mut SymBoard, ply: PlyRef<'_>) -> Result<(), Contradiction> {
         let (mv, enemy) = (ply.text, ply.side.opposite());
         let from = mv.from();
@@ -241,7 +245,6 @@ impl<S: ClauseSink> Encoder<'_, S> {
         } else {
             board.is_man(from)
         };
-        let mut taken: SmallVec<[Square; 16]> = SmallVec::new();
         board.set(
             from,
             Content::Emptied {
@@ -265,10 +268,8 @@ impl<S: ClauseSink> Encoder<'_, S> {
             }
             let rule = Rule::LandingEmpty(to);
             self.out.group(Some(ply), rule);
-            let stays = !self.movement.removed_at_once && taken.contains(&to);
-            let empty = if stays { None } else { board.is_empty(to) };
             self.out
-                .require(empty, || board.describe(to))
+                .require(board.is_empty(to), || board.describe(to))
                 .map_err(Contradiction::at(ply, rule))?;
             board.set(
                 over,
@@ -276,12 +277,11 @@ impl<S: ClauseSink> Encoder<'_, S> {
                     by: ply_number(ply),
                 },
             );
-            taken.push(over);
         }
         if self.out.options.units_only {
             return Ok(());
         }
-        self.capture_ends(board, ply, mover_is_king, &taken)
+        self.capture_ends(board, ply, mover_is_king)
             .map_err(Contradiction::at(ply, Rule::CaptureEnds(mv.to())))
     }
 
@@ -292,15 +292,12 @@ impl<S: ClauseSink> Encoder<'_, S> {
         board: &SymBoard,
         ply: PlyRef<'_>,
         mover_is_king: Cond,
-        taken: &[Square],
     ) -> Result<(), String> {
         let (side, stop) = (ply.side, ply.text.to());
         let enemy = side.opposite();
         self.out.group(Some(ply), Rule::CaptureEnds(stop));
-        // Where captured pieces stay, a jump over or onto one is closed.
-        let stays = |s: &Square| !self.movement.removed_at_once && taken.contains(s);
         for dir in Direction::ALL {
-            let Some((over, land)) = stop.jump(dir).filter(|(o, l)| !stays(o) && !stays(l)) else {
+            let Some((over, land)) = stop.jump(dir) else {
                 continue;
             };
             if self.out.options.fine_groups {
