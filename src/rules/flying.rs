@@ -234,31 +234,19 @@ impl Policy {
         captures
     }
 
-    /// The most pieces one move of `side` can take (0 without a capture).
-    fn most_pieces(self, board: &Board, side: Color) -> usize {
-        self.captures(board, side)
-            .iter()
-            .map(|c| c.landings().len())
-            .max()
-            .unwrap_or(0)
-    }
-
-    fn legal_moves(self, board: &Board, side: Color) -> Vec<MoveText> {
-        let mut captures = self.captures(board, side);
-        match self.0.priority {
+    /// Keeps, of `captures` (every complete capture of `side` on
+    /// `board`), those the priority lets it choose.
+    fn keep_chosen(self, board: &Board, captures: &mut Vec<MoveText>) {
+        let priority = self.0.priority;
+        match priority {
             Priority::Free => {}
             // No flying rule set has the Italian order; the most pieces
             // is its first step.
-            Priority::MostPieces | Priority::ItalianOrder => {
-                let most = captures.iter().map(|c| c.landings().len()).max();
-                captures.retain(|c| Some(c.landings().len()) == most);
-            }
-            Priority::MostPiecesThenKings => {
-                let most = captures.iter().map(|c| c.landings().len()).max();
-                captures.retain(|c| Some(c.landings().len()) == most);
-                let kings = |c: &MoveText| kings_taken(board, c.path());
-                let most_kings = captures.iter().map(kings).max();
-                captures.retain(|c| Some(kings(c)) == most_kings);
+            Priority::MostPieces | Priority::ItalianOrder | Priority::MostPiecesThenKings => {
+                keep_most(captures, |c| c.landings().len());
+                if priority == Priority::MostPiecesThenKings {
+                    keep_most(captures, |c| kings_taken(board, c.path()));
+                }
             }
             Priority::KingFirst => {
                 let by_king = |c: &MoveText| board.get(c.from()).is_some_and(|p| p.is_king());
@@ -267,6 +255,11 @@ impl Policy {
                 }
             }
         }
+    }
+
+    fn legal_moves(self, board: &Board, side: Color) -> Vec<MoveText> {
+        let mut captures = self.captures(board, side);
+        self.keep_chosen(board, &mut captures);
         let mut moves = if captures.is_empty() {
             let mut simple = Vec::new();
             for from in board.squares_of(side) {
@@ -286,7 +279,8 @@ impl Policy {
     /// The capture `mv` by `piece` is one the rules let `side` choose.
     ///
     /// # Errors
-    /// [`Violation::NotTheMost`] or [`Violation::KingMustCapture`].
+    /// [`Violation::NotTheMost`], [`Violation::NotTheMostKings`] or
+    /// [`Violation::KingMustCapture`].
     fn check_priority(
         self,
         board: &Board,
@@ -296,35 +290,26 @@ impl Policy {
     ) -> Result<(), Violation> {
         match self.0.priority {
             Priority::Free => Ok(()),
-            Priority::MostPieces | Priority::ItalianOrder => {
-                let most = self.most_pieces(board, side);
-                let taken = mv.landings().len();
+            Priority::MostPieces | Priority::ItalianOrder | Priority::MostPiecesThenKings => {
+                let mut chosen = self.captures(board, side);
+                self.keep_chosen(board, &mut chosen);
+                let Some(best) = chosen.first() else {
+                    return Ok(());
+                };
+                let (taken, most) = (mv.landings().len(), best.landings().len());
                 if taken < most {
                     return Err(Violation::NotTheMost { taken, most });
                 }
-                Ok(())
-            }
-            Priority::MostPiecesThenKings => {
-                let captures = self.captures(board, side);
-                let most = captures.iter().map(|c| c.landings().len()).max();
-                let taken = mv.landings().len();
-                let most = most.unwrap_or(0);
-                if taken < most {
-                    return Err(Violation::NotTheMost { taken, most });
-                }
-                let kings = kings_taken(board, mv.path());
-                let most_kings = captures
-                    .iter()
-                    .filter(|c| c.landings().len() == most)
-                    .map(|c| kings_taken(board, c.path()))
-                    .max()
-                    .unwrap_or(0);
-                if kings < most_kings {
-                    return Err(Violation::NotTheMostKings {
-                        taken,
-                        kings,
-                        most_kings,
-                    });
+                if self.0.priority == Priority::MostPiecesThenKings {
+                    let kings = kings_taken(board, mv.path());
+                    let most_kings = kings_taken(board, best.path());
+                    if kings < most_kings {
+                        return Err(Violation::NotTheMostKings {
+                            taken,
+                            kings,
+                            most_kings,
+                        });
+                    }
                 }
                 Ok(())
             }
@@ -346,6 +331,12 @@ impl Policy {
             MoveText::along(vec![from, jump.landings[0]], true)
         })
     }
+}
+
+/// Keeps the items of `items` with the greatest `key`.
+fn keep_most<T>(items: &mut Vec<T>, key: impl Fn(&T) -> usize) {
+    let most = items.iter().map(&key).max();
+    items.retain(|item| Some(key(item)) == most);
 }
 
 /// How many kings a capture along `path` takes on `board` (the board
