@@ -22,7 +22,7 @@ pub enum Command {
         /// b w B W for pieces ('-' or nothing: standard input).
         file: Option<PathBuf>,
         /// Rule set.
-        #[arg(long, value_enum, default_value_t = RulesArg::English)]
+        #[arg(long, value_enum, default_value_t = RulesArg::ENGLISH)]
         rules: RulesArg,
         /// The side to move.
         #[arg(long, value_enum, ignore_case = true)]
@@ -244,7 +244,7 @@ pub struct GenerateArgs {
           value_parser = clap::value_parser!(u32).range(0..=100))]
     pub density: u32,
     /// Rule set of the random games (Russian records are written in algebraic notation).
-    #[arg(long, value_enum, default_value_t = RulesArg::English, conflicts_with_all = ["hard", "hard_search"])]
+    #[arg(long, value_enum, default_value_t = RulesArg::ENGLISH, conflicts_with_all = ["hard", "hard_search"])]
     pub rules: RulesArg,
     /// Damage each fragment: this many moves become a lone '?' (same
     /// fragments as without, same seed).
@@ -272,7 +272,7 @@ pub struct BenchArgs {
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
     /// Rule set (Russian: the SAT engine only, and no hard family).
-    #[arg(long, value_enum, default_value_t = RulesArg::English)]
+    #[arg(long, value_enum, default_value_t = RulesArg::ENGLISH)]
     pub rules: RulesArg,
     /// Instead, time both pawn-puzzle engines on random boards of half density,
     /// 8 x 8 up to 1000 x 1000 (--seed applies).
@@ -290,54 +290,46 @@ pub struct BenchArgs {
     pub repair: bool,
 }
 
-/// The rule sets.
-#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
-pub enum RulesArg {
-    /// English draughts (the ICPC task): numbered squares, short kings.
-    English,
-    /// Russian draughts: flying kings, men capture backwards; algebraic notation.
-    Russian,
-    /// International draughts: 10x10, squares 1..50, the majority capture.
-    International,
-    /// Brazilian draughts: International rules on 8x8; algebraic notation.
-    Brazilian,
-    /// American pool checkers: flying kings, free choice of capture; numbered as English.
-    Pool,
-    /// Czech draughts: flying kings, men capture forwards, kings capture first; algebraic.
-    Czech,
-    /// Italian draughts: short kings, men may not take kings, an order of captures;
-    /// squares 1..32 from the top left of a board whose bottom-left corner is light.
-    Italian,
-    /// Spanish draughts: flying kings, men capture forwards, the most pieces then the
-    /// most kings; squares 1..32 from the bottom right of a board whose bottom-left
-    /// corner is light.
-    Spanish,
-    /// Portuguese draughts: as Spanish.
-    Portuguese,
-    /// Canadian draughts: International rules on 12x12, squares 1..72.
-    Canadian,
-    /// Inferred from the notation, and from which rule set the record
-    /// replays or solves under (`solve`, `verify`, `cnf`).
-    Auto,
-}
+/// A `--rules` value: a rule set of the rule table (its name and summary
+/// come from there, so a new row needs nothing here), or `auto`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RulesArg(Option<postfacto::rules::Variant>);
 
 impl RulesArg {
+    /// `--rules english`, the default.
+    pub const ENGLISH: RulesArg = RulesArg(Some(postfacto::rules::Variant::English));
+
     /// The rule set named; `None` for `auto`.
     pub fn variant(self) -> Option<postfacto::rules::Variant> {
-        use postfacto::rules::Variant;
-        match self {
-            RulesArg::English => Some(Variant::English),
-            RulesArg::Russian => Some(Variant::Russian),
-            RulesArg::International => Some(Variant::International),
-            RulesArg::Brazilian => Some(Variant::Brazilian),
-            RulesArg::Pool => Some(Variant::Pool),
-            RulesArg::Czech => Some(Variant::Czech),
-            RulesArg::Italian => Some(Variant::Italian),
-            RulesArg::Spanish => Some(Variant::Spanish),
-            RulesArg::Portuguese => Some(Variant::Portuguese),
-            RulesArg::Canadian => Some(Variant::Canadian),
-            RulesArg::Auto => None,
-        }
+        self.0
+    }
+}
+
+/// Every `--rules` value: the table's rule sets, then `auto`.
+const RULES_ARGS: [RulesArg; postfacto::rules::Variant::ALL.len() + 1] = {
+    use postfacto::rules::Variant;
+    let mut all = [RulesArg(None); Variant::ALL.len() + 1];
+    let mut i = 0;
+    while i < Variant::ALL.len() {
+        all[i] = RulesArg(Some(Variant::ALL[i]));
+        i += 1;
+    }
+    all
+};
+
+impl ValueEnum for RulesArg {
+    fn value_variants<'a>() -> &'a [Self] {
+        &RULES_ARGS
+    }
+
+    fn to_possible_value(&self) -> Option<clap::builder::PossibleValue> {
+        use clap::builder::PossibleValue;
+        Some(match self.0 {
+            Some(v) => PossibleValue::new(v.name()).help(v.facts().summary),
+            None => PossibleValue::new("auto").help(
+                "Inferred from the notation, and from which rule set the record replays or solves under (`solve`, `verify`, `cnf`)",
+            ),
+        })
     }
 }
 

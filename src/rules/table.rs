@@ -16,6 +16,8 @@ pub struct RuleSet {
     pub name: &'static str,
     /// Capitalised name, for titles.
     pub title: &'static str,
+    /// One line for the command line's list of rule sets.
+    pub summary: &'static str,
     /// The board and how its squares are written.
     pub topology: Topology,
     /// The side that moves first from the opening.
@@ -74,9 +76,25 @@ const SPANISH_MOVES: Movement = Movement {
     ..INTERNATIONAL_MOVES
 };
 
+const INTERNATIONAL: RuleSet = RuleSet {
+    name: "international",
+    title: "International",
+    summary: "International draughts: 10x10, squares 1..50, the majority capture",
+    topology: Topology::Ten,
+    first_player: Color::White,
+    pdn_game_type: 20,
+    fen_algebraic: false,
+    movement: INTERNATIONAL_MOVES,
+    encoding_doc: "international",
+    careful_play: true,
+    generated_first: Color::White,
+    encoded: true,
+};
+
 const SPANISH: RuleSet = RuleSet {
     name: "spanish",
     title: "Spanish",
+    summary: "Spanish draughts: flying kings, men capture forwards, the most pieces then the most kings; squares 1..32 from the bottom right of a board whose bottom-left corner is light",
     topology: Topology::EightMirroredFromBottom,
     first_player: Color::White,
     pdn_game_type: 24,
@@ -94,6 +112,7 @@ const TABLE: [RuleSet; Variant::ALL.len()] = [
     RuleSet {
         name: "english",
         title: "English",
+        summary: "English draughts (the ICPC task): numbered squares, short kings",
         topology: Topology::Eight,
         first_player: Color::Black,
         pdn_game_type: 21,
@@ -107,6 +126,7 @@ const TABLE: [RuleSet; Variant::ALL.len()] = [
     RuleSet {
         name: "russian",
         title: "Russian",
+        summary: "Russian draughts: flying kings, men capture backwards; algebraic notation",
         topology: Topology::EightAlgebraic,
         first_player: Color::White,
         pdn_game_type: 25,
@@ -117,35 +137,19 @@ const TABLE: [RuleSet; Variant::ALL.len()] = [
         generated_first: Color::Black,
         encoded: true,
     },
-    RuleSet {
-        name: "international",
-        title: "International",
-        topology: Topology::Ten,
-        first_player: Color::White,
-        pdn_game_type: 20,
-        fen_algebraic: false,
-        movement: INTERNATIONAL_MOVES,
-        encoding_doc: "international",
-        careful_play: true,
-        generated_first: Color::White,
-        encoded: true,
-    },
+    INTERNATIONAL,
     RuleSet {
         name: "brazilian",
         title: "Brazilian",
+        summary: "Brazilian draughts: International rules on 8x8; algebraic notation",
         topology: Topology::EightAlgebraic,
-        first_player: Color::White,
         pdn_game_type: 26,
-        fen_algebraic: false,
-        movement: INTERNATIONAL_MOVES,
-        encoding_doc: "international",
-        careful_play: true,
-        generated_first: Color::White,
-        encoded: true,
+        ..INTERNATIONAL
     },
     RuleSet {
         name: "pool",
         title: "American pool",
+        summary: "American pool checkers: flying kings, free choice of capture; numbered as English",
         topology: Topology::Eight,
         first_player: Color::Black,
         pdn_game_type: 23,
@@ -163,6 +167,7 @@ const TABLE: [RuleSet; Variant::ALL.len()] = [
     RuleSet {
         name: "czech",
         title: "Czech",
+        summary: "Czech draughts: flying kings, men capture forwards, kings capture first; algebraic",
         topology: Topology::EightAlgebraic,
         first_player: Color::White,
         pdn_game_type: 29,
@@ -182,6 +187,7 @@ const TABLE: [RuleSet; Variant::ALL.len()] = [
     RuleSet {
         name: "italian",
         title: "Italian",
+        summary: "Italian draughts: short kings, men may not take kings, an order of captures; squares 1..32 from the top left of a board whose bottom-left corner is light",
         topology: Topology::EightMirrored,
         first_player: Color::White,
         pdn_game_type: 22,
@@ -204,22 +210,19 @@ const TABLE: [RuleSet; Variant::ALL.len()] = [
     RuleSet {
         name: "portuguese",
         title: "Portuguese",
+        summary: "Portuguese draughts: as Spanish",
         pdn_game_type: 28,
         ..SPANISH
     },
     RuleSet {
         name: "canadian",
         title: "Canadian",
+        summary: "Canadian draughts: International rules on 12x12, squares 1..72",
         topology: Topology::Twelve,
-        first_player: Color::White,
         pdn_game_type: 27,
-        fen_algebraic: false,
-        movement: INTERNATIONAL_MOVES,
-        encoding_doc: "international",
-        careful_play: true,
-        generated_first: Color::White,
         // The encoder's square sets are 64 bits (see `encode::symbolic::Mask`).
         encoded: false,
+        ..INTERNATIONAL
     },
 ];
 
