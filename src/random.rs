@@ -4,7 +4,7 @@
 //! part of the `--seed` contract (the same seed gives the same instances in
 //! every version), which a general-purpose RNG crate does not promise.
 
-use crate::board::{Board, Color, Piece, Role, Topology};
+use crate::board::{Board, Color, Direction, Piece, Role, Topology};
 use crate::notation::{MoveText, Record};
 use crate::rules::Rules;
 
@@ -239,6 +239,20 @@ pub struct Damage {
     /// Write every capture short: first and last square, and each landing
     /// between them with even odds.
     pub short_captures: bool,
+}
+
+/// The simple move `mv` with its landing misread as another neighbour of
+/// its origin (a recorder's slip), picked by `rng`; `None` when the origin
+/// has no other neighbour.
+pub fn misread_landing(mv: &MoveText, rng: &mut Rng) -> Option<MoveText> {
+    let from = mv.from();
+    let others: Vec<_> = Direction::ALL
+        .into_iter()
+        .filter_map(|d| from.step(d))
+        .filter(|&to| to != mv.to())
+        .collect();
+    let &to = others.get(rng.below(others.len().max(1)))?;
+    MoveText::along(vec![from, to], false)
 }
 
 /// `record` as a damaged score sheet would have it (`shared/spec/damaged.md`):

@@ -10,9 +10,8 @@ use proptest::prelude::*;
 use postfacto::analysis::{
     edited_record, every_edit, repair, EditKind, EditSpot, RepairOptions, RepairOutcome,
 };
-use postfacto::board::Direction;
 use postfacto::encode::BoardFacts;
-use postfacto::notation::{MoveText, Record};
+use postfacto::notation::Record;
 use postfacto::random::{random_fragment, Rng};
 use postfacto::replay::judge;
 use postfacto::rules::Variant;
@@ -42,14 +41,7 @@ fn miswrite(record: &Record, kind: EditKind, rng: &mut Rng) -> Option<Record> {
         EditKind::Square | EditKind::Move => {
             let simple: Vec<usize> = (0..n).filter(|&i| !moves[i].is_capture()).collect();
             let &i = simple.get(rng.below(simple.len().max(1)))?;
-            let from = moves[i].from();
-            let others: Vec<_> = Direction::ALL
-                .into_iter()
-                .filter_map(|d| from.step(d))
-                .filter(|&to| to != moves[i].to())
-                .collect();
-            let &to = others.get(rng.below(others.len().max(1)))?;
-            moves[i] = MoveText::along(vec![from, to], false)?;
+            moves[i] = postfacto::random::misread_landing(&moves[i], rng)?;
         }
         EditKind::Missing => {
             if n < 2 {

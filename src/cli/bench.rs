@@ -668,8 +668,6 @@ fn run_repair(
 /// `record` with `edits` simple moves (or as many as it has) going to
 /// another neighbour of their origin: a recorder's misread square.
 fn misread(record: &Record, edits: usize, rng: &mut postfacto::random::Rng) -> Record {
-    use postfacto::board::Direction;
-    use postfacto::notation::MoveText;
     let mut moves = record.moves.clone();
     let mut simple: Vec<usize> = (0..moves.len())
         .filter(|&i| !moves[i].is_capture())
@@ -679,16 +677,8 @@ fn misread(record: &Record, edits: usize, rng: &mut postfacto::random::Rng) -> R
             break;
         }
         let i = simple.swap_remove(rng.below(simple.len()));
-        let from = moves[i].from();
-        let others: Vec<_> = Direction::ALL
-            .into_iter()
-            .filter_map(|d| from.step(d))
-            .filter(|&to| to != moves[i].to())
-            .collect();
-        if let Some(&to) = others.get(rng.below(others.len().max(1))) {
-            if let Some(mv) = MoveText::along(vec![from, to], false) {
-                moves[i] = mv;
-            }
+        if let Some(mv) = postfacto::random::misread_landing(&moves[i], rng) {
+            moves[i] = mv;
         }
     }
     Record::new(record.first, moves)
