@@ -90,6 +90,14 @@ const NONE: u8 = u8::MAX;
 /// byte and a move's path stays short).
 const RAW_COUNT: usize = 256;
 
+/// A colour's bit in [`Tables::crowns`].
+const fn crowning_bit(color: Color) -> u8 {
+    match color {
+        Color::White => 1,
+        Color::Black => 2,
+    }
+}
+
 const fn topology_of(raw: u8) -> Topology {
     let mut i = Topology::ALL.len() - 1;
     while Topology::ALL[i].base() > raw {
@@ -108,6 +116,8 @@ struct Tables {
     boards: [u8; RAW_COUNT],
     /// The size of the square's board (rows).
     sizes: [u8; RAW_COUNT],
+    /// Which colours' men are crowned here ([`crowning_bit`]).
+    crowns: [u8; RAW_COUNT],
     places: [(u8, u8); RAW_COUNT],
     /// [`Square::grid_bit`] (0 for squares not on an 8x8 board).
     grid_bits: [u64; RAW_COUNT],
@@ -121,6 +131,7 @@ const TABLES: Tables = {
         indices: [0; RAW_COUNT],
         boards: [0; RAW_COUNT],
         sizes: [0; RAW_COUNT],
+        crowns: [0; RAW_COUNT],
         places: [(0, 0); RAW_COUNT],
         grid_bits: [0; RAW_COUNT],
         numbers: [0; RAW_COUNT],
@@ -137,6 +148,14 @@ const TABLES: Tables = {
             let row = index / half;
             let col = 2 * (index % half) + 1 - row % 2;
             t.places[raw] = (row, col);
+            let colors = [Color::White, Color::Black];
+            let mut c = 0;
+            while c < colors.len() {
+                if row == topology.crowning_row(colors[c]) {
+                    t.crowns[raw] |= crowning_bit(colors[c]);
+                }
+                c += 1;
+            }
             t.numbers[raw] = topology.number_of(index as usize) as u8;
             if topology.size() == 8 {
                 t.grid_bits[raw] = 1 << (row * 8 + col);
@@ -214,10 +233,7 @@ impl Square {
 
     /// True if a man of `color` is crowned here.
     pub const fn crowns(self, color: Color) -> bool {
-        match color {
-            Color::White => self.row() == 0,
-            Color::Black => self.row() == TABLES.sizes[self.0 as usize] - 1,
-        }
+        TABLES.crowns[self.0 as usize] & crowning_bit(color) != 0
     }
 
     /// This square's bit in a bitboard of its board (bit `index`).
