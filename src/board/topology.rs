@@ -57,6 +57,30 @@ const BASES: [u8; Topology::ALL.len()] = {
     bases
 };
 
+/// The largest board's number of squares.
+const MOST_SQUARES: usize = 72;
+
+/// [`Topology::square`] by [`Topology::id`] and number: the square's raw
+/// value, or `NO_SQUARE` (reading a record looks up every square written,
+/// so this is one load, not the numbering worked out each time).
+const BY_NUMBER: [[u8; MOST_SQUARES + 1]; Topology::ALL.len()] = {
+    let mut table = [[NO_SQUARE; MOST_SQUARES + 1]; Topology::ALL.len()];
+    let mut id = 0;
+    while id < Topology::ALL.len() {
+        let topology = Topology::ALL[id];
+        let mut index = 0;
+        while index < topology.count() {
+            table[id][topology.number_of(index)] = BASES[id] + index as u8;
+            index += 1;
+        }
+        id += 1;
+    }
+    table
+};
+
+/// No square, in [`BY_NUMBER`].
+const NO_SQUARE: u8 = u8::MAX;
+
 /// The index at the mirror of `index`'s place in its row of `half` squares.
 const fn mirrored_in_row(index: usize, half: usize) -> usize {
     index / half * half + (half - 1 - index % half)
@@ -164,13 +188,8 @@ impl Topology {
 
     /// The square with 1-based number `number`, if it is on this board.
     pub fn square(self, number: u32) -> Option<Square> {
-        let position = usize::try_from(number).ok()?.checked_sub(1)?;
-        if position >= self.count() {
-            return None;
-        }
-        // Every numbering is its own inverse: a row's order mirrored, the
-        // whole order reversed, or both.
-        self.square_at(self.number_of(position) - 1)
+        let raw = *BY_NUMBER[self.id()].get(usize::try_from(number).ok()?)?;
+        (raw != NO_SQUARE).then(|| Square::from_raw(raw))
     }
 
     /// The dark square at `row`, `col` (0-based, row 0 at the top, as the

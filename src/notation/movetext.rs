@@ -235,11 +235,8 @@ impl MoveText {
                 .diagonal_to(pair[1])
                 .is_some_and(|(_, n)| geometry.fits(capture, n))
         });
-        // Square by square into the path's buffer: copying the array whole
-        // reads 16 bytes just written one by one, which stalls.
-        let buf = std::array::from_fn(|i| squares[i.min(len - 1)]);
         fits.then(|| MoveText {
-            path: Path::from_buf_and_len(buf, len),
+            path: Path::from_buf_and_len(squares, len),
             capture,
         })
     }
@@ -355,8 +352,9 @@ impl MoveText {
 /// A square name at the start of `bytes` (a number of at most three digits,
 /// or a dark square's algebraic name) and the bytes after it.
 fn quick_square(bytes: &[u8], topology: Topology) -> Option<(Square, &[u8])> {
-    if let (8, [file @ b'a'..=b'h', rank @ b'1'..=b'8', rest @ ..]) = (topology.size(), bytes) {
-        if !rest.first().is_some_and(u8::is_ascii_digit) {
+    // The bytes first: numbers, the common case, need not ask the board.
+    if let [file @ b'a'..=b'h', rank @ b'1'..=b'8', rest @ ..] = bytes {
+        if topology.size() == 8 && !rest.first().is_some_and(u8::is_ascii_digit) {
             return Some((topology.from_coords(b'8' - rank, file - b'a')?, rest));
         }
     }
