@@ -794,7 +794,7 @@ fn moves_the_formula_allows(variant: Variant, board: Board, side: Color) -> BTre
     };
     let mut cnf = varisat::CnfFormula::new();
     let options = EncodeOptions {
-        all_steps: true,
+        complete: true,
         ..EncodeOptions::default()
     };
     let formula = Formula::encode(variant, &record, known, &mut cnf, options).unwrap();

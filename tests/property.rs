@@ -331,8 +331,12 @@ fn check_exactness_but(
 ) -> Result<(), TestCaseError> {
     let rules = variant.rules();
     let mut formula = varisat::CnfFormula::new();
-    encode_with(variant, record, &mut formula, EncodeOptions::default())
-        .expect("the rules are encoded");
+    // Complete: no most-pieces rule left to refinement, however long.
+    let options = EncodeOptions {
+        complete: true,
+        ..EncodeOptions::default()
+    };
+    encode_with(variant, record, &mut formula, options).expect("the rules are encoded");
     for change in changes {
         let board = perturbed(origin, change);
         let model = vars::encode_board(&board);
@@ -348,6 +352,81 @@ fn check_exactness_but(
         prop_assert_eq!(
             holds,
             legal,
+            "{:?} on\n{}for\n{}",
+            replay(rules, &board, record).err(),
+            board.to_string(),
+            record
+        );
+    }
+    Ok(())
+}
+
+/// [`check_exactness`] through refinement, with every most-pieces rule
+/// deferred: each board near `origin`, given as the start, is solved
+/// exactly when it is legal; a board the rule refuses has it deferred
+/// (else the test would not test refinement); and every clause learned on
+/// the way holds on the true start.
+fn check_deferral(
+    variant: Variant,
+    origin: Board,
+    record: &Record,
+    changes: &[Vec<(u8, u8)>],
+) -> Result<(), TestCaseError> {
+    use postfacto::encode::BoardFacts;
+    use postfacto::solve::{checked_answer, solve_canonically, Formula};
+    let rules = variant.rules();
+    let options = EncodeOptions {
+        most_pieces_budget: 0,
+        ..EncodeOptions::default()
+    };
+    let truth = vars::encode_board(&origin.with_topology(variant.topology()));
+    // The record itself (start unknown: it must be solved), then boards
+    // near its start given in full.
+    let starts = std::iter::once(None).chain(changes.iter().map(|change| {
+        // On the rule set's own board (Brazilian's is the algebraic one).
+        Some(perturbed(origin, change).with_topology(variant.topology()))
+    }));
+    for given in starts {
+        let known = BoardFacts {
+            start: given.map(|board| postfacto::board::PartialBoard {
+                board,
+                known: board.topology().all_bits(),
+            }),
+            end: None,
+        };
+        let mut cnf = varisat::CnfFormula::new();
+        let mut formula = Formula::encode(variant, record, known, &mut cnf, options).unwrap();
+        let board = given.unwrap_or(origin);
+        let replayed = replay(rules, &board, record);
+        let legal = rules.start_problems(&board).is_empty() && replayed.is_ok();
+        // A board broken by the rule has it deferred: refinement refuses it.
+        let most = |e: &postfacto::replay::ReplayError| {
+            matches!(e.violation, postfacto::rules::Violation::NotTheMost { .. })
+        };
+        if replayed.as_ref().is_err_and(most) && formula.contradiction().is_none() {
+            prop_assert!(
+                !formula.encoded.deferred.is_empty(),
+                "nothing deferred for\n{}",
+                record
+            );
+        }
+        let solved = solve_canonically(&mut formula, &cnf)
+            .map_err(|e| TestCaseError::fail(format!("{e} for\n{record}")))?;
+        // Every clause learned is implied by the rules: the true start obeys it.
+        for learned in &solved.learned {
+            let holds = learned.clause.iter().any(|l| truth[l.index()] == *l);
+            prop_assert!(holds, "{:?} refuses the start of\n{}", learned, record);
+        }
+        let Some(board) = given else {
+            let found = solved.answer.map(|found| found.start);
+            prop_assert!(found.is_some(), "a fragment unsolved:\n{}", record);
+            let checked = found.map(|start| checked_answer(record, start, "refinement", variant));
+            prop_assert!(matches!(checked, Some(Ok(_))), "{:?}", checked);
+            continue;
+        };
+        prop_assert_eq!(
+            solved.answer.map(|found| found.start),
+            legal.then_some(board),
             "{:?} on\n{}for\n{}",
             replay(rules, &board, record).err(),
             board.to_string(),
@@ -404,6 +483,15 @@ proptest! {
     #[test]
     fn the_brazilian_formula_is_exact((origin, record) in fragments_under(&Brazilian), changes in vec(vec((any::<u8>(), any::<u8>()), 1..4), 10)) {
         check_exactness(Variant::Brazilian, origin, &record, &changes)?;
+    }
+
+    /// Every most-pieces rule left to refinement (a budget of none): near
+    /// the true start, a start board given in full is solved exactly where
+    /// the replayer accepts it, so each clause refinement learns instead
+    /// holds under the rules, and together they say what the rule says.
+    #[test]
+    fn deferred_most_pieces_rules_are_learned_exactly((origin, record) in fragments_under(&Brazilian), changes in vec(vec((any::<u8>(), any::<u8>()), 1..4), 4)) {
+        check_deferral(Variant::Brazilian, origin, &record, &changes)?;
     }
 
     /// Russian move generation and checked play agree on random positions:

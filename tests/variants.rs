@@ -254,7 +254,9 @@ proptest::proptest! {
             other => proptest::prop_assert!(false, "{other:?} for\n{record}from\n{origin}"),
         }
         let mut formula = varisat::CnfFormula::new();
-        encode_with(v, &record, &mut formula, EncodeOptions::default()).expect("encoded");
+        // Complete: the most-pieces rule written however long it is.
+        let options = EncodeOptions { complete: true, ..EncodeOptions::default() };
+        encode_with(v, &record, &mut formula, options).expect("encoded");
         for _ in 0..10 {
             let mut board = origin;
             for _ in 0..1 + rng.below(3) {
@@ -516,7 +518,8 @@ fn spanish_and_portuguese_through_the_binary() {
 }
 
 /// Canadian through the binary: the 12x12 board's opening and numbers,
-/// bad input, and `solve` refused in one line.
+/// bad input, records solved (one whose most-pieces rule would be 6.4
+/// million clauses among them), and PDN with GameType 27 both ways.
 #[test]
 fn canadian_through_the_binary() {
     let mut opening = String::new();
@@ -545,8 +548,25 @@ fn canadian_through_the_binary() {
         &["solve", "--rules", "canadian", input.to_str().unwrap()],
         "",
     );
-    assert_eq!(solve.code, 2, "{}", solve.stderr);
-    assert_eq!(solve.stderr.lines().count(), 1, "{}", solve.stderr);
+    assert_eq!(solve.code, 0, "{}", solve.stderr);
+    // Two boards of 12 rows side by side.
+    assert_eq!(solve.stdout.lines().count(), 12, "{}", solve.stdout);
+    assert!(
+        solve.stdout.lines().all(|l| l.len() == 25),
+        "{}",
+        solve.stdout
+    );
+    solved_and_judged("canadian", 8, 60, 3);
+    let generated = postfacto(
+        &[
+            "generate", "--rules", "canadian", "--count", "3", "--plies", "30", "--seed", "4",
+        ],
+        "",
+    );
+    assert_eq!(generated.code, 0, "{}", generated.stderr);
+    let input = scratch("canadian3.in", &generated.stdout);
+    solved_as_pdn_and_read_back("canadian", &input, "27", 3);
+    refuses_square(&["solve", "--rules", "canadian"], "W 1\n73-68\n", "73");
     refuses_square(
         &["verify", "--rules", "canadian", "-", "-"],
         "W 1\n73-68\n",

@@ -9,9 +9,15 @@ use varisat::Lit;
 use crate::board::{Color, PartialBoard, Topology};
 
 use super::sink::{ClauseSink, Group, PlyRef, Rule};
-use super::symbolic::{Cond, KnownFacts, SymBoard};
+use super::symbolic::{Cond, KnownFacts, SquareSet, SymBoard};
 use super::vars::{lit, var_count, Fact, VAR_COUNT};
 use crate::notation::Record;
+
+/// The most clauses the most-pieces rule of one ply takes in a formula
+/// that refinement completes (see [`EncodeOptions::complete`]). On 10x10
+/// and 8x8 boards a ply's rule rarely comes near it; on an open 12x12
+/// board one 4-piece capture's rule ran to 6.4 million clauses.
+pub const MOST_PIECES_BUDGET: usize = 20_000;
 
 /// Size of an encoded formula.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -51,6 +57,21 @@ pub struct Encoded {
     /// plies' moves and the blocks after them (`None` for a record with
     /// nothing damaged).
     pub layout: Option<super::Layout>,
+    /// The plies of a record with nothing damaged whose most-pieces rule
+    /// was left to refinement, with the board before each (a rule of
+    /// millions of clauses on an open 12x12 board, of which a solve needs
+    /// a handful). Empty for a complete formula.
+    pub deferred: Vec<Deferred>,
+}
+
+/// A ply whose most-pieces rule the formula leaves out, and the board
+/// before it, for the clauses refinement learns instead.
+#[derive(Clone, Debug)]
+pub struct Deferred {
+    /// 1-based ply.
+    pub ply: usize,
+    /// The board before it, over the start board's variables.
+    pub view: super::PlyView,
 }
 
 /// A clause of at most eight literals packed into one key (16 bits per
@@ -113,11 +134,16 @@ pub struct EncodeOptions {
     /// Keep a name for every variable beyond the start board (a damaged
     /// record's, for `postfacto cnf`).
     pub named: bool,
-    /// Write every capture step a damaged ply's move may make. Off, only
-    /// the first ones are written and a solve writes the others when it
-    /// needs them ([`super::Layout::deepen`]); a formula that cannot grow
-    /// (`cnf`, proofs, outside solvers) needs them all.
-    pub all_steps: bool,
+    /// Write a formula that says every rule by itself, one that cannot
+    /// grow (`cnf`, proofs, outside solvers). Off, a solve that refines
+    /// its models writes some rules when it needs them: a damaged ply's
+    /// capture steps past the first ones ([`super::Layout::deepen`]), and
+    /// the most-pieces rule of a ply whose longer captures are too many to
+    /// write (see [`Encoded::deferred`]).
+    pub complete: bool,
+    /// How many clauses the most-pieces rule of one ply may take before it
+    /// is left to refinement, when the formula need not be complete.
+    pub most_pieces_budget: usize,
 }
 
 /// Facts about the boards besides the moves (`--start-board`,
@@ -150,7 +176,8 @@ impl Default for EncodeOptions {
             units_only: false,
             known: BoardFacts::none(),
             named: false,
-            all_steps: false,
+            complete: false,
+            most_pieces_budget: MOST_PIECES_BUDGET,
         }
     }
 }
@@ -165,7 +192,8 @@ impl EncodeOptions {
             units_only: false,
             known: BoardFacts::none(),
             named: false,
-            all_steps: false,
+            complete: false,
+            most_pieces_budget: MOST_PIECES_BUDGET,
         }
     }
 
@@ -182,19 +210,19 @@ impl EncodeOptions {
 pub(super) const CONFLICT: &str = "this cannot hold together with what the earlier plies require";
 
 /// An encoder for one rule set: the clauses of one ply over the symbolic board.
-pub(super) trait PlyEncoder<'s, S: ClauseSink + 's> {
+pub(super) trait PlyEncoder<'s, S: ClauseSink + 's, M: SquareSet> {
     /// Where its clauses go.
-    fn out(&mut self) -> &mut Emitter<'s, S>;
+    fn out(&mut self) -> &mut Emitter<'s, S, M>;
 
     /// Writes ply `ply`'s rules and plays it on `board`.
-    fn ply(&mut self, board: &mut SymBoard, ply: PlyRef<'_>) -> Result<(), Contradiction>;
+    fn ply(&mut self, board: &mut SymBoard<M>, ply: PlyRef<'_>) -> Result<(), Contradiction>;
 }
 
 /// Runs `encoder` over `record`: the start-board rules, then every ply until
 /// one is impossible on its face (then the empty clause ends the formula).
-pub(super) fn encode_record<'s, S: ClauseSink + 's>(
+pub(super) fn encode_record<'s, S: ClauseSink + 's, M: SquareSet>(
     record: &Record,
-    encoder: &mut impl PlyEncoder<'s, S>,
+    encoder: &mut impl PlyEncoder<'s, S, M>,
 ) -> Encoded {
     // The board is the one the record's squares are on.
     let topology = record
@@ -235,16 +263,17 @@ pub(super) fn encode_record<'s, S: ClauseSink + 's>(
     Encoded {
         stats: out.stats,
         contradiction,
-        facts: out.known.clone(),
+        facts: out.known.widen(),
         layout: None,
+        deferred: std::mem::take(&mut out.deferred),
     }
 }
 
 /// One ply's rules: the one every rule set starts with (the mover is the
 /// side's), then the rule set's own; plays the ply on `board`.
-pub(super) fn encode_ply<'s, S: ClauseSink + 's>(
-    encoder: &mut impl PlyEncoder<'s, S>,
-    board: &mut SymBoard,
+pub(super) fn encode_ply<'s, S: ClauseSink + 's, M: SquareSet>(
+    encoder: &mut impl PlyEncoder<'s, S, M>,
+    board: &mut SymBoard<M>,
     ply: PlyRef<'_>,
 ) -> Result<(), Contradiction> {
     let (side, from) = (ply.side, ply.text.from());
@@ -277,11 +306,11 @@ pub(super) fn ply_number(ply: PlyRef<'_>) -> u32 {
 }
 
 /// Writes clauses into a sink, as [`EncodeOptions`] say.
-pub(super) struct Emitter<'s, S> {
+pub(super) struct Emitter<'s, S, M: SquareSet> {
     pub(super) options: EncodeOptions,
     pub(super) sink: &'s mut S,
     /// Unit facts emitted so far.
-    pub(super) known: KnownFacts,
+    pub(super) known: KnownFacts<M>,
     /// Add the units emitted to `known` (off for the rules of one of a
     /// damaged ply's moves, whose clauses some moves share).
     pub(super) learn: bool,
@@ -291,13 +320,15 @@ pub(super) struct Emitter<'s, S> {
     /// Leave out every rule moves may share (a damaged ply's dry run: those
     /// rules depend on the board only, and are written once for all moves).
     pub(super) skip_shared: bool,
+    /// Plies whose most-pieces rule is left to refinement.
+    pub(super) deferred: Vec<Deferred>,
     /// Packed keys of the clauses emitted so far.
     seen: WordSet,
     clause: Vec<Lit>,
     pub(super) stats: EncodeStats,
 }
 
-impl<'s, S: ClauseSink> Emitter<'s, S> {
+impl<'s, S: ClauseSink, M: SquareSet> Emitter<'s, S, M> {
     pub(super) fn new(sink: &'s mut S, options: EncodeOptions) -> Self {
         // Units need no duplicate check: they are looked up among the facts.
         let seen_capacity = if options.units_only { 0 } else { 512 };
@@ -308,6 +339,7 @@ impl<'s, S: ClauseSink> Emitter<'s, S> {
             learn: true,
             shared_done: Vec::new(),
             skip_shared: false,
+            deferred: Vec::new(),
             seen: WordSet::with_capacity_and_hasher(seen_capacity, Default::default()),
             clause: Vec::with_capacity(8),
             stats: EncodeStats {
@@ -485,7 +517,7 @@ impl<'s, S: ClauseSink> Emitter<'s, S> {
     pub(super) fn end_facts(
         &mut self,
         facts: &PartialBoard,
-        board: &SymBoard,
+        board: &SymBoard<M>,
         plies: usize,
     ) -> Option<Contradiction> {
         for (square, piece) in facts.facts() {

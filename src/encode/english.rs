@@ -17,7 +17,7 @@ use super::emitter::{
     encode_record, ply_number, Contradiction, Emitter, EncodeOptions, Encoded, PlyEncoder,
 };
 use super::sink::{ClauseSink, PlyRef, Rule};
-use super::symbolic::{Cond, Conj, Content, KnownFacts, SymBoard};
+use super::symbolic::{Cond, Conj, Content, KnownFacts, SquareSet, SymBoard};
 
 /// The squares a jump in `dir` from which starts on, passes over or lands on
 /// a square of the grid bitboard `squares`.
@@ -75,12 +75,16 @@ pub fn encode_short_with(
     options: EncodeOptions,
     movement: Movement,
 ) -> Encoded {
-    let mut encoder = english_encoder(Emitter::new(sink, options), movement);
+    // The 8x8 board's squares fit one word.
+    let mut encoder = english_encoder::<_, u64>(Emitter::new(sink, options), movement);
     encode_record(record, &mut encoder)
 }
 
 /// The short-king ply encoder writing through `out`.
-pub(super) fn english_encoder<S>(out: Emitter<'_, S>, movement: Movement) -> Encoder<'_, S> {
+pub(super) fn english_encoder<S, M: SquareSet>(
+    out: Emitter<'_, S, M>,
+    movement: Movement,
+) -> Encoder<'_, S, M> {
     Encoder {
         out,
         dirty: [u64::MAX; 2],
@@ -88,8 +92,8 @@ pub(super) fn english_encoder<S>(out: Emitter<'_, S>, movement: Movement) -> Enc
     }
 }
 
-pub(super) struct Encoder<'s, S> {
-    out: Emitter<'s, S>,
+pub(super) struct Encoder<'s, S, M: SquareSet> {
+    out: Emitter<'s, S, M>,
     /// Per side (black, white): the squares whose content changed since that
     /// side's last "no capture" check (all of them before the first). A jump
     /// none of whose squares changed needs no new clause: the one written
@@ -105,12 +109,12 @@ fn both(a: Cond, b: Cond) -> Cond {
     Some(a?.and(b?))
 }
 
-impl<'s, S: ClauseSink> PlyEncoder<'s, S> for Encoder<'s, S> {
-    fn out(&mut self) -> &mut Emitter<'s, S> {
+impl<'s, S: ClauseSink, M: SquareSet> PlyEncoder<'s, S, M> for Encoder<'s, S, M> {
+    fn out(&mut self) -> &mut Emitter<'s, S, M> {
         &mut self.out
     }
 
-    fn ply(&mut self, board: &mut SymBoard, ply: PlyRef<'_>) -> Result<(), Contradiction> {
+    fn ply(&mut self, board: &mut SymBoard<M>, ply: PlyRef<'_>) -> Result<(), Contradiction> {
         let (side, mv) = (ply.side, ply.text);
         let from = mv.from();
         let goes_back = mv.steps().any(|(a, b)| {
@@ -139,9 +143,9 @@ impl<'s, S: ClauseSink> PlyEncoder<'s, S> for Encoder<'s, S> {
     }
 }
 
-impl<S: ClauseSink> Encoder<'_, S> {
+impl<S: ClauseSink, M: SquareSet> Encoder<'_, S, M> {
     /// A simple move: its landing is empty, and no jump is available.
-    fn simple_move(&mut self, board: &SymBoard, ply: PlyRef<'_>) -> Result<(), Contradiction> {
+    fn simple_move(&mut self, board: &SymBoard<M>, ply: PlyRef<'_>) -> Result<(), Contradiction> {
         let to = ply.text.to();
         let rule = Rule::LandingEmpty(to);
         self.out.group(Some(ply), rule);
@@ -157,7 +161,7 @@ impl<S: ClauseSink> Encoder<'_, S> {
 
     /// Before a simple move: no jump anywhere for the side to move, one
     /// clause per jump still possible on the board.
-    fn no_capture_available(&mut self, board: &SymBoard, ply: PlyRef<'_>) -> Result<(), String> {
+    fn no_capture_available(&mut self, board: &SymBoard<M>, ply: PlyRef<'_>) -> Result<(), String> {
         let side = ply.side;
         let enemy = side.opposite();
         self.out.group(Some(ply), Rule::NoCaptureAvailable);
@@ -167,15 +171,16 @@ impl<S: ClauseSink> Encoder<'_, S> {
         // Which jumps could be available: first by content alone, then
         // also given the unit facts (a jump ruled out only by those has a
         // clause that is already satisfied).
-        static NO_FACTS: KnownFacts = KnownFacts::NONE;
-        let [open, possible] = [&NO_FACTS, &self.out.known].map(|known| {
-            // The symbolic board's square sets, on the grid for the shifts.
-            let movers = grid::spread(board.may_hold(side, known));
+        let no_facts: &KnownFacts<M> = &KnownFacts::NONE;
+        let [open, possible] = [no_facts, &self.out.known].map(|known| {
+            // The symbolic board's square sets, on the grid for the shifts
+            // (the 8x8 board's squares are the first word's).
+            let movers = grid::spread(board.may_hold(side, known).low());
             JumpMasks {
                 forward: movers,
-                backward: movers & grid::spread(board.may_be_king(known)),
-                enemies: grid::spread(board.may_hold(enemy, known)),
-                landings: grid::spread(board.may_be_empty(known)),
+                backward: movers & grid::spread(board.may_be_king(known).low()),
+                enemies: grid::spread(board.may_hold(enemy, known).low()),
+                landings: grid::spread(board.may_be_empty(known).low()),
             }
         });
         let mut starts = [0u64; 4];
@@ -235,7 +240,7 @@ impl<S: ClauseSink> Encoder<'_, S> {
     /// is never jumped again, and with short jumps no landing is ever a
     /// jumped square (landings keep the origin's row parity, jumped
     /// squares have the other).
-    fn capture(&mut self, board: &mut SymBoard, ply: PlyRef<'_>) -> Result<(), Contradiction> {
+    fn capture(&mut self, board: &mut SymBoard<M>, ply: PlyRef<'_>) -> Result<(), Contradiction> {
         let (mv, enemy) = (ply.text, ply.side.opposite());
         let from = mv.from();
         let mover_is_king = board.is_king(from);
@@ -289,7 +294,7 @@ impl<S: ClauseSink> Encoder<'_, S> {
     /// there has only backward jumps left, and those need a king).
     fn capture_ends(
         &mut self,
-        board: &SymBoard,
+        board: &SymBoard<M>,
         ply: PlyRef<'_>,
         mover_is_king: Cond,
     ) -> Result<(), String> {
@@ -334,7 +339,7 @@ impl<S: ClauseSink> Encoder<'_, S> {
 
     /// Plays the ply on the symbolic board (`mover` is what stood on its
     /// start square before) and marks the squares it changed as dirty.
-    fn play(&mut self, board: &mut SymBoard, ply: PlyRef<'_>, mover: Content) {
+    fn play(&mut self, board: &mut SymBoard<M>, ply: PlyRef<'_>, mover: Content) {
         let (side, mv) = (ply.side, ply.text);
         let (from, to) = (mv.from(), mv.to());
         let mut changed = from.grid_bit() | to.grid_bit();

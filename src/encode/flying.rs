@@ -31,7 +31,7 @@
 
 use std::sync::OnceLock;
 
-use crate::board::{Color, Direction, Square, Topology};
+use crate::board::{Bits, Color, Direction, Square, Topology};
 use crate::notation::Record;
 use crate::rules::{Crowning, Movement, Priority};
 
@@ -39,7 +39,7 @@ use super::emitter::{
     encode_record, ply_number, Contradiction, Emitter, EncodeOptions, Encoded, PlyEncoder,
 };
 use super::sink::{ClauseSink, PlyRef, Rule};
-use super::symbolic::{mask, Cond, Content, KnownFacts, Mask, SymBoard};
+use super::symbolic::{mask, Cond, Content, KnownFacts, SquareSet, SymBoard};
 
 /// Squares from `from` (excluded) along `dir`, as far as the board goes.
 fn ray(from: Square, dir: Direction) -> impl Iterator<Item = Square> {
@@ -57,24 +57,24 @@ struct Capture {
     over: Square,
     to: Square,
     /// Bitboard of all its squares, to skip it while none of them changes.
-    squares: Mask,
+    squares: Bits,
     /// Bitboard of the gap, for the quick filter.
-    gap_bits: Mask,
+    gap_bits: Bits,
 }
 
 /// Bitboards of the squares that may hold what a capture needs, given
 /// the contents and the unit facts so far: a quick filter before the exact
 /// conditions are built. Damaged plies' domains start from it too.
 #[derive(Clone, Copy, Debug)]
-pub(super) struct MayHold {
-    pub(super) mover: Mask,
-    pub(super) king: Mask,
-    pub(super) enemy: Mask,
-    pub(super) empty: Mask,
+pub(super) struct MayHold<M> {
+    pub(super) mover: M,
+    pub(super) king: M,
+    pub(super) enemy: M,
+    pub(super) empty: M,
 }
 
-impl MayHold {
-    pub(super) fn of(board: &SymBoard, side: Color, known: &KnownFacts) -> MayHold {
+impl<M: SquareSet> MayHold<M> {
+    pub(super) fn of(board: &SymBoard<M>, side: Color, known: &KnownFacts<M>) -> MayHold<M> {
         let mover = board.may_hold(side, known);
         MayHold {
             mover,
@@ -86,10 +86,10 @@ impl MayHold {
 
     fn allows(&self, capture: &Capture, needs_king: bool) -> bool {
         let movers = if !needs_king { self.mover } else { self.king };
-        movers & mask(capture.from) != 0
-            && self.enemy & mask(capture.over) != 0
-            && self.empty & mask(capture.to) != 0
-            && capture.gap_bits & !self.empty == 0
+        movers & mask(capture.from) != M::EMPTY
+            && self.enemy & mask(capture.over) != M::EMPTY
+            && self.empty & mask(capture.to) != M::EMPTY
+            && M::from_bits(capture.gap_bits) & !self.empty == M::EMPTY
     }
 }
 
@@ -107,11 +107,11 @@ fn captures(topology: Topology) -> &'static [Capture] {
                     let (gap, over, to) = (line[..k].to_vec(), line[k], line[k + 1]);
                     let squares = line[..=k + 1]
                         .iter()
-                        .fold(mask(from), |acc, s| acc | mask(s));
+                        .fold(mask::<Bits>(from), |acc, s| acc | mask::<Bits>(s));
                     out.push(Capture {
                         from,
                         dir,
-                        gap_bits: gap.iter().fold(0, |acc, s| acc | mask(s)),
+                        gap_bits: gap.iter().fold(0, |acc, s| acc | mask::<Bits>(s)),
                         gap,
                         over,
                         to,
@@ -128,13 +128,17 @@ fn captures(topology: Topology) -> &'static [Capture] {
 /// `want` pieces, over the board before the move: the piece has left its
 /// square, pieces it took stay (and block). Squares are pruned with the
 /// quick filter; what is left comes with its exact conditions.
-struct Sequence<'b> {
-    board: &'b SymBoard,
-    may: &'b MayHold,
+struct Sequence<'b, M: SquareSet> {
+    board: &'b SymBoard<M>,
+    may: &'b MayHold<M>,
     side: Color,
     from: Square,
     /// Squares (bits) of the pieces taken so far.
-    captured: Mask,
+    captured: M,
+    /// Sequences found so far, and how many the caller wants at most:
+    /// the search stops once there are more.
+    found: usize,
+    limit: usize,
     /// Conditions so far, the piece on `from` being of `side` first.
     conds: Vec<Cond>,
     /// A segment so far went further, or another way, than a man goes.
@@ -144,12 +148,12 @@ struct Sequence<'b> {
     want: usize,
 }
 
-impl Sequence<'_> {
+impl<M: SquareSet> Sequence<'_, M> {
     /// "`s` is empty" during the sequence: the piece's own square is.
     fn empty(&self, s: Square) -> Option<Cond> {
         if s == self.from {
             Some(Some(super::symbolic::Conj::truth()))
-        } else if self.captured & mask(s) != 0 || self.may.empty & mask(s) == 0 {
+        } else if self.captured & mask(s) != M::EMPTY || self.may.empty & mask(s) == M::EMPTY {
             None
         } else {
             Some(self.board.is_empty(s))
@@ -166,6 +170,9 @@ impl Sequence<'_> {
     fn all(&mut self, at: Square, done: usize, skip: Option<Direction>) -> Vec<(Vec<Cond>, bool)> {
         let mut out = Vec::new();
         for dir in Direction::ALL.into_iter().filter(|&d| Some(d) != skip) {
+            if self.found > self.limit {
+                break;
+            }
             let line: Vec<Square> = ray(at, dir).collect();
             let mut gap = 0;
             // Empty squares before the piece to take.
@@ -194,8 +201,8 @@ impl Sequence<'_> {
 
     /// "`over` holds an enemy piece not taken yet", if it may.
     fn enemy(&self, over: Square) -> Option<Cond> {
-        let fresh = over != self.from && self.captured & mask(over) == 0;
-        let may = self.may.enemy & mask(over) != 0;
+        let fresh = over != self.from && self.captured & mask(over) == M::EMPTY;
+        let may = self.may.enemy & mask(over) != M::EMPTY;
         let cond = self.board.holds(over, self.side.opposite());
         (fresh && may && cond.is_some()).then_some(cond)
     }
@@ -224,12 +231,16 @@ impl Sequence<'_> {
             self.needs_king = king_before || k > 0;
             if done + 1 == self.want {
                 out.push((self.conds.clone(), self.needs_king));
+                self.found += 1;
+                break;
+            }
+            if self.found > self.limit {
                 break;
             }
             let skip = (k > 0).then_some(dir);
             out.extend(self.all(to, done + 1, skip));
         }
-        self.captured &= !mask(over);
+        self.captured &= !mask::<M>(over);
         self.conds.truncate(mark);
         self.needs_king = king_before;
     }
@@ -249,16 +260,28 @@ pub fn encode_flying_with(
     options: EncodeOptions,
     movement: Movement,
 ) -> Encoded {
-    let mut encoder = flying_encoder(Emitter::new(sink, options), movement);
-    encode_record(record, &mut encoder)
+    let topology = record
+        .moves
+        .first()
+        .map_or(Topology::Eight, |mv| mv.from().topology());
+    if u64::holds_board(topology) {
+        let mut encoder = flying_encoder::<_, u64>(Emitter::new(sink, options), movement);
+        encode_record(record, &mut encoder)
+    } else {
+        let mut encoder = flying_encoder::<_, u128>(Emitter::new(sink, options), movement);
+        encode_record(record, &mut encoder)
+    }
 }
 
 /// The flying-king ply encoder writing through `out`, for the rules
 /// `movement` says.
-pub(super) fn flying_encoder<S>(out: Emitter<'_, S>, movement: Movement) -> Encoder<'_, S> {
+pub(super) fn flying_encoder<S, M: SquareSet>(
+    out: Emitter<'_, S, M>,
+    movement: Movement,
+) -> Encoder<'_, S, M> {
     Encoder {
         out,
-        dirty: [Mask::MAX; 2],
+        dirty: [M::FULL; 2],
         movement,
     }
 }
@@ -272,15 +295,15 @@ struct Piece {
     started_king: Cond,
 }
 
-pub(super) struct Encoder<'s, S> {
-    out: Emitter<'s, S>,
+pub(super) struct Encoder<'s, S, M: SquareSet> {
+    out: Emitter<'s, S, M>,
     /// Per side: squares changed since that side's last "no capture" check.
-    dirty: [Mask; 2],
+    dirty: [M; 2],
     /// The rules of the rule set being encoded.
     movement: Movement,
 }
 
-impl<S> Encoder<'_, S> {
+impl<S, M: SquareSet> Encoder<'_, S, M> {
     /// The most pieces must be taken. Spanish's next step, the most
     /// kings among them, is left to refinement (`solve::refine`).
     fn majority(&self) -> bool {
@@ -306,8 +329,8 @@ fn needs_king(capture: &Capture, side: Color, movement: Movement) -> bool {
 /// whether the piece is known to be a king (`king: None` = it is the piece on
 /// `capture.from`, a king if the board says so) and whether the capture
 /// needs one. `None` if it cannot happen.
-fn capture_conds(
-    board: &SymBoard,
+fn capture_conds<M: SquareSet>(
+    board: &SymBoard<M>,
     side: Color,
     capture: &Capture,
     king: Option<bool>,
@@ -329,12 +352,12 @@ fn capture_conds(
     conds.iter().all(Option::is_some).then_some(conds)
 }
 
-impl<'s, S: ClauseSink> PlyEncoder<'s, S> for Encoder<'s, S> {
-    fn out(&mut self) -> &mut Emitter<'s, S> {
+impl<'s, S: ClauseSink, M: SquareSet> PlyEncoder<'s, S, M> for Encoder<'s, S, M> {
+    fn out(&mut self) -> &mut Emitter<'s, S, M> {
         &mut self.out
     }
 
-    fn ply(&mut self, board: &mut SymBoard, ply: PlyRef<'_>) -> Result<(), Contradiction> {
+    fn ply(&mut self, board: &mut SymBoard<M>, ply: PlyRef<'_>) -> Result<(), Contradiction> {
         let fail = |rule| Contradiction::at(ply, rule);
         let side = ply.side;
         let ply_no = ply_number(ply);
@@ -343,7 +366,7 @@ impl<'s, S: ClauseSink> PlyEncoder<'s, S> for Encoder<'s, S> {
         let to = mv.to();
         let mover = board.get(from);
         let mover_is_king = board.is_king(from);
-        let mut changed = mask(from) | mask(to);
+        let mut changed = mask::<M>(from) | mask::<M>(to);
 
         if mv.is_capture() {
             changed |= self
@@ -392,7 +415,7 @@ impl<'s, S: ClauseSink> PlyEncoder<'s, S> for Encoder<'s, S> {
             _ => (from, false),
         };
         board.set(from, Content::Emptied { by: ply_no });
-        let rest = changed & !mask(to) & !mask(from);
+        let rest = changed & !mask::<M>(to) & !mask::<M>(from);
         for s in board.topology().squares_in(rest) {
             board.set(s, Content::Emptied { by: ply_no });
         }
@@ -409,19 +432,23 @@ impl<'s, S: ClauseSink> PlyEncoder<'s, S> for Encoder<'s, S> {
     }
 }
 
-impl<S: ClauseSink> Encoder<'_, S> {
+impl<S: ClauseSink, M: SquareSet> Encoder<'_, S, M> {
     /// Before a simple move: no capture anywhere for the side to move.
-    fn no_capture(&mut self, board: &SymBoard, ply: PlyRef<'_>, side: Color) -> Result<(), String> {
+    fn no_capture(
+        &mut self,
+        board: &SymBoard<M>,
+        ply: PlyRef<'_>,
+        side: Color,
+    ) -> Result<(), String> {
         self.out.group(Some(ply), Rule::NoCaptureAvailable);
         let dirty = std::mem::take(&mut self.dirty[side as usize]);
         // By content alone, then also given the unit facts: a capture ruled
         // out only by those has a clause that is already satisfied.
-        static NO_FACTS: KnownFacts = KnownFacts::NONE;
-        let open = MayHold::of(board, side, &NO_FACTS);
+        let open = MayHold::of(board, side, &KnownFacts::NONE);
         let may = MayHold::of(board, side, &self.out.known);
         for capture in captures(board.topology())
             .iter()
-            .filter(|c| c.squares & dirty != 0)
+            .filter(|c| M::from_bits(c.squares) & dirty != M::EMPTY)
         {
             let needs_king = needs_king(capture, side, self.movement);
             if !may.allows(capture, needs_king) {
@@ -456,10 +483,10 @@ impl<S: ClauseSink> Encoder<'_, S> {
     /// Returns the squares it empties (between landings).
     fn capture(
         &mut self,
-        before: &SymBoard,
+        before: &SymBoard<M>,
         ply: PlyRef<'_>,
         side: Color,
-    ) -> Result<Mask, (Rule, String)> {
+    ) -> Result<M, (Rule, String)> {
         let mv = ply.text;
         let from = mv.from();
         // During the move: the mover is in hand, captured pieces stay.
@@ -473,8 +500,8 @@ impl<S: ClauseSink> Encoder<'_, S> {
                 (a, b, dir, ray(a, dir).take(n as usize - 1).collect())
             })
             .collect();
-        let mut crossed = 0;
-        let mut crossed_twice = 0;
+        let mut crossed = M::EMPTY;
+        let mut crossed_twice = M::EMPTY;
         let mut king_known = false;
         for (a, b, dir, between) in &segments {
             let (a, b) = (*a, *b);
@@ -536,8 +563,18 @@ impl<S: ClauseSink> Encoder<'_, S> {
             let rule = Rule::MostPieces { taken };
             if !self.out.written_elsewhere(rule) {
                 self.out.group(Some(ply), rule);
-                self.no_longer_capture(before, side, taken)
+                let written = self
+                    .no_longer_capture(before, side, taken)
                     .map_err(|why| (rule, why))?;
+                if !written {
+                    let view = super::PlyView {
+                        board: before.widen(),
+                        offset: 0,
+                        damaged: None,
+                    };
+                    let ply = ply.number;
+                    self.out.deferred.push(super::Deferred { ply, view });
+                }
             }
             return Ok(crossed);
         }
@@ -586,7 +623,7 @@ impl<S: ClauseSink> Encoder<'_, S> {
     /// the move.
     fn kings_capture_first(
         &mut self,
-        before: &SymBoard,
+        before: &SymBoard<M>,
         side: Color,
         from: Square,
     ) -> Result<(), String> {
@@ -616,7 +653,7 @@ impl<S: ClauseSink> Encoder<'_, S> {
     /// Exactly one square of `between` holds a piece, and it is an enemy.
     fn one_enemy(
         &mut self,
-        during: &SymBoard,
+        during: &SymBoard<M>,
         side: Color,
         between: &[Square],
     ) -> Result<(), String> {
@@ -650,37 +687,69 @@ impl<S: ClauseSink> Encoder<'_, S> {
     /// has a capture sequence of `taken + 1` pieces on `before` (the board
     /// before the move). Every such sequence the contents and the unit facts
     /// leave possible gets one clause forbidding its conditions together.
+    ///
+    /// Unless the formula must be complete, a rule of more clauses than
+    /// the options' budget is not written (false is returned): refinement
+    /// learns the few of them a solve needs.
     fn no_longer_capture(
         &mut self,
-        before: &SymBoard,
+        before: &SymBoard<M>,
         side: Color,
         taken: usize,
-    ) -> Result<(), String> {
+    ) -> Result<bool, String> {
         let may = MayHold::of(before, side, &self.out.known);
+        let complete = self.out.options.complete;
+        let limit = if complete {
+            usize::MAX
+        } else {
+            self.out.options.most_pieces_budget
+        };
+        let mut sequences = Vec::new();
         for from in before.topology().squares_in(may.mover) {
             let mut walk = Sequence {
                 board: before,
                 may: &may,
                 side,
                 from,
-                captured: 0,
+                captured: M::EMPTY,
+                found: sequences.len(),
+                limit,
                 conds: vec![before.holds(from, side)],
                 needs_king: false,
                 men_back: self.movement.men_capture_backwards,
                 want: taken + 1,
             };
-            for (conds, needs_king) in walk.all(from, 0, None) {
-                let mut conds = conds;
+            for (mut conds, needs_king) in walk.all(from, 0, None) {
                 if needs_king {
                     conds.push(before.is_king(from));
                 }
-                self.out.forbid(&conds, || {
-                    format!(
-                        "a capture of {} pieces from {from} is available whatever the start board, and it takes only {taken}",
-                        taken + 1
-                    )
-                })?;
+                sequences.push((from, conds));
             }
+            if sequences.len() > limit {
+                return Ok(false);
+            }
+            if complete {
+                // Written as found: a complete rule may be millions of clauses.
+                self.forbid_longer(sequences.drain(..), taken)?;
+            }
+        }
+        self.forbid_longer(sequences.into_iter(), taken)?;
+        Ok(true)
+    }
+
+    /// One clause per longer capture sequence (its origin and conditions).
+    fn forbid_longer(
+        &mut self,
+        sequences: impl Iterator<Item = (Square, Vec<Cond>)>,
+        taken: usize,
+    ) -> Result<(), String> {
+        for (from, conds) in sequences {
+            self.out.forbid(&conds, || {
+                format!(
+                    "a capture of {} pieces from {from} is available whatever the start board, and it takes only {taken}",
+                    taken + 1
+                )
+            })?;
         }
         Ok(())
     }
@@ -690,16 +759,16 @@ impl<S: ClauseSink> Encoder<'_, S> {
     /// `context` holds.
     fn cannot_go_on(
         &mut self,
-        during: &SymBoard,
+        during: &SymBoard<M>,
         side: Color,
         at: Square,
-        crossed: Mask,
+        crossed: M,
         piece: Piece,
         context: &[Cond],
     ) -> Result<(), String> {
         for capture in captures(during.topology()).iter().filter(|c| c.from == at) {
             // A piece taken in this move cannot be taken again.
-            if crossed & mask(capture.over) != 0 {
+            if crossed & mask(capture.over) != M::EMPTY {
                 continue;
             }
             let mut conds = context.to_vec();

@@ -15,7 +15,9 @@ pub mod vars;
 
 pub use crate::sat::AnnotatedCnf;
 pub use damaged::{truth_of, Layout, MoveVars, PlyView, SquareLits, StepVars};
-pub use emitter::{BoardFacts, Contradiction, EncodeOptions, EncodeStats, Encoded};
+pub use emitter::{
+    BoardFacts, Contradiction, Deferred, EncodeOptions, EncodeStats, Encoded, MOST_PIECES_BUDGET,
+};
 pub use english::{encode_english, encode_english_with, encode_short_with};
 pub use flying::{encode_flying_with, encode_russian};
 pub use gadgets::{Term, VarMap, Writer};
@@ -140,7 +142,7 @@ pub fn dimacs_encoded(
     let options = EncodeOptions {
         known,
         named: true,
-        all_steps: true,
+        complete: true,
         ..EncodeOptions::default()
     };
     let encoded = encode_with(variant, record, &mut sink, options)?;

@@ -9,49 +9,135 @@
 //! question the rules ask about a square is then a conjunction of at most three
 //! start-board literals, or a constant.
 
+use std::fmt::Debug;
+use std::ops::{BitAnd, BitAndAssign, BitOr, BitOrAssign, Not};
+
 use varisat::Lit;
 
-use crate::board::{Board, Color, Piece, Role, Square, Topology};
+use crate::board::{Bits, Board, Color, Piece, Role, Square, Topology};
 
 use super::vars::{color_lit, lit, Fact, MAX_VAR_COUNT};
 
-/// A set of squares of an encoded board (bit `i` for index `i`). Encoded
-/// boards have at most 64 squares: on the English batch, 128-bit sets here
-/// cost 5% of the whole process, so the 12x12 board is replayed but not
-/// encoded (its rule set says `encoded: false`).
-pub type Mask = u64;
+/// A set of squares of an encoded board (bit `i` for index `i`), as wide
+/// as the board needs: one word up to 64 squares (every board but
+/// 12x12), two for 12x12. The width is a type parameter, not one 128-bit
+/// type for all, because 128-bit sets cost the English batch 7.6% of the
+/// whole process (`docs/performance.md`).
+pub trait SquareSet:
+    Copy
+    + Eq
+    + Debug
+    + Default
+    + Not<Output = Self>
+    + BitAnd<Output = Self>
+    + BitOr<Output = Self>
+    + BitAndAssign
+    + BitOrAssign
+    + Into<Bits>
+    + 'static
+{
+    /// No square.
+    const EMPTY: Self;
+    /// Every bit, squares or not.
+    const FULL: Self;
+    /// One [`Content`] per square of the largest board this width holds.
+    type Contents: Copy + Debug + AsRef<[Content]> + AsMut<[Content]>;
+    /// Every square holding its start content.
+    const START: Self::Contents;
 
-/// The bit of `sq` in a [`Mask`] (of an encoded board).
-pub fn mask(sq: impl std::borrow::Borrow<Square>) -> Mask {
-    // Not `bit() as Mask`: a 128-bit shift cut down costs more.
-    1 << (sq.borrow().index() & 63)
+    /// The set of the square with index `index`.
+    fn of_index(index: usize) -> Self;
+    /// The first squares of `bits` (those this width holds).
+    fn from_bits(bits: Bits) -> Self;
+    /// As a board-wide set.
+    fn bits(self) -> Bits;
+    /// The first 64 squares (all of them, on a board this width holds).
+    fn low(self) -> u64;
+    /// Whether `topology`'s board fits this width.
+    fn holds_board(topology: Topology) -> bool {
+        topology.count() <= std::mem::size_of::<Self>() * 8
+            && topology.count() <= Self::START.as_ref().len()
+    }
+}
+
+impl SquareSet for u64 {
+    const EMPTY: u64 = 0;
+    const FULL: u64 = u64::MAX;
+    // 50: the 10x10 board, the largest up to 64 squares.
+    type Contents = [Content; 50];
+    const START: [Content; 50] = [Content::Start; 50];
+
+    fn of_index(index: usize) -> u64 {
+        1 << (index & 63)
+    }
+    fn from_bits(bits: Bits) -> u64 {
+        bits as u64
+    }
+    fn bits(self) -> Bits {
+        Bits::from(self)
+    }
+    fn low(self) -> u64 {
+        self
+    }
+}
+
+impl SquareSet for u128 {
+    const EMPTY: u128 = 0;
+    const FULL: u128 = u128::MAX;
+    // 72: the 12x12 board.
+    type Contents = [Content; 72];
+    const START: [Content; 72] = [Content::Start; 72];
+
+    fn of_index(index: usize) -> u128 {
+        1 << (index & 127)
+    }
+    fn from_bits(bits: Bits) -> u128 {
+        bits
+    }
+    fn bits(self) -> Bits {
+        self
+    }
+    fn low(self) -> u64 {
+        self as u64
+    }
+}
+
+/// The bit of `sq` in a set of squares of an encoded board.
+pub fn mask<M: SquareSet>(sq: impl std::borrow::Borrow<Square>) -> M {
+    // Not `bit() as M`: a 128-bit shift cut down costs more.
+    M::of_index(sq.borrow().index())
+}
+
+/// [`mask`] in board-wide sets, as the damaged encoding uses them.
+pub fn wide_mask(sq: impl std::borrow::Borrow<Square>) -> Bits {
+    mask(sq)
 }
 
 /// Every square of `topology`'s (encoded) board.
-pub fn all_mask(topology: Topology) -> Mask {
-    topology.all_bits() as Mask
+pub fn all_mask<M: SquareSet>(topology: Topology) -> M {
+    M::from_bits(topology.all_bits())
 }
 
 /// Start-board facts fixed by unit clauses, per variable and as bitboards.
 #[derive(Clone, Debug)]
-pub struct KnownFacts {
+pub struct KnownFacts<M = Bits> {
     value: [Option<bool>; MAX_VAR_COUNT],
     /// Index `2 * fact + value`: squares where `fact` is known to be `value`
     /// (bit `i` for the square with index `i`).
-    squares: [Mask; 6],
+    squares: [M; 6],
 }
 
-impl Default for KnownFacts {
+impl<M: SquareSet> Default for KnownFacts<M> {
     fn default() -> Self {
         KnownFacts::NONE
     }
 }
 
-impl KnownFacts {
+impl<M: SquareSet> KnownFacts<M> {
     /// Nothing known yet.
-    pub const NONE: KnownFacts = KnownFacts {
+    pub const NONE: KnownFacts<M> = KnownFacts {
         value: [None; MAX_VAR_COUNT],
-        squares: [0; 6],
+        squares: [M::EMPTY; 6],
     };
 
     /// The known value of `l`, if any.
@@ -62,13 +148,21 @@ impl KnownFacts {
     /// Records that `l` holds.
     pub fn learn(&mut self, l: Lit) {
         self.value[l.index()] = Some(l.is_positive());
-        let bit = 1 << (l.index() / 3);
+        let bit = M::of_index(l.index() / 3);
         let fact = l.index() % 3;
         self.squares[2 * fact + usize::from(l.is_positive())] |= bit;
     }
 
+    /// The same facts in board-wide sets.
+    pub fn widen(&self) -> KnownFacts<Bits> {
+        KnownFacts {
+            value: self.value,
+            squares: self.squares.map(M::bits),
+        }
+    }
+
     /// Squares where `fact` is known to be `value`.
-    pub fn squares(&self, fact: Fact, value: bool) -> Mask {
+    pub fn squares(&self, fact: Fact, value: bool) -> M {
         self.squares[2 * fact as usize + usize::from(value)]
     }
 
@@ -87,8 +181,8 @@ impl KnownFacts {
 
     /// The piece [`KnownFacts::lucky_board`] puts on `square` if one stands there.
     pub fn lucky_piece(&self, square: Square) -> Piece {
-        let bit = mask(square);
-        let known = |fact, value| self.squares(fact, value) & bit != 0;
+        let bit: M = mask(square);
+        let known = |fact, value| self.squares(fact, value) & bit != M::EMPTY;
         let color = if known(Fact::White, true) {
             Color::White
         } else {
@@ -171,40 +265,54 @@ pub type Cond = Option<Conj>;
 /// for the square with index `i`) of the content kinds, so encoders can rule
 /// out most questions with a few word operations.
 #[derive(Clone, Debug)]
-pub struct SymBoard {
+pub struct SymBoard<M: SquareSet = Bits> {
     topology: Topology,
-    squares: [Content; 50],
+    squares: M::Contents,
     /// Squares still holding their start content.
-    start: Mask,
+    start: M,
     /// Squares a move emptied.
-    emptied: Mask,
+    emptied: M,
     /// Squares holding a moved piece, by colour (black, white).
-    moved: [Mask; 2],
+    moved: [M; 2],
     /// Squares holding a moved piece crowned on the way.
-    crowned: Mask,
+    crowned: M,
 }
 
-impl Default for SymBoard {
+impl<M: SquareSet> Default for SymBoard<M> {
     fn default() -> Self {
         SymBoard::new(Topology::Eight)
     }
 }
 
-impl SymBoard {
+impl<M: SquareSet> SymBoard<M> {
     /// The board of `topology` before the first ply: every square holds its start content.
-    pub fn new(topology: Topology) -> SymBoard {
+    pub fn new(topology: Topology) -> SymBoard<M> {
         assert!(
-            topology.count() <= 50,
-            "the encoder's boards have at most 50 squares"
+            M::holds_board(topology),
+            "a board of {} squares in {}-bit sets",
+            topology.count(),
+            std::mem::size_of::<M>() * 8
         );
         SymBoard {
             topology,
-            squares: [Content::Start; 50],
+            squares: M::START,
             start: all_mask(topology),
-            emptied: 0,
-            moved: [0; 2],
-            crowned: 0,
+            emptied: M::EMPTY,
+            moved: [M::EMPTY; 2],
+            crowned: M::EMPTY,
         }
+    }
+
+    /// The same board in board-wide sets.
+    pub fn widen(&self) -> SymBoard<Bits> {
+        let mut wide: SymBoard<Bits> = SymBoard::new(self.topology);
+        let count = self.topology.count();
+        wide.squares.as_mut()[..count].copy_from_slice(&self.squares.as_ref()[..count]);
+        wide.start = self.start.bits();
+        wide.emptied = self.emptied.bits();
+        wide.moved = self.moved.map(M::bits);
+        wide.crowned = self.crowned.bits();
+        wide
     }
 
     /// The board's geometry.
@@ -214,16 +322,16 @@ impl SymBoard {
 
     /// What `sq` holds.
     pub fn get(&self, sq: Square) -> Content {
-        self.squares[sq.index()]
+        self.squares.as_ref()[sq.index()]
     }
 
     /// Changes what `sq` holds.
     pub fn set(&mut self, sq: Square, content: Content) {
-        let bit = mask(sq);
+        let bit: M = mask(sq);
         // Only the old content's bitboards hold the bit: clearing just those
         // keeps this to scalar operations (clearing all five tempted the
         // compiler into vector loads right after scalar stores, which stall).
-        match std::mem::replace(&mut self.squares[sq.index()], content) {
+        match std::mem::replace(&mut self.squares.as_mut()[sq.index()], content) {
             Content::Start => self.start &= !bit,
             Content::Emptied { .. } => self.emptied &= !bit,
             Content::Moved { color, .. } => {
@@ -245,20 +353,20 @@ impl SymBoard {
 
     /// Squares that may hold a piece of `color`, given the start-board facts
     /// already `known` (a superset: [`SymBoard::holds`] decides).
-    pub fn may_hold(&self, color: Color, known: &KnownFacts) -> Mask {
+    pub fn may_hold(&self, color: Color, known: &KnownFacts<M>) -> M {
         let other = color.opposite() == Color::White;
         self.start & !known.squares(Fact::Occupied, false) & !known.squares(Fact::White, other)
             | self.moved[color as usize]
     }
 
     /// Squares that may be empty (a superset: [`SymBoard::is_empty`] decides).
-    pub fn may_be_empty(&self, known: &KnownFacts) -> Mask {
+    pub fn may_be_empty(&self, known: &KnownFacts<M>) -> M {
         self.start & !known.squares(Fact::Occupied, true) | self.emptied
     }
 
     /// Squares whose piece, if any, may be a king (a superset:
     /// [`SymBoard::is_king`] decides).
-    pub fn may_be_king(&self, known: &KnownFacts) -> Mask {
+    pub fn may_be_king(&self, known: &KnownFacts<M>) -> M {
         self.start & !known.squares(Fact::King, false) | self.moved[0] | self.moved[1]
     }
 

@@ -34,8 +34,8 @@ impl Fact {
 /// Number of variables of the start-board encoding on the 8x8 board.
 pub const VAR_COUNT: usize = 3 * Square::COUNT;
 
-/// Number of variables on the largest board (10x10).
-pub const MAX_VAR_COUNT: usize = 3 * 50;
+/// Number of variables on the largest board (12x12).
+pub const MAX_VAR_COUNT: usize = 3 * 72;
 
 /// Number of variables of the start-board encoding on `topology`'s board.
 pub const fn var_count(topology: Topology) -> usize {

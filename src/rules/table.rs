@@ -220,8 +220,6 @@ const TABLE: [RuleSet; Variant::ALL.len()] = [
         summary: "Canadian draughts: International rules on 12x12, squares 1..72",
         topology: Topology::Twelve,
         pdn_game_type: 27,
-        // The encoder's square sets are 64 bits (see `encode::symbolic::Mask`).
-        encoded: false,
         ..INTERNATIONAL
     },
 ];

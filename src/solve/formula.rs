@@ -65,6 +65,7 @@ impl Formula {
             self.encoded.layout.as_ref(),
             self.known,
         )
+        .with_deferred(&self.encoded.deferred)
     }
 
     /// Variables of the formula (before any solver adds its own).

@@ -17,7 +17,7 @@ use varisat::Lit;
 
 use crate::board::{Bits, Board, Color, Square};
 use crate::encode::vars::{decode_on, lit, Fact};
-use crate::encode::{truth_of, BoardFacts, Layout, PlyView, Term};
+use crate::encode::{truth_of, BoardFacts, Deferred, Layout, PlyView, Term};
 use crate::notation::{MoveText, Record, WrittenMove};
 use crate::rules::{taken_squares, Crowning, Movement, Rules, Violation};
 
@@ -61,6 +61,7 @@ pub struct Refiner<'a> {
     record: &'a Record,
     layout: Option<&'a Layout>,
     known: BoardFacts,
+    deferred: &'a [Deferred],
 }
 
 impl<'a> Refiner<'a> {
@@ -77,6 +78,25 @@ impl<'a> Refiner<'a> {
             record,
             layout,
             known,
+            deferred: &[],
+        }
+    }
+
+    /// The same refiner, told which plies' most-pieces rule the formula
+    /// left out (see [`crate::encode::Encoded::deferred`]): a model that
+    /// breaks it there teaches a witness clause, not an internal error.
+    #[must_use]
+    pub fn with_deferred(self, deferred: &'a [Deferred]) -> Refiner<'a> {
+        Refiner { deferred, ..self }
+    }
+
+    /// The board before `ply` over the formula's variables, where a
+    /// witness clause can be written: every ply of a damaged record, and
+    /// the deferred plies of a clean one.
+    fn view(&self, ply: usize) -> Option<&'a PlyView> {
+        match self.layout {
+            Some(layout) => layout.views.get(ply - 1),
+            None => self.deferred.iter().find(|d| d.ply == ply).map(|d| &d.view),
         }
     }
 
@@ -161,14 +181,13 @@ impl<'a> Refiner<'a> {
                 "the model breaks a rule the formula states in full, at ply {ply} ({played}): {violation}"
             ))
         };
-        let layout = self.layout.ok_or_else(unexplained)?;
-        let view = layout.views.get(ply - 1).ok_or_else(unexplained)?;
+        let view = self.view(ply).ok_or_else(unexplained)?;
         let side = self.record.mover(ply);
         let (witness, dominance) =
             witness(self.rules, board, side, played, violation).ok_or_else(unexplained)?;
         let clause = match clause(
             view,
-            layout,
+            self.layout,
             &witness,
             dominance,
             side,
@@ -496,7 +515,7 @@ fn conditions(
 /// not written yet; `None` when the witness proves nothing.
 fn clause(
     view: &PlyView,
-    layout: &Layout,
+    layout: Option<&Layout>,
     witness: &Witness,
     dominance: Dominance,
     side: Color,
@@ -507,7 +526,8 @@ fn clause(
         .into_iter()
         .map(Term::not)
         .collect();
-    if let Some(mv) = view.damaged.and_then(|i| layout.moves.get(i)) {
+    let damaged = view.damaged.zip(layout);
+    if let Some(mv) = damaged.and_then(|(i, layout)| layout.moves.get(i)) {
         match dominance {
             Dominance::Capture => terms.push(mv.capture),
             Dominance::TakesAtLeast(n) => match mv.takes_at_least(n) {

@@ -11,7 +11,8 @@ use crate::notation::MovePattern;
 use crate::rules::{Crowning, Movement};
 
 use super::super::flying::MayHold;
-use super::super::symbolic::{all_mask, mask, Mask};
+use super::super::symbolic::{all_mask, wide_mask as mask};
+use crate::board::Bits as Mask;
 
 /// One leg of a move: from a square to another along a diagonal, over the
 /// squares `between` (for a capture, exactly one holds the piece taken).
@@ -57,7 +58,7 @@ pub struct Domains {
 pub fn domains(
     pattern: &MovePattern,
     side: Color,
-    masks: MayHold,
+    masks: MayHold<Mask>,
     movement: Movement,
     topology: Topology,
 ) -> Domains {
@@ -139,7 +140,7 @@ fn last_written(pattern: &MovePattern, topology: Topology) -> Mask {
 fn simple_moves(
     pattern: &MovePattern,
     side: Color,
-    masks: MayHold,
+    masks: MayHold<Mask>,
     movement: Movement,
     origins: Mask,
     topology: Topology,
@@ -179,7 +180,7 @@ fn simple_moves(
 fn capture_steps(
     pattern: &MovePattern,
     side: Color,
-    masks: MayHold,
+    masks: MayHold<Mask>,
     movement: Movement,
     origins: Mask,
     topology: Topology,
@@ -224,7 +225,7 @@ fn capture_steps(
 fn segments_from(
     a: Square,
     side: Color,
-    masks: MayHold,
+    masks: MayHold<Mask>,
     movement: Movement,
     passable: Mask,
     king_possible: bool,

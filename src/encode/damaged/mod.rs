@@ -24,7 +24,7 @@ mod moves;
 
 pub use moves::{MoveVars, SquareLits, StepVars};
 
-use crate::board::{Color, Topology};
+use crate::board::{Bits, Color, Topology};
 use crate::notation::{MovePattern, MoveText, Record, WrittenMove};
 use crate::rules::{Movement, Variant};
 
@@ -175,12 +175,12 @@ pub fn truth_of(model: &[varisat::Lit]) -> Vec<bool> {
 
 /// The encoder of one rule set, whichever it is.
 enum AnyEncoder<'s, S> {
-    English(english::Encoder<'s, S>),
-    Flying(flying::Encoder<'s, S>),
+    English(english::Encoder<'s, S, Bits>),
+    Flying(flying::Encoder<'s, S, Bits>),
 }
 
 impl<'s, S: ClauseSink + 's> AnyEncoder<'s, S> {
-    fn new(variant: Variant, out: Emitter<'s, S>) -> Self {
+    fn new(variant: Variant, out: Emitter<'s, S, Bits>) -> Self {
         let movement = variant.facts().movement;
         if movement.flying_kings {
             AnyEncoder::Flying(flying_encoder(out, movement))
@@ -190,8 +190,8 @@ impl<'s, S: ClauseSink + 's> AnyEncoder<'s, S> {
     }
 }
 
-impl<'s, S: ClauseSink + 's> PlyEncoder<'s, S> for AnyEncoder<'s, S> {
-    fn out(&mut self) -> &mut Emitter<'s, S> {
+impl<'s, S: ClauseSink + 's> PlyEncoder<'s, S, Bits> for AnyEncoder<'s, S> {
+    fn out(&mut self) -> &mut Emitter<'s, S, Bits> {
         match self {
             AnyEncoder::English(e) => e.out(),
             AnyEncoder::Flying(e) => e.out(),
@@ -392,6 +392,9 @@ pub(super) fn encode_damaged<S: ClauseSink>(
         contradiction,
         facts: first_facts.unwrap_or_default(),
         layout: None,
+        // Every ply has its view in the layout: refinement finds the
+        // board before a deferred ply there.
+        deferred: Vec::new(),
     };
     (encoded, layout)
 }
@@ -451,7 +454,7 @@ fn cut<S: ClauseSink>(
         domains: &domains,
         before: view,
     };
-    let depth = if run.options.all_steps {
+    let depth = if run.options.complete {
         domains.steps.len()
     } else {
         first_depth(&domains)

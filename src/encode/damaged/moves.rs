@@ -21,9 +21,10 @@ use crate::rules::{Crowning, Movement};
 
 use super::super::gadgets::{Term, VarMap, Writer};
 use super::super::sink::ClauseSink;
-use super::super::symbolic::{mask, Mask, SymBoard};
+use super::super::symbolic::{wide_mask as mask, SymBoard};
 use super::super::vars::{lit, Fact};
 use super::domains::{Domains, Segment};
+use crate::board::Bits as Mask;
 
 /// Literals indexed by square, absent (false) off their domain.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
