@@ -205,3 +205,45 @@ fn analysis_options_need_the_sat_engine_and_one_record_for_proofs() {
         .stderr
         .contains("--proof needs an input with exactly one record"));
 }
+
+/// A most-pieces rule refinement learns is explained like a written one:
+/// the ply's rule is in the conflict, with the one capture it rules out
+/// (not every longer capture the open board allows).
+#[test]
+fn a_learned_most_pieces_rule_is_named_with_the_capture_it_rules_out() {
+    // White man on 32, black men on 27, 17 and 28: 32x21x12 takes two,
+    // so 32x23 (one) is not allowed.
+    let mut board = String::new();
+    for row in 0..10 {
+        for col in 0..10 {
+            let number = row * 5 + col / 2 + 1;
+            board.push(match ((row + col) % 2, number) {
+                (0, _) => '-',
+                (_, 32) => 'w',
+                (_, 17 | 27 | 28) => 'b',
+                _ => '.',
+            });
+        }
+        board.push('\n');
+    }
+    let start = scratch("most-pieces.board", &board);
+    let run = postfacto(
+        &[
+            "solve",
+            "--rules",
+            "international",
+            "--explain",
+            "--start-board",
+            start.to_str().unwrap(),
+        ],
+        "W 1\n32x23\n",
+    );
+    assert_eq!(run.code, 1, "{}{}", run.stdout, run.stderr);
+    for part in [
+        "ply 1 (32x23, White): no capture takes more than the 1 pieces this one takes",
+        "rules out 12 empty, a black piece on 17, 21 empty, a black piece on 27 and a white piece on 32 together",
+        "they disagree over square(s) 12, 17, 21, 27, 32",
+    ] {
+        assert!(run.stdout.contains(part), "missing {part:?} in {}", run.stdout);
+    }
+}

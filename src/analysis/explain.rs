@@ -9,12 +9,12 @@ use varisat::Lit;
 
 use crate::board::{Board, Square, Topology};
 use crate::encode::vars::{self, lit, Fact};
-use crate::encode::BoardFacts;
+use crate::encode::{BoardFacts, Rule};
 use crate::notation::Record;
 use crate::rules::Variant;
 use crate::solve::{solve_refining, SolveError};
 
-use super::selectors::{RuleGroup, SelectorFormula};
+use super::selectors::{Guarded, RuleGroup, SelectorFormula};
 use crate::sat::minimal_core_within;
 
 /// Rules of an impossible record that cannot all hold, and are each needed:
@@ -85,9 +85,22 @@ pub fn explain_impossible_knowing(
         groups: core
             .iter()
             .filter_map(|&s| formula.group_of(s).cloned())
+            .map(|group| with_learned(group, &backend))
             .sorted_by_key(|g| g.ply)
             .collect(),
     }))
+}
+
+/// A known ply's rule with the clauses refinement learned for it (the
+/// most pieces, the Italian order): what it asked of the boards in this
+/// solve. A damaged ply's group keeps its own clauses: those added to it
+/// speak of its move's variables.
+fn with_learned(mut group: RuleGroup, backend: &Guarded) -> RuleGroup {
+    if let (Some(selector), false) = (group.selector, matches!(group.rule, Rule::OneMove { .. })) {
+        let learned: Vec<Vec<Lit>> = backend.added_under(selector).cloned().collect();
+        group.clauses.extend(learned);
+    }
+    group
 }
 
 /// A conjunction of start-board literals on `topology`'s board in words,

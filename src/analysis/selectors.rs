@@ -11,6 +11,7 @@
 //! The record is encoded with [`EncodeOptions::exact`], so a group's clauses
 //! say exactly what its rule says, never simplified by another group's units.
 
+use itertools::Itertools;
 use varisat::{CnfFormula, ExtendFormula, Lit, Solver, Var};
 
 use crate::board::Color;
@@ -132,15 +133,27 @@ impl SelectorFormula {
     /// A solver loaded with the formula that guards each clause added at
     /// a ply by that ply's selector (see [`crate::solve::solve_refining`]).
     pub fn backend(&self) -> Guarded {
-        let selectors = self
-            .groups
-            .iter()
-            .filter(|g| matches!(g.rule, Rule::OneMove { .. }))
-            .filter_map(|g| Some((g.ply?, g.selector?)))
-            .collect();
+        // A damaged ply's clauses join its one group. A known ply's are
+        // rules of choice the formula leaves to refinement: the most
+        // pieces if the ply has that rule, else (the Italian order) the
+        // ply's first rule stands for them.
+        let rank = |rule: &Rule| match rule {
+            Rule::OneMove { .. } => 0,
+            Rule::MostPieces { .. } => 1,
+            _ => 2,
+        };
+        let mut selectors: Vec<(usize, Lit)> = Vec::new();
+        for group in self.groups.iter().sorted_by_key(|g| rank(&g.rule)) {
+            if let (Some(ply), Some(selector)) = (group.ply, group.selector) {
+                if !selectors.iter().any(|&(p, _)| p == ply) {
+                    selectors.push((ply, selector));
+                }
+            }
+        }
         Guarded {
             solver: self.solver(),
             selectors,
+            added: Vec::new(),
         }
     }
 
@@ -204,14 +217,26 @@ fn damaged_plies(record: &Record, variant: Variant) -> Vec<(usize, String)> {
         .collect()
 }
 
-/// A solver over a [`SelectorFormula`]: clauses added at a damaged ply
-/// (learned, or capture steps written late) are guarded by its selector,
-/// so switching the ply off switches them off.
+/// A solver over a [`SelectorFormula`]: clauses added at a ply (learned,
+/// or capture steps written late) are guarded by the selector of the ply's
+/// group that stands for them, so switching that rule off switches them off.
 pub struct Guarded {
     /// The solver.
     pub solver: Solver<'static>,
-    /// Each damaged ply's selector.
+    /// Each ply's selector for the clauses added at it.
     selectors: Vec<(usize, Lit)>,
+    /// The clauses added, with the selector guarding each.
+    added: Vec<(Lit, Vec<Lit>)>,
+}
+
+impl Guarded {
+    /// The clauses added under `selector` (learned at its ply).
+    pub fn added_under(&self, selector: Lit) -> impl Iterator<Item = &Vec<Lit>> + '_ {
+        self.added
+            .iter()
+            .filter(move |(s, _)| *s == selector)
+            .map(|(_, clause)| clause)
+    }
 }
 
 impl std::fmt::Debug for Guarded {
@@ -228,6 +253,9 @@ impl Backend for Guarded {
         let selector = self.selectors.iter().find(|(p, _)| *p == ply);
         guarded.extend(selector.map(|&(_, s)| !s));
         ExtendFormula::add_clause(&mut self.solver, &guarded);
+        if let Some(&(_, s)) = selector {
+            self.added.push((s, clause.to_vec()));
+        }
     }
 
     fn solve_under(&mut self, assumptions: &[Lit]) -> Result<Option<Vec<Lit>>, SolveError> {
