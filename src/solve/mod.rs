@@ -8,7 +8,7 @@
 //!
 //! The SAT engine's models are read back and replayed by the native
 //! replayer; a model it rejects teaches the formula a clause
-//! ([`refine`]) and the solver goes on. An answer is printed only once it
+//! (`refine`) and the solver goes on. An answer is printed only once it
 //! replays; a model that breaks a rule the formula states in full is an
 //! internal error ([`SolveError::Internal`]), never a printed board.
 
