@@ -62,9 +62,10 @@ pub struct Encoded {
     /// nothing damaged).
     pub layout: Option<super::Layout>,
     /// The plies of a record with nothing damaged whose most-pieces rule
-    /// was left to refinement, with the board before each (a rule of
+    /// was left to refinement, with the board before each (the rule can be
     /// millions of clauses on an open 12x12 board, of which a solve needs
-    /// a handful). Empty for a complete formula.
+    /// a handful). Empty for a complete formula; a damaged record's plies
+    /// have their boards in [`Encoded::layout`].
     pub deferred: Vec<Deferred>,
 }
 
@@ -142,8 +143,9 @@ pub struct EncodeOptions {
     /// grow (`cnf`, proofs, outside solvers). Off, a solve that refines
     /// its models writes some rules when it needs them: a damaged ply's
     /// capture steps past the first ones ([`super::Layout::deepen`]), and
-    /// the most-pieces rule of a ply whose longer captures are too many to
-    /// write (see [`Encoded::deferred`]).
+    /// the most-pieces rule of a ply whose longer captures are more than
+    /// [`EncodeOptions::most_pieces_budget`], by default every one (see
+    /// [`Encoded::deferred`]).
     pub complete: bool,
     /// How many clauses the most-pieces rule of one ply may take before it
     /// is left to refinement, when the formula need not be complete
