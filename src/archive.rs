@@ -7,8 +7,11 @@
 use std::fmt;
 
 use crate::board::Board;
-use crate::notation::{GameReading, ParsePdnError, PdnGame, RawGame};
-use crate::replay::replay;
+use crate::notation::{
+    describe_leniencies, games, GameReading, Leniency, MovePattern, ParsePdnError, PdnGame,
+    RawGame, Record, WrittenMove,
+};
+use crate::replay::{replay, replay_filling, ReplayError};
 use crate::rules::{pdn_game_name, Variant};
 
 /// Where a game's rule set came from.
@@ -64,6 +67,7 @@ pub fn reading(variant: Variant) -> GameReading {
     GameReading {
         geometry: variant.geometry(),
         first_player: variant.first_player(),
+        strict: false,
     }
 }
 
@@ -225,7 +229,18 @@ impl fmt::Display for Verdict {
     }
 }
 
-/// One game checked: where it is, the rules it was checked under, and the verdict.
+/// How `verify --pdn` reads and checks the games of a file.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct VerifyOptions {
+    /// The rule set the user named (`--rules`), which wins over tags.
+    pub given: Option<Variant>,
+    /// Refuse what real archives write but the standard does not
+    /// (`--strict`), instead of reading it leniently with a note.
+    pub strict: bool,
+}
+
+/// One game checked: where it is, the rules it was checked under, the
+/// verdict, and what of it was read leniently.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct GameReport {
     /// 1-based position in its file.
@@ -236,34 +251,93 @@ pub struct GameReport {
     pub rules: Option<GameRules>,
     /// What its moves do.
     pub verdict: Verdict,
+    /// The ply the verdict names, for a game with an illegal move (0: its
+    /// FEN position).
+    pub ply: Option<usize>,
+    /// What was read leniently, in the order met.
+    pub notes: Vec<Leniency>,
+    /// Its tags, in order.
+    pub tags: Vec<(String, String)>,
 }
 
 impl fmt::Display for GameReport {
-    /// `game 3 (line 40): OK`, with the rule set when it was inferred.
+    /// `game 3 (line 40): OK`, with the rule set when it was inferred and
+    /// what was read leniently.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
             "game {} (line {}): {}",
             self.number, self.line, self.verdict
         )?;
-        match &self.rules {
-            Some(rules) if rules.from == RulesFrom::Inferred => {
-                write!(f, " ({} rules, inferred)", rules.variant.name())
+        if let Some(rules) = self
+            .rules
+            .as_ref()
+            .filter(|r| r.from == RulesFrom::Inferred)
+        {
+            write!(f, " ({} rules, inferred)", rules.variant.name())?;
+        }
+        if !self.notes.is_empty() {
+            write!(f, "; read leniently: {}", describe_leniencies(&self.notes))?;
+        }
+        Ok(())
+    }
+}
+
+/// Checks every game of a PDN text as [`verify_game`] does, in order.
+pub fn verify_archive(text: &str, options: VerifyOptions) -> Vec<GameReport> {
+    verify_games(&games(text).collect::<Vec<_>>(), options)
+}
+
+/// Checks the games of one file as [`verify_game`] does, in order. A
+/// game without moves whose rules are not stated takes the rule set the
+/// file's games with moves were read under (the commonest), where its
+/// notation allows it.
+pub fn verify_games(raw: &[RawGame<'_>], options: VerifyOptions) -> Vec<GameReport> {
+    let mut reports: Vec<GameReport> = raw.iter().map(|g| verify_game(g, options)).collect();
+    let mut shown: Vec<(Variant, usize)> = Vec::new();
+    for report in reports.iter().filter(|r| r.verdict != Verdict::NoMoves) {
+        if let Some(rules) = &report.rules {
+            match shown.iter_mut().find(|(v, _)| *v == rules.variant) {
+                Some((_, n)) => *n += 1,
+                None => shown.push((rules.variant, 1)),
             }
-            _ => Ok(()),
         }
     }
+    let Some(&(commonest, _)) = shown.iter().rev().max_by_key(|(_, n)| *n) else {
+        return reports;
+    };
+    for (game, report) in raw.iter().zip(&mut reports) {
+        let inferred = report
+            .rules
+            .as_ref()
+            .is_some_and(|r| r.from == RulesFrom::Inferred);
+        let allowed = Variant::candidates(game.square_names()).contains(&commonest);
+        if report.verdict == Verdict::NoMoves && inferred && allowed {
+            let trial = verdict_under(game, commonest, options.strict);
+            *report = trial.report(game, commonest, RulesFrom::Inferred);
+        }
+    }
+    reports
 }
 
 /// Checks one game as the file states it: its moves must replay from its
 /// FEN position, or from the opening when it has none (unknown moves and
-/// captures written short filled in as the judge fills them).
-pub fn verify_game(game: &RawGame<'_>, given: Option<Variant>) -> GameReport {
+/// captures written short filled in as the judge fills them). Unless
+/// `options.strict`, what the standard does not allow is read leniently
+/// where one reading fits, and noted on the report.
+pub fn verify_game(game: &RawGame<'_>, options: VerifyOptions) -> GameReport {
     let report = |rules, verdict| GameReport {
         number: game.number,
         line: game.line,
         rules,
         verdict,
+        ply: None,
+        notes: if options.strict {
+            Vec::new()
+        } else {
+            game.notes.clone()
+        },
+        tags: tags_of(game),
     };
     if let Some((line, message)) = &game.problem {
         let error = ParsePdnError {
@@ -272,46 +346,102 @@ pub fn verify_game(game: &RawGame<'_>, given: Option<Variant>) -> GameReport {
         };
         return report(None, Verdict::Unreadable(error));
     }
-    let rules = match stated_rules(game, given) {
+    let rules = match stated_rules(game, options.given) {
         Ok(Some(rules)) => rules,
-        Ok(None) => return infer_and_verify(game),
+        Ok(None) => return infer_and_verify(game, options.strict),
         Err(unsupported) => return report(None, Verdict::Unsupported(unsupported)),
     };
-    let verdict = verdict_under(game, rules.variant).verdict;
-    report(Some(rules), verdict)
+    let trial = verdict_under(game, rules.variant, options.strict);
+    let mut checked = trial.report(game, rules.variant, rules.from);
+    checked.rules = Some(rules);
+    checked
 }
 
-/// A game tried under one rule set: the verdict, and how far it got
-/// (plies that replayed; `None` when it could not even be read).
+/// A game's tags, owned.
+fn tags_of(game: &RawGame<'_>) -> Vec<(String, String)> {
+    game.tags
+        .iter()
+        .map(|t| (t.name.to_string(), t.value.to_string()))
+        .collect()
+}
+
+/// A game tried under one rule set: the verdict, how far it got (plies
+/// that replayed; `None` when it could not even be read), and what was
+/// read leniently.
 struct Trial {
     verdict: Verdict,
     reached: Option<usize>,
+    /// The ply that fails (0: the FEN position).
+    failed_at: Option<usize>,
+    notes: Vec<Leniency>,
+}
+
+impl Trial {
+    /// The report of `game` tried under `variant`.
+    fn report(self, game: &RawGame<'_>, variant: Variant, from: RulesFrom) -> GameReport {
+        let ply = match self.verdict {
+            Verdict::Illegal(_) => self.failed_at,
+            _ => None,
+        };
+        GameReport {
+            number: game.number,
+            line: game.line,
+            rules: Some(GameRules {
+                variant,
+                from,
+                warning: None,
+            }),
+            verdict: self.verdict,
+            ply,
+            notes: self.notes,
+            tags: tags_of(game),
+        }
+    }
 }
 
 /// The verdict on `game` under `variant`.
-fn verdict_under(game: &RawGame<'_>, variant: Variant) -> Trial {
-    let read = match game.read(reading(variant)) {
+fn verdict_under(game: &RawGame<'_>, variant: Variant, strict: bool) -> Trial {
+    let read = match game.read(GameReading {
+        strict,
+        ..reading(variant)
+    }) {
         Ok(read) => read,
         Err(e) => {
             return Trial {
                 verdict: Verdict::Unreadable(e),
                 reached: None,
-            }
+                failed_at: None,
+                // Under --strict the first note is the error itself.
+                notes: if strict {
+                    Vec::new()
+                } else {
+                    game.notes.clone()
+                },
+            };
         }
     };
     if read.record.plies() == 0 {
         return Trial {
             verdict: Verdict::NoMoves,
             reached: Some(0),
+            failed_at: None,
+            notes: read.notes,
         };
     }
-    let (verdict, reached) = match check_moves(&read, variant) {
-        Ok(()) => (Verdict::Ok, read.record.plies()),
-        Err((why, ply)) => (Verdict::Illegal(why), ply),
-    };
-    Trial {
-        verdict,
-        reached: Some(reached),
+    let lines: Vec<usize> = game.moves.iter().map(|m| m.line).collect();
+    match check_moves(&read, variant, strict, &lines) {
+        Ok(notes) => Trial {
+            verdict: Verdict::Ok,
+            reached: Some(read.record.plies()),
+            failed_at: None,
+            notes,
+        },
+        Err((why, ply)) => Trial {
+            verdict: Verdict::Illegal(why),
+            reached: Some(ply.saturating_sub(1)),
+            failed_at: Some(ply),
+            notes: read.notes,
+        },
     }
 }
 
@@ -322,26 +452,128 @@ pub fn start_of(game: &PdnGame, variant: Variant) -> Board {
         .map_or_else(|| variant.topology().opening(), |(_, board)| board)
 }
 
-/// Replays a game read under `variant` from [`start_of`]; the reason and
-/// the plies that replayed when it fails.
-fn check_moves(game: &PdnGame, variant: Variant) -> Result<(), (String, usize)> {
+/// Replays a game read under `variant` from [`start_of`]: its notes, with
+/// the moves read with the other separator named as played; or the reason
+/// and the ply that fails (0 for the FEN position).
+///
+/// Unless `strict`, a ply whose move fails as written is tried once more
+/// as the move from its first square to its last (`d6-b4` written for the
+/// capture d6:b4, `15x19` for a step): what real archives mean by the
+/// other separator. `lines` are the moves' lines, for the notes.
+fn check_moves(
+    game: &PdnGame,
+    variant: Variant,
+    strict: bool,
+    lines: &[usize],
+) -> Result<Vec<Leniency>, (String, usize)> {
     let rules = variant.rules();
     let start = start_of(game, variant);
     if let Some(problem) = rules.start_problems(&start).first() {
         return Err((format!("FEN position: {problem}"), 0));
     }
-    replay(rules, &start, &game.record)
-        .map(|_| ())
-        .map_err(|e| (e.to_string(), e.ply - 1))
+    let mut record = game.record.clone();
+    let mut notes = game.notes.clone();
+    let mut first_failure: Option<ReplayError> = None;
+    loop {
+        let failure = match replay_filled(rules, &start, &record) {
+            Ok(filled) => {
+                name_separators(&mut notes, &filled, variant);
+                return Ok(notes);
+            }
+            Err(failure) => failure,
+        };
+        let first = first_failure.get_or_insert(failure.clone()).clone();
+        let loosened = (!strict)
+            .then(|| from_first_to_last(&record, failure.ply))
+            .flatten();
+        let Some((loose, written)) = loosened else {
+            return Err((first.to_string(), first.ply));
+        };
+        notes.push(Leniency::Separator {
+            ply: failure.ply,
+            line: lines
+                .get(failure.ply - 1)
+                .copied()
+                .unwrap_or(game.record.line),
+            written,
+            read: None,
+        });
+        record = loose;
+    }
+}
+
+/// Replays `record` from `start`: the record with every move filled in.
+fn replay_filled(
+    rules: &dyn crate::rules::Rules,
+    start: &Board,
+    record: &Record,
+) -> Result<Record, ReplayError> {
+    if record.is_damaged() {
+        return replay_filling(rules, start, record, None).map(|(_, filled)| filled);
+    }
+    replay(rules, start, record).map(|_| record.clone())
+}
+
+/// `record` with ply `ply`'s move read as any move from its first written
+/// square to its last, with the text as written; `None` when that says
+/// nothing new (the squares are not both written, or it is read so already).
+fn from_first_to_last(record: &Record, ply: usize) -> Option<(Record, String)> {
+    let mut written = record.written_moves();
+    let at = written.get_mut(ply.checked_sub(1)?)?;
+    let (from, to) = match &*at {
+        WrittenMove::Known(mv) => (mv.from(), mv.to()),
+        WrittenMove::Pattern(MovePattern::Path { squares, .. }) => {
+            (squares.first().copied()??, squares.last().copied()??)
+        }
+        WrittenMove::Pattern(_) => return None,
+    };
+    if from == to {
+        return None;
+    }
+    let text = at.to_string();
+    *at = WrittenMove::Pattern(MovePattern::Between { from, to });
+    Some((
+        Record::from_written(record.first, written, record.line),
+        text,
+    ))
+}
+
+/// Names the move each separator note's ply was played as.
+fn name_separators(notes: &mut [Leniency], filled: &Record, variant: Variant) {
+    for note in notes {
+        if let Leniency::Separator { ply, read, .. } = note {
+            if let Some(mv) = filled.moves.get(*ply - 1) {
+                *read = Some(variant.write_move(mv));
+            }
+        }
+    }
 }
 
 /// A game with neither `--rules` nor a tag: the rule sets its notation
 /// allows, tried in order; the first its moves replay under, else the one
-/// they get furthest under (its verdict is the game's).
-fn infer_and_verify(game: &RawGame<'_>) -> GameReport {
+/// they get furthest under (its verdict is the game's). When none of them
+/// replays it, the other rule sets of its kind of notation are tried too
+/// (a miswritten square `55` in a game of the 10x10 board must not make it
+/// a 12x12 game).
+fn infer_and_verify(game: &RawGame<'_>, strict: bool) -> GameReport {
+    let names = game.square_names();
+    let narrowed = Variant::candidates(names);
+    // A numbered square beyond the smaller boards may be a miswritten one:
+    // those boards' rule sets come after the narrowed ones.
+    let smaller = [
+        Variant::English,
+        Variant::International,
+        Variant::Italian,
+        Variant::Spanish,
+    ];
+    let wider = smaller
+        .into_iter()
+        .filter(|v| !names.algebraic && names.highest > 32 && !narrowed.contains(v));
     let mut best: Option<(Variant, Trial)> = None;
-    for variant in Variant::candidates(game.square_names()) {
-        let trial = verdict_under(game, variant);
+    let mut tried = Vec::new();
+    for variant in narrowed.iter().copied().chain(wider) {
+        tried.push(variant);
+        let trial = verdict_under(game, variant, strict);
         if trial.verdict.is_ok() {
             best = Some((variant, trial));
             break;
@@ -351,17 +583,14 @@ fn infer_and_verify(game: &RawGame<'_>) -> GameReport {
             best = Some((variant, trial));
         }
     }
-    let (variant, trial) = best.expect("every notation has a candidate rule set");
-    GameReport {
-        number: game.number,
-        line: game.line,
-        rules: Some(GameRules {
-            variant,
-            from: RulesFrom::Inferred,
-            warning: None,
-        }),
-        verdict: trial.verdict,
+    let (variant, mut trial) = best.expect("every notation has a candidate rule set");
+    if let Verdict::Unreadable(e) = &mut trial.verdict {
+        if tried.len() > 1 && e.message.contains("square") {
+            let names: Vec<&str> = tried.iter().map(|v| v.name()).collect();
+            e.message = format!("{} (read as {} in turn)", e.message, names.join(", "));
+        }
     }
+    trial.report(game, variant, RulesFrom::Inferred)
 }
 
 /// Counts of `verify --pdn` verdicts, for its summary line.

@@ -53,7 +53,7 @@ pub fn pdn(bytes: &[u8]) {
     }
     for (i, game) in crate::notation::games(&text).enumerate() {
         assert_eq!(game.number, i + 1);
-        let report = crate::archive::verify_game(&game, None);
+        let report = crate::archive::verify_game(&game, crate::archive::VerifyOptions::default());
         assert_eq!(report.number, game.number);
         for variant in Variant::ALL {
             let _ = game.read(crate::archive::reading(variant));

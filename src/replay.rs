@@ -153,6 +153,11 @@ impl Filling<'_> {
         let (ply, side) = (index + 1, self.record.mover(index + 1));
         let candidates = match written {
             WrittenMove::Known(mv) => vec![mv.clone()],
+            WrittenMove::Pattern(crate::notation::MovePattern::Miswritten(miswritten)) => {
+                let why = miswritten.why.clone();
+                self.fail(ply, Violation::NoMoveOnTheBoard { why });
+                return None;
+            }
             WrittenMove::Pattern(pattern) => {
                 // A capture read short but written whole (PDN's `23x14`)
                 // is most often played as written: tried first, without

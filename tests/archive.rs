@@ -5,7 +5,7 @@
 
 use proptest::prelude::*;
 
-use postfacto::archive::{verify_game, Verdict};
+use postfacto::archive::{verify_game, Verdict, VerifyOptions};
 use postfacto::board::{Board, Color, Topology};
 use postfacto::notation::{games, parse_board_on, to_fen, MoveText, Record};
 use postfacto::random::{play_game, random_board_on, Play, Rng};
@@ -472,7 +472,9 @@ proptest! {
             expected += 1;
         }
         let file = dialect_file(&text, &mut rng);
-        let reports: Vec<_> = games(&file).map(|g| verify_game(&g, None)).collect();
+        let reports: Vec<_> = games(&file)
+            .map(|g| verify_game(&g, VerifyOptions::default()))
+            .collect();
         prop_assert_eq!(reports.len(), expected, "{}", file);
         for report in &reports {
             prop_assert_eq!(&report.verdict, &Verdict::Ok, "{}\n{}", report, file);

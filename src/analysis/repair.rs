@@ -485,6 +485,7 @@ impl<'a> Search<'a> {
         let squares = match &self.written[index] {
             WrittenMove::Known(mv) => mv.path().len(),
             WrittenMove::Pattern(MovePattern::Path { squares, .. }) => squares.len(),
+            WrittenMove::Pattern(MovePattern::Miswritten(m)) => m.squares.len(),
             WrittenMove::Pattern(_) => 0,
         };
         let mut spots: Vec<EditSpot> = (0..squares)
@@ -623,6 +624,8 @@ fn square_written(written: &WrittenMove, i: usize) -> bool {
         WrittenMove::Pattern(MovePattern::Path { squares, .. }) => {
             squares.get(i).is_some_and(Option::is_some)
         }
+        // Every square of a miswritten move is written, on the board or not.
+        WrittenMove::Pattern(MovePattern::Miswritten(m)) => i < m.squares.len(),
         WrittenMove::Pattern(_) => false,
     }
 }
@@ -644,6 +647,9 @@ fn blank_square(written: &WrittenMove, i: usize) -> WrittenMove {
             capture,
             short,
         }) => (squares.clone(), *capture, *short),
+        WrittenMove::Pattern(MovePattern::Miswritten(m)) => {
+            return WrittenMove::Pattern(m.with_unknown(i))
+        }
         other => return other.clone(),
     };
     if let Some(square) = squares.get_mut(i) {

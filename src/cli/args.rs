@@ -136,6 +136,25 @@ pub struct VerifyArgs {
     /// With --repair: the most edits tried.
     #[arg(long, value_name = "K", default_value_t = 3, requires = "repair")]
     pub max_edits: usize,
+    /// With --pdn: refuse what real archives write but the PDN standard
+    /// does not (damaged tag lines, upper-case squares, the other
+    /// separator, moves that are no move on the board) instead of reading
+    /// it leniently and noting it on the game's line.
+    #[arg(long)]
+    pub strict: bool,
+    /// With --pdn: "text", one line per game, or "json", one JSON object
+    /// per game per line (JSON Lines).
+    #[arg(long, value_enum, default_value_t = VerifyFormatArg::Text)]
+    pub format: VerifyFormatArg,
+}
+
+/// Output formats of `verify --pdn`.
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum VerifyFormatArg {
+    /// One line per game: `game 3 (line 40): OK`.
+    Text,
+    /// One JSON object per game per line.
+    Json,
 }
 
 /// `cnf`'s arguments.

@@ -66,7 +66,17 @@ fn dispatch(request: Request, out: &mut impl Write) -> Result<Status, Failure> {
             file,
             rules,
             repair,
-        } => verify::run_pdn(&file, rules, repair, out),
+            strict,
+            json,
+        } => {
+            let options = verify::PdnOptions {
+                rules,
+                repair,
+                strict,
+                json,
+            };
+            verify::run_pdn(&file, options, out)
+        }
         Request::Cnf {
             file,
             output,

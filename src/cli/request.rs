@@ -34,6 +34,8 @@ pub enum Request {
         file: PathBuf,
         rules: RulesChoice,
         repair: Option<usize>,
+        strict: bool,
+        json: bool,
     },
     Cnf {
         file: Option<PathBuf>,
@@ -156,6 +158,8 @@ fn verify_request(args: VerifyArgs) -> Result<Request, Failure> {
             file,
             rules,
             repair,
+            strict: args.strict,
+            json: args.format == super::args::VerifyFormatArg::Json,
         }),
         (None, Some(input), Some(answer)) => Ok(Request::Verify {
             input,

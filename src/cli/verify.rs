@@ -4,8 +4,8 @@
 use std::io::Write;
 use std::path::Path;
 
-use postfacto::analysis::{repair, repair_game, repair_summary, RepairOptions};
-use postfacto::archive::{verify_game, Tally, Verdict};
+use postfacto::analysis::{repair, repair_game, repair_summary, RepairOptions, RepairOutcome};
+use postfacto::archive::{verify_games, GameReport, RulesFrom, Tally, Verdict, VerifyOptions};
 use postfacto::board::PartialBoard;
 use postfacto::encode::BoardFacts;
 use postfacto::notation::{games, parse_answers_on, Answer};
@@ -15,22 +15,35 @@ use postfacto::rules::Variant;
 use super::input::{read_input, read_items, Item, Reading, RulesChoice};
 use super::{one_line, write_err, Failure, Status};
 
+/// How `verify --pdn` runs.
+#[derive(Clone, Copy, Debug)]
+pub struct PdnOptions {
+    /// The rule set the user chose.
+    pub rules: RulesChoice,
+    /// The most edits of a repair (`--repair`), if asked.
+    pub repair: Option<usize>,
+    /// Refuse what is read leniently (`--strict`).
+    pub strict: bool,
+    /// One JSON object per game per line.
+    pub json: bool,
+}
+
 /// `verify --pdn`: one line per game, a summary on stderr. Exit 0 when
 /// every game with moves replays, 1 when one does not (or cannot be read,
 /// or is of rules postfacto does not play), 2 only for a file that cannot
 /// be read at all. With `repair` (the most edits), a game whose moves do
 /// not replay gets the fewest edits that make them replay, on its line.
-pub fn run_pdn(
-    file: &Path,
-    rules: RulesChoice,
-    repair: Option<usize>,
-    out: &mut impl Write,
-) -> Result<Status, Failure> {
+pub fn run_pdn(file: &Path, options: PdnOptions, out: &mut impl Write) -> Result<Status, Failure> {
     let input = read_input(Some(file))?;
     let text = input.pdn_text()?;
+    let raw: Vec<_> = games(&text).collect();
+    let verify = VerifyOptions {
+        given: options.rules.given(),
+        strict: options.strict,
+    };
+    let reports = verify_games(&raw, verify);
     let mut tally = Tally::default();
-    for game in games(&text) {
-        let report = verify_game(&game, rules.given());
+    for (game, report) in raw.iter().zip(&reports) {
         if let Some(warning) = report.rules.as_ref().and_then(|r| r.warning.as_ref()) {
             super::report(&format!(
                 "{}: game {} (line {}): {warning}",
@@ -38,17 +51,23 @@ pub fn run_pdn(
             ));
         }
         tally.add(&report.verdict);
-        let mut line = report.to_string();
-        if let (Some(most), Verdict::Illegal(_), Some(rules)) =
-            (repair, &report.verdict, &report.rules)
-        {
-            let outcome = repair_game(&game, rules.variant, most)
-                .map_err(|e| super::fail(Status::Internal, e.to_string()))?;
-            if let Some(outcome) = outcome {
-                line.push_str(&format!("; {}", repair_summary(&outcome)));
+        let repaired = match (options.repair, &report.verdict, &report.rules) {
+            (Some(most), Verdict::Illegal(_), Some(rules)) => {
+                repair_game(game, rules.variant, most)
+                    .map_err(|e| super::fail(Status::Internal, e.to_string()))?
             }
-        }
-        writeln!(out, "{}", one_line(&line)).map_err(write_err)?;
+            _ => None,
+        };
+        let line = if options.json {
+            json_report(report, repaired.as_ref()).to_string()
+        } else {
+            let mut line = report.to_string();
+            if let Some(outcome) = &repaired {
+                line.push_str(&format!("; {}", repair_summary(outcome)));
+            }
+            one_line(&line)
+        };
+        writeln!(out, "{line}").map_err(write_err)?;
     }
     // The summary comes after the games, also on a terminal.
     out.flush().map_err(write_err)?;
@@ -58,6 +77,87 @@ pub fn run_pdn(
     } else {
         Status::Rejected
     })
+}
+
+/// One game of `verify --pdn --format json`: the same keys for every game.
+fn json_report(report: &GameReport, repaired: Option<&RepairOutcome>) -> serde_json::Value {
+    let (status, reason) = match &report.verdict {
+        Verdict::Ok => ("ok", None),
+        Verdict::NoMoves => ("no moves", None),
+        Verdict::Illegal(why) => ("illegal", Some(why.clone())),
+        Verdict::Unreadable(e) => ("unreadable", Some(e.to_string())),
+        Verdict::Unsupported(u) => ("unsupported", Some(u.to_string())),
+    };
+    let from = report.rules.as_ref().map(|r| match r.from {
+        RulesFrom::Given => "given",
+        RulesFrom::Tag => "tag",
+        RulesFrom::Inferred => "inferred",
+    });
+    let notes: Vec<serde_json::Value> = report
+        .notes
+        .iter()
+        .map(|note| {
+            serde_json::json!({
+                "kind": note.kind(),
+                "line": note.line(),
+                "ply": note.ply(),
+                "text": note.to_string(),
+            })
+        })
+        .collect();
+    let headers: serde_json::Map<String, serde_json::Value> = report
+        .tags
+        .iter()
+        .map(|(k, v)| (k.clone(), serde_json::Value::String(v.clone())))
+        .collect();
+    serde_json::json!({
+        "game": report.number,
+        "line": report.line,
+        "rules": report.rules.as_ref().map(|r| r.variant.name()),
+        "rules_from": from,
+        "inferred": report.rules.as_ref().map(|r| r.from == RulesFrom::Inferred),
+        "status": status,
+        "ply": report.ply,
+        "reason": reason,
+        "notes": notes,
+        "headers": headers,
+        "warning": report.rules.as_ref().and_then(|r| r.warning.clone()),
+        "repair": repaired.map(json_repair),
+    })
+}
+
+/// A repair outcome as JSON: whether one was needed, its edits, and the
+/// minimum proved.
+fn json_repair(outcome: &RepairOutcome) -> serde_json::Value {
+    match outcome {
+        RepairOutcome::NotNeeded(_) => serde_json::json!({"outcome": "not needed", "edits": []}),
+        RepairOutcome::NoneWithin(most) => serde_json::json!({
+            "outcome": "none within",
+            "max_edits": most,
+            "edits": [],
+        }),
+        RepairOutcome::Repaired(repairs) => {
+            let edits: Vec<serde_json::Value> = repairs[0]
+                .edits
+                .iter()
+                .map(|e| {
+                    serde_json::json!({
+                        "kind": e.kind.name(),
+                        "ply": e.ply,
+                        "written": e.written,
+                        "read": e.read,
+                        "text": e.to_string(),
+                    })
+                })
+                .collect();
+            serde_json::json!({
+                "outcome": "repaired",
+                "minimum": repairs[0].edits.len(),
+                "summary": repair_summary(outcome),
+                "edits": edits,
+            })
+        }
+    }
 }
 
 /// `verify INPUT ANSWER`: each record's answer judged. Under several

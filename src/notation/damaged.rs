@@ -47,6 +47,74 @@ pub enum MovePattern {
         /// Where it ends.
         to: Square,
     },
+    /// Written as no move on the board can be (squares that are not
+    /// neighbours, a jump of the wrong shape, a square the board does not
+    /// have): no move fits. It is a mistake of the record at its ply, not
+    /// an unreadable text, and a repair mends it like any misread square.
+    Miswritten(Box<Miswritten>),
+}
+
+/// A move text that names squares but is no move on the board.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Miswritten {
+    /// The text as written.
+    pub text: String,
+    /// Its squares in order, `None` where it names no square of the board.
+    pub squares: SmallVec<[Option<Square>; 8]>,
+    /// Written with `x` or `:`.
+    pub capture: bool,
+    /// Captures are read short (PDN).
+    pub short: bool,
+    /// Why no move fits (`27 and 22 are not diagonal neighbours`).
+    pub why: String,
+}
+
+impl Miswritten {
+    /// The text `text` that failed to read with `error`, when it names
+    /// squares with separators (two or more parts); `None` for a text that
+    /// is not a move at all.
+    pub fn read(text: &str, geometry: Geometry, error: &ParseMoveError) -> Option<Miswritten> {
+        let parts: Vec<&str> = text.split(['-', 'x', ':']).collect();
+        if parts.len() < 2 || matches!(error, ParseMoveError::NotAMove(_)) {
+            return None;
+        }
+        let capture = text.contains('x') || text.contains(':');
+        let shown = error.to_string();
+        let why = shown
+            .strip_prefix(&format!("'{text}': "))
+            .unwrap_or(&shown)
+            .to_string();
+        Some(Miswritten {
+            text: text.to_string(),
+            squares: parts
+                .iter()
+                .map(|part| geometry.topology.parse_square(part).ok())
+                .collect(),
+            capture,
+            short: capture && geometry.short_captures,
+            why,
+        })
+    }
+
+    /// The move with square `i` read as unknown (`?`): a damaged move when
+    /// every other square is on the board, else still miswritten.
+    pub fn with_unknown(&self, i: usize) -> MovePattern {
+        let others_on_board = self
+            .squares
+            .iter()
+            .enumerate()
+            .all(|(j, s)| j == i || s.is_some());
+        if !others_on_board || i >= self.squares.len() {
+            return MovePattern::Miswritten(Box::new(self.clone()));
+        }
+        let mut squares = self.squares.clone();
+        squares[i] = None;
+        MovePattern::Path {
+            squares,
+            capture: self.capture,
+            short: self.short,
+        }
+    }
 }
 
 impl WrittenMove {
@@ -155,7 +223,11 @@ impl MovePattern {
             short,
         } = self
         else {
-            return !matches!(self, MovePattern::Between { from, to } if from == to);
+            return match self {
+                MovePattern::Between { from, to } => from != to,
+                MovePattern::Miswritten(_) => false,
+                _ => true,
+            };
         };
         let topology = geometry.topology;
         let allowed = |written: &Option<Square>| written.map_or(topology.all_bits(), Square::bit);
@@ -183,6 +255,7 @@ impl MovePattern {
     pub fn matches(&self, mv: &MoveText) -> bool {
         let (squares, capture, short) = match self {
             MovePattern::Unknown => return true,
+            MovePattern::Miswritten(_) => return false,
             MovePattern::Between { from, to } => return mv.from() == *from && mv.to() == *to,
             MovePattern::Path {
                 squares,
@@ -235,13 +308,14 @@ impl MovePattern {
         match self {
             MovePattern::Unknown | MovePattern::Between { .. } => true,
             MovePattern::Path { capture: c, .. } => *c == capture,
+            MovePattern::Miswritten(_) => false,
         }
     }
 
     /// The written start square, if known.
     pub fn from(&self) -> Option<Square> {
         match self {
-            MovePattern::Unknown => None,
+            MovePattern::Unknown | MovePattern::Miswritten(_) => None,
             MovePattern::Between { from, .. } => Some(*from),
             MovePattern::Path { squares, .. } => squares[0],
         }
@@ -276,6 +350,7 @@ impl MovePattern {
     fn written(&self, name: impl Fn(Square) -> String, capture_separator: &str) -> String {
         match self {
             MovePattern::Unknown => "?".to_string(),
+            MovePattern::Miswritten(m) => m.text.clone(),
             MovePattern::Between { from, to } => format!("{}{}", name(*from), name(*to)),
             MovePattern::Path {
                 squares, capture, ..

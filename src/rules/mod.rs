@@ -428,6 +428,12 @@ pub enum Violation {
     /// No legal move fits a damaged move (a `?`, a capture written short).
     #[error("no legal move fits what is written")]
     NothingFits,
+    /// What is written is no move on the board at all (a miswritten move).
+    #[error("{why}")]
+    NoMoveOnTheBoard {
+        /// Why (`27 and 22 are not diagonal neighbours`).
+        why: String,
+    },
     /// The move's squares are not a step or jumps (only for moves built in code).
     #[error("{from} to {to} is not a legal step or jump")]
     BadGeometry {

@@ -127,6 +127,7 @@ fn last_written(pattern: &MovePattern, topology: Topology) -> Mask {
     match pattern {
         MovePattern::Unknown => all_mask(topology),
         MovePattern::Between { to, .. } => mask(to),
+        MovePattern::Miswritten(_) => 0,
         MovePattern::Path { squares, .. } => squares
             .last()
             .copied()

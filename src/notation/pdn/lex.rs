@@ -10,6 +10,8 @@
 
 use std::borrow::Cow;
 
+use super::lenient::Leniency;
+
 /// One game as the file writes it: tags and move tokens, unread.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct RawGame<'a> {
@@ -31,6 +33,9 @@ pub struct RawGame<'a> {
     /// The first syntax problem in the game, with its line: the game cannot
     /// be read, the next one can.
     pub problem: Option<(usize, String)>,
+    /// What of its text was read leniently (damaged tag lines, upper-case
+    /// squares), in the order met.
+    pub notes: Vec<Leniency>,
 }
 
 /// A tag `[Name "value"]`.
@@ -72,10 +77,18 @@ impl<'a> RawGame<'a> {
             && self.problem.is_none()
     }
 
-    /// Whether a tag named `name` would start the next game: this one
-    /// has moves or a result already, or a tag of that name.
+    /// Whether a tag named `name` starts the next game: this one has
+    /// moves or a result already, or its header began with a tag of that
+    /// name and went on to others (a collection of diagrams without
+    /// results). Another repeated name is the same header given twice
+    /// ([`Leniency::RepeatedTag`]).
     fn ends_before(&self, name: &str) -> bool {
-        !self.moves.is_empty() || self.result.is_some() || self.tag(name).is_some()
+        let repeats_first = self
+            .tags
+            .first()
+            .is_some_and(|first| first.name.eq_ignore_ascii_case(name));
+        let others = self.tags.iter().any(|t| !t.name.eq_ignore_ascii_case(name));
+        !self.moves.is_empty() || self.result.is_some() || repeats_first && others
     }
 
     /// A final `4-6` that the `[Result]` tag also says is a match score,
@@ -111,8 +124,11 @@ fn is_result(token: &str) -> bool {
 /// A piece of the text the lexer hands to the game builder.
 #[derive(Clone, Debug, PartialEq, Eq)]
 enum Item<'a> {
-    Tag(Tag<'a>),
+    /// A tag, with a note when it was read leniently.
+    Tag(Tag<'a>, Option<Leniency>),
     Word(&'a str, usize),
+    /// Something read leniently (a stray text, a tag line without `[`).
+    Note(Leniency),
     /// A syntax problem at a line; `skipped` when the lexer jumped to the
     /// next tag line (the game it was in ends there).
     Problem {
@@ -231,6 +247,16 @@ impl<'a> Games<'a> {
                 }
                 b';' | b'%' => self.skip_line(),
                 b')' | b'}' | b']' => self.pos += 1,
+                b'\\' => {
+                    let text = self.word_here();
+                    return Some(Item::Note(Leniency::StrayText {
+                        line,
+                        text: text.to_string(),
+                    }));
+                }
+                b'A'..=b'Z' | b'a'..=b'z' if self.at_line_start() && self.bare_tag_line() => {
+                    return Some(self.tag());
+                }
                 _ => {
                     while self
                         .peek_byte()
@@ -274,12 +300,60 @@ impl<'a> Games<'a> {
         }
     }
 
-    /// A tag starting at `[`: its name, then a quoted value (inner quotes
-    /// that are not followed by `]` belong to the value) or a bare one.
+    /// The word that starts here, to the next space or bracket.
+    fn word_here(&mut self) -> &'a str {
+        let start = self.pos;
+        while self
+            .peek_byte()
+            .is_some_and(|b| !b.is_ascii_whitespace() && !b"{([;)}]".contains(&b))
+        {
+            self.pos += 1;
+        }
+        &self.text[start..self.pos]
+    }
+
+    /// Whether only spaces stand between the line's start and here.
+    fn at_line_start(&self) -> bool {
+        self.bytes()[..self.pos]
+            .iter()
+            .rev()
+            .find(|b| **b != b' ' && **b != b'\t')
+            .is_none_or(|b| *b == b'\n' || *b == b'\r')
+    }
+
+    /// Whether the line from here is a tag without its `[`: a name, a
+    /// quoted value and the closing `]` ending the line (`Site "Paris"]`).
+    fn bare_tag_line(&self) -> bool {
+        let rest = &self.bytes()[self.pos..];
+        let line = &rest[..rest
+            .iter()
+            .position(|b| *b == b'\n' || *b == b'\r')
+            .unwrap_or(rest.len())];
+        let name = line
+            .iter()
+            .take_while(|b| b.is_ascii_alphanumeric() || **b == b'_')
+            .count();
+        let after = &line[name..];
+        let gap = after
+            .iter()
+            .take_while(|b| **b == b' ' || **b == b'\t')
+            .count();
+        let trimmed = line.trim_ascii_end();
+        gap > 0 && after.get(gap) == Some(&b'"') && trimmed.ends_with(b"\"]")
+    }
+
+    /// A tag starting here: at its `[` (or, for a line without it, at its
+    /// name), its name, then a quoted value (inner quotes that are not
+    /// followed by `]` belong to the value) or a bare one. A lone `[` on
+    /// its line is a note, and so is a quoted value that goes on over the
+    /// next line.
     fn tag(&mut self) -> Item<'a> {
         let line = self.line;
         let start = self.pos;
-        self.pos += 1;
+        let bracket = self.peek_byte() == Some(b'[');
+        if bracket {
+            self.pos += 1;
+        }
         let bytes = self.bytes();
         let name_start = self.pos;
         while bytes
@@ -295,19 +369,42 @@ impl<'a> Games<'a> {
         {
             self.pos += 1;
         }
-        let value = if bytes.get(self.pos) == Some(&b'"') {
-            self.quoted()
+        if name.is_empty() && matches!(bytes.get(self.pos), None | Some(b'\n' | b'\r')) {
+            return Item::Note(Leniency::LoneBracket { line });
+        }
+        let (value, split) = if bytes.get(self.pos) == Some(&b'"') {
+            match self.quoted() {
+                Some((value, split)) => (Some(value), split),
+                None => (None, false),
+            }
         } else {
             let value_start = self.pos;
             while bytes.get(self.pos).is_some_and(|b| !b"]\r\n".contains(b)) {
                 self.pos += 1;
             }
-            Some(Cow::Borrowed(self.text[value_start..self.pos].trim()))
+            (
+                Some(Cow::Borrowed(self.text[value_start..self.pos].trim())),
+                false,
+            )
         };
         match value {
             Some(value) if bytes.get(self.pos) == Some(&b']') && !name.is_empty() => {
                 self.pos += 1;
-                Item::Tag(Tag { name, value, line })
+                let note = if split {
+                    self.line += 1;
+                    Some(Leniency::SplitTag {
+                        line,
+                        name: name.to_string(),
+                    })
+                } else if !bracket {
+                    Some(Leniency::MissingBracket {
+                        line,
+                        name: name.to_string(),
+                    })
+                } else {
+                    None
+                };
+                Item::Tag(Tag { name, value, line }, note)
             }
             _ => {
                 self.pos = start;
@@ -322,15 +419,29 @@ impl<'a> Games<'a> {
     }
 
     /// A quoted tag value from its opening quote; leaves `pos` on the `]`
-    /// after the closing quote. `None` when the line ends first.
-    fn quoted(&mut self) -> Option<Cow<'a, str>> {
+    /// after the closing quote, and says whether the value went on over
+    /// one line end (a tag split in two, read as one value with a space
+    /// for the line end). `None` when the value is not closed by the end
+    /// of the next line, or that line starts a tag of its own.
+    fn quoted(&mut self) -> Option<(Cow<'a, str>, bool)> {
         let bytes = self.bytes();
         let start = self.pos + 1;
         let mut at = start;
         let mut escaped = false;
+        let mut split = false;
         loop {
             match bytes.get(at)? {
-                b'\n' | b'\r' => return None,
+                b'\n' | b'\r' if split => return None,
+                b'\n' | b'\r' => {
+                    split = true;
+                    at += 1;
+                    if bytes[at - 1] == b'\r' && bytes.get(at) == Some(&b'\n') {
+                        at += 1;
+                    }
+                    if bytes[at..].iter().find(|b| **b != b' ' && **b != b'\t') == Some(&b'[') {
+                        return None;
+                    }
+                }
                 b'\\' if matches!(bytes.get(at + 1), Some(b'"' | b'\\')) => {
                     escaped = true;
                     at += 2;
@@ -344,11 +455,23 @@ impl<'a> Games<'a> {
                     if bytes.get(after + gap) == Some(&b']') {
                         self.pos = after + gap;
                         let raw = &self.text[start..at];
-                        return Some(if escaped {
-                            Cow::Owned(raw.replace("\\\"", "\"").replace("\\\\", "\\"))
+                        let joined = if split {
+                            Cow::Owned(
+                                raw.split(['\r', '\n'])
+                                    .map(str::trim)
+                                    .filter(|part| !part.is_empty())
+                                    .collect::<Vec<_>>()
+                                    .join(" "),
+                            )
                         } else {
                             Cow::Borrowed(raw)
-                        });
+                        };
+                        let value = if escaped {
+                            Cow::Owned(joined.replace("\\\"", "\"").replace("\\\\", "\\"))
+                        } else {
+                            joined
+                        };
+                        return Some((value, split));
                     }
                     at += 1;
                 }
@@ -445,16 +568,25 @@ impl<'a> Iterator for Games<'a> {
         let mut skipped = false;
         while let Some(item) = self.item() {
             match item {
-                Item::Tag(tag) => {
+                Item::Tag(tag, note) => {
                     if skipped || game.ends_before(tag.name) {
-                        self.ahead = Some(Item::Tag(tag));
+                        self.ahead = Some(Item::Tag(tag, note));
                         break;
                     }
                     if game.is_blank() {
                         game.line = tag.line;
                     }
-                    game.tags.push(tag);
+                    game.notes.extend(note);
+                    if game.find_tag(tag.name).is_some() {
+                        game.notes.push(Leniency::RepeatedTag {
+                            line: tag.line,
+                            name: tag.name.to_string(),
+                        });
+                    } else {
+                        game.tags.push(tag);
+                    }
                 }
+                Item::Note(note) => game.notes.push(note),
                 Item::Problem {
                     line,
                     message,
@@ -544,10 +676,19 @@ impl<'a> Games<'a> {
                 if bare.is_empty() {
                     return false;
                 }
-                let text = self.joined(bare);
+                let mut text = self.joined(bare);
                 if is_result(&text) {
                     game.result = Some(word);
                     return true;
+                }
+                let movelike = |b: u8| b.is_ascii_alphanumeric() || b"-x:?".contains(&b);
+                if text.bytes().any(|b| b.is_ascii_uppercase()) && text.bytes().all(movelike) {
+                    game.notes.push(Leniency::UpperCase {
+                        ply: game.moves.len() + 1,
+                        line,
+                        written: text.to_string(),
+                    });
+                    text = Cow::Owned(text.to_ascii_lowercase());
                 }
                 game.moves.push(RawMove { text, line });
                 *after = true;

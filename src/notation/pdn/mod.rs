@@ -7,15 +7,17 @@
 //! board and move geometry into a [`PdnGame`]. Choosing the rule set is
 //! the rules layer's business (`crate::archive`).
 
+mod lenient;
 mod lex;
 mod write;
 
+pub use lenient::{describe as describe_leniencies, Leniency};
 pub use lex::{games, Games, RawGame, RawMove, Tag};
 pub use write::write_pdn;
 
 use crate::board::{Board, Color, Square};
 
-use super::damaged::{MovePattern, WrittenMove};
+use super::damaged::{Miswritten, MovePattern, WrittenMove};
 use super::fen::parse_fen_on;
 use super::movetext::{Geometry, ParseMoveError};
 use super::record::Record;
@@ -32,6 +34,8 @@ pub struct PdnGame {
     /// The moves as a record (side to move from the FEN tag, else the move
     /// numbers, else the first player). A diagram has no moves.
     pub record: Record,
+    /// What of the game was read leniently, in the order met.
+    pub notes: Vec<Leniency>,
 }
 
 impl PdnGame {
@@ -110,6 +114,10 @@ pub struct GameReading {
     pub geometry: Geometry,
     /// The side that moves first in this game type.
     pub first_player: Color,
+    /// Refuse what real archives write but the standard does not (damaged
+    /// tag lines, upper-case squares, the other separator, moves that are
+    /// no move on the board), instead of reading it leniently with a note.
+    pub strict: bool,
 }
 
 /// Why a game (or a PDN text) could not be read.
@@ -175,6 +183,13 @@ impl RawGame<'_> {
             None => (None, true),
         };
         let geometry = reading.geometry.short_captures();
+        let mut notes = self.notes.clone();
+        if let (true, Some(note)) = (reading.strict, notes.first()) {
+            return Err(ParsePdnError {
+                line: note.line(),
+                message: note.as_error(),
+            });
+        }
         let mut moves = Vec::with_capacity(self.moves.len());
         for (i, raw) in self.moves.iter().enumerate() {
             match read_move(&raw.text, geometry) {
@@ -185,10 +200,24 @@ impl RawGame<'_> {
                         && self.result.is_none()
                         && lex::looks_like_score(&raw.text) => {}
                 Err(e) => {
-                    return Err(ParsePdnError {
-                        line: raw.line,
-                        message: e.to_string(),
-                    })
+                    let lenient = (!reading.strict)
+                        .then(|| reread(&raw.text, geometry, &e))
+                        .flatten();
+                    let Some((mv, read_as)) = lenient else {
+                        return Err(ParsePdnError {
+                            line: raw.line,
+                            message: e.to_string(),
+                        });
+                    };
+                    if let Some(read) = read_as {
+                        notes.push(Leniency::Separator {
+                            ply: moves.len() + 1,
+                            line: raw.line,
+                            written: raw.text.to_string(),
+                            read: Some(read),
+                        });
+                    }
+                    moves.push(mv);
                 }
             }
         }
@@ -210,8 +239,36 @@ impl RawGame<'_> {
                 .collect(),
             fen,
             record: Record::from_written(first, moves, self.line),
+            notes,
         })
     }
+}
+
+/// A move that does not read as written on this board, read leniently:
+/// with the other separator when that reads (`10x14` as the step 10-14,
+/// `15-24` as the capture 15x24; the text read is returned for the note),
+/// else as a miswritten move, a mistake at its ply. `None` for a text that
+/// is no move at all.
+fn reread(
+    text: &str,
+    geometry: Geometry,
+    error: &ParseMoveError,
+) -> Option<(WrittenMove, Option<String>)> {
+    let swapped: String = if text.contains('-') {
+        text.replace('-', "x")
+    } else {
+        text.replace([':', 'x'], "-")
+    };
+    if swapped != text {
+        if let Ok(mv) = read_move(&swapped, geometry) {
+            return Some((mv, Some(swapped)));
+        }
+    }
+    let miswritten = Miswritten::read(text, geometry, error)?;
+    Some((
+        WrittenMove::Pattern(MovePattern::Miswritten(Box::new(miswritten))),
+        None,
+    ))
 }
 
 /// The colour of the piece the first move starts from, when the move says
@@ -279,8 +336,8 @@ fn unseparated(text: &str, geometry: Geometry) -> Option<WrittenMove> {
     WrittenMove::parse_with(&written, geometry).ok()
 }
 
-/// Reads every game of a PDN text under one reading, failing at the first
-/// game that cannot be read. Archives are better read game by game
+/// Reads every game of a PDN text under one reading, strictly (nothing
+/// read leniently), failing at the first game that cannot be read. Archives are better read game by game
 /// ([`games`], then [`RawGame::read`]); this is for texts of one rule set
 /// that must be whole.
 ///
@@ -294,6 +351,7 @@ pub fn parse_pdn(
     let reading = GameReading {
         geometry,
         first_player,
+        strict: true,
     };
     let games = games(text)
         .map(|game| game.read(reading))

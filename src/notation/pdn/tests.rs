@@ -7,16 +7,19 @@ use crate::notation::MoveText;
 const ENGLISH: GameReading = GameReading {
     geometry: Geometry::SHORT,
     first_player: Color::Black,
+    strict: false,
 };
 
 const TEN: GameReading = GameReading {
     geometry: Geometry::flying_on(Topology::Ten),
     first_player: Color::White,
+    strict: false,
 };
 
 const RUSSIAN: GameReading = GameReading {
     geometry: Geometry::FLYING,
     first_player: Color::White,
+    strict: false,
 };
 
 /// Every game's move texts, as the lexer hands them on.
@@ -218,7 +221,18 @@ fn a_game_that_cannot_be_read_never_stops_the_next() {
     assert!(all[0].problem.as_ref().unwrap().1.contains("never closed"));
     assert!(all[1].problem.is_none() && all[1].read(ENGLISH).is_ok());
     assert!(all[2].problem.as_ref().unwrap().1.contains("tag"));
-    let bad = all[3].read(ENGLISH).unwrap_err();
+    // A square the board does not have is a mistake at its ply, read;
+    // strictly, the game cannot be read.
+    let miswritten = all[3].read(ENGLISH).expect("read leniently");
+    assert!(matches!(
+        &miswritten.record.written_moves()[0],
+        WrittenMove::Pattern(MovePattern::Miswritten(m)) if m.squares[1].is_none()
+    ));
+    let strictly = GameReading {
+        strict: true,
+        ..ENGLISH
+    };
+    let bad = all[3].read(strictly).unwrap_err();
     assert_eq!(bad.line, 9, "{bad}");
     assert!(all[4].problem.is_some());
 }
