@@ -377,6 +377,24 @@ struct Trial {
 }
 
 impl Trial {
+    /// Moves read otherwise than written (the other separator).
+    fn moves_read_otherwise(&self) -> usize {
+        self.notes
+            .iter()
+            .filter(|n| matches!(n, Leniency::Separator { .. }))
+            .count()
+    }
+
+    /// How good a reading of the game this is, for inference: replayed,
+    /// then with the fewest moves read otherwise, then furthest.
+    fn rank(&self) -> (bool, std::cmp::Reverse<usize>, Option<usize>) {
+        (
+            self.verdict.is_ok(),
+            std::cmp::Reverse(self.moves_read_otherwise()),
+            self.reached,
+        )
+    }
+
     /// The report of `game` tried under `variant`.
     fn report(self, game: &RawGame<'_>, variant: Variant, from: RulesFrom) -> GameReport {
         let ply = match self.verdict {
@@ -456,10 +474,12 @@ pub fn start_of(game: &PdnGame, variant: Variant) -> Board {
 /// the moves read with the other separator named as played; or the reason
 /// and the ply that fails (0 for the FEN position).
 ///
-/// Unless `strict`, a ply whose move fails as written is tried once more
-/// as the move from its first square to its last (`d6-b4` written for the
-/// capture d6:b4, `15x19` for a step): what real archives mean by the
-/// other separator. `lines` are the moves' lines, for the notes.
+/// Unless `strict`, a game that fails as written is read as real archives
+/// mean it: a ply whose move fails is tried as any move from its first
+/// square to its last (`d6-b4` written for the capture d6:b4, `15x19` for
+/// a step), one ply at a time; when that is not enough (an earlier ply
+/// read as written went the wrong way), every ply at once. `lines` are
+/// the moves' lines, for the notes.
 fn check_moves(
     game: &PdnGame,
     variant: Variant,
@@ -471,35 +491,88 @@ fn check_moves(
     if let Some(problem) = rules.start_problems(&start).first() {
         return Err((format!("FEN position: {problem}"), 0));
     }
+    let failure = match replay_filled(rules, &start, &game.record) {
+        Ok(_) => return Ok(game.notes.clone()),
+        Err(failure) => failure,
+    };
+    let line_of = |ply: usize| lines.get(ply - 1).copied().unwrap_or(game.record.line);
+    let lenient = (!strict).then(|| {
+        ply_by_ply(game, variant, &start, failure.clone(), line_of)
+            .or_else(|furthest| every_ply(game, variant, &start, line_of).ok_or(furthest))
+    });
+    match lenient {
+        Some(Ok(notes)) => Ok(notes),
+        Some(Err(furthest)) => Err((furthest.to_string(), furthest.ply)),
+        None => Err((failure.to_string(), failure.ply)),
+    }
+}
+
+/// The failing ply read from its first square to its last, then the next
+/// failing one, as long as each reading gets the game further: the notes
+/// when it replays, else the failure furthest into the game.
+fn ply_by_ply(
+    game: &PdnGame,
+    variant: Variant,
+    start: &Board,
+    mut failure: ReplayError,
+    line_of: impl Fn(usize) -> usize,
+) -> Result<Vec<Leniency>, ReplayError> {
     let mut record = game.record.clone();
     let mut notes = game.notes.clone();
-    let mut first_failure: Option<ReplayError> = None;
+    let mut furthest = failure.clone();
     loop {
-        let failure = match replay_filled(rules, &start, &record) {
-            Ok(filled) => {
-                name_separators(&mut notes, &filled, variant);
-                return Ok(notes);
-            }
-            Err(failure) => failure,
-        };
-        let first = first_failure.get_or_insert(failure.clone()).clone();
-        let loosened = (!strict)
-            .then(|| from_first_to_last(&record, failure.ply))
-            .flatten();
-        let Some((loose, written)) = loosened else {
-            return Err((first.to_string(), first.ply));
+        let Some((loose, written)) = from_first_to_last(&record, failure.ply) else {
+            return Err(furthest);
         };
         notes.push(Leniency::Separator {
             ply: failure.ply,
-            line: lines
-                .get(failure.ply - 1)
-                .copied()
-                .unwrap_or(game.record.line),
+            line: line_of(failure.ply),
             written,
             read: None,
         });
         record = loose;
+        match replay_filled(variant.rules(), start, &record) {
+            Ok(filled) => {
+                name_separators(&mut notes, &filled, variant);
+                return Ok(notes);
+            }
+            Err(next) => failure = next,
+        }
+        if failure.ply > furthest.ply {
+            furthest = failure.clone();
+        }
     }
+}
+
+/// Every ply read from its first square to its last at once: the notes
+/// (a ply played otherwise than written is one) when the game replays so.
+fn every_ply(
+    game: &PdnGame,
+    variant: Variant,
+    start: &Board,
+    line_of: impl Fn(usize) -> usize,
+) -> Option<Vec<Leniency>> {
+    let written = game.record.written_moves();
+    let mut record = game.record.clone();
+    for ply in 1..=written.len() {
+        if let Some((loose, _)) = from_first_to_last(&record, ply) {
+            record = loose;
+        }
+    }
+    let filled = replay_filled(variant.rules(), start, &record).ok()?;
+    let mut notes = game.notes.clone();
+    for (i, (w, played)) in written.iter().zip(&filled.moves).enumerate() {
+        if !w.matches(played) {
+            notes.push(Leniency::Separator {
+                ply: i + 1,
+                line: line_of(i + 1),
+                written: w.to_string(),
+                read: None,
+            });
+        }
+    }
+    name_separators(&mut notes, &filled, variant);
+    Some(notes)
 }
 
 /// Replays `record` from `start`: the record with every move filled in.
@@ -574,13 +647,18 @@ fn infer_and_verify(game: &RawGame<'_>, strict: bool) -> GameReport {
     for variant in narrowed.iter().copied().chain(wider) {
         tried.push(variant);
         let trial = verdict_under(game, variant, strict);
-        if trial.verdict.is_ok() {
+        let better = best.as_ref().is_none_or(|(_, b)| trial.rank() > b.rank());
+        if better {
             best = Some((variant, trial));
-            break;
         }
-        let further = best.as_ref().is_none_or(|(_, b)| trial.reached > b.reached);
-        if further {
-            best = Some((variant, trial));
+        // A game read with no move taken otherwise than written is the
+        // game of that rule set; one that needs the other separator may
+        // be another rule set's, read as written there.
+        if best
+            .as_ref()
+            .is_some_and(|(_, b)| b.verdict.is_ok() && b.moves_read_otherwise() == 0)
+        {
+            break;
         }
     }
     let (variant, mut trial) = best.expect("every notation has a candidate rule set");

@@ -284,7 +284,12 @@ fn rules_auto_infers_the_rule_set_of_any_input() {
 
 /// A PDN text of `record` (played from `start`, or from the opening when
 /// `start` is `None`) in dialect features chosen by `rng`.
-fn dialect_game(variant: Variant, start: Option<Board>, record: &Record, rng: &mut Rng) -> String {
+pub(crate) fn dialect_game(
+    variant: Variant,
+    start: Option<Board>,
+    record: &Record,
+    rng: &mut Rng,
+) -> String {
     let mut out = String::new();
     if rng.chance(30) {
         out.push_str(&format!(
@@ -419,7 +424,7 @@ fn dialect_noise(rng: &mut Rng) -> String {
 
 /// A random legal game of `variant` from the opening (no FEN) or from a
 /// random board (with its FEN).
-fn random_game(variant: Variant, seed: u64) -> (Option<Board>, Record) {
+pub(crate) fn random_game(variant: Variant, seed: u64) -> (Option<Board>, Record) {
     let mut rng = Rng::new(seed);
     let rules = variant.rules();
     let topology: Topology = variant.topology();
@@ -444,7 +449,7 @@ fn random_game(variant: Variant, seed: u64) -> (Option<Board>, Record) {
 }
 
 /// Line ends and a byte order mark, as files come.
-fn dialect_file(text: &str, rng: &mut Rng) -> String {
+pub(crate) fn dialect_file(text: &str, rng: &mut Rng) -> String {
     let ends = ["\n", "\r\n", "\r"];
     let end = ends[rng.below(ends.len())];
     let bom = if rng.chance(30) { "\u{feff}" } else { "" };

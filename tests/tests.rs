@@ -10,6 +10,7 @@ mod damaged;
 mod formats;
 mod fuzz;
 mod golden;
+mod lenient;
 mod oracle;
 mod pawns;
 mod property;

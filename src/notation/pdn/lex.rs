@@ -338,8 +338,15 @@ impl<'a> Games<'a> {
             .iter()
             .take_while(|b| **b == b' ' || **b == b'\t')
             .count();
-        let trimmed = line.trim_ascii_end();
-        gap > 0 && after.get(gap) == Some(&b'"') && trimmed.ends_with(b"\"]")
+        // What follows the closing `"]`: nothing, or a written-out `\r`.
+        let closed = line
+            .windows(2)
+            .rposition(|w| w == b"\"]")
+            .is_some_and(|at| {
+                let rest = line[at + 2..].trim_ascii();
+                rest.is_empty() || rest.starts_with(b"\\")
+            });
+        gap > 0 && after.get(gap) == Some(&b'"') && closed
     }
 
     /// A tag starting here: at its `[` (or, for a line without it, at its
@@ -369,7 +376,9 @@ impl<'a> Games<'a> {
         {
             self.pos += 1;
         }
-        if name.is_empty() && matches!(bytes.get(self.pos), None | Some(b'\n' | b'\r')) {
+        // A lone `[`, perhaps with the `\r` some exports write out.
+        let lone = name.is_empty() || name == "\\r";
+        if lone && matches!(bytes.get(self.pos), None | Some(b'\n' | b'\r')) {
             return Item::Note(Leniency::LoneBracket { line });
         }
         let (value, split) = if bytes.get(self.pos) == Some(&b'"') {

@@ -254,14 +254,13 @@ fn reread(
     geometry: Geometry,
     error: &ParseMoveError,
 ) -> Option<(WrittenMove, Option<String>)> {
-    let swapped: String = if text.contains('-') {
-        text.replace('-', "x")
-    } else {
-        text.replace([':', 'x'], "-")
-    };
-    if swapped != text {
-        if let Ok(mv) = read_move(&swapped, geometry) {
-            return Some((mv, Some(swapped)));
+    // One separator throughout, a capture's first (`42:33-50` mixes them).
+    for separator in ["x", "-"] {
+        let swapped = text.replace(['-', ':', 'x'], separator);
+        if swapped != text {
+            if let Ok(mv) = read_move(&swapped, geometry) {
+                return Some((mv, Some(swapped)));
+            }
         }
     }
     let miswritten = Miswritten::read(text, geometry, error)?;
