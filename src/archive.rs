@@ -385,14 +385,12 @@ impl Trial {
             .count()
     }
 
-    /// How good a reading of the game this is, for inference: replayed,
-    /// then with the fewest moves read otherwise, then furthest.
+    /// How good a reading of the game this is, for inference: replayed
+    /// (with the fewest moves read otherwise), else furthest.
     fn rank(&self) -> (bool, std::cmp::Reverse<usize>, Option<usize>) {
-        (
-            self.verdict.is_ok(),
-            std::cmp::Reverse(self.moves_read_otherwise()),
-            self.reached,
-        )
+        let ok = self.verdict.is_ok();
+        let otherwise = if ok { self.moves_read_otherwise() } else { 0 };
+        (ok, std::cmp::Reverse(otherwise), self.reached)
     }
 
     /// The report of `game` tried under `variant`.

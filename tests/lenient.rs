@@ -409,3 +409,40 @@ fn a_miswritten_high_square_keeps_the_game_on_its_board() {
     assert_eq!(rules, Some(Variant::International), "{}", reports[0]);
     assert_eq!(reports[0].ply, Some(6), "{}", reports[0]);
 }
+
+/// A real English file written with the other separator throughout (`x`
+/// for steps, `-` for captures): every game replays, as English, each
+/// with its notes; strictly, none does.
+#[test]
+fn a_real_file_with_every_separator_swapped() {
+    let text = std::fs::read_to_string(crate::util::path("tests/data/pdn/OCA_2.0.pdn")).unwrap();
+    let swapped: String = text
+        .lines()
+        .map(|line| {
+            let line = if line.starts_with('[') {
+                line.to_string()
+            } else {
+                line.split(' ')
+                    .map(|t| swapped(t).unwrap_or_else(|| t.to_string()))
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            };
+            format!("{line}\n")
+        })
+        .collect();
+    assert_ne!(swapped, text);
+    let reports = verify_archive(&swapped, VerifyOptions::default());
+    assert_eq!(reports.len(), 43);
+    for report in &reports {
+        assert_eq!(report.verdict, Verdict::Ok, "{report}");
+        let rules = report.rules.as_ref().map(|r| r.variant);
+        assert_eq!(rules, Some(Variant::English), "{report}");
+        assert!(kinds(report).contains(&"separator"), "{report}");
+    }
+    let strict = VerifyOptions {
+        strict: true,
+        ..VerifyOptions::default()
+    };
+    let refused = verify_archive(&swapped, strict);
+    assert!(refused.iter().all(|r| !r.verdict.is_ok()));
+}
