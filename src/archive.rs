@@ -311,8 +311,8 @@ pub fn verify_games(raw: &[RawGame<'_>], options: VerifyOptions) -> Vec<GameRepo
             .rules
             .as_ref()
             .is_some_and(|r| r.from == RulesFrom::Inferred);
-        let allowed = Variant::candidates(game.square_names()).contains(&commonest);
-        if report.verdict == Verdict::NoMoves && inferred && allowed {
+        let allowed = || Variant::candidates(game.square_names()).contains(&commonest);
+        if report.verdict == Verdict::NoMoves && inferred && allowed() {
             let trial = verdict_under(game, commonest, options.strict);
             *report = trial.report(game, commonest, RulesFrom::Inferred);
         }
@@ -326,19 +326,8 @@ pub fn verify_games(raw: &[RawGame<'_>], options: VerifyOptions) -> Vec<GameRepo
 /// `options.strict`, what the standard does not allow is read leniently
 /// where one reading fits, and noted on the report.
 pub fn verify_game(game: &RawGame<'_>, options: VerifyOptions) -> GameReport {
-    let report = |rules, verdict| GameReport {
-        number: game.number,
-        line: game.line,
-        rules,
-        verdict,
-        ply: None,
-        notes: if options.strict {
-            Vec::new()
-        } else {
-            game.notes.clone()
-        },
-        tags: tags_of(game),
-    };
+    let report =
+        |rules, verdict| GameReport::of(game, rules, verdict, lexer_notes(game, options.strict));
     if let Some((line, message)) = &game.problem {
         let error = ParsePdnError {
             line: *line,
@@ -357,12 +346,38 @@ pub fn verify_game(game: &RawGame<'_>, options: VerifyOptions) -> GameReport {
     checked
 }
 
-/// A game's tags, owned.
-fn tags_of(game: &RawGame<'_>) -> Vec<(String, String)> {
-    game.tags
-        .iter()
-        .map(|t| (t.name.to_string(), t.value.to_string()))
-        .collect()
+impl GameReport {
+    /// The report of `game` with `verdict`, naming no ply.
+    fn of(
+        game: &RawGame<'_>,
+        rules: Option<GameRules>,
+        verdict: Verdict,
+        notes: Vec<Leniency>,
+    ) -> GameReport {
+        GameReport {
+            number: game.number,
+            line: game.line,
+            rules,
+            verdict,
+            ply: None,
+            notes,
+            tags: game
+                .tags
+                .iter()
+                .map(|t| (t.name.to_string(), t.value.to_string()))
+                .collect(),
+        }
+    }
+}
+
+/// What the lexer read leniently in `game`; nothing under `--strict`,
+/// where the first of them is the game's error.
+fn lexer_notes(game: &RawGame<'_>, strict: bool) -> Vec<Leniency> {
+    if strict {
+        Vec::new()
+    } else {
+        game.notes.clone()
+    }
 }
 
 /// A game tried under one rule set: the verdict, how far it got (plies
@@ -399,18 +414,14 @@ impl Trial {
             Verdict::Illegal(_) => self.failed_at,
             _ => None,
         };
+        let rules = GameRules {
+            variant,
+            from,
+            warning: None,
+        };
         GameReport {
-            number: game.number,
-            line: game.line,
-            rules: Some(GameRules {
-                variant,
-                from,
-                warning: None,
-            }),
-            verdict: self.verdict,
             ply,
-            notes: self.notes,
-            tags: tags_of(game),
+            ..GameReport::of(game, Some(rules), self.verdict, self.notes)
         }
     }
 }
@@ -427,12 +438,7 @@ fn verdict_under(game: &RawGame<'_>, variant: Variant, strict: bool) -> Trial {
                 verdict: Verdict::Unreadable(e),
                 reached: None,
                 failed_at: None,
-                // Under --strict the first note is the error itself.
-                notes: if strict {
-                    Vec::new()
-                } else {
-                    game.notes.clone()
-                },
+                notes: lexer_notes(game, strict),
             };
         }
     };
@@ -490,7 +496,11 @@ fn check_moves(
         return Err((format!("FEN position: {problem}"), 0));
     }
     let failure = match replay_filled(rules, &start, &game.record) {
-        Ok(_) => return Ok(game.notes.clone()),
+        Ok(filled) => {
+            let mut notes = game.notes.clone();
+            name_separators(&mut notes, &filled, variant);
+            return Ok(notes);
+        }
         Err(failure) => failure,
     };
     let line_of = |ply: usize| lines.get(ply - 1).copied().unwrap_or(game.record.line);

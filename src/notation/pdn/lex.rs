@@ -257,15 +257,7 @@ impl<'a> Games<'a> {
                 b'A'..=b'Z' | b'a'..=b'z' if self.at_line_start() && self.bare_tag_line() => {
                     return Some(self.tag());
                 }
-                _ => {
-                    while self
-                        .peek_byte()
-                        .is_some_and(|b| !b.is_ascii_whitespace() && !b"{([;)}]".contains(&b))
-                    {
-                        self.pos += 1;
-                    }
-                    return Some(Item::Word(&self.text[start..self.pos], line));
-                }
+                _ => return Some(Item::Word(self.word_here(), line)),
             }
         }
     }
