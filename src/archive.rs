@@ -11,7 +11,7 @@ use crate::notation::{
     describe_leniencies, games, GameReading, Leniency, MovePattern, ParsePdnError, PdnGame,
     RawGame, Record, WrittenMove,
 };
-use crate::replay::{replay, replay_filling, ReplayError};
+use crate::replay::{replay, replay_filling_within, ReplayError, MAX_FILLING_STEPS};
 use crate::rules::{pdn_game_name, Variant};
 
 /// Where a game's rule set came from.
@@ -495,7 +495,7 @@ fn check_moves(
     if let Some(problem) = rules.start_problems(&start).first() {
         return Err((format!("FEN position: {problem}"), 0));
     }
-    let failure = match replay_filled(rules, &start, &game.record) {
+    let failure = match replay_filled(rules, &start, &game.record, MAX_FILLING_STEPS) {
         Ok(filled) => {
             let mut notes = game.notes.clone();
             name_separators(&mut notes, &filled, variant);
@@ -516,8 +516,8 @@ fn check_moves(
 }
 
 /// The failing ply read from its first square to its last, then the next
-/// failing one, as long as each reading gets the game further: the notes
-/// when it replays, else the failure furthest into the game.
+/// failing one, up to [`PLY_BY_PLY`] plies: the notes when it replays,
+/// else the failure furthest into the game.
 fn ply_by_ply(
     game: &PdnGame,
     variant: Variant,
@@ -528,7 +528,7 @@ fn ply_by_ply(
     let mut record = game.record.clone();
     let mut notes = game.notes.clone();
     let mut furthest = failure.clone();
-    loop {
+    for _ in 0..PLY_BY_PLY {
         let Some((loose, written)) = from_first_to_last(&record, failure.ply) else {
             return Err(furthest);
         };
@@ -539,7 +539,7 @@ fn ply_by_ply(
             read: None,
         });
         record = loose;
-        match replay_filled(variant.rules(), start, &record) {
+        match replay_filled(variant.rules(), start, &record, LENIENT_STEPS) {
             Ok(filled) => {
                 name_separators(&mut notes, &filled, variant);
                 return Ok(notes);
@@ -550,6 +550,7 @@ fn ply_by_ply(
             furthest = failure.clone();
         }
     }
+    Err(furthest)
 }
 
 /// Every ply read from its first square to its last at once: the notes
@@ -567,7 +568,7 @@ fn every_ply(
             record = loose;
         }
     }
-    let filled = replay_filled(variant.rules(), start, &record).ok()?;
+    let filled = replay_filled(variant.rules(), start, &record, LENIENT_STEPS).ok()?;
     let mut notes = game.notes.clone();
     for (i, (w, played)) in written.iter().zip(&filled.moves).enumerate() {
         if !w.matches(played) {
@@ -583,14 +584,24 @@ fn every_ply(
     Some(notes)
 }
 
-/// Replays `record` from `start`: the record with every move filled in.
+/// How many positions one lenient reading of a game may visit: a reading
+/// is a guess, and a file goes on to its next game rather than search.
+const LENIENT_STEPS: usize = 20_000;
+
+/// How many plies are read otherwise one at a time before every ply is.
+const PLY_BY_PLY: usize = 6;
+
+/// Replays `record` from `start`, visiting at most `max_steps` positions
+/// when moves must be filled in: the record with every move filled in.
 fn replay_filled(
     rules: &dyn crate::rules::Rules,
     start: &Board,
     record: &Record,
+    max_steps: usize,
 ) -> Result<Record, ReplayError> {
     if record.is_damaged() {
-        return replay_filling(rules, start, record, None).map(|(_, filled)| filled);
+        return replay_filling_within(rules, start, record, None, max_steps)
+            .map(|(_, filled)| filled);
     }
     replay(rules, start, record).map(|_| record.clone())
 }

@@ -81,6 +81,21 @@ pub fn replay_filling(
     record: &Record,
     end: Option<&Board>,
 ) -> Result<(Board, Record), ReplayError> {
+    replay_filling_within(rules, start, record, end, MAX_FILLING_STEPS)
+}
+
+/// [`replay_filling`] that gives up after visiting `max_steps` positions:
+/// for searches that are a guess (a lenient reading) and must stay cheap.
+///
+/// # Errors
+/// As [`replay_filling`].
+pub fn replay_filling_within(
+    rules: &dyn Rules,
+    start: &Board,
+    record: &Record,
+    end: Option<&Board>,
+    max_steps: usize,
+) -> Result<(Board, Record), ReplayError> {
     let written = record.written_moves();
     let mut search = Filling {
         rules,
@@ -89,6 +104,7 @@ pub fn replay_filling(
         end,
         moves: Vec::with_capacity(written.len()),
         steps: 0,
+        max_steps,
         furthest: None,
         dead: std::collections::HashSet::new(),
     };
@@ -113,6 +129,7 @@ struct Filling<'a> {
     end: Option<&'a Board>,
     moves: Vec<crate::notation::MoveText>,
     steps: usize,
+    max_steps: usize,
     furthest: Option<ReplayError>,
     /// Positions (board, plies played) from which the rest of the record
     /// was found not to replay: two fillings that reach the same board at
@@ -133,11 +150,11 @@ impl Filling<'_> {
 
     fn from(&mut self, board: Board, index: usize) -> Option<Board> {
         self.steps += 1;
-        if self.steps > MAX_FILLING_STEPS || self.dead.contains(&(board, index)) {
+        if self.steps > self.max_steps || self.dead.contains(&(board, index)) {
             return None;
         }
         let found = self.search(board, index);
-        if found.is_none() && self.steps <= MAX_FILLING_STEPS {
+        if found.is_none() && self.steps <= self.max_steps {
             self.dead.insert((board, index));
         }
         found
