@@ -226,3 +226,28 @@ fn the_analysis_options_work_under_russian_rules() {
     assert_eq!(run.code, 1, "{}", run.stderr);
     assert!(lemmas.is_some(), "the Russian proof was written and checks");
 }
+
+/// A flying king's capture `h8:a1`: the piece taken may stand on any of
+/// g7..b2, as a man or a king, so 12 start boards differ on the squares
+/// the move passes, and `--all` lists each (issue 35).
+#[test]
+fn counts_tell_apart_where_a_flying_capture_took_its_piece() {
+    let input = "W 1\nh8:a1\n";
+    let count = postfacto(&["solve", "--rules", "russian", "--count"], input);
+    assert_eq!(count.code, 0, "{}", count.stderr);
+    assert!(
+        count
+            .stdout
+            .contains("12 start boards, told apart by squares h8 g7 f6 e5 d4 c3 b2 a1"),
+        "{}",
+        count.stdout
+    );
+    let all = postfacto(&["solve", "--rules", "russian", "--all"], input);
+    assert_eq!(all.code, 0, "{}", all.stderr);
+    let boards = all
+        .stdout
+        .split("\n\n")
+        .filter(|b| !b.trim().is_empty())
+        .count();
+    assert_eq!(boards, 12, "{}", all.stdout);
+}

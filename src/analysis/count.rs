@@ -57,7 +57,9 @@ impl Count {
     }
 }
 
-/// Every square a move of `record` starts on, lands on or jumps over.
+/// Every square a move of `record` starts on, lands on, or jumps or
+/// passes over: for a flying king's capture every square between its
+/// landings, since the piece it takes may stand on any of them.
 pub fn used_squares(record: &Record) -> Vec<Square> {
     let mut used = BTreeSet::new();
     for mv in &record.moves {
@@ -65,13 +67,22 @@ pub fn used_squares(record: &Record) -> Vec<Square> {
         used.extend(mv.landings().iter().copied());
         if mv.is_capture() {
             for (a, b) in mv.steps() {
-                if let Some((dir, _)) = a.diagonal_to(b) {
-                    used.extend(a.step(dir));
-                }
+                used.extend(squares_between(a, b));
             }
         }
     }
     used.into_iter().collect()
+}
+
+/// The squares strictly between `a` and `b` on their diagonal (none when
+/// they share no diagonal).
+fn squares_between(a: Square, b: Square) -> Vec<Square> {
+    let Some((dir, distance)) = a.diagonal_to(b) else {
+        return Vec::new();
+    };
+    std::iter::successors(a.step(dir), |s| s.step(dir))
+        .take(usize::from(distance).saturating_sub(1))
+        .collect()
 }
 
 /// Counts (and keeps) start boards of `record` that differ on the used
@@ -174,6 +185,10 @@ mod tests {
 
     /// Every way to fill `squares` (the rest empty) that replays: by brute force.
     fn brute_force(record: &Record, squares: &[Square]) -> usize {
+        brute_force_under(Variant::English, record, squares)
+    }
+
+    fn brute_force_under(variant: Variant, record: &Record, squares: &[Square]) -> usize {
         let contents = [
             None,
             Some(Piece::new(Color::Black, Role::Man)),
@@ -184,7 +199,7 @@ mod tests {
         let mut count = 0;
         let total = contents.len().pow(squares.len() as u32);
         for mut code in 0..total {
-            let mut board = Board::empty();
+            let mut board = Board::empty_on(variant.topology());
             let mut allowed = true;
             for &s in squares {
                 let piece = contents[code % contents.len()];
@@ -195,7 +210,7 @@ mod tests {
                 }
                 board.set(s, piece);
             }
-            if allowed && replay(&English, &board, record).is_ok() {
+            if allowed && replay(variant.rules(), &board, record).is_ok() {
                 count += 1;
             }
         }
@@ -229,6 +244,48 @@ mod tests {
             );
             for board in &count.boards {
                 replay(&English, board, &r).expect("every counted board replays");
+            }
+        }
+    }
+
+    /// Flying captures: the piece taken may stand anywhere between two
+    /// landings, so boards are told apart on every square a capture passes.
+    /// The brute force fills every square of the capture's lines (found
+    /// here, not by `used_squares`) and must count as many boards.
+    #[test]
+    fn flying_counts_match_brute_force_on_every_square_passed() {
+        for (variant, text) in [
+            (Variant::Russian, "W 1\ng7:b2\n"),
+            (Variant::Russian, "W 1\nb8:f4:h6\n"),
+            (Variant::International, "W 1\n37x19\n"),
+            (Variant::International, "B 1\n3x25\n"),
+        ] {
+            let r = crate::notation::parse_records_with(text, variant.geometry())
+                .unwrap()
+                .remove(0);
+            let mut lines: Vec<Square> = Vec::new();
+            for (a, b) in r.moves[0].steps() {
+                lines.push(a);
+                lines.extend(squares_between(a, b));
+                lines.push(b);
+            }
+            lines.sort_unstable();
+            lines.dedup();
+            let options = CountOptions {
+                limit: 100_000,
+                others_empty: true,
+                known: BoardFacts::none(),
+            };
+            let count = count_start_boards(&r, variant, options).unwrap();
+            assert!(count.complete);
+            assert_eq!(count.squares, lines, "{text:?}");
+            assert_eq!(
+                count.boards.len(),
+                brute_force_under(variant, &r, &lines),
+                "{text:?}"
+            );
+            for board in &count.boards {
+                replay(variant.rules(), board, &r).expect("every counted board replays");
             }
         }
     }
