@@ -215,9 +215,9 @@ fn the_analysis_options_work_under_russian_rules() {
         "",
     );
     assert!(
-        count
-            .stdout
-            .contains("24 start boards, told apart by squares"),
+        count.stdout.contains(
+            "192 start boards, told apart by squares b8 c7 d6 h6 e5 g5 d4 f4 c3 g3 b2 h2 a1"
+        ),
         "{}",
         count.stdout
     );

@@ -25,10 +25,12 @@ pub mod lucky;
 mod oll;
 mod optimize;
 mod proof;
+mod smallest;
 mod split;
 mod units;
 
 pub use self::core::{minimal_core, minimal_core_within};
+pub use self::smallest::{smallest_core_within, SmallestCore};
 pub use deadline::within;
 pub use dimacs::{AnnotatedCnf, GroupedClauses};
 pub use external::{parse_solver_output, run_solver, Verdict};
