@@ -255,6 +255,66 @@ pub fn misread_landing(mv: &MoveText, rng: &mut Rng) -> Option<MoveText> {
     MoveText::along(vec![from, to], false)
 }
 
+/// A mistake a recorder makes (`shared/spec/repair.md`), as tests and
+/// benchmarks inject them into good records.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Mistake {
+    /// A simple move's landing read as another neighbour of its origin.
+    Misread,
+    /// A move left out.
+    Missing,
+    /// A move written twice.
+    Extra,
+    /// The wrong side written as moving first.
+    First,
+}
+
+impl Mistake {
+    /// Every kind, in a fixed order.
+    pub const ALL: [Mistake; 4] = [
+        Mistake::Misread,
+        Mistake::Missing,
+        Mistake::Extra,
+        Mistake::First,
+    ];
+}
+
+/// `record` with one `mistake` at a place `rng` picks; `None` when the
+/// record has no place for it (no simple move written out to misread, a
+/// single move to leave out). Moves keep the form they are written in
+/// (a PDN capture stays short).
+pub fn miswrite(record: &Record, mistake: Mistake, rng: &mut Rng) -> Option<Record> {
+    use crate::notation::WrittenMove;
+    let mut moves = record.written_moves();
+    let mut first = record.first;
+    let n = moves.len();
+    match mistake {
+        Mistake::Misread => {
+            let simple: Vec<usize> = (0..n)
+                .filter(|&i| matches!(&moves[i], WrittenMove::Known(mv) if !mv.is_capture()))
+                .collect();
+            let &i = simple.get(rng.below(simple.len().max(1)))?;
+            let WrittenMove::Known(mv) = &moves[i] else {
+                return None;
+            };
+            moves[i] = WrittenMove::Known(misread_landing(mv, rng)?);
+        }
+        Mistake::Missing => {
+            if n < 2 {
+                return None;
+            }
+            moves.remove(rng.below(n));
+        }
+        Mistake::Extra => {
+            let i = rng.below(n.max(1));
+            let copy = moves.get(i)?.clone();
+            moves.insert(i + 1, copy);
+        }
+        Mistake::First => first = first.opposite(),
+    }
+    Some(Record::from_written(first, moves, record.line))
+}
+
 /// `record` as a damaged score sheet would have it (`shared/spec/damaged.md`):
 /// the moves it played still fit, so the damaged record is solvable
 /// whenever the record was.

@@ -29,34 +29,17 @@ const EIGHT: [Variant; 5] = [
     Variant::Czech,
 ];
 
-/// A mistake a recorder makes, applied to `record` at a place `rng` picks:
-/// a simple move's destination read as a neighbouring square, a move left
-/// out, a move written twice, or the wrong side first. `None` when the
-/// record has no place for it.
+/// A mistake a recorder makes, applied to `record` at a place `rng` picks
+/// (the library's [`postfacto::random::miswrite`], by the edit that mends it).
 fn miswrite(record: &Record, kind: EditKind, rng: &mut Rng) -> Option<Record> {
-    let mut moves = record.moves.clone();
-    let mut first = record.first;
-    let n = moves.len();
-    match kind {
-        EditKind::Square | EditKind::Move => {
-            let simple: Vec<usize> = (0..n).filter(|&i| !moves[i].is_capture()).collect();
-            let &i = simple.get(rng.below(simple.len().max(1)))?;
-            moves[i] = postfacto::random::misread_landing(&moves[i], rng)?;
-        }
-        EditKind::Missing => {
-            if n < 2 {
-                return None;
-            }
-            moves.remove(rng.below(n));
-        }
-        EditKind::Extra => {
-            let i = rng.below(n);
-            let copy = moves[i].clone();
-            moves.insert(i + 1, copy);
-        }
-        EditKind::First => first = first.opposite(),
-    }
-    Some(Record::new(first, moves))
+    use postfacto::random::Mistake;
+    let mistake = match kind {
+        EditKind::Square | EditKind::Move => Mistake::Misread,
+        EditKind::Missing => Mistake::Missing,
+        EditKind::Extra => Mistake::Extra,
+        EditKind::First => Mistake::First,
+    };
+    postfacto::random::miswrite(record, mistake, rng)
 }
 
 /// A random game fragment under `variant` with `mistakes` random mistakes.
@@ -102,7 +85,16 @@ fn exhaustive(
     variant: Variant,
     most: usize,
 ) -> Option<(usize, BTreeSet<Vec<EditSpot>>)> {
-    if solvable(record, variant) {
+    exhaustive_by(record, most, |r| solvable(r, variant))
+}
+
+/// [`exhaustive`] with `possible` saying which records have an answer.
+fn exhaustive_by(
+    record: &Record,
+    most: usize,
+    possible: impl Fn(&Record) -> bool,
+) -> Option<(usize, BTreeSet<Vec<EditSpot>>)> {
+    if possible(record) {
         return Some((0, BTreeSet::new()));
     }
     let edits = every_edit(record);
@@ -111,7 +103,7 @@ fn exhaustive(
         let found: BTreeSet<Vec<EditSpot>> = sets
             .iter()
             .filter(|s| counted(s))
-            .filter(|s| solvable(&edited_record(record, s), variant))
+            .filter(|s| possible(&edited_record(record, s)))
             .cloned()
             .collect();
         if !found.is_empty() {
@@ -155,7 +147,7 @@ proptest! {
         let Some(record) = miswritten(variant, seed, plies, mistakes) else {
             return Ok(());
         };
-        let options = RepairOptions { max_edits: 2, all: true, limit: 10_000 };
+        let options = RepairOptions { max_edits: 2, all: true, limit: 10_000, ..RepairOptions::default() };
         let found = repair(&record, variant, BoardFacts::none(), options).unwrap();
         let want = exhaustive(&record, variant, 2);
         match (found, want) {
@@ -173,6 +165,62 @@ proptest! {
         }
     }
 
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig {
+        cases: if cfg!(debug_assertions) { 16 } else { 64 },
+        ..ProptestConfig::default()
+    })]
+
+    /// Games from the opening (the start known on every square, as a PDN
+    /// game's) with up to 2 mistakes, repaired by replaying: the minimum
+    /// and the set of minimum repairs are what an exhaustive search over
+    /// every edit set finds, each edited record replayed from the opening.
+    #[test]
+    fn repairs_from_a_known_start_are_the_exhaustive_minimum(
+        seed in any::<u64>(),
+        rule in any::<prop::sample::Index>(),
+        plies in 2usize..=7,
+        mistakes in 1usize..=2,
+    ) {
+        use postfacto::board::PartialBoard;
+        use postfacto::random::{miswrite, play_game, Mistake, Play};
+        use postfacto::replay::replay_filling;
+        let variant = *rule.get(&Variant::ALL);
+        let opening = variant.topology().opening();
+        let mut rng = Rng::new(seed);
+        let mut record = play_game(variant.rules(), &mut rng, &opening, variant.first_player(), plies, Play::Uniform);
+        for _ in 0..mistakes {
+            let kind = Mistake::ALL[rng.below(Mistake::ALL.len())];
+            let Some(wrong) = miswrite(&record, kind, &mut rng) else {
+                return Ok(());
+            };
+            record = wrong;
+        }
+        let known = BoardFacts {
+            start: Some(PartialBoard { board: opening, known: variant.topology().all_bits() }),
+            end: None,
+        };
+        let options = RepairOptions { max_edits: 2, all: true, limit: 10_000, ..RepairOptions::default() };
+        let found = repair(&record, variant, known, options).unwrap();
+        let replays = |r: &Record| replay_filling(variant.rules(), &opening, r, None).is_ok();
+        let want = exhaustive_by(&record, 2, replays);
+        match (found, want) {
+            (RepairOutcome::NotNeeded(_), Some((0, _))) => {}
+            (RepairOutcome::NoneWithin(2), None) => {}
+            (RepairOutcome::Repaired(repairs), Some((k, sets))) => {
+                let got: BTreeSet<Vec<EditSpot>> = repairs.iter().map(|r| r.spots.clone()).collect();
+                prop_assert_eq!(repairs[0].edits.len(), k, "{}", record);
+                prop_assert_eq!(got, sets, "{} {}", variant.name(), record);
+                for r in &repairs {
+                    prop_assert_eq!(r.solution.answer.start, opening);
+                    prop_assert_eq!(judge(variant.rules(), &r.record, &r.solution.answer), Ok(()));
+                }
+            }
+            (found, want) => prop_assert!(false, "{found:?} but exhaustively {want:?} for\n{record}"),
+        }
+    }
 }
 
 #[test]
@@ -306,7 +354,7 @@ proptest! {
                     prop_assert!(w.matches(mv), "{} filled with {}", w, mv);
                 }
             }
-            RepairOutcome::NoneWithin(_) => prop_assert!(false, "no repair within {mistakes} for\n{record}"),
+            other => prop_assert!(false, "no repair within {mistakes} for\n{record}: {other:?}"),
         }
     }
 
@@ -337,7 +385,7 @@ proptest! {
                 prop_assert_eq!(r.solution.answer.start, opening);
                 prop_assert_eq!(judge(variant.rules(), &r.record, &r.solution.answer), Ok(()));
             }
-            RepairOutcome::NoneWithin(_) => prop_assert!(false, "no one-edit repair of\n{record}"),
+            other => prop_assert!(false, "no one-edit repair of\n{record}: {other:?}"),
         }
     }
 }

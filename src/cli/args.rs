@@ -307,6 +307,12 @@ pub struct BenchArgs {
     /// 2 and 3 squares misread (--count records per row, at most 20).
     #[arg(long, conflicts_with_all = ["pawns", "against"])]
     pub repair: bool,
+    /// With --repair: instead of random fragments, the games of these PDN
+    /// files that replay, each with 1, 2 and 3 random copyist's mistakes
+    /// (a misread square, a move left out, a move written twice, the wrong
+    /// side first), repaired from their known start (--seed applies).
+    #[arg(long, value_name = "PDN", num_args = 1.., requires = "repair")]
+    pub games: Vec<std::path::PathBuf>,
 }
 
 /// A `--rules` value: a rule set of the rule table (its name and summary

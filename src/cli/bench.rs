@@ -506,6 +506,11 @@ pub enum Request {
         seed: u64,
         variant: Variant,
     },
+    /// `--repair --games`: real games with copyist's mistakes.
+    RepairGames {
+        files: Vec<std::path::PathBuf>,
+        seed: u64,
+    },
     /// The engines on random fragments, or against an outside command.
     Fragments {
         count: usize,
@@ -539,6 +544,12 @@ impl Request {
         let variant = args.rules.variant().ok_or_else(|| {
             bad("bench needs a rule set named: --rules auto infers one from records only".into())
         })?;
+        if args.repair && !args.games.is_empty() {
+            return Ok(Request::RepairGames {
+                files: args.games,
+                seed: args.seed,
+            });
+        }
         if args.repair {
             return Ok(Request::Repair {
                 count: args.count.min(REPAIR_RECORDS),
@@ -569,6 +580,7 @@ impl Request {
             } => run_repair(count, seed, variant, out)
                 .map(|()| Status::Ok)
                 .map_err(|e| fail(Status::Internal, e)),
+            Request::RepairGames { files, seed } => run_repair_games(&files, seed, out),
             // The outside command's failures are the user's to fix (2).
             Request::Fragments {
                 count,
@@ -644,7 +656,7 @@ fn run_repair(
                         fewer += usize::from(found[0].edits.len() < edits);
                     }
                     RepairOutcome::NotNeeded(_) => fewer += 1,
-                    RepairOutcome::NoneWithin(_) => {
+                    RepairOutcome::NoneWithin(_) | RepairOutcome::Undecided { .. } => {
                         return Err(format!("no repair within {edits} edits of\n{wrong}"))
                     }
                 }
@@ -663,6 +675,163 @@ fn run_repair(
         }
     }
     Ok(())
+}
+
+/// The longest a game of `bench --repair --games` may take before it is
+/// counted undecided.
+const GAME_REPAIR_LIMIT: Duration = Duration::from_secs(60);
+
+/// `bench --repair --games`: every game of `files` that replays, with 1,
+/// 2 and 3 random copyist's mistakes, repaired (at most 3 edits) from its
+/// known start; a table by rule set and mistakes.
+fn run_repair_games(
+    files: &[std::path::PathBuf],
+    seed: u64,
+    out: &mut impl Write,
+) -> Result<super::Status, super::Failure> {
+    use postfacto::archive::{reading, start_of, verify_games, Verdict, VerifyOptions};
+    use postfacto::notation::games;
+    use std::collections::BTreeMap;
+    let mut rows: BTreeMap<(&'static str, usize), GameRow> = BTreeMap::new();
+    for file in files {
+        let input = super::input::read_input(Some(file))?;
+        let text = input.pdn_text()?;
+        let raw: Vec<_> = games(&text).collect();
+        let reports = verify_games(&raw, VerifyOptions::default());
+        for (number, (game, report)) in raw.iter().zip(&reports).enumerate() {
+            let (Verdict::Ok, Some(rules)) = (&report.verdict, &report.rules) else {
+                continue;
+            };
+            let variant = rules.variant;
+            let Ok(read) = game.read(reading(variant)) else {
+                continue;
+            };
+            if read.record.plies() < 4 {
+                continue;
+            }
+            let start = start_of(&read, variant);
+            for mistakes in 1..=3 {
+                let mut rng = postfacto::random::Rng::new(
+                    seed ^ ((number as u64) << 8) ^ (mistakes as u64) ^ file_salt(file),
+                );
+                let Some(wrong) = with_mistakes(&read.record, mistakes, &mut rng) else {
+                    continue;
+                };
+                let row = rows.entry((variant.name(), mistakes)).or_default();
+                row.time(&wrong, variant, start, mistakes)
+                    .map_err(|e| super::fail(super::Status::Internal, e))?;
+            }
+        }
+    }
+    let w = |out: &mut dyn Write, line: String| writeln!(out, "{line}").map_err(super::write_err);
+    w(
+        out,
+        format!("# --repair on real games with copyist's mistakes, from their start, seed {seed}"),
+    )?;
+    w(
+        out,
+        format!(
+            "{:<14} {:>8} {:>6} {:>10} {:>10} {:>10} {:>9} {:>6} {:>9}",
+            "rules",
+            "mistakes",
+            "games",
+            "median_ms",
+            "p90_ms",
+            "max_ms",
+            "repaired",
+            "fewer",
+            "undecided"
+        ),
+    )?;
+    for ((rules, mistakes), row) in &rows {
+        let s = Summary::of(&row.times);
+        let ms = |d: Duration| format!("{:.1}", d.as_secs_f64() * 1000.0);
+        w(
+            out,
+            format!(
+                "{rules:<14} {mistakes:>8} {:>6} {:>10} {:>10} {:>10} {:>9} {:>6} {:>9}",
+                row.times.len(),
+                ms(s.median),
+                ms(s.p90),
+                ms(s.max),
+                row.repaired,
+                row.fewer,
+                row.undecided
+            ),
+        )?;
+    }
+    Ok(super::Status::Ok)
+}
+
+/// A salt from a file's name, so that files draw different mistakes.
+fn file_salt(file: &std::path::Path) -> u64 {
+    file.to_string_lossy()
+        .bytes()
+        .fold(0u64, |h, b| h.wrapping_mul(31).wrapping_add(u64::from(b)))
+}
+
+/// `record` with `mistakes` random copyist's mistakes.
+fn with_mistakes(
+    record: &Record,
+    mistakes: usize,
+    rng: &mut postfacto::random::Rng,
+) -> Option<Record> {
+    use postfacto::random::{miswrite, Mistake};
+    let mut record = record.clone();
+    for _ in 0..mistakes {
+        let kind = Mistake::ALL[rng.below(Mistake::ALL.len())];
+        record = miswrite(&record, kind, rng)?;
+    }
+    Some(record)
+}
+
+/// One row of the real games' table.
+#[derive(Default)]
+struct GameRow {
+    times: Vec<Duration>,
+    repaired: usize,
+    fewer: usize,
+    undecided: usize,
+}
+
+impl GameRow {
+    fn time(
+        &mut self,
+        wrong: &Record,
+        variant: Variant,
+        start: postfacto::board::Board,
+        mistakes: usize,
+    ) -> Result<(), String> {
+        use postfacto::analysis::{repair, RepairOptions, RepairOutcome};
+        use postfacto::board::PartialBoard;
+        use postfacto::encode::BoardFacts;
+        let known = BoardFacts {
+            start: Some(PartialBoard {
+                board: start,
+                known: variant.topology().all_bits(),
+            }),
+            end: None,
+        };
+        let started = Instant::now();
+        let options = RepairOptions {
+            deadline: Some(started + GAME_REPAIR_LIMIT),
+            ..RepairOptions::default()
+        };
+        let outcome = repair(wrong, variant, known, options).map_err(|e| e.to_string())?;
+        self.times.push(started.elapsed());
+        match outcome {
+            RepairOutcome::Repaired(found) => {
+                self.repaired += 1;
+                self.fewer += usize::from(found[0].edits.len() < mistakes);
+            }
+            RepairOutcome::NotNeeded(_) => self.fewer += 1,
+            RepairOutcome::Undecided { .. } => self.undecided += 1,
+            RepairOutcome::NoneWithin(_) => {
+                return Err(format!("no repair within 3 edits of\n{wrong}"))
+            }
+        }
+        Ok(())
+    }
 }
 
 /// `record` with `edits` simple moves (or as many as it has) going to

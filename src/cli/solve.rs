@@ -580,6 +580,7 @@ impl<'a> Job<'a, '_> {
             max_edits: self.options().max_edits,
             all: self.options().all,
             limit: self.options().count_limit,
+            deadline: None,
         };
         match repair(self.record, self.variant(), self.known, options)? {
             RepairOutcome::NotNeeded(solution) => {
@@ -619,6 +620,13 @@ impl<'a> Job<'a, '_> {
                 }
                 report.stats = Some(repairs[0].solution.stats);
                 report.repairs = Some(repairs[0].edits.clone());
+            }
+            RepairOutcome::Undecided { at_least } => {
+                report.status = Status::Undecided;
+                report.err.push(format!(
+                    "{}: undecided: the time limit passed; no repair of fewer than {at_least} edit(s) exists",
+                    self.name
+                ));
             }
             RepairOutcome::NoneWithin(most) => {
                 report.status = Status::Rejected;

@@ -53,7 +53,11 @@ pub fn run_pdn(file: &Path, options: PdnOptions, out: &mut impl Write) -> Result
         tally.add(&report.verdict);
         let repaired = match (options.repair, &report.verdict, &report.rules) {
             (Some(most), Verdict::Illegal(_), Some(rules)) => {
-                repair_game(game, rules.variant, most)
+                let options = RepairOptions {
+                    max_edits: most,
+                    ..RepairOptions::default()
+                };
+                repair_game(game, rules.variant, options)
                     .map_err(|e| super::fail(Status::Internal, e.to_string()))?
             }
             _ => None,
@@ -134,6 +138,12 @@ fn json_repair(outcome: &RepairOutcome) -> serde_json::Value {
         RepairOutcome::NoneWithin(most) => serde_json::json!({
             "outcome": "none within",
             "max_edits": most,
+            "edits": [],
+        }),
+        RepairOutcome::Undecided { at_least } => serde_json::json!({
+            "outcome": "undecided",
+            "at_least": at_least,
+            "summary": repair_summary(outcome),
             "edits": [],
         }),
         RepairOutcome::Repaired(repairs) => {

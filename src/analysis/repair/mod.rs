@@ -1,0 +1,420 @@
+//! Miswritten records (`shared/spec/repair.md`, `encodings/repair.md`): the
+//! fewest edits to what is written that make a record possible.
+//!
+//! An edit turns part of the record into a damaged move (a square into
+//! `?`, a move into a lone `?`, an inserted lone `?`), deletes a move, or
+//! gives the first move to the other side (`edits`). Two searches find the
+//! fewest, both deepening on the number of edits so that the minimum is
+//! proved by the level below it:
+//!
+//! - from a start board known on every square (`replayed`), every edited
+//!   record is a sequence of known positions: the native rules search them,
+//!   sharing every dead end between branches and levels;
+//! - otherwise (`window`), each edit set is a damaged record solved by the
+//!   SAT engine, and the sets tried are narrowed by the record's conflict
+//!   window.
+//!
+//! Either way every repair is replayed by the native replayer before it is
+//! returned, and a limit on time ends the search with the minimum proved so
+//! far ([`RepairOutcome::Undecided`]).
+
+mod edits;
+mod replayed;
+mod window;
+
+use std::time::Instant;
+
+use crate::board::PartialBoard;
+use crate::encode::BoardFacts;
+use crate::notation::Record;
+use crate::rules::Variant;
+use crate::solve::{check_facts, check_filled, checked_answer, Solution, SolveError};
+
+pub use edits::{Edit, EditKind, EditSpot};
+
+use edits::Edits;
+
+/// A repair: its edits and the answer of the repaired record.
+#[derive(Clone, Debug)]
+pub struct Repair {
+    /// The edits, in the order of the plies they concern.
+    pub edits: Vec<Edit>,
+    /// The same edits by the written record's moves (sorted).
+    pub spots: Vec<EditSpot>,
+    /// The repaired record, every move filled in.
+    pub record: Record,
+    /// Its answer (replayed).
+    pub solution: Solution,
+}
+
+/// What `--repair` found.
+#[derive(Clone, Debug)]
+pub enum RepairOutcome {
+    /// The record is possible as written.
+    NotNeeded(Box<Solution>),
+    /// The fewest edits that make it possible: every repair of that many
+    /// edits found (one unless all were asked for). No repair of fewer
+    /// edits exists.
+    Repaired(Vec<Repair>),
+    /// No repair of at most this many edits exists.
+    NoneWithin(usize),
+    /// The time limit passed first: no repair of fewer than `at_least`
+    /// edits exists (proved), and whether one of `at_least` exists is not
+    /// known.
+    Undecided {
+        /// The proved lower bound on the number of edits.
+        at_least: usize,
+    },
+}
+
+/// How to search.
+#[derive(Clone, Copy, Debug)]
+pub struct RepairOptions {
+    /// The most edits tried.
+    pub max_edits: usize,
+    /// Every minimum repair, not just one (up to `limit`).
+    pub all: bool,
+    /// The most repairs listed with `all`.
+    pub limit: usize,
+    /// When to stop searching and answer [`RepairOutcome::Undecided`].
+    pub deadline: Option<Instant>,
+}
+
+impl Default for RepairOptions {
+    fn default() -> RepairOptions {
+        RepairOptions {
+            max_edits: 3,
+            all: false,
+            limit: 100,
+            deadline: None,
+        }
+    }
+}
+
+/// Edit sets that make the record possible, each with its answer.
+pub(super) type Found = Vec<(Vec<EditSpot>, Solution)>;
+
+/// Why a search stopped before its verdict.
+#[derive(Debug)]
+pub(super) enum Stop {
+    /// The deadline passed.
+    OutOfTime,
+    /// The solver failed (a bug, or varisat failing).
+    Failed(SolveError),
+}
+
+impl From<SolveError> for Stop {
+    fn from(e: SolveError) -> Stop {
+        Stop::Failed(e)
+    }
+}
+
+/// The time a search may take, looked at every so many steps.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Budget {
+    deadline: Option<Instant>,
+    steps: u32,
+}
+
+impl Budget {
+    fn new(deadline: Option<Instant>) -> Budget {
+        Budget { deadline, steps: 0 }
+    }
+
+    /// Counts a cheap step, and looks at the clock every 256 of them.
+    fn tick(&mut self) -> Result<(), Stop> {
+        self.steps = self.steps.wrapping_add(1);
+        if self.steps.is_multiple_of(256) {
+            self.check()
+        } else {
+            Ok(())
+        }
+    }
+
+    /// Looks at the clock (before a costly step).
+    fn check(&self) -> Result<(), Stop> {
+        match self.deadline {
+            Some(deadline) if Instant::now() >= deadline => Err(Stop::OutOfTime),
+            _ => Ok(()),
+        }
+    }
+}
+
+/// The fewest edits that make `record` possible under `variant` with the
+/// facts `known`, as `options` say.
+///
+/// # Errors
+/// [`SolveError`] from the solver (a bug, or varisat failing), or a repair
+/// that does not replay (a bug).
+pub fn repair(
+    record: &Record,
+    variant: Variant,
+    known: BoardFacts,
+    options: RepairOptions,
+) -> Result<RepairOutcome, SolveError> {
+    repair_observed(record, variant, known, options, &mut |_| {})
+}
+
+/// [`repair`], telling `progress` each number of edits as the search
+/// starts on it (for a progress line on long searches).
+///
+/// # Errors
+/// As [`repair`].
+pub fn repair_observed(
+    record: &Record,
+    variant: Variant,
+    known: BoardFacts,
+    options: RepairOptions,
+    progress: &mut dyn FnMut(usize),
+) -> Result<RepairOutcome, SolveError> {
+    let edits = Edits::new(record, variant);
+    let budget = Budget::new(options.deadline);
+    let searched = match fully_known(known, variant) {
+        Some(start) => {
+            let mut search = replayed::Replayed::new(&edits, start, known.end, options, budget);
+            deepen(options, progress, |k| search.with_edits(k))
+        }
+        None => {
+            let search = window::Window::new(&edits, known, budget);
+            deepen(options, progress, |k| search.with_edits(k, options))
+        }
+    };
+    let (k, found) = match searched {
+        Ok(Some(found)) => found,
+        Ok(None) => return Ok(RepairOutcome::NoneWithin(options.max_edits)),
+        Err((at_least, Stop::OutOfTime)) => return Ok(RepairOutcome::Undecided { at_least }),
+        Err((_, Stop::Failed(e))) => return Err(e),
+    };
+    let mut repairs = Vec::with_capacity(found.len());
+    for (spots, solution) in found {
+        let repair = edits.named(&spots, solution);
+        checked(&edits, &repair, known)?;
+        repairs.push(repair);
+    }
+    if k == 0 {
+        let solution = repairs.swap_remove(0).solution;
+        return Ok(RepairOutcome::NotNeeded(Box::new(solution)));
+    }
+    Ok(RepairOutcome::Repaired(repairs))
+}
+
+/// Runs `level` for 0, 1, ... edits up to the most allowed, until one
+/// finds repairs: that number and what it found, `None` when none did, or
+/// the number of edits being searched when it stopped.
+fn deepen<F>(
+    options: RepairOptions,
+    progress: &mut dyn FnMut(usize),
+    mut level: F,
+) -> Result<Option<(usize, Found)>, (usize, Stop)>
+where
+    F: FnMut(usize) -> Result<Found, Stop>,
+{
+    for k in 0..=options.max_edits {
+        progress(k);
+        let found = level(k).map_err(|stop| (k, stop))?;
+        if !found.is_empty() {
+            return Ok(Some((k, found)));
+        }
+    }
+    Ok(None)
+}
+
+/// The start board when `known` gives every square of it.
+fn fully_known(known: BoardFacts, variant: Variant) -> Option<crate::board::Board> {
+    let start: PartialBoard = known.start?;
+    let all = variant.topology().all_bits();
+    (start.known & all == all && start.board.topology() == variant.topology())
+        .then_some(start.board)
+}
+
+/// Checks a repair as every answer is checked: its moves fit the edited
+/// record, replay from its start board to its end board, and keep the facts.
+fn checked(edits: &Edits<'_>, repair: &Repair, known: BoardFacts) -> Result<(), SolveError> {
+    let (edited, _) = edits.edited(&repair.spots);
+    check_filled(&edited, &repair.record, "the repair")?;
+    let answer = checked_answer(
+        &repair.record,
+        repair.solution.answer.start,
+        "the repair",
+        edits.variant,
+    )?;
+    if answer.end != repair.solution.answer.end {
+        return Err(SolveError::Internal(
+            "the repair's end board is not the one its moves reach".into(),
+        ));
+    }
+    check_facts(&answer, known)
+}
+
+/// `record` with the edits `spots` applied (square and move edits become
+/// `?`, a missing move a lone `?`): the damaged record whose answers are
+/// the repairs by those edits.
+pub fn edited_record(record: &Record, spots: &[EditSpot]) -> Record {
+    Edits::new(record, Variant::default()).edited(spots).0
+}
+
+/// Every edit of `record` on its own: each written square, each move,
+/// each move deleted, a move inserted before each move and at the end,
+/// and the other side first. (Exhaustive searches start here.)
+pub fn every_edit(record: &Record) -> Vec<EditSpot> {
+    Edits::new(record, Variant::default()).every_edit()
+}
+
+/// The fewest edits that make `game`, read under `variant`, replay from
+/// its start (its `[FEN]`, else the opening; every square known), as
+/// `options` say. `None` when it cannot be read under `variant`.
+///
+/// # Errors
+/// [`SolveError`] from the solver.
+pub fn repair_game(
+    game: &crate::notation::RawGame<'_>,
+    variant: Variant,
+    options: RepairOptions,
+) -> Result<Option<RepairOutcome>, SolveError> {
+    let Ok(read) = game.read(crate::archive::reading(variant)) else {
+        return Ok(None);
+    };
+    let start = PartialBoard {
+        board: crate::archive::start_of(&read, variant),
+        known: variant.topology().all_bits(),
+    };
+    let known = BoardFacts {
+        start: Some(start),
+        end: None,
+    };
+    repair(&read.record, variant, known, options).map(Some)
+}
+
+/// One line for a repair outcome: `repaired with 1 edit (none with 0): ply
+/// 5: 23-18 read as 23-19 (square)`.
+pub fn repair_summary(outcome: &RepairOutcome) -> String {
+    match outcome {
+        RepairOutcome::NotNeeded(_) => "no edit needed".into(),
+        RepairOutcome::NoneWithin(most) => {
+            format!("no repair of at most {most} edit(s) makes it possible")
+        }
+        RepairOutcome::Undecided { at_least } => format!(
+            "undecided: the time limit passed; no repair of fewer than {at_least} edit(s) exists"
+        ),
+        RepairOutcome::Repaired(repairs) => {
+            let edits = &repairs[0].edits;
+            let named: Vec<String> = edits.iter().map(ToString::to_string).collect();
+            format!(
+                "repaired with {} edit(s) (no repair of {} exists): {}",
+                edits.len(),
+                edits.len() - 1,
+                named.join("; ")
+            )
+        }
+    }
+}
+
+/// The smallest `x` in `lo..=hi` for which the monotone `test` (false,
+/// then true) holds, by bisection.
+fn first_true<E>(
+    lo: usize,
+    hi: usize,
+    mut test: impl FnMut(usize) -> Result<bool, E>,
+) -> Result<Option<usize>, E> {
+    if lo > hi || !test(hi)? {
+        return Ok(None);
+    }
+    let (mut lo, mut hi) = (lo, hi);
+    while lo < hi {
+        let mid = lo + (hi - lo) / 2;
+        if test(mid)? {
+            hi = mid;
+        } else {
+            lo = mid + 1;
+        }
+    }
+    Ok(Some(lo))
+}
+
+/// The largest `x` in `lo..=hi` for which the monotone `test` (true, then
+/// false) holds: just before the first `x` where it fails.
+fn last_true<E>(
+    lo: usize,
+    hi: usize,
+    mut test: impl FnMut(usize) -> Result<bool, E>,
+) -> Result<Option<usize>, E> {
+    if lo > hi {
+        return Ok(None);
+    }
+    Ok(match first_true(lo, hi, |x| test(x).map(|holds| !holds))? {
+        None => Some(hi),
+        Some(fails) if fails == lo => None,
+        Some(fails) => Some(fails - 1),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::notation::parse_records;
+
+    #[test]
+    fn bisection_finds_the_edge_of_a_monotone_test() {
+        for edge in 1..=9 {
+            let first = first_true::<()>(1, 9, |x| Ok(x >= edge)).unwrap();
+            assert_eq!(first, Some(edge));
+            let last = last_true::<()>(1, 9, |x| Ok(x <= edge)).unwrap();
+            assert_eq!(last, Some(edge));
+        }
+        assert_eq!(first_true::<()>(1, 9, |_| Ok(false)).unwrap(), None);
+        assert_eq!(last_true::<()>(1, 9, |_| Ok(false)).unwrap(), None);
+    }
+
+    #[test]
+    fn one_misread_square_is_found_and_named() {
+        // White cannot move from 22 twice: one edit mends it.
+        let record = &parse_records("W 3\n22-18\n11-15\n22-17\n").unwrap()[0];
+        let found = repair(
+            record,
+            Variant::English,
+            BoardFacts::none(),
+            RepairOptions::default(),
+        )
+        .unwrap();
+        let RepairOutcome::Repaired(repairs) = found else {
+            panic!("{found:?}");
+        };
+        assert_eq!(repairs[0].edits.len(), 1);
+        let edit = &repairs[0].edits[0];
+        assert!(!edit.to_string().is_empty());
+        assert_eq!(judge_ok(&repairs[0]), Ok(()), "{}", repairs[0].record);
+    }
+
+    #[test]
+    fn from_the_opening_the_search_replays_and_keeps_the_start() {
+        // From the opening, 22-17 then 17-14 by White: Black's move is missing.
+        let record = &parse_records("B 3\n11-15\n22-17\n17-14\n").unwrap()[0];
+        let opening = Variant::English.topology().opening();
+        let known = BoardFacts {
+            start: Some(PartialBoard {
+                board: opening,
+                known: Variant::English.topology().all_bits(),
+            }),
+            end: None,
+        };
+        let options = RepairOptions {
+            all: true,
+            ..RepairOptions::default()
+        };
+        let RepairOutcome::Repaired(repairs) =
+            repair(record, Variant::English, known, options).unwrap()
+        else {
+            panic!("no repair");
+        };
+        assert!(repairs.iter().all(|r| r.edits.len() == 1));
+        assert!(repairs.iter().all(|r| r.solution.answer.start == opening));
+        assert!(repairs.iter().all(|r| judge_ok(r).is_ok()));
+        let kinds: Vec<EditKind> = repairs.iter().map(|r| r.edits[0].kind).collect();
+        assert!(kinds.contains(&EditKind::Missing), "{kinds:?}");
+    }
+
+    fn judge_ok(r: &Repair) -> Result<(), String> {
+        crate::replay::judge(Variant::English.rules(), &r.record, &r.solution.answer)
+            .map_err(|e| e.to_string())
+    }
+}

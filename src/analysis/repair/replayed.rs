@@ -1,0 +1,286 @@
+//! Repairs from a start board known on every square (a PDN game from the
+//! opening or its `[FEN]`, the answer `verify --repair` judges): every
+//! position of every edited record is known, so the search over edits is
+//! a search over positions, played by the native rules with no formula.
+//!
+//! The search deepens on the number of edits `k`. From each position it
+//! plays the written move (cost 0) and, while edits are left, each edit of
+//! the written move there (another move that fits it with one square
+//! blanked, any other move, the move deleted, a move inserted before it),
+//! so edits are tried in the order of the plies, from where the record
+//! fails backwards. A position (ply, board, side to move) from which the
+//! rest could not be played with `b` edits is remembered, and never
+//! searched again with `b` or fewer: the deepening and the branches share
+//! every dead end. When no position leads through with `k` edits, none
+//! does: that is the proof of the minimum.
+
+use std::collections::{HashMap, HashSet};
+
+use smallvec::SmallVec;
+
+use crate::board::{Board, Color, PartialBoard};
+use crate::notation::{Answer, MoveText, WrittenMove};
+use crate::rules::Rules;
+use crate::solve::{Solution, SolveStats};
+
+use super::edits::{spot, EditKind, EditSpot, Edits};
+use super::{Budget, Found, RepairOptions, Stop};
+
+/// What one search step did: the edits it stands for (any one of them;
+/// none for a move played as written) and the move played (none for a
+/// deleted move).
+#[derive(Clone, Debug)]
+struct Step {
+    labels: SmallVec<[EditSpot; 2]>,
+    played: Option<MoveText>,
+}
+
+/// The search from a known start.
+pub(super) struct Replayed<'e, 'a> {
+    edits: &'e Edits<'a>,
+    rules: &'static dyn Rules,
+    start: Board,
+    end: Option<PartialBoard>,
+    /// For each written move, its square edits with the pattern each makes.
+    blanks: Vec<Vec<(EditSpot, WrittenMove)>>,
+    /// Positions (next written move, board, side to move) from which the
+    /// rest was searched with this many edits and nothing found.
+    dead: HashMap<(usize, Board, Color), usize>,
+    trail: Vec<Step>,
+    /// Edit sets found, with the moves played.
+    found: Vec<(Vec<EditSpot>, Vec<MoveText>)>,
+    seen: HashSet<Vec<EditSpot>>,
+    /// Successes reached, duplicates included (a subtree with one is not dead).
+    reached: usize,
+    options: RepairOptions,
+    budget: Budget,
+}
+
+impl<'e, 'a> Replayed<'e, 'a> {
+    pub fn new(
+        edits: &'e Edits<'a>,
+        start: Board,
+        end: Option<PartialBoard>,
+        options: RepairOptions,
+        budget: Budget,
+    ) -> Replayed<'e, 'a> {
+        let blanks = (0..edits.len())
+            .map(|i| {
+                edits
+                    .edits_of(i)
+                    .into_iter()
+                    .filter(|s| s.kind == EditKind::Square)
+                    .map(|s| (s, edits.edited_move(s)))
+                    .collect()
+            })
+            .collect();
+        Replayed {
+            edits,
+            rules: edits.variant.rules(),
+            start,
+            end,
+            blanks,
+            dead: HashMap::new(),
+            trail: Vec::new(),
+            found: Vec::new(),
+            seen: HashSet::new(),
+            reached: 0,
+            options,
+            budget,
+        }
+    }
+
+    /// Every edit set of exactly `k` edits (fewer were tried before) that
+    /// makes the record replay, as many as the options ask for.
+    ///
+    /// # Errors
+    /// [`Stop`] when the budget runs out first.
+    pub fn with_edits(&mut self, k: usize) -> Result<Found, Stop> {
+        self.trail.clear();
+        let first = self.edits.original.first;
+        self.from(0, self.start, first, k)?;
+        if k > 0 && !self.enough() {
+            self.trail.push(Step {
+                labels: SmallVec::from_elem(spot(EditKind::First, 0), 1),
+                played: None,
+            });
+            self.from(0, self.start, first.opposite(), k - 1)?;
+            self.trail.pop();
+        }
+        Ok(std::mem::take(&mut self.found)
+            .into_iter()
+            .map(|(spots, moves)| {
+                let solution = self.solution(&spots, moves);
+                (spots, solution)
+            })
+            .collect())
+    }
+
+    fn enough(&self) -> bool {
+        self.found.len()
+            >= if self.options.all {
+                self.options.limit
+            } else {
+                1
+            }
+    }
+
+    /// Searches on from written move `i` on `board` with `side` to move
+    /// and `left` edits; true when some repair was reached.
+    fn from(&mut self, i: usize, board: Board, side: Color, left: usize) -> Result<bool, Stop> {
+        if self.enough() {
+            return Ok(false);
+        }
+        let key = (i, board, side);
+        if self.dead.get(&key).is_some_and(|&b| b >= left) {
+            return Ok(false);
+        }
+        self.budget.tick()?;
+        let before = self.reached;
+        self.explore(i, board, side, left)?;
+        let reached = self.reached > before;
+        if !reached && !self.enough() {
+            let b = self.dead.entry(key).or_insert(left);
+            *b = (*b).max(left);
+        }
+        Ok(reached)
+    }
+
+    fn explore(&mut self, i: usize, board: Board, side: Color, left: usize) -> Result<(), Stop> {
+        let n = self.edits.len();
+        if i == n
+            && self
+                .end
+                .is_none_or(|end| end.first_difference(&board).is_none())
+        {
+            self.succeed();
+            return Ok(());
+        }
+        if i == n && left == 0 {
+            return Ok(());
+        }
+        let legal = self.rules.legal_moves(&board, side);
+        if i < n {
+            let written = &self.edits.written[i];
+            let (fitting, other): (Vec<&MoveText>, Vec<&MoveText>) =
+                legal.iter().partition(|mv| written.matches(mv));
+            for mv in fitting {
+                self.play(i + 1, &board, side, mv, SmallVec::new(), left)?;
+            }
+            if left > 0 {
+                for mv in other {
+                    let labels = self.labels(i, mv);
+                    if !labels.is_empty() {
+                        self.play(i + 1, &board, side, mv, labels, left - 1)?;
+                    }
+                }
+                self.trail.push(Step {
+                    labels: SmallVec::from_elem(spot(EditKind::Extra, i), 1),
+                    played: None,
+                });
+                self.from(i + 1, board, side, left - 1)?;
+                self.trail.pop();
+            }
+        }
+        if left > 0 {
+            let missing = || SmallVec::from_elem(spot(EditKind::Missing, i), 1);
+            for mv in &legal {
+                self.play(i, &board, side, mv, missing(), left - 1)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// The edits of written move `i` that `mv` (which does not fit it as
+    /// written) is a reading of: each square whose blanking it fits, then
+    /// the whole move.
+    fn labels(&self, i: usize, mv: &MoveText) -> SmallVec<[EditSpot; 2]> {
+        let mut labels: SmallVec<[EditSpot; 2]> = self.blanks[i]
+            .iter()
+            .filter(|(_, pattern)| pattern.matches(mv))
+            .map(|&(s, _)| s)
+            .collect();
+        if !matches!(
+            self.edits.written[i],
+            WrittenMove::Pattern(crate::notation::MovePattern::Unknown)
+        ) {
+            labels.push(spot(EditKind::Move, i));
+        }
+        labels
+    }
+
+    /// Plays `mv` and searches on from written move `next`.
+    fn play(
+        &mut self,
+        next: usize,
+        board: &Board,
+        side: Color,
+        mv: &MoveText,
+        labels: SmallVec<[EditSpot; 2]>,
+        left: usize,
+    ) -> Result<(), Stop> {
+        let Ok(after) = self.rules.play(board, side, mv) else {
+            return Ok(());
+        };
+        self.trail.push(Step {
+            labels,
+            played: Some(mv.clone()),
+        });
+        let result = self.from(next, after, side.opposite(), left);
+        self.trail.pop();
+        result.map(|_| ())
+    }
+
+    /// The trail reached the end: its edit sets (one per choice of label
+    /// where a move is the reading of several edits, with `all`).
+    fn succeed(&mut self) {
+        self.reached += 1;
+        let moves: Vec<MoveText> = self.trail.iter().filter_map(|s| s.played.clone()).collect();
+        let mut sets: Vec<Vec<EditSpot>> = vec![Vec::new()];
+        for step in self.trail.iter().filter(|s| !s.labels.is_empty()) {
+            let choices = if self.options.all {
+                &step.labels[..]
+            } else {
+                &step.labels[..1]
+            };
+            sets = sets
+                .iter()
+                .flat_map(|set| {
+                    choices.iter().map(move |&label| {
+                        let mut longer = set.clone();
+                        longer.push(label);
+                        longer
+                    })
+                })
+                .collect();
+        }
+        for mut set in sets {
+            set.sort_unstable();
+            if !self.enough() && Edits::compatible(&set) && self.seen.insert(set.clone()) {
+                self.found.push((set, moves.clone()));
+            }
+        }
+    }
+
+    /// The answer of the record `spots` make, played as `moves`; its end
+    /// board is the search's own (the caller replays it again).
+    fn solution(&self, spots: &[EditSpot], moves: Vec<MoveText>) -> Solution {
+        let (record, _) = self.edits.edited(spots);
+        let filled = record.filled(moves);
+        let mut end = self.start;
+        for (ply, mv) in filled.moves.iter().enumerate() {
+            match self.rules.play(&end, filled.mover(ply + 1), mv) {
+                Ok(next) => end = next,
+                Err(_) => break,
+            }
+        }
+        Solution {
+            answer: Answer {
+                start: self.start,
+                end,
+            },
+            stats: SolveStats::default(),
+            filled: record.is_damaged().then_some(filled),
+        }
+    }
+}
