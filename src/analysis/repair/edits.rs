@@ -100,6 +100,26 @@ pub(super) fn spot(kind: EditKind, index: usize) -> EditSpot {
     }
 }
 
+/// Where a ply of an edited record comes from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Origin {
+    /// Written move `i` (0-based), as written or edited.
+    Written(usize),
+    /// A move inserted before written move `i` (`i` = the number of
+    /// written moves: at the end).
+    Inserted(usize),
+}
+
+impl Origin {
+    /// The written move, unless inserted.
+    pub fn written(self) -> Option<usize> {
+        match self {
+            Origin::Written(i) => Some(i),
+            Origin::Inserted(_) => None,
+        }
+    }
+}
+
 /// The edits of one written record.
 pub(super) struct Edits<'a> {
     /// The record as written.
@@ -183,9 +203,8 @@ impl<'a> Edits<'a> {
         }
     }
 
-    /// The record as `spots` edit it, and for each of its plies the written
-    /// move it came from (`None` for an inserted one).
-    pub fn edited(&self, spots: &[EditSpot]) -> (Record, Vec<Option<usize>>) {
+    /// The record as `spots` edit it, and where each of its plies comes from.
+    pub fn edited(&self, spots: &[EditSpot]) -> (Record, Vec<Origin>) {
         let mut moves = Vec::new();
         let mut origins = Vec::new();
         let missing_before = |i: usize| {
@@ -197,7 +216,7 @@ impl<'a> Edits<'a> {
         for i in 0..=self.len() {
             for _ in 0..missing_before(i) {
                 moves.push(WrittenMove::Pattern(MovePattern::Unknown));
-                origins.push(None);
+                origins.push(Origin::Inserted(i));
             }
             let Some(written) = self.written.get(i) else {
                 break;
@@ -211,7 +230,7 @@ impl<'a> Edits<'a> {
                 None => written.clone(),
             };
             moves.push(edited);
-            origins.push(Some(i));
+            origins.push(Origin::Written(i));
         }
         let first = if spots.iter().any(|s| s.kind == EditKind::First) {
             self.original.first.opposite()
@@ -228,6 +247,7 @@ impl<'a> Edits<'a> {
     /// played (its filled record).
     pub fn named(&self, spots: &[EditSpot], solution: Solution) -> Repair {
         let (record, origins) = self.edited(spots);
+        let origins: Vec<Option<usize>> = origins.into_iter().map(Origin::written).collect();
         let filled = solution.filled.clone().unwrap_or_else(|| record.clone());
         let read_at = |ply: usize| {
             filled

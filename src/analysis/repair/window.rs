@@ -10,7 +10,7 @@ use crate::encode::BoardFacts;
 use crate::notation::Record;
 use crate::solve::{Outcome, Reconstructor, Solution};
 
-use super::edits::{spot, EditKind, EditSpot, Edits};
+use super::edits::{spot, EditKind, EditSpot, Edits, Origin};
 use super::{first_true, last_true, Budget, Found, RepairOptions, Stop};
 
 /// The search over edit sets of one record.
@@ -19,6 +19,8 @@ pub(super) struct Window<'e, 'a> {
     known: BoardFacts,
     verdicts: RefCell<HashMap<(String, bool, bool), bool>>,
     budget: RefCell<Budget>,
+    /// Conflicts found, by the record's text.
+    conflicts: RefCell<HashMap<String, Conflict>>,
 }
 
 impl<'e, 'a> Window<'e, 'a> {
@@ -28,6 +30,7 @@ impl<'e, 'a> Window<'e, 'a> {
             known,
             verdicts: RefCell::default(),
             budget: RefCell::new(budget),
+            conflicts: RefCell::default(),
         }
     }
 
@@ -53,7 +56,32 @@ impl<'e, 'a> Window<'e, 'a> {
         seen: &mut HashSet<Vec<EditSpot>>,
         found: &mut Vec<(Vec<EditSpot>, Solution)>,
     ) -> Result<(), Stop> {
-        for spot in self.window(chosen, left)? {
+        let mut spots = self.window(chosen, left)?;
+        if left >= 3 && chosen.is_empty() {
+            let (record, _) = self.edits.edited(chosen);
+            let here = self.conflicts.borrow().get(&record.to_string()).copied();
+            let n = record.plies();
+            let (p0, q0) = here.map_or((n, 1), |c| (c.prefix.unwrap_or(n), c.suffix.unwrap_or(1)));
+            let n = record.plies();
+            let mut scored = Vec::with_capacity(spots.len());
+            for spot in spots {
+                let mut key = chosen.to_vec();
+                key.push(spot);
+                key.sort_unstable();
+                if !Edits::compatible(&key) {
+                    continue;
+                }
+                let (edited, _) = self.edits.edited(&key);
+                let c = self.conflict_near(&edited, here.map(|c| (&record, c)))?;
+                let (p, q) = (c.prefix.unwrap_or(edited.plies()), c.suffix.unwrap_or(1));
+                let m = edited.plies();
+                let gain = (p as isize - p0 as isize) + ((m - q) as isize - (n - q0) as isize);
+                scored.push((std::cmp::Reverse(gain), spot));
+            }
+            scored.sort();
+            spots = scored.into_iter().map(|(_, s)| s).collect();
+        }
+        for spot in spots {
             if found.len() >= if options.all { options.limit } else { 1 } {
                 return Ok(());
             }
@@ -100,48 +128,108 @@ impl<'e, 'a> Window<'e, 'a> {
         Ok(verdict)
     }
 
+    /// The edits worth adding to `chosen` when `left` more are allowed:
+    /// enough that every repair of `left` more edits contains one of them.
+    /// A repair changes the shortest impossible prefix (an edit or an
+    /// insertion in it, or the other side first), and the shortest
+    /// impossible suffix (likewise, or a shift of who plays it when the
+    /// other side could play it). The last edit does both; an earlier one
+    /// is sought on the smaller side.
     fn window(&self, chosen: &[EditSpot], left: usize) -> Result<Vec<EditSpot>, Stop> {
         let (record, origins) = self.edits.edited(chosen);
-        let bounds = self.conflict(&record)?;
-        let origin_of = |ply: usize| origins.get(ply - 1).copied().flatten();
+        let parent = match chosen.split_last() {
+            Some((_, rest)) => {
+                let (before, _) = self.edits.edited(rest);
+                let known = self.conflicts.borrow().get(&before.to_string()).copied();
+                known.map(|c| (before, c))
+            }
+            None => None,
+        };
+        let conflict = self.conflict_near(&record, parent.as_ref().map(|(r, c)| (r, *c)))?;
         let n = origins.len();
-        let written = self.edits.len();
-        let on_plies = |plies: std::ops::RangeInclusive<usize>, spots: &mut Vec<EditSpot>| {
-            for index in plies.filter_map(origin_of) {
-                spots.extend(self.edits.edits_of(index));
-                spots.push(spot(EditKind::Missing, index));
+        let end = spot(EditKind::Missing, self.edits.len());
+        // Edits of plies `plies`, and insertions before them.
+        let touching = |plies: std::ops::RangeInclusive<usize>| {
+            let mut spots = Vec::new();
+            for origin in plies.map(|ply| origins[ply - 1]) {
+                match origin {
+                    Origin::Written(i) => {
+                        spots.extend(self.edits.edits_of(i));
+                        spots.push(spot(EditKind::Missing, i));
+                    }
+                    Origin::Inserted(a) => spots.push(spot(EditKind::Missing, a)),
+                }
+            }
+            spots
+        };
+        // Edits that change who plays ply `q` and after, and nothing from it on.
+        let shifts = |q: usize| {
+            let mut spots = vec![spot(EditKind::First, 0)];
+            for ply in 1..=q {
+                match origins[ply - 1] {
+                    Origin::Written(i) => {
+                        spots.push(spot(EditKind::Missing, i));
+                        if ply < q {
+                            spots.push(spot(EditKind::Extra, i));
+                        }
+                    }
+                    Origin::Inserted(a) => spots.push(spot(EditKind::Missing, a)),
+                }
+            }
+            spots
+        };
+        let prefix_side = conflict.prefix.map(|p| {
+            let mut spots = touching(1..=p);
+            spots.push(spot(EditKind::First, 0));
+            spots
+        });
+        let suffix_side = conflict.suffix.map(|q| {
+            let mut spots = touching(q..=n);
+            spots.push(end);
+            if conflict.shifted {
+                spots.extend(shifts(q));
+            }
+            spots
+        });
+        let mut spots = match (prefix_side, suffix_side) {
+            (Some(mut a), Some(mut b)) if left == 1 => {
+                a.sort_unstable();
+                b.sort_unstable();
+                a.retain(|s| b.binary_search(s).is_ok());
+                a
+            }
+            (Some(a), Some(b)) => {
+                if a.len() <= b.len() {
+                    a
+                } else {
+                    b
+                }
+            }
+            (Some(side), None) | (None, Some(side)) => side,
+            (None, None) => {
+                let mut all = touching(1..=n);
+                all.push(end);
+                all.push(spot(EditKind::First, 0));
+                all
             }
         };
-        let shifts = |plies: std::ops::Range<usize>, spots: &mut Vec<EditSpot>| {
-            spots.push(spot(EditKind::First, 0));
-            for index in plies.filter_map(origin_of) {
-                spots.push(spot(EditKind::Missing, index));
-                spots.push(spot(EditKind::Extra, index));
-            }
-        };
-        let after = |ply: usize| (ply + 1..=n).find_map(origin_of).unwrap_or(written);
-        let (p, q, shifted) = bounds;
-        let mut spots = Vec::new();
-        if left == 1 {
-            on_plies(q..=p.max(q), &mut spots);
-            spots.push(spot(EditKind::Missing, after(p.max(q))));
-            if shifted || q == 1 {
-                shifts(1..q, &mut spots);
-            }
-        } else if p <= n + 1 - q {
-            on_plies(1..=p, &mut spots);
-            spots.push(spot(EditKind::First, 0));
-        } else {
-            on_plies(q..=n, &mut spots);
-            spots.push(spot(EditKind::Missing, written));
-            shifts(1..q, &mut spots);
-        }
         spots.sort_unstable();
         spots.dedup();
         Ok(spots)
     }
 
-    fn conflict(&self, record: &Record) -> Result<(usize, usize, bool), Stop> {
+    /// [`Window::conflict`], knowing the conflict of a `parent` record that
+    /// shares a start and an end with `record`: the parts they share need
+    /// no solve, and the search starts where they part.
+    fn conflict_near(
+        &self,
+        record: &Record,
+        parent: Option<(&Record, Conflict)>,
+    ) -> Result<Conflict, Stop> {
+        let key = record.to_string();
+        if let Some(&c) = self.conflicts.borrow().get(&key) {
+            return Ok(c);
+        }
         let written = record.written_moves();
         let n = written.len();
         let part = |from: usize, to: usize, first| {
@@ -151,23 +239,118 @@ impl<'e, 'a> Window<'e, 'a> {
             start: self.known.start,
             end: None,
         };
-        let prefix = first_true(1, n, |len| {
-            Ok::<_, Stop>(!self.possible(&part(0, len, record.first), start_only)?)
-        })?
-        .unwrap_or(n);
         let end_only = BoardFacts {
             start: None,
             end: self.known.end,
         };
-        let suffix = last_true(1, n, |from| {
+        let prefix_fails =
+            |len: usize| Ok::<_, Stop>(!self.possible(&part(0, len, record.first), start_only)?);
+        let suffix_fails = |from: usize| {
             Ok::<_, Stop>(!self.possible(&part(from - 1, n, record.mover(from)), end_only)?)
-        })?
-        .unwrap_or(1);
-        let shifted = suffix > 1
-            && self.possible(
-                &part(suffix - 1, n, record.mover(suffix).opposite()),
-                end_only,
-            )?;
-        Ok((prefix, suffix, shifted))
+        };
+        let (same_start, same_end) = parent.map_or((0, 0), |(p, _)| shared_plies(p, record));
+        let known_parent = parent.map(|(p, c)| (p.plies(), c));
+        let prefix = match known_parent {
+            Some((
+                _,
+                Conflict {
+                    prefix: Some(p0), ..
+                },
+            )) if p0 <= same_start => Some(p0),
+            Some(_) => gallop_up(same_start + 1, n, prefix_fails)?,
+            None => first_true(1, n, prefix_fails)?,
+        };
+        let suffix = match known_parent {
+            Some((
+                np,
+                Conflict {
+                    suffix: Some(q0), ..
+                },
+            )) if np + 1 - q0 <= same_end => Some(n + 1 - (np + 1 - q0)),
+            Some(_) if same_end < n => gallop_down(1, n - same_end, suffix_fails)?,
+            Some(_) => None,
+            None => last_true(1, n, suffix_fails)?,
+        };
+        let shifted = match suffix {
+            Some(q) => self.possible(&part(q - 1, n, record.mover(q).opposite()), end_only)?,
+            None => false,
+        };
+        let found = Conflict {
+            prefix,
+            suffix,
+            shifted,
+        };
+        self.conflicts.borrow_mut().insert(key, found);
+        Ok(found)
+    }
+}
+
+/// Where a record's conflict lies: the end of its shortest impossible
+/// prefix and the start of its shortest impossible suffix, when they are.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Conflict {
+    prefix: Option<usize>,
+    suffix: Option<usize>,
+    shifted: bool,
+}
+
+/// How many plies two records share at their start, and at their end
+/// (the same moves as written, played by the same sides).
+fn shared_plies(a: &Record, b: &Record) -> (usize, usize) {
+    let (wa, wb) = (a.written_moves(), b.written_moves());
+    let start = (0..wa.len().min(wb.len()))
+        .take_while(|&i| wa[i] == wb[i] && a.mover(i + 1) == b.mover(i + 1))
+        .count();
+    let (na, nb) = (wa.len(), wb.len());
+    let end = (0..na.min(nb))
+        .take_while(|&k| wa[na - 1 - k] == wb[nb - 1 - k] && a.mover(na - k) == b.mover(nb - k))
+        .count();
+    (start, end)
+}
+
+/// The smallest `x` in `lo..=hi` for which the monotone `test` (false,
+/// then true) holds, trying `lo`, `lo + 1`, `lo + 3`, ... before bisecting:
+/// cheap when the answer is near `lo`.
+fn gallop_up<E>(
+    lo: usize,
+    hi: usize,
+    mut test: impl FnMut(usize) -> Result<bool, E>,
+) -> Result<Option<usize>, E> {
+    let (mut below, mut x, mut step) = (lo, lo, 1);
+    while x <= hi {
+        if test(x)? {
+            return first_true(below, x, test);
+        }
+        below = x + 1;
+        if x == hi {
+            break;
+        }
+        x = (x + step).min(hi);
+        step *= 2;
+    }
+    Ok(None)
+}
+
+/// The largest `x` in `lo..=hi` for which the monotone `test` (true, then
+/// false) holds, trying `hi`, `hi - 1`, `hi - 3`, ... before bisecting.
+fn gallop_down<E>(
+    lo: usize,
+    hi: usize,
+    mut test: impl FnMut(usize) -> Result<bool, E>,
+) -> Result<Option<usize>, E> {
+    if lo > hi {
+        return Ok(None);
+    }
+    let (mut above, mut x, mut step) = (hi, hi, 1);
+    loop {
+        if test(x)? {
+            return last_true(x, above, test);
+        }
+        if x == lo {
+            return Ok(None);
+        }
+        above = x - 1;
+        x = x.saturating_sub(step).max(lo);
+        step *= 2;
     }
 }
