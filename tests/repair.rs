@@ -389,3 +389,139 @@ proptest! {
         }
     }
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig {
+        cases: if cfg!(debug_assertions) { 10 } else { 40 },
+        ..ProptestConfig::default()
+    })]
+
+    /// Long games from the opening under every rule set, with 3 copyist's
+    /// mistakes, the start known (as a PDN game's): repaired with at most 3
+    /// edits well within a bound, the start kept, and every repair replays.
+    #[test]
+    fn long_games_with_three_mistakes_are_repaired_under_every_rule_set(
+        seed in any::<u64>(),
+        rule in any::<prop::sample::Index>(),
+    ) {
+        use postfacto::board::PartialBoard;
+        use postfacto::random::{miswrite, play_game, Mistake, Play};
+        let variant = *rule.get(&Variant::ALL);
+        let opening = variant.topology().opening();
+        let mut rng = Rng::new(seed);
+        let mut record = play_game(variant.rules(), &mut rng, &opening, variant.first_player(), 80, Play::Careful);
+        for _ in 0..3 {
+            let kind = Mistake::ALL[rng.below(Mistake::ALL.len())];
+            let Some(wrong) = miswrite(&record, kind, &mut rng) else {
+                return Ok(());
+            };
+            record = wrong;
+        }
+        let known = BoardFacts {
+            start: Some(PartialBoard { board: opening, known: variant.topology().all_bits() }),
+            end: None,
+        };
+        let options = RepairOptions {
+            deadline: Some(std::time::Instant::now() + std::time::Duration::from_secs(60)),
+            ..RepairOptions::default()
+        };
+        match repair(&record, variant, known, options).unwrap() {
+            RepairOutcome::NotNeeded(solution) => prop_assert_eq!(solution.answer.start, opening),
+            RepairOutcome::Repaired(repairs) => {
+                let r = &repairs[0];
+                prop_assert!(r.edits.len() <= 3);
+                prop_assert_eq!(r.solution.answer.start, opening);
+                prop_assert_eq!(judge(variant.rules(), &r.record, &r.solution.answer), Ok(()));
+            }
+            other => prop_assert!(false, "{} {other:?} for\n{record}", variant.name()),
+        }
+    }
+}
+
+/// `wk2003`'s first game with every ninth move left out (far past any
+/// repair of a few edits), its second game as written, and an English
+/// game with one square misread.
+fn file_with_a_hopeless_game() -> String {
+    let archive = std::fs::read_to_string(crate::util::path("tests/data/pdn/wk2003.pdn")).unwrap();
+    let starts: Vec<usize> = archive.match_indices("[Event").map(|(i, _)| i).collect();
+    let (first, second) = (
+        &archive[starts[0]..starts[1]],
+        &archive[starts[1]..starts[2]],
+    );
+    let mut moves = 0;
+    let mangled: Vec<&str> = first
+        .split_whitespace()
+        .filter(|word| {
+            let is_move = word.chars().next().is_some_and(|c| c.is_ascii_digit())
+                && (word.contains('-') || word.contains('x'))
+                && !word.contains('/');
+            moves += usize::from(is_move);
+            !(is_move && moves % 9 == 0)
+        })
+        .collect();
+    let mut text = String::new();
+    for word in mangled {
+        text.push_str(word);
+        text.push(if word.ends_with(']') { '\n' } else { ' ' });
+    }
+    format!(
+        "{text}\n\n{second}\n[Event \"t\"]\n[GameType \"21\"]\n1. 11-15 23-19 2. 8-11 22-17 3. 15x22 25x18 *\n"
+    )
+}
+
+#[test]
+fn a_game_whose_repair_runs_out_of_time_does_not_hold_up_the_file() {
+    let file = scratch("hopeless.pdn", &file_with_a_hopeless_game());
+    let started = std::time::Instant::now();
+    let run = postfacto(
+        &[
+            "verify",
+            "--pdn",
+            "--repair",
+            "--max-edits",
+            "9",
+            "--limit",
+            "1s",
+            file.to_str().unwrap(),
+        ],
+        "",
+    );
+    let took = started.elapsed();
+    assert_eq!(run.code, 3, "{}\n{}", run.stdout, run.stderr);
+    let lines: Vec<&str> = run.stdout.lines().collect();
+    assert_eq!(lines.len(), 3, "{}", run.stdout);
+    assert!(
+        lines[0].contains("undecided: the time limit passed; no repair of fewer than"),
+        "{}",
+        lines[0]
+    );
+    assert!(lines[1].ends_with("OK"), "{}", lines[1]);
+    assert!(lines[2].contains("repaired with 1 edit(s)"), "{}", lines[2]);
+    assert!(took < std::time::Duration::from_secs(20), "{took:?}");
+}
+
+#[test]
+fn the_time_limit_ends_a_repair_with_the_bound_proved() {
+    let started = std::time::Instant::now();
+    let run = postfacto(
+        &[
+            "solve",
+            "--repair",
+            "--limit",
+            "1s",
+            crate::util::path("tests/data/repair-hard.in")
+                .to_str()
+                .unwrap(),
+        ],
+        "",
+    );
+    let took = started.elapsed();
+    assert_eq!(run.code, 3, "{}\n{}", run.stdout, run.stderr);
+    assert!(run.stdout.is_empty(), "{}", run.stdout);
+    assert!(
+        run.stderr.contains(": undecided: the time limit passed"),
+        "{}",
+        run.stderr
+    );
+    assert!(took < std::time::Duration::from_secs(10), "{took:?}");
+}

@@ -18,6 +18,7 @@ mod request;
 mod sat;
 mod solve;
 mod status;
+mod ticker;
 mod verify;
 
 use std::io::{self, Write};

@@ -28,12 +28,12 @@ pub enum Request {
         input: PathBuf,
         answer: PathBuf,
         reading: Reading,
-        repair: Option<usize>,
+        repair: Option<RepairRequest>,
     },
     VerifyPdn {
         file: PathBuf,
         rules: RulesChoice,
-        repair: Option<usize>,
+        repair: Option<RepairRequest>,
         strict: bool,
         json: bool,
     },
@@ -140,9 +140,31 @@ fn solve_request(args: SolveArgs) -> Result<Request, Failure> {
     })
 }
 
+/// `--repair` in `verify`: the most edits, and how long each record's or
+/// game's repair may take.
+#[derive(Clone, Copy, Debug)]
+pub struct RepairRequest {
+    pub max_edits: usize,
+    pub limit: Option<Duration>,
+}
+
+impl RepairRequest {
+    /// The library's options for one repair starting now.
+    pub fn options(self) -> postfacto::analysis::RepairOptions {
+        postfacto::analysis::RepairOptions {
+            max_edits: self.max_edits,
+            deadline: self.limit.map(|limit| std::time::Instant::now() + limit),
+            ..postfacto::analysis::RepairOptions::default()
+        }
+    }
+}
+
 fn verify_request(args: VerifyArgs) -> Result<Request, Failure> {
     let rules = rules_choice(args.rules);
-    let repair = args.repair.then_some(args.max_edits);
+    let repair = args.repair.then_some(RepairRequest {
+        max_edits: args.max_edits,
+        limit: args.limit,
+    });
     let pdn = match args.pdn {
         Some(Some(file)) => Some(file),
         Some(None) => Some(args.input.clone().ok_or_else(|| {

@@ -16,8 +16,8 @@ use rayon::prelude::*;
 use varisat::ProofFormat;
 
 use postfacto::analysis::{
-    count_start_boards, explain_impossible_knowing, forced_facts_knowing, minimize_pieces, repair,
-    CountOptions, Limits, RepairOptions, RepairOutcome,
+    count_start_boards, explain_impossible_knowing, forced_facts_knowing, minimize_pieces,
+    repair_observed, repair_summary, CountOptions, Limits, RepairOptions, RepairOutcome,
 };
 use postfacto::archive::RulesFrom;
 use postfacto::encode::BoardFacts;
@@ -31,6 +31,7 @@ use super::cnf::with_fen;
 use super::input::{read_input, read_items, read_or_report, record_files, Input, Item, Reader};
 use super::input::{Reading, RulesChoice};
 use super::output::{self, Name, Report};
+use super::ticker::Ticker;
 use super::{fail, on_path, Failure, Status};
 
 /// Batches at least this large show a progress bar (when stderr is a terminal).
@@ -153,6 +154,10 @@ pub fn run(
         .collect();
     let show_progress =
         !settings.quiet && jobs.len() >= PROGRESS_FROM && std::io::stderr().is_terminal();
+    // Repairs of a few records may take a while each: a line says how far.
+    let ticker = Arc::new(Ticker::start(
+        settings.options.repair && !settings.quiet && jobs.len() < PROGRESS_FROM,
+    ));
     let progress = show_progress.then(|| {
         let bar = indicatif::ProgressBar::new(jobs.len() as u64);
         bar.set_style(
@@ -169,6 +174,7 @@ pub fn run(
                     name_of(&source.input, &items[i], i, items.len()),
                     &items[i],
                     settings,
+                    &ticker,
                 ),
                 (_, Err(failure)) => Report::bad_input(&source.input.name, &failure.message),
                 (None, Ok(_)) => unreachable!("a readable source has a job per record"),
@@ -182,6 +188,7 @@ pub fn run(
     if let Some(bar) = progress {
         bar.finish_and_clear();
     }
+    ticker.finish();
     let status = output::print(&reports, settings, out)?;
     if total > 1 && !settings.quiet {
         eprintln!(
@@ -217,7 +224,12 @@ fn name_of<'a>(input: &'a Input, item: &Item, index: usize, count: usize) -> Nam
 
 /// One record (or PDN game): its own problem, nothing to do for a game
 /// without moves, or the reading it solves under, solved and analysed.
-fn run_item<'r>(name: Name<'r>, item: &'r Item, settings: &Arc<Settings>) -> Report<'r> {
+fn run_item<'r>(
+    name: Name<'r>,
+    item: &'r Item,
+    settings: &Arc<Settings>,
+    ticker: &Arc<Ticker>,
+) -> Report<'r> {
     if let Some(error) = &item.error {
         let mut report = Report::bad_input(name.input, &format!("{name}: {error}"));
         report.name = name;
@@ -227,7 +239,7 @@ fn run_item<'r>(name: Name<'r>, item: &'r Item, settings: &Arc<Settings>) -> Rep
     let mut report = if item.no_moves {
         position_only(name, reader)
     } else {
-        run_job(name, reader, settings)
+        run_job(name, reader, settings, ticker)
     };
     report.variant = reader.variant;
     if let Some(warning) = &item.warning {
@@ -304,8 +316,15 @@ fn known_for(settings: &Settings, reader: &Reader) -> BoardFacts {
 }
 
 /// Solves one record; under a time limit, on a thread of its own that is
-/// abandoned when the limit passes (varisat cannot be interrupted).
-fn run_job<'r>(name: Name<'r>, reader: &'r Reader, settings: &Arc<Settings>) -> Report<'r> {
+/// abandoned when the limit passes (varisat cannot be interrupted). A
+/// repair watches the clock itself and answers with the bound it proved,
+/// so its thread is given a little longer before it is abandoned.
+fn run_job<'r>(
+    name: Name<'r>,
+    reader: &'r Reader,
+    settings: &Arc<Settings>,
+    ticker: &Arc<Ticker>,
+) -> Report<'r> {
     let known = known_for(settings, reader);
     let (record, variant) = (&reader.record, reader.variant);
     let limit = match settings.time_limit {
@@ -317,12 +336,21 @@ fn run_job<'r>(name: Name<'r>, reader: &'r Reader, settings: &Arc<Settings>) -> 
                 variant,
                 settings,
                 known,
+                deadline: None,
+                ticker: Arc::clone(ticker),
             }
             .run()
         }
     };
+    let deadline = Instant::now() + limit;
+    let waited = if settings.options.repair {
+        limit + (limit / 4).max(Duration::from_millis(500))
+    } else {
+        limit
+    };
     let (owned, shared, job_name) = (record.clone(), Arc::clone(settings), name.to_string());
-    let finished = within(limit, move || {
+    let job_ticker = Arc::clone(ticker);
+    let finished = within(waited, move || {
         Job {
             name: Name {
                 input: &job_name,
@@ -333,6 +361,8 @@ fn run_job<'r>(name: Name<'r>, reader: &'r Reader, settings: &Arc<Settings>) -> 
             variant,
             settings: &shared,
             known,
+            deadline: Some(deadline),
+            ticker: job_ticker,
         }
         .run()
         .without_record()
@@ -359,6 +389,10 @@ struct Job<'a, 's> {
     settings: &'s Settings,
     /// What is known of this record's boards besides its moves.
     known: BoardFacts,
+    /// When a repair must stop (`--limit`).
+    deadline: Option<Instant>,
+    /// The progress line of repairs.
+    ticker: Arc<Ticker>,
 }
 
 impl<'a> Job<'a, '_> {
@@ -580,9 +614,19 @@ impl<'a> Job<'a, '_> {
             max_edits: self.options().max_edits,
             all: self.options().all,
             limit: self.options().count_limit,
-            deadline: None,
+            deadline: self.deadline,
         };
-        match repair(self.record, self.variant(), self.known, options)? {
+        let mut progress = |k: usize| {
+            self.ticker
+                .say(format!("{}: repair, trying {k} edit(s)", self.name));
+        };
+        match repair_observed(
+            self.record,
+            self.variant(),
+            self.known,
+            options,
+            &mut progress,
+        )? {
             RepairOutcome::NotNeeded(solution) => {
                 report.stats = Some(solution.stats);
                 report.answers.push(solution.answer);
@@ -621,12 +665,11 @@ impl<'a> Job<'a, '_> {
                 report.stats = Some(repairs[0].solution.stats);
                 report.repairs = Some(repairs[0].edits.clone());
             }
-            RepairOutcome::Undecided { at_least } => {
+            outcome @ RepairOutcome::Undecided { .. } => {
                 report.status = Status::Undecided;
-                report.err.push(format!(
-                    "{}: undecided: the time limit passed; no repair of fewer than {at_least} edit(s) exists",
-                    self.name
-                ));
+                report
+                    .err
+                    .push(format!("{}: {}", self.name, repair_summary(&outcome)));
             }
             RepairOutcome::NoneWithin(most) => {
                 report.status = Status::Rejected;

@@ -4,7 +4,7 @@
 use std::io::Write;
 use std::path::Path;
 
-use postfacto::analysis::{repair, repair_game, repair_summary, RepairOptions, RepairOutcome};
+use postfacto::analysis::{repair_game, repair_observed, repair_summary, RepairOutcome};
 use postfacto::archive::{verify_games, GameReport, RulesFrom, Tally, Verdict, VerifyOptions};
 use postfacto::board::PartialBoard;
 use postfacto::encode::BoardFacts;
@@ -13,6 +13,8 @@ use postfacto::replay::judge;
 use postfacto::rules::Variant;
 
 use super::input::{read_input, read_items, Item, Reading, RulesChoice};
+use super::request::RepairRequest;
+use super::ticker::Ticker;
 use super::{one_line, write_err, Failure, Status};
 
 /// How `verify --pdn` runs.
@@ -20,8 +22,8 @@ use super::{one_line, write_err, Failure, Status};
 pub struct PdnOptions {
     /// The rule set the user chose.
     pub rules: RulesChoice,
-    /// The most edits of a repair (`--repair`), if asked.
-    pub repair: Option<usize>,
+    /// `--repair`, if asked: the most edits, and the time per game.
+    pub repair: Option<RepairRequest>,
     /// Refuse what is read leniently (`--strict`).
     pub strict: bool,
     /// One JSON object per game per line.
@@ -31,8 +33,10 @@ pub struct PdnOptions {
 /// `verify --pdn`: one line per game, a summary on stderr. Exit 0 when
 /// every game with moves replays, 1 when one does not (or cannot be read,
 /// or is of rules postfacto does not play), 2 only for a file that cannot
-/// be read at all. With `repair` (the most edits), a game whose moves do
-/// not replay gets the fewest edits that make them replay, on its line.
+/// be read at all. With `repair`, a game whose moves do not replay gets the
+/// fewest edits that make them replay, on its line; a game whose repair
+/// runs out of time is undecided there (with the fewest edits proved),
+/// the file goes on, and the exit is 3.
 pub fn run_pdn(file: &Path, options: PdnOptions, out: &mut impl Write) -> Result<Status, Failure> {
     let input = read_input(Some(file))?;
     let text = input.pdn_text()?;
@@ -43,6 +47,8 @@ pub fn run_pdn(file: &Path, options: PdnOptions, out: &mut impl Write) -> Result
     };
     let reports = verify_games(&raw, verify);
     let mut tally = Tally::default();
+    let ticker = Ticker::start(options.repair.is_some());
+    let mut undecided = false;
     for (game, report) in raw.iter().zip(&reports) {
         if let Some(warning) = report.rules.as_ref().and_then(|r| r.warning.as_ref()) {
             super::report(&format!(
@@ -52,16 +58,20 @@ pub fn run_pdn(file: &Path, options: PdnOptions, out: &mut impl Write) -> Result
         }
         tally.add(&report.verdict);
         let repaired = match (options.repair, &report.verdict, &report.rules) {
-            (Some(most), Verdict::Illegal(_), Some(rules)) => {
-                let options = RepairOptions {
-                    max_edits: most,
-                    ..RepairOptions::default()
+            (Some(asked), Verdict::Illegal(_), Some(rules)) => {
+                let mut progress = |k: usize| {
+                    ticker.say(format!(
+                        "game {} of {}: repair, trying {k} edit(s)",
+                        report.number,
+                        raw.len()
+                    ));
                 };
-                repair_game(game, rules.variant, options)
+                repair_game(game, rules.variant, asked.options(), &mut progress)
                     .map_err(|e| super::fail(Status::Internal, e.to_string()))?
             }
             _ => None,
         };
+        undecided |= matches!(repaired, Some(RepairOutcome::Undecided { .. }));
         let line = if options.json {
             json_report(report, repaired.as_ref()).to_string()
         } else {
@@ -75,7 +85,15 @@ pub fn run_pdn(file: &Path, options: PdnOptions, out: &mut impl Write) -> Result
     }
     // The summary comes after the games, also on a terminal.
     out.flush().map_err(write_err)?;
+    ticker.finish();
     super::report(&format!("{}: {tally}", input.name));
+    if undecided {
+        super::report(&format!(
+            "{}: the time limit passed before some repairs were decided",
+            input.name
+        ));
+        return Ok(Status::Undecided);
+    }
     Ok(if tally.all_ok() {
         Status::Ok
     } else {
@@ -177,7 +195,7 @@ pub fn run(
     input_path: &Path,
     answer_path: &Path,
     reading: Reading,
-    repair: Option<usize>,
+    repair: Option<RepairRequest>,
     out: &mut impl Write,
 ) -> Result<Status, Failure> {
     let input = read_input(Some(input_path))?;
@@ -195,12 +213,13 @@ pub fn run(
             .map_err(str::to_string)
             .and_then(|t| parse_answers_on(t, variant.topology()).map_err(|e| e.to_string()))
         {
-            Err(message) => vec![Err(message)],
+            Err(message) => vec![Err(message.into())],
             Ok(answers) if answers.len() != items.len() => vec![Err(format!(
                 "the input has {} records but the answer has {} boards",
                 items.len(),
                 answers.len()
-            ))],
+            )
+            .into())],
             Ok(answers) => items
                 .iter()
                 .zip(&answers)
@@ -219,22 +238,39 @@ pub fn run(
             .iter()
             .find_map(|i| i.error.clone())
             .unwrap_or_else(|| "no record to judge".into());
-        vec![Err(message)]
+        vec![Err(message.into())]
     });
     print(&verdicts, out)
 }
 
-/// One record's answer under `variant`; with `repair` (the most edits), a
-/// rejected record gets the fewest edits after which the answer's start
-/// board leads to its end board.
+/// Why a record's answer is not accepted, and whether its repair ran out
+/// of time.
+#[derive(Clone, Debug)]
+struct Rejected {
+    why: String,
+    undecided: bool,
+}
+
+impl From<String> for Rejected {
+    fn from(why: String) -> Rejected {
+        Rejected {
+            why,
+            undecided: false,
+        }
+    }
+}
+
+/// One record's answer under `variant`; with `repair`, a rejected record
+/// gets the fewest edits after which the answer's start board leads to its
+/// end board.
 fn judged(
     item: &Item,
     variant: Variant,
     answer: &Answer,
-    repair: Option<usize>,
-) -> Result<(), String> {
+    repair: Option<RepairRequest>,
+) -> Result<(), Rejected> {
     if let Some(error) = &item.error {
-        return Err(error.clone());
+        return Err(error.clone().into());
     }
     let reader = item
         .readings
@@ -243,21 +279,25 @@ fn judged(
         .ok_or_else(|| format!("the record is not written in {} notation", variant.name()))?;
     let rejected = judge(variant.rules(), &reader.record, answer).map_err(|r| r.to_string());
     match (rejected, repair) {
-        (Err(why), Some(most)) => Err(format!(
-            "{why}; {}",
-            repaired_to(&reader.record, variant, answer, most)
-        )),
-        (verdict, _) => verdict,
+        (Err(why), Some(asked)) => {
+            let (summary, undecided) = repaired_to(&reader.record, variant, answer, asked);
+            Err(Rejected {
+                why: format!("{why}; {summary}"),
+                undecided,
+            })
+        }
+        (verdict, _) => verdict.map_err(Rejected::from),
     }
 }
 
-/// The repair that makes `record` lead from `answer`'s start to its end.
+/// The repair that makes `record` lead from `answer`'s start to its end,
+/// in one line, and whether it ran out of time.
 fn repaired_to(
     record: &postfacto::notation::Record,
     variant: Variant,
     answer: &Answer,
-    max_edits: usize,
-) -> String {
+    asked: RepairRequest,
+) -> (String, bool) {
     let all = variant.topology().all_bits();
     let known = BoardFacts {
         start: Some(PartialBoard {
@@ -269,17 +309,20 @@ fn repaired_to(
             known: all,
         }),
     };
-    let options = RepairOptions {
-        max_edits,
-        ..RepairOptions::default()
-    };
-    match repair(record, variant, known, options) {
-        Ok(outcome) => repair_summary(&outcome),
-        Err(e) => format!("no repair: {e}"),
+    let ticker = Ticker::start(true);
+    let mut progress = |k: usize| ticker.say(format!("repair, trying {k} edit(s)"));
+    match repair_observed(record, variant, known, asked.options(), &mut progress) {
+        Ok(outcome) => (
+            repair_summary(&outcome),
+            matches!(outcome, RepairOutcome::Undecided { .. }),
+        ),
+        Err(e) => (format!("no repair: {e}"), false),
     }
 }
 
-fn print(verdicts: &[Result<(), String>], out: &mut impl Write) -> Result<Status, Failure> {
+/// Prints each verdict; the status is 3 when a repair ran out of time, else
+/// 1 when an answer is rejected.
+fn print(verdicts: &[Result<(), Rejected>], out: &mut impl Write) -> Result<Status, Failure> {
     let several = verdicts.len() > 1;
     let mut status = Status::Ok;
     for (i, verdict) in verdicts.iter().enumerate() {
@@ -291,8 +334,12 @@ fn print(verdicts: &[Result<(), String>], out: &mut impl Write) -> Result<Status
         match verdict {
             Ok(()) => writeln!(out, "{prefix}OK"),
             Err(problem) => {
-                status = Status::Rejected;
-                writeln!(out, "{prefix}{}", one_line(problem))
+                status = match status {
+                    Status::Undecided => Status::Undecided,
+                    _ if problem.undecided => Status::Undecided,
+                    _ => Status::Rejected,
+                };
+                writeln!(out, "{prefix}{}", one_line(&problem.why))
             }
         }
         .map_err(write_err)?;

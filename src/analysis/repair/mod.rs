@@ -262,7 +262,8 @@ pub fn every_edit(record: &Record) -> Vec<EditSpot> {
 
 /// The fewest edits that make `game`, read under `variant`, replay from
 /// its start (its `[FEN]`, else the opening; every square known), as
-/// `options` say. `None` when it cannot be read under `variant`.
+/// `options` say, telling `progress` each number of edits as the search
+/// starts on it. `None` when it cannot be read under `variant`.
 ///
 /// # Errors
 /// [`SolveError`] from the solver.
@@ -270,6 +271,7 @@ pub fn repair_game(
     game: &crate::notation::RawGame<'_>,
     variant: Variant,
     options: RepairOptions,
+    progress: &mut dyn FnMut(usize),
 ) -> Result<Option<RepairOutcome>, SolveError> {
     let Ok(read) = game.read(crate::archive::reading(variant)) else {
         return Ok(None);
@@ -282,7 +284,7 @@ pub fn repair_game(
         start: Some(start),
         end: None,
     };
-    repair(&read.record, variant, known, options).map(Some)
+    repair_observed(&read.record, variant, known, options, progress).map(Some)
 }
 
 /// One line for a repair outcome: `repaired with 1 edit (none with 0): ply
@@ -292,6 +294,9 @@ pub fn repair_summary(outcome: &RepairOutcome) -> String {
         RepairOutcome::NotNeeded(_) => "no edit needed".into(),
         RepairOutcome::NoneWithin(most) => {
             format!("no repair of at most {most} edit(s) makes it possible")
+        }
+        RepairOutcome::Undecided { at_least: 0 } => {
+            "undecided: the time limit passed before the record as written was checked".into()
         }
         RepairOutcome::Undecided { at_least } => format!(
             "undecided: the time limit passed; no repair of fewer than {at_least} edit(s) exists"
