@@ -273,8 +273,13 @@ pub fn solve_refining<B: Backend>(
                 }))
             }
             Check::Learn { ply, clause, why } => {
+                let more = formula.refiner().more_witnesses(&model, (ply, &clause));
                 backend.add_at(ply, &clause);
                 learned.push(Learned { ply, clause, why });
+                for (ply, clause) in more {
+                    backend.add_at(ply, &clause);
+                    learned.push(Learned { ply, clause, why });
+                }
             }
             Check::Deepen { ply, depth } => {
                 if !formula.deepen(backend, ply, depth) {

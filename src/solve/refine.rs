@@ -213,6 +213,82 @@ impl<'a> Refiner<'a> {
     }
 }
 
+impl Refiner<'_> {
+    /// Witness clauses beyond the one [`Refiner::check`] learned (`first`:
+    /// its ply and clause) for a rejected `model`: at each damaged (or
+    /// deferred) ply whose move, on the model's own board before it,
+    /// breaks a rule a witness shows, a clause for every such witness.
+    /// Each is implied by the rules and false under the model, so the
+    /// solver learns the model's breaks at once, not one per call (many
+    /// unknown moves on a large board would otherwise take hundreds).
+    pub fn more_witnesses(&self, model: &[Lit], first: (usize, &[Lit])) -> Vec<(usize, Vec<Lit>)> {
+        let Ok(filled) = self.filled(model) else {
+            return Vec::new();
+        };
+        let truth = truth_of(model);
+        let topology = self.rules.variant().topology();
+        let mut found = Vec::new();
+        for (i, mv) in filled.moves.iter().enumerate() {
+            let ply = i + 1;
+            let Some(view) = self.view(ply) else {
+                continue;
+            };
+            if view.damaged.is_none() && self.layout.is_some() {
+                continue;
+            }
+            let board = board_of(view, &truth, topology);
+            let side = self.record.mover(ply);
+            let Err(violation) = self.rules.play(&board, side, mv) else {
+                continue;
+            };
+            if self.learns_by_dependencies(&violation) {
+                continue;
+            }
+            for (witness, dominance) in witnesses(self.rules, &board, side, mv, &violation) {
+                let made = clause(
+                    view,
+                    self.layout,
+                    &witness,
+                    dominance,
+                    side,
+                    self.rules.movement(),
+                    mv,
+                );
+                let Some(Ok(clause)) = made else {
+                    continue;
+                };
+                let false_here = clause.iter().all(|&l| !Term::Lit(l).value(&truth));
+                if false_here && !(ply == first.0 && clause == first.1) {
+                    found.push((ply, clause));
+                }
+            }
+        }
+        found
+    }
+}
+
+/// What `view`'s board holds under the assignment `truth`.
+fn board_of(view: &PlyView, truth: &[bool], topology: crate::board::Topology) -> Board {
+    let mut board = Board::empty_on(topology);
+    for square in topology.squares() {
+        if !view.fact(square, Fact::Occupied).value(truth) {
+            continue;
+        }
+        let color = if view.fact(square, Fact::White).value(truth) {
+            Color::White
+        } else {
+            Color::Black
+        };
+        let role = if view.fact(square, Fact::King).value(truth) {
+            crate::board::Role::King
+        } else {
+            crate::board::Role::Man
+        };
+        board.set(square, Some(crate::board::Piece::new(color, role)));
+    }
+    board
+}
+
 /// [`Check::Learn`]'s words for a witness clause.
 pub const WITNESS_CLAUSE: &str = "a capture the board allows rules out the move played";
 /// [`Check::Learn`]'s words for a dependency clause.
@@ -458,6 +534,66 @@ fn witness(
         dominance,
     ))
 }
+
+/// Every witness of `violation` by `played` on `board` (at most
+/// [`MAX_WITNESSES`]): each capture that shows the move illegal, not only
+/// the first. Each gives a clause; a solver told them all at once does not
+/// try the same mistake with another capture next time.
+fn witnesses(
+    rules: &dyn Rules,
+    board: &Board,
+    side: Color,
+    played: &MoveText,
+    violation: &Violation,
+) -> Vec<(Witness, Dominance)> {
+    let of = |capture: &MoveText, dominance| {
+        let taken = taken_squares(board, capture.path())?;
+        Some((
+            Witness {
+                path: capture.path().to_vec(),
+                taken,
+            },
+            dominance,
+        ))
+    };
+    let found: Vec<(Witness, Dominance)> = match violation {
+        Violation::CaptureAvailable { .. } => {
+            let mut firsts: Vec<MoveText> = rules
+                .capture_sequences(board, side)
+                .iter()
+                .filter_map(|c| MoveText::along(c.path()[..2].to_vec(), true))
+                .collect();
+            firsts.dedup();
+            firsts
+                .iter()
+                .filter_map(|c| of(c, Dominance::Capture))
+                .collect()
+        }
+        Violation::NotTheMost { taken, .. } => {
+            // The shortest witnesses say the most: the first `taken + 1`
+            // legs of each longer capture (the rule needs no more).
+            let mut prefixes: Vec<MoveText> = rules
+                .capture_sequences(board, side)
+                .iter()
+                .filter(|c| c.landings().len() > *taken)
+                .filter_map(|c| MoveText::along(c.path()[..taken + 2].to_vec(), true))
+                .collect();
+            prefixes.sort_by(|a, b| a.path().cmp(b.path()));
+            prefixes.dedup();
+            prefixes
+                .iter()
+                .filter_map(|c| of(c, Dominance::TakesAtLeast(taken + 1)))
+                .collect()
+        }
+        _ => witness(rules, board, side, played, violation)
+            .into_iter()
+            .collect(),
+    };
+    found.into_iter().take(MAX_WITNESSES).collect()
+}
+
+/// The most witness clauses learned at one ply of one model.
+const MAX_WITNESSES: usize = 16;
 
 /// Whether the witness's piece must have been a king when it started.
 fn needs_king(witness: &Witness, side: Color, movement: Movement) -> bool {

@@ -168,11 +168,16 @@ impl<'e, 'a> Replayed<'e, 'a> {
                 self.play(i + 1, &board, side, mv, SmallVec::new(), left)?;
             }
             if left > 0 {
-                for mv in other {
-                    let labels = self.labels(i, mv);
-                    if !labels.is_empty() {
-                        self.play(i + 1, &board, side, mv, labels, left - 1)?;
-                    }
+                // A square read otherwise first: the smaller change is the
+                // likelier reading, and the one named when either does.
+                let mut readings: Vec<_> = other
+                    .into_iter()
+                    .map(|mv| (self.labels(i, mv), mv))
+                    .filter(|(labels, _)| !labels.is_empty())
+                    .collect();
+                readings.sort_by_key(|(labels, _)| labels[0].kind);
+                for (labels, mv) in readings {
+                    self.play(i + 1, &board, side, mv, labels, left - 1)?;
                 }
                 self.trail.push(Step {
                     labels: SmallVec::from_elem(spot(EditKind::Extra, i), 1),
