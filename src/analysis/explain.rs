@@ -49,6 +49,12 @@ pub fn explain_impossible(
 /// it does not need). Only hard damaged records get near it.
 const MINIMISING: Duration = Duration::from_secs(2);
 
+/// How long a minimal conflict is searched for a smaller one. A minimal
+/// conflict takes milliseconds; proving that none is smaller can take
+/// seconds on a damaged 10x10 record (thousands of rules), and the reason
+/// is then said to be one conflict, maybe not the smallest.
+const SMALLEST: Duration = Duration::from_millis(500);
+
 /// [`explain_impossible`] with what is `known` of the boards: a fact in the
 /// conflict is named in the explanation.
 ///
@@ -84,13 +90,14 @@ pub fn explain_impossible_knowing(
         return Ok(None);
     };
     // A minimal conflict may hide a smaller one: the fewest rules.
+    let smallest_by = deadline.map(|d| d.min(Instant::now() + SMALLEST));
     let smallest = smallest_core_within(
         &mut backend.solver,
         &[],
         &limits,
         &selectors,
         core,
-        deadline,
+        smallest_by,
     )?;
     Ok(Some(Explanation {
         groups: smallest
