@@ -29,6 +29,7 @@ pub mod hard;
 pub mod notation;
 pub mod pawns;
 pub mod random;
+pub mod reach;
 pub mod render;
 pub mod replay;
 pub mod rules;

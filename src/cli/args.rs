@@ -59,6 +59,55 @@ pub enum Command {
     Man,
     /// Time the engines on generated instances and print a table.
     Bench(BenchArgs),
+    /// The shortest legal game from the opening (or --from) to a position,
+    /// its length proved minimal (a proof game).
+    Reach(ReachArgs),
+}
+
+/// `reach`'s arguments.
+#[derive(clap::Args, Debug)]
+pub struct ReachArgs {
+    /// The position: a board text as for --start-board ('?' on a square:
+    /// its content is unknown); '-' or nothing: standard input.
+    pub file: Option<PathBuf>,
+    /// Rule set.
+    #[arg(long, value_enum, default_value_t = RulesArg::ENGLISH)]
+    pub rules: RulesArg,
+    /// The side to move in the position.
+    #[arg(long, value_enum, ignore_case = true)]
+    pub turn: TurnArg,
+    /// Where the game starts: `opening` (the rule set's) or a board text file.
+    #[arg(long, value_name = "opening|FILE", default_value = "opening")]
+    pub from: String,
+    /// With --from FILE: the side to move there (default: the rule set's first player).
+    #[arg(long, value_enum, ignore_case = true)]
+    pub from_turn: Option<TurnArg>,
+    /// Look for games of at most N plies only (exit 1 when none reaches it).
+    #[arg(long, value_name = "N")]
+    pub max_plies: Option<u32>,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = ReachFormat::Text)]
+    pub format: ReachFormat,
+    /// Give up after this long (e.g. 10s): the lower bound proved so far, exit 3.
+    #[arg(long, value_parser = parse_time_limit)]
+    pub limit: Option<std::time::Duration>,
+    /// Count every shortest game (and print them when few): is the proof game unique?
+    #[arg(long)]
+    pub all: bool,
+    /// With --all: stop counting after N games and say "at least N".
+    #[arg(long, value_name = "N", default_value_t = 100_000, requires = "all")]
+    pub count_limit: u64,
+}
+
+/// `reach`'s output formats.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ReachFormat {
+    /// The moves with move numbers, then the line on minimality.
+    Text,
+    /// One JSON object.
+    Json,
+    /// A PDN game any reader replays to the position.
+    Pdn,
 }
 
 /// `solve`'s arguments.
@@ -312,11 +361,21 @@ pub struct BenchArgs {
     /// 2 and 3 squares misread (--count records per row, at most 20).
     #[arg(long, conflicts_with_all = ["pawns", "against"])]
     pub repair: bool,
+    /// Instead, time `reach` (the shortest game from the opening) on the
+    /// positions games reached after 4 to 40 plies: the first --count
+    /// games (at most 20) of each file of --games (real archives), else
+    /// --count random games of --rules; each with --limit (30 s).
+    #[arg(long, conflicts_with_all = ["pawns", "against", "repair"])]
+    pub reach: bool,
+    /// With --reach: the time each position is given.
+    #[arg(long, value_parser = parse_time_limit, requires = "reach")]
+    pub limit: Option<std::time::Duration>,
     /// With --repair: instead of random fragments, the games of these PDN
     /// files that replay, each with 1, 2 and 3 random copyist's mistakes
     /// (a misread square, a move left out, a move written twice, the wrong
-    /// side first), repaired from their known start (--seed applies).
-    #[arg(long, value_name = "PDN", num_args = 1.., requires = "repair")]
+    /// side first), repaired from their known start (--seed applies). With
+    /// --reach: the games whose positions are reached.
+    #[arg(long, value_name = "PDN", num_args = 1..)]
     pub games: Vec<std::path::PathBuf>,
 }
 

@@ -511,6 +511,14 @@ pub enum Request {
         files: Vec<std::path::PathBuf>,
         seed: u64,
     },
+    /// `--reach`: shortest games to positions games reached.
+    Reach {
+        files: Vec<std::path::PathBuf>,
+        count: usize,
+        seed: u64,
+        variant: Variant,
+        limit: std::time::Duration,
+    },
     /// The engines on random fragments, or against an outside command.
     Fragments {
         count: usize,
@@ -544,6 +552,18 @@ impl Request {
         let variant = args.rules.variant().ok_or_else(|| {
             bad("bench needs a rule set named: --rules auto infers one from records only".into())
         })?;
+        if args.reach {
+            return Ok(Request::Reach {
+                files: args.games,
+                count: args.count.min(REACH_GAMES),
+                seed: args.seed,
+                variant,
+                limit: args.limit.unwrap_or(super::reach::BENCH_LIMIT),
+            });
+        }
+        if !args.games.is_empty() && !args.repair {
+            return Err(bad("--games goes with --repair or --reach".into()));
+        }
         if args.repair && !args.games.is_empty() {
             return Ok(Request::RepairGames {
                 files: args.games,
@@ -581,6 +601,13 @@ impl Request {
                 .map(|()| Status::Ok)
                 .map_err(|e| fail(Status::Internal, e)),
             Request::RepairGames { files, seed } => run_repair_games(&files, seed, out),
+            Request::Reach {
+                files,
+                count,
+                seed,
+                variant,
+                limit,
+            } => super::reach::bench(&files, count, seed, variant, limit, out),
             // The outside command's failures are the user's to fix (2).
             Request::Fragments {
                 count,
@@ -603,6 +630,9 @@ impl Request {
         }
     }
 }
+
+/// Random games of `bench --reach` (each gives a row's position).
+const REACH_GAMES: usize = 20;
 
 /// Records per row of the repair table (each may take seconds).
 const REPAIR_RECORDS: usize = 20;

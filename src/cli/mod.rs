@@ -14,6 +14,7 @@ mod input;
 mod moves;
 mod output;
 mod pawns;
+mod reach;
 mod request;
 mod sat;
 mod solve;
@@ -115,6 +116,7 @@ fn dispatch(request: Request, out: &mut impl Write) -> Result<Status, Failure> {
             Some(command) => compare::run_against(&paths, &command, out),
         },
         Request::Bench(request) => request.run(out),
+        Request::Reach(request) => request.run(out),
     }
 }
 

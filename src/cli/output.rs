@@ -330,7 +330,7 @@ fn render(index: usize, report: &Report, settings: &Settings) -> Result<Rendered
                 ];
                 rendered.text = write_pdn(
                     &tags,
-                    &answer.start,
+                    Some(&answer.start),
                     record,
                     variant.first_player(),
                     variant.fen_algebraic(),

@@ -66,6 +66,7 @@ pub enum Request {
         against: Option<Vec<String>>,
     },
     Bench(super::bench::Request),
+    Reach(super::reach::Request),
 }
 
 /// The rule choice of `--rules` for commands that read records.
@@ -77,7 +78,7 @@ fn rules_choice(rules: Option<RulesArg>) -> RulesChoice {
 }
 
 /// The one rule set of commands that work on boards or make games.
-fn named_rules(rules: RulesArg, command: &str) -> Result<Variant, Failure> {
+pub(super) fn named_rules(rules: RulesArg, command: &str) -> Result<Variant, Failure> {
     rules.variant().ok_or_else(|| {
         fail(
             Status::BadInput,
@@ -109,6 +110,7 @@ impl Request {
             Command::Man => Request::Man,
             Command::Compare(args) => compare_request(args)?,
             Command::Bench(args) => Request::Bench(super::bench::Request::from_args(args)?),
+            Command::Reach(args) => Request::Reach(super::reach::Request::from_args(args)?),
         })
     }
 }
@@ -306,7 +308,7 @@ fn known_facts(facts: &FactArgs, rules: RulesChoice) -> Result<BoardFacts, Failu
 
 /// A `--start-board` or `--end-board` file: what is known of that board.
 /// A start fact must obey the start rules (no man on its crowning row).
-fn board_facts(
+pub(super) fn board_facts(
     path: Option<&Path>,
     variant: Variant,
     start: bool,

@@ -16,8 +16,8 @@ pub use damaged::{Miswritten, MovePattern, WrittenMove};
 pub use fen::{parse_fen, parse_fen_on, to_fen, ParseFenError};
 pub use movetext::{Geometry, MoveText, ParseMoveError};
 pub use pdn::{
-    describe_leniencies, games, looks_like_pdn, parse_pdn, write_pdn, GameReading, GameType, Games,
-    Leniency, ParsePdnError, PdnGame, RawGame, RawMove, SquareNames, Tag,
+    describe_leniencies, games, looks_like_pdn, numbered_moves, parse_pdn, write_pdn, GameReading,
+    GameType, Games, Leniency, ParsePdnError, PdnGame, RawGame, RawMove, SquareNames, Tag,
 };
 pub use record::{
     parse_records, parse_records_bytes, parse_records_bytes_with, parse_records_with,

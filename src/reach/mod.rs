@@ -1,0 +1,336 @@
+//! Proof games (`shared/spec/proof-games.md`, `encodings/reach.md`): the
+//! shortest legal game from a start (the opening) to a position, with the
+//! minimum proved.
+//!
+//! Cheap arguments first ([`bounds`]): which pieces of the start can
+//! become which pieces of the target (men go only forward, a king's square
+//! takes a promotion), and how many moves that takes each side; a target
+//! no assignment reaches is unreachable, with the reason. Then a search
+//! deepening on the plies with those bounds ([`search`]). Every game found
+//! is replayed by the native replayer before it is returned.
+
+mod bounds;
+mod search;
+
+use std::time::Instant;
+
+use crate::board::{Board, Color, PartialBoard};
+use crate::notation::Record;
+use crate::replay::replay;
+use crate::rules::Variant;
+
+/// The position to reach: what is known of the board, and who is to move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Goal {
+    /// The board's known squares (the others may hold anything).
+    pub board: PartialBoard,
+    /// The side to move there.
+    pub turn: Color,
+}
+
+/// A shortest game found.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ProofGame {
+    /// The game: its first side and its moves (every landing written).
+    pub record: Record,
+    /// The board it ends on (the replayer's).
+    pub end: Board,
+}
+
+/// Every shortest game, counted (with `--all`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ShortestGames {
+    /// How many there are, up to the cap asked for.
+    pub count: u64,
+    /// Whether the count stopped at the cap.
+    pub capped: bool,
+    /// The first of them (as many as asked for).
+    pub games: Vec<ProofGame>,
+}
+
+/// What the search found.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ReachOutcome {
+    /// A shortest game: no legal game of fewer plies reaches the goal.
+    Found {
+        /// The game.
+        game: ProofGame,
+        /// Every shortest game, when asked for.
+        all: Option<ShortestGames>,
+    },
+    /// No legal game reaches the goal (`within: None`), or none of at most
+    /// `within` plies does.
+    Unreachable {
+        /// Why, in words.
+        reason: String,
+        /// The most plies searched, when the proof is a search.
+        within: Option<u32>,
+    },
+    /// The time limit passed: no game of fewer than `at_least` plies.
+    Undecided {
+        /// The proved lower bound.
+        at_least: u32,
+    },
+}
+
+/// A proof-game search: the rule set, the start, and its limits.
+#[derive(Clone, Debug)]
+pub struct Reach {
+    variant: Variant,
+    start: Board,
+    first: Color,
+    max_plies: Option<u32>,
+    deadline: Option<Instant>,
+    all: Option<(u64, usize)>,
+}
+
+/// Why a search cannot be made.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum ReachError {
+    /// The goal's board is not the rule set's board.
+    #[error("the position is on a {found}x{found} board; {rules} is played on {size}x{size}")]
+    WrongBoard {
+        /// The rule set.
+        rules: &'static str,
+        /// Its board size.
+        size: u8,
+        /// The goal's board size.
+        found: u8,
+    },
+    /// A game found does not replay: a bug.
+    #[error("internal error: the game found does not replay: {0}")]
+    Internal(String),
+}
+
+impl Reach {
+    /// From `variant`'s opening, its first player to move.
+    pub fn new(variant: Variant) -> Reach {
+        Reach {
+            variant,
+            start: variant.topology().opening(),
+            first: variant.first_player(),
+            max_plies: None,
+            deadline: None,
+            all: None,
+        }
+    }
+
+    /// From `start` with `first` to move instead.
+    #[must_use]
+    pub fn from(mut self, start: Board, first: Color) -> Reach {
+        self.start = start;
+        self.first = first;
+        self
+    }
+
+    /// No game longer than `plies` is searched for.
+    #[must_use]
+    pub fn max_plies(mut self, plies: u32) -> Reach {
+        self.max_plies = Some(plies);
+        self
+    }
+
+    /// The search stops when `deadline` passes ([`ReachOutcome::Undecided`]).
+    #[must_use]
+    pub fn deadline(mut self, deadline: Option<Instant>) -> Reach {
+        self.deadline = deadline;
+        self
+    }
+
+    /// Every shortest game is counted, up to `cap`, and `keep` of them kept.
+    #[must_use]
+    pub fn all(mut self, cap: u64, keep: usize) -> Reach {
+        self.all = Some((cap, keep));
+        self
+    }
+
+    /// The shortest game to `goal`, telling `progress` each bound (in
+    /// plies) as the search starts on it.
+    ///
+    /// # Errors
+    /// [`ReachError`] when the goal is on another board, or a game found
+    /// does not replay (a bug).
+    pub fn search(
+        &self,
+        goal: &Goal,
+        progress: &mut dyn FnMut(u32),
+    ) -> Result<ReachOutcome, ReachError> {
+        let topology = self.variant.topology();
+        if goal.board.board.topology().size() != topology.size() {
+            return Err(ReachError::WrongBoard {
+                rules: self.variant.name(),
+                size: topology.size(),
+                found: goal.board.board.topology().size(),
+            });
+        }
+        let target = PartialBoard {
+            board: goal.board.board.with_topology(topology),
+            known: goal.board.known,
+        };
+        let rules = self.variant.rules();
+        let mut search = search::Search::new(rules, &target, goal.turn, self.deadline);
+        let h = match search.lower_bound(&self.start, self.first) {
+            Ok(h) => h,
+            Err(reason) => {
+                return Ok(ReachOutcome::Unreachable {
+                    reason,
+                    within: None,
+                })
+            }
+        };
+        let mut bound = h;
+        loop {
+            if let Some(most) = self.max_plies.filter(|&m| bound > m) {
+                return Ok(ReachOutcome::Unreachable {
+                    reason: format!(
+                        "no legal game of at most {most} plies reaches it (every game needs at least {bound})"
+                    ),
+                    within: Some(most),
+                });
+            }
+            progress(bound);
+            let start_h = search.lower_bound(&self.start, self.first).unwrap_or(bound);
+            let found = match search.within(&self.start, self.first, start_h, bound) {
+                Ok(found) => found,
+                Err(search::OutOfTime) => return Ok(ReachOutcome::Undecided { at_least: bound }),
+            };
+            if let Some(moves) = found {
+                let game = self.checked(moves, &target, goal.turn)?;
+                let all = match self.all {
+                    Some((cap, keep)) => {
+                        match search.count(&self.start, self.first, bound, cap, keep) {
+                            Ok((count, games)) => Some(ShortestGames {
+                                count,
+                                capped: count >= cap,
+                                games: games
+                                    .into_iter()
+                                    .map(|g| self.checked(g, &target, goal.turn))
+                                    .collect::<Result<_, _>>()?,
+                            }),
+                            Err(search::OutOfTime) => None,
+                        }
+                    }
+                    None => None,
+                };
+                return Ok(ReachOutcome::Found { game, all });
+            }
+            let next = search.next_bound();
+            if next == u32::MAX {
+                return Ok(ReachOutcome::Unreachable {
+                    reason: format!(
+                        "no legal game reaches it: every line from the start ends (no move, or a position no game goes on from) before {bound} plies"
+                    ),
+                    within: None,
+                });
+            }
+            // The parity of the plies is fixed: the next bound keeps it.
+            bound = if (next - bound) % 2 == 1 {
+                next + 1
+            } else {
+                next
+            }
+            .max(bound + 2);
+        }
+    }
+
+    /// The game `moves` plays, replayed from the start to the goal.
+    fn checked(
+        &self,
+        moves: Vec<crate::notation::MoveText>,
+        target: &PartialBoard,
+        turn: Color,
+    ) -> Result<ProofGame, ReachError> {
+        let record = Record::new(self.first, moves);
+        let rules = self.variant.rules();
+        let end =
+            replay(rules, &self.start, &record).map_err(|e| ReachError::Internal(e.to_string()))?;
+        let side = record.mover(record.moves.len() + 1);
+        if side != turn || target.first_difference(&end).is_some() {
+            return Err(ReachError::Internal(
+                "the game found does not end on the position asked for".into(),
+            ));
+        }
+        Ok(ProofGame { record, end })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::random::{play_game, Play, Rng};
+
+    fn goal_after(variant: Variant, record: &Record) -> Goal {
+        let start = variant.topology().opening();
+        let end = replay(variant.rules(), &start, record).unwrap();
+        Goal {
+            board: PartialBoard {
+                board: end,
+                known: variant.topology().all_bits(),
+            },
+            turn: record.mover(record.moves.len() + 1),
+        }
+    }
+
+    #[test]
+    fn the_opening_is_reached_in_no_ply() {
+        let variant = Variant::English;
+        let goal = goal_after(variant, &Record::new(variant.first_player(), Vec::new()));
+        let found = Reach::new(variant).search(&goal, &mut |_| {}).unwrap();
+        let ReachOutcome::Found { game, .. } = found else {
+            panic!("{found:?}");
+        };
+        assert!(game.record.moves.is_empty());
+    }
+
+    #[test]
+    fn a_random_game_is_no_shorter_than_its_shortest() {
+        for seed in 0..20 {
+            let variant = Variant::ALL[seed as usize % Variant::ALL.len()];
+            let mut rng = Rng::new(seed);
+            let opening = variant.topology().opening();
+            let record = play_game(
+                variant.rules(),
+                &mut rng,
+                &opening,
+                variant.first_player(),
+                6,
+                Play::Uniform,
+            );
+            let goal = goal_after(variant, &record);
+            match Reach::new(variant).search(&goal, &mut |_| {}).unwrap() {
+                ReachOutcome::Found { game, .. } => {
+                    assert!(game.record.moves.len() <= record.moves.len());
+                    assert_eq!(game.record.moves.len() % 2, record.moves.len() % 2);
+                }
+                other => panic!("{} {other:?}", variant.name()),
+            }
+        }
+    }
+
+    #[test]
+    fn a_thirteenth_piece_is_never_reached() {
+        let variant = Variant::English;
+        let mut board = variant.topology().opening();
+        let extra = variant.topology().square(16).unwrap();
+        board.set(
+            extra,
+            Some(crate::board::Piece::new(
+                Color::White,
+                crate::board::Role::Man,
+            )),
+        );
+        let goal = Goal {
+            board: PartialBoard {
+                board,
+                known: variant.topology().all_bits(),
+            },
+            turn: Color::Black,
+        };
+        let found = Reach::new(variant).search(&goal, &mut |_| {}).unwrap();
+        assert!(
+            matches!(&found, ReachOutcome::Unreachable { reason, within: None } if reason.contains("White has 13 pieces")),
+            "{found:?}"
+        );
+    }
+}

@@ -1,0 +1,285 @@
+//! The shortest game to a target: iterative deepening on the number of
+//! plies (IDA*), each position's lower bound ([`super::bounds`]) cutting
+//! every line that cannot reach the target within the bound.
+//!
+//! A bound is searched to its end before the next: when a bound two plies
+//! higher finds a game, no game of fewer plies exists (the number of plies
+//! has a fixed parity, set by who is to move). Within a bound, a position
+//! already searched with as many plies left is not searched again, so the
+//! orders of moves that commute meet in one position and are searched once.
+
+use std::collections::HashMap;
+use std::time::Instant;
+
+use crate::board::{Board, Color, PartialBoard};
+use crate::notation::MoveText;
+use crate::rules::Rules;
+
+use crate::board::Bits;
+
+use super::bounds::{moves_needed, plies_from, Need};
+
+/// Why a search ended before its verdict.
+#[derive(Debug)]
+pub(crate) struct OutOfTime;
+
+/// The most positions kept per bound; past it the table is emptied (the
+/// search stays right, it only searches some positions again).
+const TABLE_SIZE: usize = 4_000_000;
+
+/// One search to one target.
+pub(crate) struct Search<'a> {
+    pub rules: &'static dyn Rules,
+    pub target: &'a PartialBoard,
+    pub turn: Color,
+    pub deadline: Option<Instant>,
+    /// Positions searched in this bound, with the plies played when they were.
+    seen: HashMap<(Board, Color), u32>,
+    /// The smallest bound above the current one that some line needs.
+    next: u32,
+    steps: u64,
+    /// Positions visited in all.
+    pub nodes: u64,
+    /// Each side's need by its pieces and the other side's count: a move
+    /// changes one side's pieces (and the other's count only by a
+    /// capture), so most of a child's bound is the parent's.
+    needs: std::cell::RefCell<HashMap<NeedKey, Need>>,
+}
+
+/// What a side's need depends on: its colour, its pieces and kings, and
+/// how many pieces the other side has.
+type NeedKey = (Color, Bits, Bits, u32);
+
+/// The most needs kept; past it the cache is emptied.
+const NEEDS_SIZE: usize = 1_000_000;
+
+impl<'a> Search<'a> {
+    pub fn new(
+        rules: &'static dyn Rules,
+        target: &'a PartialBoard,
+        turn: Color,
+        deadline: Option<Instant>,
+    ) -> Search<'a> {
+        Search {
+            rules,
+            target,
+            turn,
+            deadline,
+            seen: HashMap::new(),
+            next: u32::MAX,
+            steps: 0,
+            nodes: 0,
+            needs: std::cell::RefCell::new(HashMap::new()),
+        }
+    }
+
+    /// The fewest plies from `board` with `side` to move, or why never.
+    pub fn lower_bound(&self, board: &Board, side: Color) -> Result<u32, String> {
+        let mut needs = [(0u32, false); 2];
+        for color in Color::ALL {
+            let mine = board.occupied_by(color);
+            let key = (
+                color,
+                mine,
+                mine & board.kings(),
+                board.occupied_by(color.opposite()).count_ones(),
+            );
+            let mut cache = self.needs.borrow_mut();
+            if cache.len() >= NEEDS_SIZE {
+                cache.clear();
+            }
+            let need = cache
+                .entry(key)
+                .or_insert_with(|| moves_needed(board, self.target, color, self.rules.movement()));
+            match need {
+                Need::Moves { least, exact } => needs[color as usize] = (*least, *exact),
+                Need::Never(why) => return Err(why.clone()),
+            }
+        }
+        plies_from(needs, side, self.turn)
+    }
+
+    /// A game of at most `bound` plies from `board` (whose lower bound is
+    /// `h`), its moves; `None` when there is none, with the least bound
+    /// above that a line needs in [`Search::next_bound`].
+    ///
+    /// # Errors
+    /// [`OutOfTime`] when the deadline passes.
+    pub fn within(
+        &mut self,
+        board: &Board,
+        side: Color,
+        h: u32,
+        bound: u32,
+    ) -> Result<Option<Vec<MoveText>>, OutOfTime> {
+        self.seen.clear();
+        self.next = u32::MAX;
+        let mut path = Vec::new();
+        Ok(self
+            .from(board, side, 0, h, bound, &mut path)?
+            .then_some(path))
+    }
+
+    /// The least bound above the last one searched that some line needs
+    /// (`u32::MAX`: no line goes on).
+    pub fn next_bound(&self) -> u32 {
+        self.next
+    }
+
+    fn from(
+        &mut self,
+        board: &Board,
+        side: Color,
+        played: u32,
+        h: u32,
+        bound: u32,
+        path: &mut Vec<MoveText>,
+    ) -> Result<bool, OutOfTime> {
+        self.tick()?;
+        self.nodes += 1;
+        if played + h > bound {
+            self.next = self.next.min(played + h);
+            return Ok(false);
+        }
+        if h == 0 && side == self.turn && self.target.first_difference(board).is_none() {
+            return Ok(true);
+        }
+        match self.seen.get(&(*board, side)) {
+            Some(&before) if before <= played => return Ok(false),
+            _ => {}
+        }
+        if self.seen.len() >= TABLE_SIZE {
+            self.seen.clear();
+        }
+        self.seen.insert((*board, side), played);
+        let mut children: Vec<(u32, MoveText, Board)> = self
+            .rules
+            .legal_moves(board, side)
+            .into_iter()
+            .filter_map(|mv| {
+                let next = self.rules.play(board, side, &mv).ok()?;
+                let h = self.lower_bound(&next, side.opposite()).ok()?;
+                Some((h, mv, next))
+            })
+            .collect();
+        children.sort_by_key(|(h, _, _)| *h);
+        for (h, mv, next) in children {
+            path.push(mv);
+            if self.from(&next, side.opposite(), played + 1, h, bound, path)? {
+                return Ok(true);
+            }
+            path.pop();
+        }
+        Ok(false)
+    }
+
+    fn tick(&mut self) -> Result<(), OutOfTime> {
+        self.steps += 1;
+        match self.deadline {
+            Some(d) if self.steps.is_multiple_of(1024) && Instant::now() >= d => Err(OutOfTime),
+            _ => Ok(()),
+        }
+    }
+
+    /// The number of games of exactly `bound` plies from `board` to the
+    /// target (up to `cap`), and up to `keep` of them.
+    ///
+    /// # Errors
+    /// [`OutOfTime`] when the deadline passes.
+    pub fn count(
+        &mut self,
+        board: &Board,
+        side: Color,
+        bound: u32,
+        cap: u64,
+        keep: usize,
+    ) -> Result<(u64, Vec<Vec<MoveText>>), OutOfTime> {
+        let mut memo = HashMap::new();
+        let total = self.count_from(board, side, 0, bound, cap, &mut memo)?;
+        let mut games = Vec::new();
+        let mut path = Vec::new();
+        self.list(board, side, 0, bound, &memo, &mut path, &mut games, keep);
+        Ok((total, games))
+    }
+
+    fn count_from(
+        &mut self,
+        board: &Board,
+        side: Color,
+        played: u32,
+        bound: u32,
+        cap: u64,
+        memo: &mut HashMap<(Board, Color, u32), u64>,
+    ) -> Result<u64, OutOfTime> {
+        self.tick()?;
+        if let Some(&n) = memo.get(&(*board, side, played)) {
+            return Ok(n);
+        }
+        let n = match self.lower_bound(board, side) {
+            Err(_) => 0,
+            Ok(h) if played + h > bound => 0,
+            Ok(_) if played == bound => {
+                u64::from(side == self.turn && self.target.first_difference(board).is_none())
+            }
+            Ok(_) => {
+                let mut n = 0u64;
+                for mv in self.rules.legal_moves(board, side) {
+                    if let Ok(next) = self.rules.play(board, side, &mv) {
+                        n = n.saturating_add(self.count_from(
+                            &next,
+                            side.opposite(),
+                            played + 1,
+                            bound,
+                            cap,
+                            memo,
+                        )?);
+                    }
+                    if n >= cap {
+                        break;
+                    }
+                }
+                n.min(cap)
+            }
+        };
+        memo.insert((*board, side, played), n);
+        Ok(n)
+    }
+
+    /// Lists up to `keep` games counted in `memo`.
+    #[allow(clippy::too_many_arguments)]
+    fn list(
+        &self,
+        board: &Board,
+        side: Color,
+        played: u32,
+        bound: u32,
+        memo: &HashMap<(Board, Color, u32), u64>,
+        path: &mut Vec<MoveText>,
+        games: &mut Vec<Vec<MoveText>>,
+        keep: usize,
+    ) {
+        if games.len() >= keep || memo.get(&(*board, side, played)).copied().unwrap_or(0) == 0 {
+            return;
+        }
+        if played == bound {
+            games.push(path.clone());
+            return;
+        }
+        for mv in self.rules.legal_moves(board, side) {
+            if let Ok(next) = self.rules.play(board, side, &mv) {
+                path.push(mv);
+                self.list(
+                    &next,
+                    side.opposite(),
+                    played + 1,
+                    bound,
+                    memo,
+                    path,
+                    games,
+                    keep,
+                );
+                path.pop();
+            }
+        }
+    }
+}
