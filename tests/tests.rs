@@ -14,6 +14,7 @@ mod lenient;
 mod oracle;
 mod pawns;
 mod property;
+mod reach;
 mod repair;
 mod russian;
 mod variants;

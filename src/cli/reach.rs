@@ -192,10 +192,13 @@ fn archive_games(
             let Ok(read) = game.read(reading(variant)) else {
                 continue;
             };
-            if read.fen.is_some() || read.record.first != variant.first_player() {
+            let start: Board = variant.topology().opening();
+            let from_opening = read.fen.is_none_or(|(side, board)| {
+                side == variant.first_player() && board.with_topology(start.topology()) == start
+            });
+            if !from_opening || read.record.first != variant.first_player() {
                 continue;
             }
-            let start: Board = variant.topology().opening();
             if out.len() - before >= per_file {
                 break;
             }

@@ -308,6 +308,58 @@ mod tests {
         }
     }
 
+    /// Each position of the first `depth` plies from the opening, with the
+    /// fewest plies that reach it (breadth first).
+    fn breadth_first(variant: Variant, depth: u32) -> Vec<((Board, Color), u32)> {
+        let rules = variant.rules();
+        let start = (variant.topology().opening(), variant.first_player());
+        let mut seen = std::collections::HashMap::from([(start, 0u32)]);
+        let mut layer = vec![start];
+        for plies in 1..=depth {
+            let mut next = Vec::new();
+            for (board, side) in layer {
+                for mv in rules.legal_moves(&board, side) {
+                    let child = (rules.play(&board, side, &mv).unwrap(), side.opposite());
+                    if let std::collections::hash_map::Entry::Vacant(e) = seen.entry(child) {
+                        e.insert(plies);
+                        next.push(child);
+                    }
+                }
+            }
+            layer = next;
+        }
+        let mut all: Vec<_> = seen.into_iter().collect();
+        all.sort_by_key(|((b, s), d)| (*d, format!("{b}{s:?}")));
+        all
+    }
+
+    #[test]
+    fn the_minimum_is_what_a_breadth_first_search_finds() {
+        for variant in Variant::ALL {
+            let depth = if variant.topology().size() == 8 { 5 } else { 4 };
+            let positions = breadth_first(variant, depth);
+            // Every 31st position, the deepest layers included.
+            for ((board, turn), plies) in positions.into_iter().step_by(31) {
+                let goal = Goal {
+                    board: PartialBoard {
+                        board,
+                        known: variant.topology().all_bits(),
+                    },
+                    turn,
+                };
+                match Reach::new(variant).search(&goal, &mut |_| {}).unwrap() {
+                    ReachOutcome::Found { game, .. } => assert_eq!(
+                        game.record.moves.len() as u32,
+                        plies,
+                        "{}: {board}",
+                        variant.name()
+                    ),
+                    other => panic!("{}: {other:?}", variant.name()),
+                }
+            }
+        }
+    }
+
     #[test]
     fn a_thirteenth_piece_is_never_reached() {
         let variant = Variant::English;

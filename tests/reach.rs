@@ -1,0 +1,306 @@
+//! Proof games (`shared/spec/proof-games.md`): `postfacto reach` finds a
+//! shortest game to positions random games reached, and the game it prints
+//! replays to the position; unreachable positions exit 1 with the reason,
+//! `--max-plies` below the minimum exits 1, `--limit` exits 3, bad boards 2.
+
+use postfacto::archive::reading;
+use postfacto::board::{Board, Color};
+use postfacto::notation::games;
+use postfacto::random::{play_game, Play, Rng};
+use postfacto::replay::{replay, replay_filling};
+use postfacto::rules::Variant;
+
+use crate::util::{postfacto, scratch};
+
+/// The position after the first `plies` plies of a careful random game
+/// (`None` when the game ended sooner), with the side to move there.
+fn position_after(variant: Variant, seed: u64, plies: usize) -> Option<(Board, Color)> {
+    let opening = variant.topology().opening();
+    let mut rng = Rng::new(seed);
+    let game = play_game(
+        variant.rules(),
+        &mut rng,
+        &opening,
+        variant.first_player(),
+        plies,
+        Play::Careful,
+    );
+    (game.moves.len() == plies).then(|| {
+        let end = replay(variant.rules(), &opening, &game).unwrap();
+        (end, game.mover(plies + 1))
+    })
+}
+
+fn turn_name(turn: Color) -> &'static str {
+    match turn {
+        Color::White => "white",
+        Color::Black => "black",
+    }
+}
+
+/// Runs `reach` on `board` under `variant`, with `extra` arguments.
+fn reach(
+    name: &str,
+    variant: Variant,
+    board: &str,
+    turn: Color,
+    extra: &[&str],
+) -> crate::util::Run {
+    let file = scratch(name, board);
+    let mut args = vec![
+        "reach",
+        file.to_str().unwrap(),
+        "--rules",
+        variant.name(),
+        "--turn",
+        turn_name(turn),
+    ];
+    args.extend_from_slice(extra);
+    postfacto(&args, "")
+}
+
+/// The game of a PDN text, replayed from the opening: its plies and end.
+fn replay_pdn(variant: Variant, text: &str) -> (usize, Board) {
+    let raw: Vec<_> = games(text).collect();
+    assert_eq!(raw.len(), 1, "{text}");
+    let read = raw[0].read(reading(variant)).unwrap();
+    assert!(
+        read.fen.is_none(),
+        "a game from the opening has no FEN tag: {text}"
+    );
+    let opening = variant.topology().opening();
+    let (end, filled) = replay_filling(variant.rules(), &opening, &read.record, None).unwrap();
+    (filled.moves.len(), end)
+}
+
+#[test]
+fn positions_random_games_reached_are_reached_no_later_and_the_game_replays() {
+    for (variant, plies) in [
+        (Variant::English, 14),
+        (Variant::Russian, 10),
+        (Variant::International, 8),
+    ] {
+        for seed in 0..4 {
+            let Some((end, turn)) = position_after(variant, seed, plies) else {
+                continue;
+            };
+            let run = reach(
+                "reach-random.txt",
+                variant,
+                &end.to_string(),
+                turn,
+                &["--format", "pdn"],
+            );
+            assert_eq!(
+                run.code,
+                0,
+                "{} seed {seed}: {}{}",
+                variant.name(),
+                run.stdout,
+                run.stderr
+            );
+            let (found, reached) = replay_pdn(variant, &run.stdout);
+            assert!(
+                found <= plies && found % 2 == plies % 2,
+                "{found} plies for {plies}"
+            );
+            assert_eq!(
+                reached,
+                end,
+                "{}: the game does not end on the position",
+                variant.name()
+            );
+            let text = reach("reach-random.txt", variant, &end.to_string(), turn, &[]);
+            assert_eq!(text.code, 0);
+            assert!(
+                text.stdout.contains(&format!(
+                    "shortest: {found} plies; no legal game of fewer plies reaches it"
+                )),
+                "{}",
+                text.stdout
+            );
+        }
+    }
+}
+
+#[test]
+fn json_gives_the_moves_the_length_and_both_positions() {
+    let variant = Variant::English;
+    let (end, turn) = position_after(variant, 3, 6).unwrap();
+    let run = reach(
+        "reach-json.txt",
+        variant,
+        &end.to_string(),
+        turn,
+        &["--format", "json"],
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let value: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
+    assert_eq!(value["rules"], "english");
+    assert_eq!(value["minimal"], true);
+    let plies = value["plies"].as_u64().unwrap();
+    assert_eq!(value["moves"].as_array().unwrap().len() as u64, plies);
+    assert_eq!(value["lower_bound"].as_u64(), Some(plies));
+    assert!(
+        value["start_fen"].as_str().unwrap().starts_with("B:W21,22"),
+        "{value}"
+    );
+    assert!(value["fen"]
+        .as_str()
+        .unwrap()
+        .starts_with(if turn == Color::White { "W:" } else { "B:" }));
+}
+
+#[test]
+fn every_shortest_game_is_counted() {
+    // Count the games of 4 plies from the opening that end on the position
+    // by listing them all, and compare with --all.
+    let variant = Variant::English;
+    let rules = variant.rules();
+    let opening = variant.topology().opening();
+    let (end, turn) = position_after(variant, 5, 4).unwrap();
+    let mut count = 0;
+    let mut layer = vec![(opening, Color::Black)];
+    for _ in 0..4 {
+        layer = layer
+            .into_iter()
+            .flat_map(|(board, side)| {
+                rules
+                    .legal_moves(&board, side)
+                    .into_iter()
+                    .map(move |mv| (rules.play(&board, side, &mv).unwrap(), side.opposite()))
+            })
+            .collect();
+    }
+    count += layer
+        .iter()
+        .filter(|(b, s)| *b == end && *s == turn)
+        .count();
+    let run = reach("reach-all.txt", variant, &end.to_string(), turn, &["--all"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(
+        run.stdout.contains(&format!("shortest games: {count}")),
+        "{count}: {}",
+        run.stdout
+    );
+}
+
+#[test]
+fn a_thirteenth_piece_is_unreachable_with_the_reason() {
+    let board = "-b-b-b-b\nb-b-b-b-\n-b-b-b-b\n.-.-.-.-\n-.-.-.-w\nw-w-w-w-\n-w-w-w-w\nw-w-w-w-\n";
+    let run = reach("reach-13.txt", Variant::English, board, Color::Black, &[]);
+    assert_eq!(run.code, 1, "{}{}", run.stdout, run.stderr);
+    assert!(run.stdout.contains("White has 13 pieces"), "{}", run.stdout);
+}
+
+#[test]
+fn a_king_before_any_promotion_could_happen_is_unreachable() {
+    // Black has not moved (all twelve men at home, nothing taken), so no
+    // white man has crossed the board: a white king is impossible.
+    let board = "-b-b-b-b\nb-b-b-b-\n-b-b-b-b\n.-.-.-.-\n-.-.-.-.\nW-w-w-w-\n-w-w-w-w\nw-w-w-w-\n";
+    let run = reach(
+        "reach-king.txt",
+        Variant::English,
+        board,
+        Color::Black,
+        &["--format", "json"],
+    );
+    assert_eq!(run.code, 1, "{}{}", run.stdout, run.stderr);
+    let value: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
+    assert_eq!(value["reachable"], false);
+    assert!(
+        value["reason"]
+            .as_str()
+            .unwrap()
+            .contains("Black must make exactly 0"),
+        "{value}"
+    );
+}
+
+#[test]
+fn max_plies_below_the_minimum_exits_1_and_at_it_finds_the_game() {
+    let variant = Variant::English;
+    let (end, turn) = position_after(variant, 2, 8).unwrap();
+    let found = reach(
+        "reach-max.txt",
+        variant,
+        &end.to_string(),
+        turn,
+        &["--format", "json"],
+    );
+    assert_eq!(found.code, 0, "{}", found.stderr);
+    let plies = serde_json::from_str::<serde_json::Value>(&found.stdout).unwrap()["plies"]
+        .as_u64()
+        .unwrap();
+    let below = (plies - 2).to_string();
+    let run = reach(
+        "reach-max.txt",
+        variant,
+        &end.to_string(),
+        turn,
+        &["--max-plies", &below],
+    );
+    assert_eq!(run.code, 1, "{}{}", run.stdout, run.stderr);
+    assert!(
+        run.stdout
+            .contains(&format!("no legal game of at most {below} plies")),
+        "{}",
+        run.stdout
+    );
+    let at = plies.to_string();
+    let run = reach(
+        "reach-max.txt",
+        variant,
+        &end.to_string(),
+        turn,
+        &["--max-plies", &at],
+    );
+    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+}
+
+#[test]
+fn the_limit_ends_a_long_search_with_the_bound_proved() {
+    // Forty plies of a game with exchanges: far beyond a tenth of a second.
+    let variant = Variant::English;
+    let (end, turn) = position_after(variant, 1, 40).unwrap();
+    let run = reach(
+        "reach-limit.txt",
+        variant,
+        &end.to_string(),
+        turn,
+        &["--limit", "100ms", "--format", "json"],
+    );
+    assert_eq!(run.code, 3, "{}{}", run.stdout, run.stderr);
+    let value: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
+    assert_eq!(value["undecided"], true);
+    assert!(value["lower_bound"].as_u64().unwrap() <= 40);
+}
+
+#[test]
+fn bad_boards_exit_2_with_one_line() {
+    let short = "-b-b-b-b\nb-b-b-b-\n";
+    let run = reach("reach-bad.txt", Variant::English, short, Color::Black, &[]);
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    assert_eq!(run.stderr.lines().count(), 1, "{}", run.stderr);
+    // A black man on White's back row would have been crowned.
+    let crowned =
+        "-.-.-.-.\n.-.-.-.-\n-.-.-.-.\n.-.-.-.-\n-.-.-.-.\n.-.-.-.-\n-.-.-.-w\nb-.-.-.-\n";
+    let run = reach(
+        "reach-bad.txt",
+        Variant::English,
+        crowned,
+        Color::Black,
+        &[],
+    );
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    let opening = Variant::English.topology().opening().to_string();
+    let run = reach(
+        "reach-bad.txt",
+        Variant::English,
+        &opening,
+        Color::Black,
+        &["--from", "missing-file.txt"],
+    );
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    assert!(run.stderr.contains("missing-file.txt"), "{}", run.stderr);
+}
