@@ -304,3 +304,51 @@ fn bad_boards_exit_2_with_one_line() {
     assert_eq!(run.code, 2, "{}", run.stderr);
     assert!(run.stderr.contains("missing-file.txt"), "{}", run.stderr);
 }
+
+#[test]
+fn the_formula_of_k_plies_is_satisfiable_at_the_minimum_and_not_below() {
+    let variant = Variant::English;
+    let (end, turn) = position_after(variant, 4, 4).unwrap();
+    let found = reach(
+        "reach-cnf.txt",
+        variant,
+        &end.to_string(),
+        turn,
+        &["--format", "json"],
+    );
+    let plies = serde_json::from_str::<serde_json::Value>(&found.stdout).unwrap()["plies"]
+        .as_u64()
+        .unwrap();
+    for (k, expected) in [(plies, 10), (plies - 2, 20)] {
+        let k = k.to_string();
+        let cnf = reach(
+            "reach-cnf.txt",
+            variant,
+            &end.to_string(),
+            turn,
+            &["--cnf", &k],
+        );
+        assert_eq!(cnf.code, 0, "{}", cnf.stderr);
+        assert!(
+            cnf.stdout.contains(&format!("a game of exactly {k} plies")),
+            "header"
+        );
+        let file = scratch("reach-cnf.cnf", &cnf.stdout);
+        let sat = postfacto(&["sat", file.to_str().unwrap()], "");
+        assert_eq!(
+            sat.code,
+            expected,
+            "K = {k}: {}",
+            sat.stdout.lines().next().unwrap_or("")
+        );
+    }
+    let odd = (plies + 1).to_string();
+    let wrong = reach(
+        "reach-cnf.txt",
+        variant,
+        &end.to_string(),
+        turn,
+        &["--cnf", &odd],
+    );
+    assert_eq!(wrong.code, 2, "{}", wrong.stderr);
+}

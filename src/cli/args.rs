@@ -97,6 +97,10 @@ pub struct ReachArgs {
     /// With --all: stop counting after N games and say "at least N".
     #[arg(long, value_name = "N", default_value_t = 100_000, requires = "all")]
     pub count_limit: u64,
+    /// Instead, print in DIMACS the formula "a legal game of exactly K plies
+    /// reaches the position" (satisfiable exactly when one does).
+    #[arg(long, value_name = "K", conflicts_with_all = ["all", "max_plies", "limit", "format"])]
+    pub cnf: Option<u32>,
 }
 
 /// `reach`'s output formats.

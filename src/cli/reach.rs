@@ -11,7 +11,7 @@ use std::path::Path;
 
 use postfacto::board::{Board, Color, PartialBoard};
 use postfacto::notation::{numbered_moves, to_fen, write_pdn, MoveText, Record};
-use postfacto::reach::{Goal, Reach, ReachOutcome};
+use postfacto::reach::{Goal, Reach, ReachError, ReachOutcome};
 use postfacto::rules::Variant;
 
 use super::args::{ReachArgs, ReachFormat, TurnArg};
@@ -229,6 +229,7 @@ pub struct Request {
     limit: Option<Duration>,
     all: Option<u64>,
     format: ReachFormat,
+    cnf: Option<u32>,
 }
 
 /// Games printed by `--all` (past it, the count and the first game).
@@ -287,6 +288,7 @@ impl Request {
             limit: args.limit,
             all: args.all.then_some(args.count_limit),
             format: args.format,
+            cnf: args.cnf,
         })
     }
 
@@ -302,6 +304,14 @@ impl Request {
         }
         if let Some(cap) = self.all {
             reach = reach.all(cap, ALL_SHOWN);
+        }
+        if let Some(plies) = self.cnf {
+            let cnf = reach.cnf(&self.goal, plies).map_err(|e| match e {
+                ReachError::WrongParity { .. } => fail(Status::BadInput, e.to_string()),
+                other => fail(Status::Internal, other.to_string()),
+            })?;
+            cnf.write_dimacs(out).map_err(write_err)?;
+            return Ok(Status::Ok);
         }
         let ticker = Ticker::start(true);
         let outcome = reach.search(&self.goal, &mut |bound| {

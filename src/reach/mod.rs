@@ -98,6 +98,19 @@ pub enum ReachError {
         /// The goal's board size.
         found: u8,
     },
+    /// `--cnf K` with a K whose parity does not end with the goal's side to move.
+    #[error("a game of {plies} plies from the start ends with {ends} to move, not {turn}")]
+    WrongParity {
+        /// The plies asked for.
+        plies: u32,
+        /// Who is to move after them.
+        ends: &'static str,
+        /// Who the goal says.
+        turn: &'static str,
+    },
+    /// The formula could not be built.
+    #[error("{0}")]
+    Formula(String),
     /// A game found does not replay: a bug.
     #[error("internal error: the game found does not replay: {0}")]
     Internal(String),
@@ -232,6 +245,69 @@ impl Reach {
             }
             .max(bound + 2);
         }
+    }
+
+    /// The formula "a legal game of exactly `plies` plies goes from the
+    /// start to the goal" (satisfiable exactly when one does): the
+    /// damaged-record encoding of `plies` wholly unknown moves, the start
+    /// and the goal as board facts (`encodings/reach.md`), with the
+    /// parameters in its header comments. A SAT benchmark family: the
+    /// shortest game's length K is satisfiable, K - 2 is not.
+    ///
+    /// # Errors
+    /// [`ReachError::WrongParity`] when `plies` cannot end with the goal's
+    /// side to move; [`ReachError::Formula`] when the encoder refuses.
+    pub fn cnf(&self, goal: &Goal, plies: u32) -> Result<crate::sat::AnnotatedCnf, ReachError> {
+        let topology = self.variant.topology();
+        let ends = if plies % 2 == 0 {
+            self.first
+        } else {
+            self.first.opposite()
+        };
+        if ends != goal.turn {
+            return Err(ReachError::WrongParity {
+                plies,
+                ends: ends.name(),
+                turn: goal.turn.name(),
+            });
+        }
+        let side = if self.first == Color::White { 'W' } else { 'B' };
+        let text = format!("{side} {plies}\n{}", "?\n".repeat(plies as usize));
+        let record = crate::notation::parse_records_with(&text, self.variant.geometry())
+            .map_err(|e| ReachError::Formula(e.to_string()))?
+            .remove(0);
+        let known = crate::encode::BoardFacts {
+            start: Some(PartialBoard {
+                board: self.start,
+                known: topology.all_bits(),
+            }),
+            end: Some(PartialBoard {
+                board: goal.board.board.with_topology(topology),
+                known: goal.board.known,
+            }),
+        };
+        let mut cnf = crate::analysis::refined_dimacs(&record, self.variant, known)
+            .map_err(|e| ReachError::Formula(e.to_string()))?;
+        let algebraic = self.variant.fen_algebraic();
+        for line in [
+            format!(
+                "reach instance: {} rules, a game of exactly {plies} plies",
+                self.variant.name()
+            ),
+            format!(
+                "from {}",
+                crate::notation::to_fen(&self.start, self.first, algebraic)
+            ),
+            format!(
+                "to {} (known squares only; {} unknown)",
+                crate::notation::to_fen(&goal.board.board, goal.turn, algebraic),
+                (topology.all_bits() & !goal.board.known).count_ones()
+            ),
+            "satisfiable exactly when such a game exists (encodings/reach.md)".to_string(),
+        ] {
+            cnf.comment(line);
+        }
+        Ok(cnf)
     }
 
     /// The game `moves` plays, replayed from the start to the goal.
