@@ -259,7 +259,7 @@ impl Reach {
     /// side to move; [`ReachError::Formula`] when the encoder refuses.
     pub fn cnf(&self, goal: &Goal, plies: u32) -> Result<crate::sat::AnnotatedCnf, ReachError> {
         let topology = self.variant.topology();
-        let ends = if plies % 2 == 0 {
+        let ends = if plies.is_multiple_of(2) {
             self.first
         } else {
             self.first.opposite()
