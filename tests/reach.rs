@@ -352,3 +352,83 @@ fn the_formula_of_k_plies_is_satisfiable_at_the_minimum_and_not_below() {
     );
     assert_eq!(wrong.code, 2, "{}", wrong.stderr);
 }
+
+/// `solve --from-opening` on `fragment`, in `format`.
+fn from_opening(name: &str, fragment: &str, format: &str) -> crate::util::Run {
+    let file = scratch(name, fragment);
+    postfacto(
+        &[
+            "solve",
+            file.to_str().unwrap(),
+            "--from-opening",
+            "--limit",
+            "60s",
+            "--format",
+            format,
+        ],
+        "",
+    )
+}
+
+#[test]
+fn a_fragment_gets_the_shortest_prefix_from_the_opening() {
+    let fragment = "B 2\n4-8\n17-13\n";
+    let text = from_opening("prefix.in", fragment, "icpc");
+    assert_eq!(text.code, 0, "{}", text.stderr);
+    assert!(
+        text.stdout.contains("shortest prefix: 4 plies; no legal game of fewer plies reaches a start board of these moves"),
+        "{}",
+        text.stdout
+    );
+    let pdn = from_opening("prefix.in", fragment, "pdn");
+    assert_eq!(pdn.code, 0, "{}", pdn.stderr);
+    let (plies, _) = replay_pdn(Variant::English, &pdn.stdout);
+    assert_eq!(plies, 6, "the prefix and the fragment: {}", pdn.stdout);
+    let json = from_opening("prefix.in", fragment, "json");
+    let value: serde_json::Value = serde_json::from_str(&json.stdout).unwrap();
+    assert_eq!(value["prefix_plies"], 4);
+    assert_eq!(value["prefix_minimal"], true);
+    assert_eq!(value["prefix"].as_array().unwrap().len(), 4);
+}
+
+#[test]
+fn the_prefix_of_a_random_game_s_fragment_is_no_longer_than_the_game_s() {
+    let variant = Variant::English;
+    let opening = variant.topology().opening();
+    for seed in 0..3 {
+        let mut rng = Rng::new(100 + seed);
+        let game = play_game(
+            variant.rules(),
+            &mut rng,
+            &opening,
+            variant.first_player(),
+            10,
+            Play::Careful,
+        );
+        if game.moves.len() < 10 {
+            continue;
+        }
+        let first = game.mover(7);
+        let side = if first == Color::White { "W" } else { "B" };
+        let moves: Vec<String> = game.moves[6..]
+            .iter()
+            .map(|m| variant.write_move(m))
+            .collect();
+        let fragment = format!("{side} {}\n{}\n", moves.len(), moves.join("\n"));
+        let run = from_opening("prefix-random.in", &fragment, "pdn");
+        assert_eq!(run.code, 0, "seed {seed}: {fragment}{}", run.stderr);
+        let (plies, _) = replay_pdn(variant, &run.stdout);
+        assert!(
+            plies <= 10,
+            "seed {seed}: a prefix longer than the game's: {}",
+            run.stdout
+        );
+    }
+}
+
+#[test]
+fn from_opening_refuses_a_damaged_record() {
+    let run = from_opening("prefix-damaged.in", "B 2\n?\n17-13\n", "icpc");
+    assert_eq!(run.code, 2, "{}{}", run.stdout, run.stderr);
+    assert!(run.stderr.contains("--from-opening"), "{}", run.stderr);
+}

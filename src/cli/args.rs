@@ -501,6 +501,10 @@ pub struct AnalysisArgs {
     /// With --repair: the most edits tried.
     #[arg(long, value_name = "K", default_value_t = 3, requires = "repair")]
     pub max_edits: usize,
+    /// The start board must be one a legal game from the opening reaches:
+    /// print that game too, the shortest such prefix (`reach`'s search; honours --limit).
+    #[arg(long, conflicts_with_all = ["minimize", "unique", "count", "all", "max_per_side", "repair"])]
+    pub from_opening: bool,
 }
 
 impl AnalysisArgs {
@@ -514,6 +518,7 @@ impl AnalysisArgs {
             || self.all
             || self.unique
             || self.repair
+            || self.from_opening
     }
 }
 

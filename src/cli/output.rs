@@ -66,6 +66,19 @@ pub struct Report<'r> {
     pub no_moves: bool,
     /// The edits of the (first) repair, with `--repair`.
     pub repairs: Option<Vec<postfacto::analysis::Edit>>,
+    /// With `--from-opening`: the game from the opening to the answer's start.
+    pub prefix: Option<PrefixReport>,
+}
+
+/// The game from the opening to a fragment's start (`solve --from-opening`).
+#[derive(Clone, Debug)]
+pub struct PrefixReport {
+    /// Its moves, from the opening.
+    pub record: Record,
+    /// No shorter prefix reaches any start board of the fragment.
+    pub minimal: bool,
+    /// The fewest plies a prefix can have, as far as proved.
+    pub lower_bound: u32,
 }
 
 impl<'r> Report<'r> {
@@ -85,6 +98,7 @@ impl<'r> Report<'r> {
             inferred: false,
             repairs: None,
             no_moves: false,
+            prefix: None,
         }
     }
 
@@ -110,6 +124,7 @@ impl<'r> Report<'r> {
             inferred: self.inferred,
             no_moves: self.no_moves,
             repairs: self.repairs,
+            prefix: self.prefix,
         }
     }
 
@@ -133,6 +148,7 @@ impl<'r> Report<'r> {
             inferred: false,
             no_moves: false,
             repairs: None,
+            prefix: None,
         }
     }
 
@@ -286,6 +302,12 @@ fn json_of(report: &Report, settings: &Settings) -> serde_json::Value {
             .collect();
         object.insert("repairs".into(), repairs.into());
     }
+    if let Some(prefix) = &report.prefix {
+        object.insert("prefix".into(), moves_of(&prefix.record, variant).into());
+        object.insert("prefix_plies".into(), prefix.record.moves.len().into());
+        object.insert("prefix_minimal".into(), prefix.minimal.into());
+        object.insert("prefix_lower_bound".into(), prefix.lower_bound.into());
+    }
     if report.status != Status::Ok && report.explanation.is_none() {
         object.insert("message".into(), report.err.join("; ").into());
     }
@@ -328,10 +350,16 @@ fn render(index: usize, report: &Report, settings: &Settings) -> Result<Rendered
                     ("Event", report.name.to_string()),
                     ("GameType", variant.pdn_game_type().to_string()),
                 ];
+                // With a prefix, the whole game from the opening.
+                let whole = report.prefix.as_ref().map(|prefix| {
+                    let mut moves = prefix.record.moves.clone();
+                    moves.extend(record.moves.iter().cloned());
+                    Record::new(prefix.record.first, moves)
+                });
                 rendered.text = write_pdn(
                     &tags,
-                    Some(&answer.start),
-                    record,
+                    whole.is_none().then_some(&answer.start),
+                    whole.as_ref().unwrap_or(record),
                     variant.first_player(),
                     variant.fen_algebraic(),
                     |mv| variant.write_move(mv),

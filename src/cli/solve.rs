@@ -22,6 +22,7 @@ use postfacto::analysis::{
 use postfacto::archive::RulesFrom;
 use postfacto::encode::BoardFacts;
 use postfacto::notation::{Answer, Record};
+use postfacto::reach::{shortest_prefix, PrefixOutcome, ReachError};
 use postfacto::rules::Variant;
 use postfacto::sat::within;
 use postfacto::solve::{check_facts, checked_answer, Engine, Outcome, Reconstructor, SolveError};
@@ -343,7 +344,7 @@ fn run_job<'r>(
         }
     };
     let deadline = Instant::now() + limit;
-    let waited = if settings.options.repair {
+    let waited = if settings.options.repair || settings.options.from_opening {
         limit + (limit / 4).max(Duration::from_millis(500))
     } else {
         limit
@@ -379,6 +380,26 @@ fn run_job<'r>(
         "{name}: undecided: the time limit of {limit:?} passed before a verdict"
     ));
     report
+}
+
+/// What `--from-opening` says of the prefix's length: proved the
+/// shortest, or the bound proved and over how many start boards.
+fn prefix_line(prefix: &postfacto::reach::Prefix) -> String {
+    let plies = prefix.game.record.moves.len();
+    if prefix.minimal {
+        return format!(
+            "shortest prefix: {plies} plies; no legal game of fewer plies reaches a start board of these moves"
+        );
+    }
+    let boards = if prefix.complete {
+        format!("all {} start boards", prefix.boards)
+    } else {
+        format!("the first {} start boards", prefix.boards)
+    };
+    format!(
+        "a prefix of {plies} plies; none of fewer than {} plies reaches {boards} searched",
+        prefix.lower_bound
+    )
 }
 
 /// One record to solve under one rule set.
@@ -454,6 +475,9 @@ impl<'a> Job<'a, '_> {
         let options = self.options();
         if options.repair {
             return self.repair(report);
+        }
+        if options.from_opening {
+            return self.prefix_from_opening(report);
         }
         if options.count || options.all || options.unique {
             return self.count(report);
@@ -720,6 +744,74 @@ impl<'a> Job<'a, '_> {
             self.explain_solved(&answer, report)?;
         }
         Ok(())
+    }
+
+    /// `--from-opening`: a start board a legal game from the opening
+    /// reaches, and the shortest such game (`postfacto::reach`).
+    fn prefix_from_opening(&self, report: &mut Report) -> Result<(), SolveError> {
+        self.ticker
+            .say(format!("{}: reach from the opening", self.name));
+        let mut progress = |i: usize, of: usize, bound: u32| {
+            self.ticker.say(format!(
+                "{}: reach from the opening: start board {} of {of}, a game of {bound} plies",
+                self.name,
+                i + 1
+            ));
+        };
+        let outcome = shortest_prefix(
+            self.variant(),
+            self.record,
+            self.known,
+            self.deadline,
+            &mut progress,
+        )
+        .map_err(|e| match e {
+            ReachError::Formula(m) => SolveError::Unsupported(m),
+            other => SolveError::Internal(other.to_string()),
+        })?;
+        let name = self.name;
+        match outcome {
+            PrefixOutcome::Found(prefix) => {
+                let answer = self.checked(prefix.game.end, None, "the proof-game search")?;
+                check_facts(&answer, self.known)?;
+                let _ = writeln!(
+                    report.text,
+                    "{name}: from the opening: {}",
+                    self.numbered(&prefix.game.record)
+                );
+                let _ = writeln!(report.text, "{name}: {}", prefix_line(&prefix));
+                report.answers.push(answer);
+                report.prefix = Some(output::PrefixReport {
+                    record: prefix.game.record,
+                    minimal: prefix.minimal,
+                    lower_bound: prefix.lower_bound,
+                });
+                Ok(())
+            }
+            PrefixOutcome::Impossible => self.impossible(None, report),
+            PrefixOutcome::Unreachable { reason } => {
+                report.status = Status::Rejected;
+                report.err.push(format!(
+                    "{name}: no legal game from the opening reaches a start board of these moves: {reason}"
+                ));
+                Ok(())
+            }
+            PrefixOutcome::Undecided { at_least } => {
+                report.status = Status::Undecided;
+                report.err.push(format!(
+                    "{name}: undecided: no prefix found; none of fewer than {at_least} plies from the opening"
+                ));
+                Ok(())
+            }
+        }
+    }
+
+    /// `record`'s moves with move numbers, as this rule set writes them.
+    fn numbered(&self, record: &Record) -> String {
+        let variant = self.variant();
+        postfacto::notation::numbered_moves(record, variant.first_player(), |m| {
+            variant.write_move(m)
+        })
     }
 
     fn count(&self, report: &mut Report) -> Result<(), SolveError> {

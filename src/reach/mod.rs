@@ -10,7 +10,10 @@
 //! is replayed by the native replayer before it is returned.
 
 mod bounds;
+mod prefix;
 mod search;
+
+pub use prefix::{shortest_prefix, Prefix, PrefixOutcome, PREFIX_BOARDS};
 
 use std::time::Instant;
 
@@ -169,6 +172,20 @@ impl Reach {
         goal: &Goal,
         progress: &mut dyn FnMut(u32),
     ) -> Result<ReachOutcome, ReachError> {
+        self.search_accepting(goal, &|_| true, progress)
+    }
+
+    /// As [`Reach::search`], for a game that ends on a board of the goal's
+    /// facts that `accept` takes too (a fragment's moves play from it).
+    ///
+    /// # Errors
+    /// As [`Reach::search`].
+    pub fn search_accepting(
+        &self,
+        goal: &Goal,
+        accept: &dyn Fn(&Board) -> bool,
+        progress: &mut dyn FnMut(u32),
+    ) -> Result<ReachOutcome, ReachError> {
         let topology = self.variant.topology();
         if goal.board.board.topology().size() != topology.size() {
             return Err(ReachError::WrongBoard {
@@ -182,7 +199,7 @@ impl Reach {
             known: goal.board.known,
         };
         let rules = self.variant.rules();
-        let mut search = search::Search::new(rules, &target, goal.turn, self.deadline);
+        let mut search = search::Search::new(rules, &target, goal.turn, self.deadline, accept);
         let h = match search.lower_bound(&self.start, self.first) {
             Ok(h) => h,
             Err(reason) => {
@@ -209,7 +226,7 @@ impl Reach {
                 Err(search::OutOfTime) => return Ok(ReachOutcome::Undecided { at_least: bound }),
             };
             if let Some(moves) = found {
-                let game = self.checked(moves, &target, goal.turn)?;
+                let game = self.checked(moves, &target, goal.turn, accept)?;
                 let all = match self.all {
                     Some((cap, keep)) => {
                         match search.count(&self.start, self.first, bound, cap, keep) {
@@ -218,7 +235,7 @@ impl Reach {
                                 capped: count >= cap,
                                 games: games
                                     .into_iter()
-                                    .map(|g| self.checked(g, &target, goal.turn))
+                                    .map(|g| self.checked(g, &target, goal.turn, accept))
                                     .collect::<Result<_, _>>()?,
                             }),
                             Err(search::OutOfTime) => None,
@@ -316,13 +333,14 @@ impl Reach {
         moves: Vec<crate::notation::MoveText>,
         target: &PartialBoard,
         turn: Color,
+        accept: &dyn Fn(&Board) -> bool,
     ) -> Result<ProofGame, ReachError> {
         let record = Record::new(self.first, moves);
         let rules = self.variant.rules();
         let end =
             replay(rules, &self.start, &record).map_err(|e| ReachError::Internal(e.to_string()))?;
         let side = record.mover(record.moves.len() + 1);
-        if side != turn || target.first_difference(&end).is_some() {
+        if side != turn || target.first_difference(&end).is_some() || !accept(&end) {
             return Err(ReachError::Internal(
                 "the game found does not end on the position asked for".into(),
             ));

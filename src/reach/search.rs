@@ -33,6 +33,8 @@ pub(crate) struct Search<'a> {
     pub target: &'a PartialBoard,
     pub turn: Color,
     pub deadline: Option<Instant>,
+    /// What else a board on the target's facts must be to end a game.
+    pub accept: &'a dyn Fn(&Board) -> bool,
     /// Positions searched in this bound, with the plies played when they were.
     seen: HashMap<(Board, Color), u32>,
     /// The smallest bound above the current one that some line needs.
@@ -59,12 +61,14 @@ impl<'a> Search<'a> {
         target: &'a PartialBoard,
         turn: Color,
         deadline: Option<Instant>,
+        accept: &'a dyn Fn(&Board) -> bool,
     ) -> Search<'a> {
         Search {
             rules,
             target,
             turn,
             deadline,
+            accept,
             seen: HashMap::new(),
             next: u32::MAX,
             steps: 0,
@@ -141,7 +145,7 @@ impl<'a> Search<'a> {
             self.next = self.next.min(played + h);
             return Ok(false);
         }
-        if h == 0 && side == self.turn && self.target.first_difference(board).is_none() {
+        if h == 0 && self.ends_here(board, side) {
             return Ok(true);
         }
         match self.seen.get(&(*board, side)) {
@@ -171,6 +175,11 @@ impl<'a> Search<'a> {
             path.pop();
         }
         Ok(false)
+    }
+
+    /// Whether a game may end on `board` with `side` to move.
+    fn ends_here(&self, board: &Board, side: Color) -> bool {
+        side == self.turn && self.target.first_difference(board).is_none() && (self.accept)(board)
     }
 
     fn tick(&mut self) -> Result<(), OutOfTime> {
@@ -218,9 +227,7 @@ impl<'a> Search<'a> {
         let n = match self.lower_bound(board, side) {
             Err(_) => 0,
             Ok(h) if played + h > bound => 0,
-            Ok(_) if played == bound => {
-                u64::from(side == self.turn && self.target.first_difference(board).is_none())
-            }
+            Ok(_) if played == bound => u64::from(self.ends_here(board, side)),
             Ok(_) => {
                 let mut n = 0u64;
                 for mv in self.rules.legal_moves(board, side) {

@@ -1,0 +1,156 @@
+//! `solve --from-opening`: the shortest game from the opening to a start
+//! board of a fragment (`shared/spec/proof-games.md`).
+//!
+//! Every start board of a fragment agrees, on the squares its moves use,
+//! with one of the contents the counter lists ([`crate::analysis::count_start_boards`]).
+//! So a proof-game search per content, for a board with that content from
+//! which the fragment's moves play, and the shortest of them, is the
+//! shortest prefix of all when the list is complete.
+
+use std::time::Instant;
+
+use crate::analysis::{count_start_boards, used_squares, CountOptions};
+use crate::board::{Board, PartialBoard};
+use crate::encode::BoardFacts;
+use crate::notation::Record;
+use crate::replay::replay;
+use crate::rules::Variant;
+
+use super::{Goal, ProofGame, Reach, ReachError, ReachOutcome};
+
+/// The shortest prefix found.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Prefix {
+    /// The game from the opening to the fragment's start board (its end).
+    pub game: ProofGame,
+    /// No shorter prefix reaches any start board of the fragment: the
+    /// contents were all listed and every search ended.
+    pub minimal: bool,
+    /// The fewest plies any prefix can have, as far as proved.
+    pub lower_bound: u32,
+    /// Start boards searched (told apart by the used squares).
+    pub boards: usize,
+    /// Whether they are all the fragment has.
+    pub complete: bool,
+}
+
+/// Start boards (told apart by the squares the moves use) searched for a
+/// prefix; past it the minimum is over those only, and said so.
+pub const PREFIX_BOARDS: usize = 64;
+
+/// What the prefix search found.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum PrefixOutcome {
+    /// A prefix.
+    Found(Prefix),
+    /// The fragment has no start board at all (the solver's verdict).
+    Impossible,
+    /// No game from the opening reaches a start board of the fragment.
+    Unreachable {
+        /// Why (the first content's reason).
+        reason: String,
+    },
+    /// No prefix found: the time ran out, or the contents were not all
+    /// listed; none of fewer than `at_least` plies exists among those searched.
+    Undecided {
+        /// The proved lower bound.
+        at_least: u32,
+    },
+}
+
+/// The shortest game from `variant`'s opening to a board from which
+/// `record` plays (and that agrees with `known`), searching one board per
+/// content of the used squares (up to [`PREFIX_BOARDS`]) until `deadline`;
+/// `progress` hears the board and the bound being searched.
+///
+/// # Errors
+/// [`ReachError::Formula`] when the start boards cannot be listed (a
+/// damaged record); [`ReachError::Internal`] when a game found does not
+/// replay (a bug).
+pub fn shortest_prefix(
+    variant: Variant,
+    record: &Record,
+    known: BoardFacts,
+    deadline: Option<Instant>,
+    progress: &mut dyn FnMut(usize, usize, u32),
+) -> Result<PrefixOutcome, ReachError> {
+    if record.is_damaged() {
+        return Err(ReachError::Formula(
+            "--from-opening takes records whose moves are all written (no '?')".into(),
+        ));
+    }
+    let options = CountOptions {
+        limit: PREFIX_BOARDS,
+        others_empty: false,
+        known,
+    };
+    let count = count_start_boards(record, variant, options)
+        .map_err(|e| ReachError::Formula(e.to_string()))?;
+    if count.boards.is_empty() {
+        return Ok(PrefixOutcome::Impossible);
+    }
+    let boards = &count.boards;
+    let complete = count.complete;
+    let mut used = 0;
+    for square in used_squares(record) {
+        used |= square.bit();
+    }
+    let plays = |board: &Board| replay(variant.rules(), board, record).is_ok();
+    let mut best: Option<ProofGame> = None;
+    let mut undecided: Option<u32> = None;
+    let mut reason = None;
+    for (i, board) in boards.iter().enumerate() {
+        let goal = Goal {
+            board: PartialBoard {
+                board: *board,
+                known: used,
+            },
+            turn: record.first,
+        };
+        let mut reach = Reach::new(variant).deadline(deadline);
+        if let Some(best) = &best {
+            // Only a strictly shorter game is news.
+            match (best.record.moves.len() as u32).checked_sub(2) {
+                Some(most) => reach = reach.max_plies(most),
+                None => break,
+            }
+        }
+        match reach
+            .search_accepting(&goal, &plays, &mut |bound| progress(i, boards.len(), bound))?
+        {
+            ReachOutcome::Found { game, .. } => best = Some(game),
+            ReachOutcome::Unreachable {
+                reason: why,
+                within,
+            } => {
+                if within.is_none() {
+                    reason.get_or_insert(why);
+                }
+            }
+            ReachOutcome::Undecided { at_least } => {
+                undecided = Some(undecided.map_or(at_least, |u| u.min(at_least)));
+            }
+        }
+    }
+    Ok(match best {
+        Some(game) => {
+            let plies = game.record.moves.len() as u32;
+            let lower_bound = undecided.map_or(plies, |u| u.min(plies));
+            PrefixOutcome::Found(Prefix {
+                minimal: complete && lower_bound == plies,
+                lower_bound,
+                game,
+                boards: boards.len(),
+                complete,
+            })
+        }
+        None if complete && undecided.is_none() => PrefixOutcome::Unreachable {
+            reason: reason.unwrap_or_else(|| {
+                "no game from the opening reaches a start board of these moves".into()
+            }),
+        },
+        None => PrefixOutcome::Undecided {
+            at_least: undecided.unwrap_or(0),
+        },
+    })
+}
