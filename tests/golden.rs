@@ -1,7 +1,7 @@
 //! Golden DIMACS files: the encoding of the two samples (English), two
 //! Russian records, a Brazilian and an International one, a damaged
 //! English record (a `?` square and a lone `?`), an American pool and a
-//! Czech record, and the pawn
+//! Czech record, a reach instance (two plies from the opening), and the pawn
 //! puzzle's example, byte for byte.
 //! An intended change is blessed with `BLESS=1 cargo test golden`, and the
 //! diff of `encodings/golden/` is then reviewed like code.
@@ -116,4 +116,29 @@ fn golden_files_are_satisfiable_like_solve_says() {
         solve(record, Engine::Sat).unwrap(),
         Outcome::Impossible { .. }
     ));
+}
+
+#[test]
+fn golden_reach_dimacs_match() {
+    // `postfacto reach tests/data/reach2.txt --turn black --cnf 2`: a game
+    // of exactly two plies from the opening to the position.
+    use postfacto::board::{Color, PartialBoard};
+    use postfacto::reach::{Goal, Reach};
+    let variant = Variant::English;
+    let text = std::fs::read_to_string(path("tests/data/reach2.txt")).unwrap();
+    let board = postfacto::notation::parse_board_on(&text, variant.topology()).unwrap();
+    let goal = Goal {
+        board: PartialBoard {
+            board,
+            known: variant.topology().all_bits(),
+        },
+        turn: Color::Black,
+    };
+    let mut out = Vec::new();
+    Reach::new(variant)
+        .cnf(&goal, 2)
+        .unwrap()
+        .write_dimacs(&mut out)
+        .unwrap();
+    matches_golden("reach2", &String::from_utf8(out).unwrap());
 }

@@ -65,10 +65,16 @@ pub(crate) fn plies_from(needs: [(u32, bool); 2], side: Color, turn: Color) -> R
         } else {
             (side.opposite(), theirs)
         };
+        let (other, needs) = if mine_exact {
+            (side.opposite(), theirs)
+        } else {
+            (side, mine)
+        };
         return Err(format!(
-            "{} must make exactly {count} more move(s) (its men advance {count} row(s) in all, and no piece is taken or crowned), and the moves left do not fit with {} to move at the end",
+            "{} must make exactly {count} more move(s) (its men advance {count} row(s) in all, and no piece is taken or crowned); with {} to move at the end, that leaves {} no room for the {needs} move(s) it needs",
             who.title(),
-            turn.name()
+            turn.name(),
+            other.title()
         ));
     }
     Ok(k)
