@@ -432,3 +432,31 @@ fn from_opening_refuses_a_damaged_record() {
     assert_eq!(run.code, 2, "{}{}", run.stdout, run.stderr);
     assert!(run.stderr.contains("--from-opening"), "{}", run.stderr);
 }
+
+#[test]
+fn from_a_board_the_game_starts_there_and_its_pdn_says_so() {
+    let variant = Variant::English;
+    let (middle, middle_turn) = position_after(variant, 7, 4).unwrap();
+    let (end, turn) = position_after(variant, 7, 8).unwrap();
+    let from = scratch("reach-from-start.txt", &middle.to_string());
+    let side = turn_name(middle_turn);
+    let args = [
+        "--from",
+        from.to_str().unwrap(),
+        "--from-turn",
+        side,
+        "--format",
+        "pdn",
+    ];
+    let run = reach("reach-from-end.txt", variant, &end.to_string(), turn, &args);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let raw: Vec<_> = games(&run.stdout).collect();
+    let read = raw[0].read(reading(variant)).unwrap();
+    let (fen_side, fen_board) = read
+        .fen
+        .expect("a [FEN] tag for a game that starts elsewhere");
+    assert_eq!((fen_side, fen_board), (middle_turn, middle));
+    let (reached, filled) = replay_filling(variant.rules(), &middle, &read.record, None).unwrap();
+    assert_eq!(reached, end);
+    assert!(filled.moves.len() <= 4);
+}

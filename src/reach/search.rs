@@ -23,6 +23,30 @@ use super::bounds::{moves_needed, plies_from, Need};
 #[derive(Debug)]
 pub(crate) struct OutOfTime;
 
+/// A hasher for positions (words already well spread): one multiply per
+/// word, as the Firefox hash does, instead of SipHash's rounds.
+#[derive(Default, Clone, Copy)]
+struct PositionHasher(u64);
+
+impl std::hash::Hasher for PositionHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for chunk in bytes.chunks(8) {
+            let mut word = [0u8; 8];
+            word[..chunk.len()].copy_from_slice(chunk);
+            self.write_u64(u64::from_le_bytes(word));
+        }
+    }
+    fn write_u64(&mut self, word: u64) {
+        self.0 = (self.0.rotate_left(5) ^ word).wrapping_mul(0x517c_c1b7_2722_0a95);
+    }
+}
+
+/// A map keyed by positions, hashed by [`PositionHasher`].
+type PositionMap<K, V> = HashMap<K, V, std::hash::BuildHasherDefault<PositionHasher>>;
+
 /// The most positions kept per bound; past it the table is emptied (the
 /// search stays right, it only searches some positions again).
 const TABLE_SIZE: usize = 4_000_000;
@@ -36,7 +60,7 @@ pub(crate) struct Search<'a> {
     /// What else a board on the target's facts must be to end a game.
     pub accept: &'a dyn Fn(&Board) -> bool,
     /// Positions searched in this bound, with the plies played when they were.
-    seen: HashMap<(Board, Color), u32>,
+    seen: PositionMap<(Board, Color), u32>,
     /// The smallest bound above the current one that some line needs.
     next: u32,
     steps: u64,
@@ -45,7 +69,7 @@ pub(crate) struct Search<'a> {
     /// Each side's need by its pieces and the other side's count: a move
     /// changes one side's pieces (and the other's count only by a
     /// capture), so most of a child's bound is the parent's.
-    needs: std::cell::RefCell<HashMap<NeedKey, Need>>,
+    needs: std::cell::RefCell<PositionMap<NeedKey, Need>>,
 }
 
 /// What a side's need depends on: its colour, its pieces and kings, and
@@ -69,11 +93,11 @@ impl<'a> Search<'a> {
             turn,
             deadline,
             accept,
-            seen: HashMap::new(),
+            seen: PositionMap::default(),
             next: u32::MAX,
             steps: 0,
             nodes: 0,
-            needs: std::cell::RefCell::new(HashMap::new()),
+            needs: std::cell::RefCell::new(PositionMap::default()),
         }
     }
 
