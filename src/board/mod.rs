@@ -1,6 +1,7 @@
 //! The board layer: squares, pieces and boards. Knows nothing of legality.
 
 pub mod grid;
+pub mod hash;
 mod piece;
 mod position;
 mod square;

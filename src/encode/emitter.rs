@@ -2,8 +2,6 @@
 //! duplicate removal, and the start-board rules. Shared by the encoders, so
 //! every rule set's formula is simplified the same way.
 
-use std::collections::HashSet;
-
 use varisat::Lit;
 
 use crate::board::{Color, PartialBoard, Topology};
@@ -93,29 +91,8 @@ fn clause_key(clause: &[Lit]) -> Option<u128> {
     })
 }
 
-/// A hasher for keys that are already well spread words: one multiply.
-#[derive(Default, Clone, Copy)]
-struct WordHasher(u64);
-
-impl std::hash::Hasher for WordHasher {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.write_u64(u64::from(b));
-        }
-    }
-    fn write_u64(&mut self, word: u64) {
-        self.0 = (self.0 ^ word).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-    }
-    fn write_u128(&mut self, key: u128) {
-        self.write_u64(key as u64);
-        self.write_u64((key >> 64) as u64);
-    }
-}
-
-type WordSet = HashSet<u128, std::hash::BuildHasherDefault<WordHasher>>;
+/// Clause keys already seen (well spread words: the board layer's one-multiply hasher).
+type WordSet = crate::board::hash::WordSet<u128>;
 
 /// How the encoder writes its clauses.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

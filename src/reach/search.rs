@@ -23,29 +23,8 @@ use super::bounds::{moves_needed, plies_from, Need};
 #[derive(Debug)]
 pub(crate) struct OutOfTime;
 
-/// A hasher for positions (words already well spread): one multiply per
-/// word, as the Firefox hash does, instead of SipHash's rounds.
-#[derive(Default, Clone, Copy)]
-struct PositionHasher(u64);
-
-impl std::hash::Hasher for PositionHasher {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-    fn write(&mut self, bytes: &[u8]) {
-        for chunk in bytes.chunks(8) {
-            let mut word = [0u8; 8];
-            word[..chunk.len()].copy_from_slice(chunk);
-            self.write_u64(u64::from_le_bytes(word));
-        }
-    }
-    fn write_u64(&mut self, word: u64) {
-        self.0 = (self.0.rotate_left(5) ^ word).wrapping_mul(0x517c_c1b7_2722_0a95);
-    }
-}
-
-/// A map keyed by positions, hashed by [`PositionHasher`].
-type PositionMap<K, V> = HashMap<K, V, std::hash::BuildHasherDefault<PositionHasher>>;
+/// A map keyed by positions (one multiply per word, not SipHash).
+type PositionMap<K, V> = crate::board::hash::WordMap<K, V>;
 
 /// The most positions kept per bound; past it the table is emptied (the
 /// search stays right, it only searches some positions again).
