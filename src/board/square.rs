@@ -1,8 +1,10 @@
-//! The 32 dark squares and the four diagonal directions between them.
+//! The dark squares of a board (32 on 8x8, 50 on 10x10, 72 on 12x12) and the
+//! four diagonal directions between them.
 //!
-//! Squares are numbered 1..=32 row by row from the top, as in the ICPC task and
-//! in PDN for English draughts. Internally a [`Square`] is the 0-based index
-//! (`number() - 1`), so it can index arrays and bitboards directly.
+//! Squares are numbered from 1 row by row from the top, as in the ICPC task
+//! and in PDN (the board's [`Topology`] says how its rule set numbers and
+//! names them). Internally a [`Square`] carries its board and its 0-based
+//! index (`number() - 1`), so it can index arrays and bitboards directly.
 
 use std::fmt;
 use std::str::FromStr;

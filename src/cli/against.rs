@@ -13,6 +13,8 @@ use postfacto::notation::{parse_answers_on, Record};
 use postfacto::replay::judge;
 use postfacto::rules::Variant;
 
+use super::{fail, on_path, Failure, Status};
+
 /// Splits a command line given as one string ("prog --flag") into words.
 pub fn command_words(command: &str) -> Vec<String> {
     command.split_whitespace().map(str::to_string).collect()
@@ -137,4 +139,18 @@ pub fn run(
         }
     };
     Ok(passed)
+}
+
+/// Checks that an outside command (`--against`) names a program that exists.
+pub fn outside_program(command: &[String]) -> Result<(), Failure> {
+    match command.first() {
+        Some(program) if on_path(program) => Ok(()),
+        program => Err(fail(
+            Status::BadInput,
+            format!(
+                "--against: cannot find the program '{}'",
+                program.map_or("", String::as_str)
+            ),
+        )),
+    }
 }

@@ -4,41 +4,14 @@ use std::io::Write;
 use std::time::{Duration, Instant};
 
 use postfacto::hard::hard_instance;
+
+use super::timing::{micros, Summary};
 use postfacto::notation::Record;
 use postfacto::rules::Variant;
 use postfacto::solve::{solve_with, Engine, Limit, Outcome};
 
 /// Runs per engine per hard member (the table shows the median).
 const HARD_RUNS: usize = 11;
-
-/// Summary statistics of a list of durations.
-pub struct Summary {
-    pub median: Duration,
-    pub p90: Duration,
-    pub p99: Duration,
-    pub max: Duration,
-    pub total: Duration,
-}
-
-impl Summary {
-    pub fn of(times: &[Duration]) -> Summary {
-        let mut sorted = times.to_vec();
-        sorted.sort();
-        let at = |q: f64| sorted[((sorted.len() - 1) as f64 * q).round() as usize];
-        Summary {
-            median: at(0.5),
-            p90: at(0.9),
-            p99: at(0.99),
-            max: *sorted.last().expect("at least one time"),
-            total: sorted.iter().sum(),
-        }
-    }
-}
-
-/// Microseconds with one decimal, for tables.
-pub fn micros(d: Duration) -> String {
-    format!("{:.1}", d.as_secs_f64() * 1e6)
-}
 
 /// Times `engine` on every record (whole `solve`: encode, solve, replay check).
 pub fn time_engine(
@@ -535,7 +508,7 @@ impl Request {
         let bad = |m: String| super::fail(super::Status::BadInput, m);
         let against = args.against.as_deref().map(super::against::command_words);
         if let Some(command) = &against {
-            super::request::outside_program(command)?;
+            super::against::outside_program(command)?;
         }
         if args.pawns {
             return Ok(Request::Pawns { seed: args.seed });

@@ -8,8 +8,8 @@ use postfacto::notation::Record;
 use postfacto::rules::Variant;
 use postfacto::solve::{solve, Engine, Limit, Outcome};
 
-use super::bench::{micros, Summary};
 use super::input::{read_input, read_records, record_files};
+use super::timing::{micros, Summary};
 use super::{fail, Failure, Status};
 
 fn verdict(outcome: &Outcome) -> &'static str {

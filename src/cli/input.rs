@@ -8,11 +8,13 @@ use std::io::{self, Read};
 use std::path::{Path, PathBuf};
 
 use postfacto::archive::{read_game, RulesFrom};
+use postfacto::board::PartialBoard;
 use postfacto::notation::{
     games, looks_like_pdn, parse_records_bytes_with, RawGame, Record, SquareNames,
 };
 use postfacto::rules::Variant;
 
+use super::args::RulesArg;
 use super::{fail, Failure, Status};
 
 /// A named input: its display name and bytes, or why it could not be read.
@@ -338,4 +340,44 @@ pub fn read_records(input: &Input, variant: Variant) -> Result<Vec<Record>, Fail
             },
         )
         .collect()
+}
+
+/// The one rule set of commands that work on boards or make games.
+pub fn named_rules(rules: RulesArg, command: &str) -> Result<Variant, Failure> {
+    rules.variant().ok_or_else(|| {
+        fail(
+            Status::BadInput,
+            format!("{command} needs a rule set named: --rules auto infers one from records only"),
+        )
+    })
+}
+
+/// A `--start-board` or `--end-board` file: what is known of that board.
+/// A start fact must obey the start rules (no man on its crowning row).
+pub fn board_facts(
+    path: Option<&Path>,
+    variant: Variant,
+    start: bool,
+) -> Result<Option<PartialBoard>, Failure> {
+    let Some(path) = path else {
+        return Ok(None);
+    };
+    let input = read_input(Some(path))?;
+    let text = input.text("the board")?;
+    let facts =
+        postfacto::notation::parse_partial_board_on(text, variant.topology()).map_err(|e| {
+            fail(
+                Status::BadInput,
+                format!("{}: line {}: {}", input.name, e.line, e.message),
+            )
+        })?;
+    if start {
+        if let Some(problem) = variant.rules().start_problems(&facts.board).first() {
+            return Err(fail(
+                Status::BadInput,
+                format!("{}: not a start board: {problem}", input.name),
+            ));
+        }
+    }
+    Ok(Some(facts))
 }

@@ -17,9 +17,11 @@ mod pawns;
 mod reach;
 mod request;
 mod sat;
+mod settings;
 mod solve;
 mod status;
 mod ticker;
+mod timing;
 mod verify;
 
 use std::io::{self, Write};

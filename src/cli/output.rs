@@ -13,7 +13,7 @@ use postfacto::rules::Variant;
 use postfacto::solve::SolveStats;
 
 use super::args::FormatArg;
-use super::solve::Settings;
+use super::settings::Settings;
 use super::{fail, write_err, Failure, Status};
 
 /// How messages name a record: its input, and which of its records when

@@ -6,23 +6,24 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
 
-use postfacto::board::PartialBoard;
 use postfacto::encode::BoardFacts;
 use postfacto::rules::Variant;
 use postfacto::solve::{Engine, Limit};
 
+use super::against::outside_program;
 use super::args::{
     Args, CnfArgs, Command, CompareArgs, EngineArg, FactArgs, LimitArg, PawnsArgs, RulesArg,
     SolveArgs, VerifyArgs,
 };
-use super::input::{read_input, Reading, RulesChoice};
-use super::{fail, generate, on_path, solve, Failure, Status};
+use super::input::{board_facts, named_rules, Reading, RulesChoice};
+use super::settings::Settings;
+use super::{fail, generate, Failure, Status};
 
 /// What the command line asks for, checked.
 pub enum Request {
     Solve {
         files: Vec<PathBuf>,
-        settings: Arc<solve::Settings>,
+        settings: Arc<Settings>,
     },
     Verify {
         input: PathBuf,
@@ -77,16 +78,6 @@ fn rules_choice(rules: Option<RulesArg>) -> RulesChoice {
     }
 }
 
-/// The one rule set of commands that work on boards or make games.
-pub(super) fn named_rules(rules: RulesArg, command: &str) -> Result<Variant, Failure> {
-    rules.variant().ok_or_else(|| {
-        fail(
-            Status::BadInput,
-            format!("{command} needs a rule set named: --rules auto infers one from records only"),
-        )
-    })
-}
-
 impl Request {
     /// Checks the arguments and reads what they point at that every
     /// record shares (board facts).
@@ -119,7 +110,7 @@ fn solve_request(args: SolveArgs) -> Result<Request, Failure> {
     let (engine, time_limit) = engine_of(args.engine, args.limit)?;
     let rules = rules_choice(args.rules);
     let solver: Vec<String> = args.solver.split_whitespace().map(str::to_string).collect();
-    let settings = solve::Settings {
+    let settings = Settings {
         solver: (solver != ["varisat"]).then_some(solver),
         engine,
         rules,
@@ -274,20 +265,6 @@ pub fn dfs_limit(limit: Option<LimitArg>) -> Limit {
     }
 }
 
-/// Checks that an outside command (`--against`) names a program that exists.
-pub fn outside_program(command: &[String]) -> Result<(), Failure> {
-    match command.first() {
-        Some(program) if on_path(program) => Ok(()),
-        program => Err(fail(
-            Status::BadInput,
-            format!(
-                "--against: cannot find the program '{}'",
-                program.map_or("", String::as_str)
-            ),
-        )),
-    }
-}
-
 /// The facts `--start-board` and `--end-board` name. A fact file is a
 /// board text, so its rule set must be known: named, or English by default.
 fn known_facts(facts: &FactArgs, rules: RulesChoice) -> Result<BoardFacts, Failure> {
@@ -304,34 +281,4 @@ fn known_facts(facts: &FactArgs, rules: RulesChoice) -> Result<BoardFacts, Failu
         start: board_facts(facts.start_board.as_deref(), variant, true)?,
         end: board_facts(facts.end_board.as_deref(), variant, false)?,
     })
-}
-
-/// A `--start-board` or `--end-board` file: what is known of that board.
-/// A start fact must obey the start rules (no man on its crowning row).
-pub(super) fn board_facts(
-    path: Option<&Path>,
-    variant: Variant,
-    start: bool,
-) -> Result<Option<PartialBoard>, Failure> {
-    let Some(path) = path else {
-        return Ok(None);
-    };
-    let input = read_input(Some(path))?;
-    let text = input.text("the board")?;
-    let facts =
-        postfacto::notation::parse_partial_board_on(text, variant.topology()).map_err(|e| {
-            fail(
-                Status::BadInput,
-                format!("{}: line {}: {}", input.name, e.line, e.message),
-            )
-        })?;
-    if start {
-        if let Some(problem) = variant.rules().start_problems(&facts.board).first() {
-            return Err(fail(
-                Status::BadInput,
-                format!("{}: not a start board: {problem}", input.name),
-            ));
-        }
-    }
-    Ok(Some(facts))
 }
