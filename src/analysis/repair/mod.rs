@@ -77,6 +77,11 @@ pub struct RepairOptions {
     /// The most repairs listed with `all`.
     pub limit: usize,
     /// When to stop searching and answer [`RepairOutcome::Undecided`].
+    /// The clock is read between steps and before every solver call, but
+    /// one call is not interrupted (varisat has no interrupt): a record
+    /// whose single damaged solve is hard can run past it. For a hard
+    /// limit, run the repair under [`crate::sat::within`] as the binary
+    /// does (it waits the limit plus a grace, then answers undecided).
     pub deadline: Option<Instant>,
 }
 
