@@ -525,6 +525,16 @@ fn witness(
         }
         _ => return None,
     };
+    witness_of(board, &capture, dominance)
+}
+
+/// The witness a capture on `board` gives, with what it proves (`None`
+/// when its path takes nothing there).
+fn witness_of(
+    board: &Board,
+    capture: &MoveText,
+    dominance: Dominance,
+) -> Option<(Witness, Dominance)> {
     let taken = taken_squares(board, capture.path())?;
     Some((
         Witness {
@@ -546,16 +556,7 @@ fn witnesses(
     played: &MoveText,
     violation: &Violation,
 ) -> Vec<(Witness, Dominance)> {
-    let of = |capture: &MoveText, dominance| {
-        let taken = taken_squares(board, capture.path())?;
-        Some((
-            Witness {
-                path: capture.path().to_vec(),
-                taken,
-            },
-            dominance,
-        ))
-    };
+    let of = |capture: &MoveText, dominance| witness_of(board, capture, dominance);
     let found: Vec<(Witness, Dominance)> = match violation {
         Violation::CaptureAvailable { .. } => {
             let mut firsts: Vec<MoveText> = rules
