@@ -303,6 +303,32 @@ fn bad_boards_exit_2_with_one_line() {
     );
     assert_eq!(run.code, 2, "{}", run.stderr);
     assert!(run.stderr.contains("missing-file.txt"), "{}", run.stderr);
+    // A start with an unknown square, and rules left to inference.
+    let unknown = opening.replacen('b', "?", 1);
+    let from = scratch("reach-from-unknown.txt", &unknown);
+    let run = reach(
+        "reach-bad.txt",
+        Variant::English,
+        &opening,
+        Color::Black,
+        &["--from", from.to_str().unwrap()],
+    );
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    assert!(run.stderr.contains("'?'"), "{}", run.stderr);
+    let file = scratch("reach-auto.txt", &opening);
+    let run = postfacto(
+        &[
+            "reach",
+            file.to_str().unwrap(),
+            "--rules",
+            "auto",
+            "--turn",
+            "black",
+        ],
+        "",
+    );
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    assert_eq!(run.stderr.lines().count(), 1, "{}", run.stderr);
 }
 
 #[test]
