@@ -32,6 +32,7 @@ pub mod random;
 pub mod reach;
 pub mod render;
 pub mod replay;
+pub mod request;
 pub mod rules;
 pub mod sat;
 pub mod solve;

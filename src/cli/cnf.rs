@@ -6,9 +6,9 @@ use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
 use postfacto::analysis::refined_dimacs;
-use postfacto::board::PartialBoard;
 use postfacto::encode::BoardFacts;
-use postfacto::solve::{Outcome, Reconstructor, SolveError};
+use postfacto::request::{first_solving, with_fen};
+use postfacto::solve::{Reconstructor, SolveError};
 
 use super::input::{read_input, read_items, Reader, Reading};
 use super::{fail, write_err, Failure, Status};
@@ -53,11 +53,15 @@ pub fn run(
     if let Some(error) = &item.error {
         return Err(fail(Status::BadInput, format!("{}: {error}", input.name)));
     }
-    let chosen = item
-        .readings
-        .iter()
-        .find(|r| item.readings.len() == 1 || solves(r, known))
-        .unwrap_or(&item.readings[0]);
+    let solve = |r: &Reader| {
+        Reconstructor::new(r.variant)
+            .facts(with_fen(known, r))
+            .solve(&r.record)
+    };
+    let chosen = match first_solving(&item.readings, solve, None) {
+        Ok((i, _)) => &item.readings[i],
+        Err(e) => return Err(fail(Status::Internal, format!("{}: {e}", input.name))),
+    };
     let known = with_fen(known, chosen);
     let cnf = refined_dimacs(&chosen.record, chosen.variant, known).map_err(|e| match e {
         SolveError::Unsupported(m) => fail(Status::BadInput, m),
@@ -68,24 +72,6 @@ pub fn run(
         Some(path) => write_file(&path, |file| cnf.write_dimacs(file))?,
     }
     Ok(Status::Ok)
-}
-
-/// Whether the SAT engine finds an answer to `reader`'s record.
-fn solves(reader: &Reader, known: BoardFacts) -> bool {
-    let known = with_fen(known, reader);
-    let reconstructor = Reconstructor::new(reader.variant).facts(known);
-    matches!(reconstructor.solve(&reader.record), Ok(Outcome::Solved(_)))
-}
-
-/// The facts, with the start board a PDN `[FEN]` pins when none is given.
-pub fn with_fen(mut known: BoardFacts, reader: &Reader) -> BoardFacts {
-    if known.start.is_none() {
-        known.start = reader.fen.map(|board| PartialBoard {
-            board,
-            known: board.topology().all_bits(),
-        });
-    }
-    known
 }
 
 fn write_file(

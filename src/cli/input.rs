@@ -7,11 +7,8 @@ use std::fs;
 use std::io::{self, Read};
 use std::path::{Path, PathBuf};
 
-use postfacto::archive::{read_game, RulesFrom};
 use postfacto::board::PartialBoard;
-use postfacto::notation::{
-    games, looks_like_pdn, parse_records_bytes_with, RawGame, Record, SquareNames,
-};
+use postfacto::notation::Record;
 use postfacto::rules::Variant;
 
 use super::args::RulesArg;
@@ -35,25 +32,10 @@ impl Input {
         })
     }
 
-    /// The input as PDN text. Old archives are not always UTF-8 (Windows
-    /// code pages in tag values and comments): every PDN mark is ASCII, so
-    /// other bytes are replaced and the file read all the same. A file
-    /// with NUL bytes is not text.
+    /// The input as PDN text (see [`postfacto::request::pdn_text`]).
     pub fn pdn_text(&self) -> Result<Cow<'_, str>, Failure> {
-        if self.bytes.contains(&0) {
-            return Err(fail(
-                Status::BadInput,
-                format!("{}: not a text file (it holds NUL bytes)", self.name),
-            ));
-        }
-        Ok(String::from_utf8_lossy(&self.bytes))
-    }
-
-    /// Whether the input is PDN: a `.pdn` name, or text that starts like PDN.
-    pub fn is_pdn(&self) -> bool {
-        let head = &self.bytes[..self.bytes.len().min(4096)];
-        self.name.to_ascii_lowercase().ends_with(".pdn")
-            || looks_like_pdn(&String::from_utf8_lossy(head))
+        postfacto::request::pdn_text(&self.bytes)
+            .map_err(|e| fail(Status::BadInput, format!("{}: {e}", self.name)))
     }
 }
 
@@ -148,79 +130,13 @@ pub fn record_files(paths: &[PathBuf]) -> Result<Vec<PathBuf>, Failure> {
     Ok(files)
 }
 
-/// The rule set the command line asks for.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum RulesChoice {
-    /// No `--rules`: English for the task's format; a PDN game's own
-    /// `GameType`, else what its notation and moves allow.
-    Default,
-    /// `--rules NAME`.
-    Given(Variant),
-    /// `--rules auto`: inferred for any input, from its notation and from
-    /// which rule set it replays (or solves) under.
-    Auto,
-}
-
-impl RulesChoice {
-    /// The rule set when one is named.
-    pub fn given(self) -> Option<Variant> {
-        match self {
-            RulesChoice::Given(v) => Some(v),
-            RulesChoice::Default | RulesChoice::Auto => None,
-        }
-    }
-
-    /// The one rule set for commands that need it named (English by default).
-    pub fn fixed(self) -> Option<Variant> {
-        match self {
-            RulesChoice::Given(v) => Some(v),
-            RulesChoice::Default => Some(Variant::English),
-            RulesChoice::Auto => None,
-        }
-    }
-}
+pub use postfacto::request::{Item, RulesChoice};
 
 /// How records are read: under a rule choice, captures written short or not.
-#[derive(Clone, Copy, Debug)]
-pub struct Reading {
-    pub rules: RulesChoice,
-    pub short_captures: bool,
-}
+pub type Reading = postfacto::request::ReadAs;
 
 /// A record read under one rule set (see [`postfacto::archive::Reading`]).
 pub type Reader = postfacto::archive::Reading;
-
-/// One record (or PDN game) of an input: the readings to try, in order
-/// (one when the rule set is known), or why it cannot be worked on.
-#[derive(Clone, Debug)]
-pub struct Item {
-    /// 1-based line where it starts.
-    pub line: usize,
-    /// Its 1-based number in a PDN file.
-    pub game: Option<usize>,
-    pub readings: Vec<Reader>,
-    pub rules_from: RulesFrom,
-    /// A game that cannot be read, or is of rules postfacto does not play.
-    pub error: Option<String>,
-    /// The user's rule set and the game's tag disagree.
-    pub warning: Option<String>,
-    /// A PDN game without moves (a diagram).
-    pub no_moves: bool,
-}
-
-impl Item {
-    fn failed(line: usize, game: Option<usize>, error: String) -> Item {
-        Item {
-            line,
-            game,
-            readings: Vec::new(),
-            rules_from: RulesFrom::Given,
-            error: Some(error),
-            warning: None,
-            no_moves: false,
-        }
-    }
-}
 
 /// Every record of `input`, each with its readings.
 ///
@@ -231,85 +147,8 @@ pub fn read_items(input: &Input, reading: Reading) -> Result<Vec<Item>, Failure>
     if let Some(error) = &input.error {
         return Err(fail(Status::BadInput, error.clone()));
     }
-    if input.is_pdn() {
-        let text = input.pdn_text()?;
-        return Ok(games(&text).map(|g| game_item(&g, reading.rules)).collect());
-    }
-    task_items(input, reading)
-}
-
-/// The records of the task's format, under the rule sets the choice allows.
-fn task_items(input: &Input, reading: Reading) -> Result<Vec<Item>, Failure> {
-    let (candidates, from) = match reading.rules {
-        RulesChoice::Auto => {
-            let mut names = SquareNames::default();
-            names.scan(&String::from_utf8_lossy(&input.bytes));
-            (Variant::candidates(names), RulesFrom::Inferred)
-        }
-        other => (vec![other.fixed().unwrap_or_default()], RulesFrom::Given),
-    };
-    let mut parsed: Vec<(Variant, Vec<Record>)> = Vec::new();
-    let mut first_error = None;
-    for variant in candidates {
-        let mut geometry = variant.geometry();
-        if reading.short_captures {
-            geometry = geometry.short_captures();
-        }
-        match parse_records_bytes_with(&input.bytes, geometry) {
-            Ok(records) => parsed.push((variant, records)),
-            Err(e) => {
-                first_error.get_or_insert_with(|| format!("{}: {e}", input.name));
-            }
-        }
-    }
-    let Some(count) = parsed.first().map(|(_, records)| records.len()) else {
-        return Err(fail(Status::BadInput, first_error.unwrap_or_default()));
-    };
-    // Record i of every reading, moved out in step.
-    let mut columns: Vec<_> = parsed
-        .into_iter()
-        .map(|(variant, records)| (variant, records.into_iter()))
-        .collect();
-    Ok((0..count)
-        .map(|_| {
-            let readings: Vec<Reader> = columns
-                .iter_mut()
-                .filter_map(|(variant, records)| {
-                    records.next().map(|record| Reader {
-                        variant: *variant,
-                        record,
-                        fen: None,
-                    })
-                })
-                .collect();
-            Item {
-                line: readings[0].record.line,
-                game: None,
-                readings,
-                rules_from: from,
-                error: None,
-                warning: None,
-                no_moves: false,
-            }
-        })
-        .collect())
-}
-
-/// One PDN game, read as [`read_game`] reads it.
-fn game_item(game: &RawGame<'_>, rules: RulesChoice) -> Item {
-    let (line, number) = (game.line, Some(game.number));
-    match read_game(game, rules.given()) {
-        Ok(read) => Item {
-            line,
-            game: number,
-            no_moves: read.no_moves,
-            readings: read.readings,
-            rules_from: read.from,
-            error: None,
-            warning: read.warning,
-        },
-        Err(e) => Item::failed(line, number, e.to_string()),
-    }
+    postfacto::request::read_items(&input.name, &input.bytes, reading)
+        .map_err(|e| fail(Status::BadInput, format!("{}: {e}", input.name)))
 }
 
 /// The records of `input` read under `variant` alone (games without moves
@@ -334,7 +173,7 @@ pub fn read_records(input: &Input, variant: Variant) -> Result<Vec<Record>, Fail
                         "{}: line {}: {}",
                         input.name,
                         item.line,
-                        error.unwrap_or_default()
+                        error.map(|e| e.to_string()).unwrap_or_default()
                     ),
                 )),
             },

@@ -3,7 +3,7 @@
 use std::io::Write;
 
 use postfacto::board::Color;
-use postfacto::notation::parse_board_on;
+use postfacto::request::{BoardText, MovesRequest};
 use postfacto::rules::Variant;
 
 use super::args::TurnArg;
@@ -19,26 +19,14 @@ pub fn run(
 ) -> Result<Status, Failure> {
     let input = read_input(file)?;
     let text = input.text("the board")?;
-    let board = parse_board_on(text, variant.topology())
-        .map_err(|e| fail(Status::BadInput, format!("{}: {e}", input.name)))?;
-    let rules = variant.rules();
-    if let Some(problem) = rules.start_problems(&board).first() {
-        return Err(fail(
-            Status::BadInput,
-            format!("{}: not a valid position: {problem}", input.name),
-        ));
-    }
     let side = match turn {
         TurnArg::White => Color::White,
         TurnArg::Black => Color::Black,
     };
-    let mut moves: Vec<String> = rules
-        .legal_moves(&board, side)
-        .iter()
-        .map(|m| variant.write_move(m))
-        .collect();
-    moves.sort();
-    moves.dedup();
+    let moves = MovesRequest::new(BoardText::Rows(vec![text.to_string()]), variant)
+        .turn(side)
+        .run()
+        .map_err(|e| fail(Status::BadInput, format!("{}: {e}", input.name)))?;
     for mv in moves {
         writeln!(out, "{mv}").map_err(write_err)?;
     }

@@ -23,12 +23,12 @@ use postfacto::archive::RulesFrom;
 use postfacto::encode::BoardFacts;
 use postfacto::notation::{Answer, Record};
 use postfacto::reach::{shortest_prefix, PrefixOutcome, ReachError};
+use postfacto::request::{first_solving, with_fen};
 use postfacto::rules::Variant;
 use postfacto::sat::within;
 use postfacto::solve::{check_facts, checked_answer, Engine, Outcome, Reconstructor, SolveError};
 
 use super::args::{AnalysisArgs, ProofFormatArg};
-use super::cnf::with_fen;
 use super::input::{read_input, read_items, read_or_report, record_files, Input, Item, Reader};
 use super::output::{self, Name, Report};
 use super::settings::Settings;
@@ -159,13 +159,11 @@ fn run_item<'r>(
         report.name = name;
         return report;
     }
-    let reader = choose(item, settings);
     let mut report = if item.no_moves {
-        position_only(name, reader)
+        position_only(name, &item.readings[0])
     } else {
-        run_job(name, reader, settings, ticker)
+        run_job(name, &item.readings, settings, ticker)
     };
-    report.variant = reader.variant;
     if let Some(warning) = &item.warning {
         report.err.insert(0, format!("{name}: {warning}"));
     }
@@ -176,7 +174,7 @@ fn run_item<'r>(
                 0,
                 format!(
                     "{name}: read under {} rules (inferred)",
-                    reader.variant.name()
+                    report.variant.name()
                 ),
             );
         }
@@ -188,6 +186,7 @@ fn run_item<'r>(
 /// position, if it has one, is its start and end.
 fn position_only<'r>(name: Name<'r>, reader: &'r Reader) -> Report<'r> {
     let mut report = Report::new(name, &reader.record);
+    report.variant = reader.variant;
     report.no_moves = true;
     if let Some(board) = reader.fen {
         report.answers.push(Answer {
@@ -212,21 +211,6 @@ fn reconstructor(settings: &Settings, variant: Variant, known: BoardFacts) -> Re
     }
 }
 
-/// The reading to work on: the only one, or the first whose record the
-/// engine solves (the first of all when none solves: its verdict is given).
-fn choose<'i>(item: &'i Item, settings: &Settings) -> &'i Reader {
-    if item.readings.len() > 1 {
-        for reader in &item.readings {
-            let known = known_for(settings, reader);
-            let solved = reconstructor(settings, reader.variant, known).solve(&reader.record);
-            if let Ok(Outcome::Solved(_)) = solved {
-                return reader;
-            }
-        }
-    }
-    &item.readings[0]
-}
-
 /// What is known of a record's boards: the command line's facts, and the
 /// start board its PDN `[FEN]` pins when `--start-board` does not say (for
 /// the SAT engine only: the DFS engine takes no facts, and a FEN is then
@@ -239,32 +223,21 @@ fn known_for(settings: &Settings, reader: &Reader) -> BoardFacts {
     }
 }
 
-/// Solves one record; under a time limit, on a thread of its own that is
-/// abandoned when the limit passes (varisat cannot be interrupted). A
-/// repair watches the clock itself and answers with the bound it proved,
-/// so its thread is given a little longer before it is abandoned.
+/// Solves one record (under the first of its readings that solves);
+/// under a time limit, on a thread of its own that is abandoned when the
+/// limit passes (varisat cannot be interrupted): the choice of reading
+/// counts against the limit too. A repair watches the clock itself and
+/// answers with the bound it proved, so its thread is given a little
+/// longer before it is abandoned.
 fn run_job<'r>(
     name: Name<'r>,
-    reader: &'r Reader,
+    readings: &'r [Reader],
     settings: &Arc<Settings>,
     ticker: &Arc<Ticker>,
 ) -> Report<'r> {
-    let known = known_for(settings, reader);
-    let (record, variant) = (&reader.record, reader.variant);
     let limit = match settings.time_limit {
         Some(limit) if settings.solver.is_none() => limit,
-        _ => {
-            return Job {
-                name,
-                record,
-                variant,
-                settings,
-                known,
-                deadline: None,
-                ticker: Arc::clone(ticker),
-            }
-            .run()
-        }
+        _ => return solve_readings(name, readings, settings, None, Arc::clone(ticker)),
     };
     let deadline = Instant::now() + limit;
     let waited = if settings.options.repair || settings.options.from_opening {
@@ -272,36 +245,61 @@ fn run_job<'r>(
     } else {
         limit
     };
-    let (owned, shared, job_name) = (record.clone(), Arc::clone(settings), name.to_string());
+    let (owned, shared, job_name) = (readings.to_vec(), Arc::clone(settings), name.to_string());
     let job_ticker = Arc::clone(ticker);
     let finished = within(waited, move || {
-        Job {
-            name: Name {
-                input: &job_name,
-                instance: None,
-                game: false,
-            },
-            record: &owned,
-            variant,
-            settings: &shared,
-            known,
-            deadline: Some(deadline),
-            ticker: job_ticker,
-        }
-        .run()
-        .without_record()
+        let name = Name {
+            input: &job_name,
+            instance: None,
+            game: false,
+        };
+        solve_readings(name, &owned, &shared, Some(deadline), job_ticker).without_record()
     });
     if let Some(mut report) = finished {
-        report.record = Some(record);
+        let chosen = readings.iter().find(|r| r.variant == report.variant);
+        report.record = Some(&chosen.unwrap_or(&readings[0]).record);
         report.name = name;
         return report;
     }
-    let mut report = Report::new(name, record);
+    let mut report = Report::new(name, &readings[0].record);
+    report.variant = readings[0].variant;
     report.status = Status::Undecided;
     report.micros = limit.as_micros();
     report.err.push(format!(
         "{name}: undecided: the time limit of {limit:?} passed before a verdict"
     ));
+    report
+}
+
+/// The first of `readings` whose record the engine solves (the first of
+/// all when none does: its verdict is given), solved and analysed; the
+/// outcome found while choosing is not computed again.
+fn solve_readings<'r>(
+    name: Name<'r>,
+    readings: &'r [Reader],
+    settings: &Settings,
+    deadline: Option<Instant>,
+    ticker: Arc<Ticker>,
+) -> Report<'r> {
+    let solve =
+        |r: &Reader| reconstructor(settings, r.variant, known_for(settings, r)).solve(&r.record);
+    let (chosen, solved) = match first_solving(readings, solve, deadline) {
+        Ok((i, outcome)) => (i, outcome.map(Ok)),
+        Err(e) => (0, Some(Err(e))),
+    };
+    let reader = &readings[chosen];
+    let mut report = Job {
+        name,
+        record: &reader.record,
+        variant: reader.variant,
+        settings,
+        known: known_for(settings, reader),
+        deadline,
+        ticker,
+        solved,
+    }
+    .run();
+    report.variant = reader.variant;
     report
 }
 
@@ -337,6 +335,8 @@ struct Job<'a, 's> {
     deadline: Option<Instant>,
     /// The progress line of repairs.
     ticker: Arc<Ticker>,
+    /// The record solved already (to choose its reading), if it was.
+    solved: Option<Result<Outcome, SolveError>>,
 }
 
 impl<'a> Job<'a, '_> {
@@ -408,7 +408,10 @@ impl<'a> Job<'a, '_> {
         if options.minimize.is_some() || options.max_per_side.is_some() {
             return self.minimize(report);
         }
-        let outcome = self.reconstructor().solve(self.record)?;
+        let outcome = match self.solved.clone() {
+            Some(solved) => solved?,
+            None => self.reconstructor().solve(self.record)?,
+        };
         match outcome {
             Outcome::Solved(solution) => {
                 report.stats = Some(solution.stats);

@@ -236,7 +236,7 @@ pub fn run(
     let verdicts = fallback.unwrap_or_else(|| {
         let message = items
             .iter()
-            .find_map(|i| i.error.clone())
+            .find_map(|i| i.error.as_ref().map(ToString::to_string))
             .unwrap_or_else(|| "no record to judge".into());
         vec![Err(message.into())]
     });
@@ -270,7 +270,7 @@ fn judged(
     repair: Option<RepairRequest>,
 ) -> Result<(), Rejected> {
     if let Some(error) = &item.error {
-        return Err(error.clone().into());
+        return Err(error.to_string().into());
     }
     let reader = item
         .readings

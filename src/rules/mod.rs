@@ -147,6 +147,17 @@ impl Variant {
         self.facts().name
     }
 
+    /// The rule set of this name, as the command line spells it or as
+    /// pydraughts does (`standard` is International), in any case.
+    pub fn named(name: &str) -> Option<Variant> {
+        let name = name.trim().to_ascii_lowercase();
+        let name = match name.as_str() {
+            "standard" => "international",
+            other => other,
+        };
+        Variant::ALL.into_iter().find(|v| v.name() == name)
+    }
+
     /// Capitalised name, for titles: `English`, `International`.
     pub fn title(self) -> &'static str {
         self.facts().title

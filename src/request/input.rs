@@ -1,0 +1,198 @@
+//! The records of an input (the task's format or PDN), each with the rule
+//! sets to read it under, and the choice among them: the first under
+//! which the record solves.
+
+use std::borrow::Cow;
+use std::time::Instant;
+
+use crate::archive::{read_game, GameError, Reading, RulesFrom};
+use crate::board::PartialBoard;
+use crate::encode::BoardFacts;
+use crate::notation::{games, looks_like_pdn, parse_records_bytes_with, RawGame, SquareNames};
+use crate::solve::{Outcome, SolveError};
+
+use super::{InputError, RulesChoice};
+
+/// How records are read: under a rule choice, captures written short or not.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ReadAs {
+    /// The rule set.
+    pub rules: RulesChoice,
+    /// Captures written by their first and last squares only.
+    pub short_captures: bool,
+}
+
+/// One record (or PDN game) of an input: the readings to try, in order
+/// (one when the rule set is known), or why it cannot be worked on.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Item {
+    /// 1-based line where it starts.
+    pub line: usize,
+    /// Its 1-based number in a PDN file.
+    pub game: Option<usize>,
+    /// Its readings, in the order to try them.
+    pub readings: Vec<Reading>,
+    /// Where its rule sets came from.
+    pub rules_from: RulesFrom,
+    /// A game that cannot be read, or is of rules postfacto does not play.
+    pub error: Option<GameError>,
+    /// The user's rule set and the game's tag disagree.
+    pub warning: Option<String>,
+    /// A PDN game without moves (a diagram).
+    pub no_moves: bool,
+}
+
+/// Whether an input named `name` is PDN: a `.pdn` name, or text that
+/// starts like PDN.
+pub fn is_pdn(name: &str, bytes: &[u8]) -> bool {
+    let head = &bytes[..bytes.len().min(4096)];
+    name.to_ascii_lowercase().ends_with(".pdn") || looks_like_pdn(&String::from_utf8_lossy(head))
+}
+
+/// An input as PDN text. Old archives are not always UTF-8 (Windows code
+/// pages in tag values and comments): every PDN mark is ASCII, so other
+/// bytes are replaced and the file read all the same.
+///
+/// # Errors
+/// A file with NUL bytes is not text.
+pub fn pdn_text(bytes: &[u8]) -> Result<Cow<'_, str>, InputError> {
+    if bytes.contains(&0) {
+        return Err(InputError::NotText);
+    }
+    Ok(String::from_utf8_lossy(bytes))
+}
+
+/// Every record of the input `name` holding `bytes`, each with its readings.
+///
+/// # Errors
+/// The input as a whole cannot be read (not text, or the task's format
+/// malformed: its records are read together).
+pub fn read_items(name: &str, bytes: &[u8], read_as: ReadAs) -> Result<Vec<Item>, InputError> {
+    if is_pdn(name, bytes) {
+        let text = pdn_text(bytes)?;
+        return Ok(games(&text).map(|g| game_item(&g, read_as.rules)).collect());
+    }
+    task_items(bytes, read_as)
+}
+
+/// The records of the task's format, under the rule sets the choice allows.
+fn task_items(bytes: &[u8], read_as: ReadAs) -> Result<Vec<Item>, InputError> {
+    let mut names = SquareNames::default();
+    if read_as.rules == RulesChoice::Auto {
+        names.scan(&String::from_utf8_lossy(bytes));
+    }
+    let from = match read_as.rules {
+        RulesChoice::Auto => RulesFrom::Inferred,
+        _ => RulesFrom::Given,
+    };
+    let mut parsed = Vec::new();
+    let mut first_error = None;
+    for variant in read_as.rules.candidates(names) {
+        let mut geometry = variant.geometry();
+        if read_as.short_captures {
+            geometry = geometry.short_captures();
+        }
+        match parse_records_bytes_with(bytes, geometry) {
+            Ok(records) => parsed.push((variant, records)),
+            Err(e) => {
+                first_error.get_or_insert(e);
+            }
+        }
+    }
+    let Some(count) = parsed.first().map(|(_, records)| records.len()) else {
+        return Err(InputError::Records(first_error.ok_or(InputError::NoMoves)?));
+    };
+    // Record i of every reading, moved out in step.
+    let mut columns: Vec<_> = parsed
+        .into_iter()
+        .map(|(variant, records)| (variant, records.into_iter()))
+        .collect();
+    Ok((0..count)
+        .map(|_| {
+            let readings: Vec<Reading> = columns
+                .iter_mut()
+                .filter_map(|(variant, records)| {
+                    records.next().map(|record| Reading {
+                        variant: *variant,
+                        record,
+                        fen: None,
+                    })
+                })
+                .collect();
+            Item {
+                line: readings[0].record.line,
+                game: None,
+                readings,
+                rules_from: from,
+                error: None,
+                warning: None,
+                no_moves: false,
+            }
+        })
+        .collect())
+}
+
+/// One PDN game, read as [`read_game`] reads it.
+fn game_item(game: &RawGame<'_>, rules: RulesChoice) -> Item {
+    let (line, number) = (game.line, Some(game.number));
+    match read_game(game, rules.given()) {
+        Ok(read) => Item {
+            line,
+            game: number,
+            no_moves: read.no_moves,
+            readings: read.readings,
+            rules_from: read.from,
+            error: None,
+            warning: read.warning,
+        },
+        Err(error) => Item {
+            line,
+            game: number,
+            readings: Vec::new(),
+            rules_from: RulesFrom::Given,
+            error: Some(error),
+            warning: None,
+            no_moves: false,
+        },
+    }
+}
+
+/// The facts, with the start board a PDN `[FEN]` pins when none is given.
+pub fn with_fen(mut known: BoardFacts, reading: &Reading) -> BoardFacts {
+    if known.start.is_none() {
+        known.start = reading.fen.map(|board| PartialBoard {
+            board,
+            known: board.topology().all_bits(),
+        });
+    }
+    known
+}
+
+/// Which of `choices` to work on, and its outcome when it was solved to
+/// choose it: the only one (not solved here), else the first that
+/// `solve` solves, else the first (with its outcome). At `deadline` the
+/// search stops and the first is taken.
+///
+/// # Errors
+/// A solver error (a bug, or an answer that did not replay).
+pub fn first_solving<T>(
+    choices: &[T],
+    solve: impl Fn(&T) -> Result<Outcome, SolveError>,
+    deadline: Option<Instant>,
+) -> Result<(usize, Option<Outcome>), SolveError> {
+    if choices.len() <= 1 {
+        return Ok((0, None));
+    }
+    let mut first = None;
+    for (i, choice) in choices.iter().enumerate() {
+        if deadline.is_some_and(|d| Instant::now() >= d) {
+            break;
+        }
+        let outcome = solve(choice)?;
+        if matches!(outcome, Outcome::Solved(_)) {
+            return Ok((i, Some(outcome)));
+        }
+        first.get_or_insert(outcome);
+    }
+    Ok((0, first))
+}

@@ -1,0 +1,263 @@
+//! The requests on boards and archives: legal moves, the formula, a PDN
+//! archive checked game by game, and the shortest game to a position.
+
+use std::time::{Duration, Instant};
+
+use crate::analysis::refined_dimacs;
+use crate::archive::{verify_archive, GameReport, VerifyOptions};
+use crate::board::{Board, Color};
+use crate::notation::{to_fen, Record};
+use crate::reach::{Goal, Reach, ReachError, ReachOutcome};
+use crate::rules::Variant;
+use crate::solve::{Reconstructor, SolveError};
+
+use super::input::{first_solving, pdn_text};
+use super::{BoardText, Fragment, InputError, RequestError};
+
+/// The legal moves on a board.
+#[derive(Clone, Debug)]
+pub struct MovesRequest {
+    board: BoardText,
+    variant: Variant,
+    turn: Option<Color>,
+}
+
+impl MovesRequest {
+    /// The moves on `board` under `variant`, for the side its FEN names.
+    pub fn new(board: BoardText, variant: Variant) -> MovesRequest {
+        MovesRequest {
+            board,
+            variant,
+            turn: None,
+        }
+    }
+
+    /// For `turn` (needed for board rows; over a FEN's side).
+    #[must_use]
+    pub fn turn(mut self, turn: Color) -> MovesRequest {
+        self.turn = Some(turn);
+        self
+    }
+
+    /// The legal moves as the rule set writes them (every landing of a
+    /// capture), sorted as strings, each once.
+    ///
+    /// # Errors
+    /// The board cannot be read, has unknown squares, or breaks a rule
+    /// of positions.
+    pub fn run(&self) -> Result<Vec<String>, InputError> {
+        let (facts, fen_turn) = self.board.read(self.variant.topology(), "given")?;
+        let all = self.variant.topology().all_bits();
+        if facts.known != all {
+            return Err(InputError::Board {
+                which: "given",
+                line: 1,
+                message: "an unknown square ('?'): legal moves need every square known".into(),
+            });
+        }
+        let rules = self.variant.rules();
+        if let Some(problem) = rules.start_problems(&facts.board).first() {
+            return Err(InputError::NotAPosition {
+                which: "given",
+                problem: problem.to_string(),
+            });
+        }
+        let side = self.turn.or(fen_turn).ok_or(InputError::NoTurn)?;
+        let mut moves: Vec<String> = rules
+            .legal_moves(&facts.board, side)
+            .iter()
+            .map(|m| self.variant.write_move(m))
+            .collect();
+        moves.sort();
+        moves.dedup();
+        Ok(moves)
+    }
+}
+
+/// The formula `solve` hands its solver for a fragment, in DIMACS with
+/// named variables and clause groups.
+#[derive(Clone, Debug)]
+pub struct CnfRequest {
+    fragment: Fragment,
+}
+
+impl CnfRequest {
+    /// The formula of `fragment`.
+    pub fn new(fragment: Fragment) -> CnfRequest {
+        CnfRequest { fragment }
+    }
+
+    /// The DIMACS text: under the first rule set the fragment solves
+    /// under when several may be its own; for a damaged fragment with the
+    /// clauses `solve` learns (see `encodings/damaged.md`).
+    ///
+    /// # Errors
+    /// Bad input, or the formula cannot be built.
+    pub fn run(&self) -> Result<String, RequestError> {
+        let problems = self.fragment.problems()?;
+        let (chosen, _) = first_solving(
+            &problems,
+            |p| {
+                Reconstructor::new(p.variant)
+                    .facts(p.known)
+                    .solve(&p.record)
+            },
+            None,
+        )
+        .map_err(RequestError::from_solve)?;
+        let problem = &problems[chosen];
+        let cnf = refined_dimacs(&problem.record, problem.variant, problem.known)
+            .map_err(RequestError::from_solve)?;
+        let mut text = Vec::new();
+        cnf.write_dimacs(&mut text)
+            .map_err(|e| SolveError::Internal(format!("writing DIMACS: {e}")))?;
+        Ok(String::from_utf8_lossy(&text).into_owned())
+    }
+}
+
+/// A PDN archive checked game by game, as `verify --pdn` checks it.
+#[derive(Clone, Debug)]
+pub struct VerifyRequest {
+    bytes: Vec<u8>,
+    options: VerifyOptions,
+}
+
+impl VerifyRequest {
+    /// The archive's bytes (UTF-8 or not: see [`pdn_text`]).
+    pub fn new(bytes: impl Into<Vec<u8>>) -> VerifyRequest {
+        VerifyRequest {
+            bytes: bytes.into(),
+            options: VerifyOptions::default(),
+        }
+    }
+
+    /// The archive in the file at `path`.
+    ///
+    /// # Errors
+    /// The file cannot be read.
+    pub fn from_path(path: &std::path::Path) -> Result<VerifyRequest, InputError> {
+        std::fs::read(path)
+            .map(VerifyRequest::new)
+            .map_err(|source| InputError::Io {
+                path: path.display().to_string(),
+                source,
+            })
+    }
+
+    /// Under the rule set named, over the games' tags.
+    #[must_use]
+    pub fn rules(mut self, given: Option<Variant>) -> VerifyRequest {
+        self.options.given = given;
+        self
+    }
+
+    /// Refusing what real archives write but the standard does not.
+    #[must_use]
+    pub fn strict(mut self, strict: bool) -> VerifyRequest {
+        self.options.strict = strict;
+        self
+    }
+
+    /// A report per game, in order.
+    ///
+    /// # Errors
+    /// The bytes are not text.
+    pub fn run(&self) -> Result<Vec<GameReport>, InputError> {
+        Ok(verify_archive(&pdn_text(&self.bytes)?, self.options))
+    }
+}
+
+/// A shortest game found: its moves from the opening and the board it
+/// ends on, which fits the position asked for.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Reached {
+    /// The rule set.
+    pub variant: Variant,
+    /// The game, from the opening.
+    pub record: Record,
+    /// The board it ends on.
+    pub end: Board,
+}
+
+impl Reached {
+    /// The moves, every landing written.
+    pub fn moves(&self) -> Vec<String> {
+        self.record
+            .moves
+            .iter()
+            .map(|m| self.variant.write_move(m))
+            .collect()
+    }
+
+    /// The board it ends on as a FEN string.
+    pub fn end_fen(&self) -> String {
+        let turn = self.record.mover(self.record.moves.len() + 1);
+        to_fen(&self.end, turn, self.variant.fen_algebraic())
+    }
+}
+
+/// The shortest legal game from the opening to a position: no game of
+/// fewer plies reaches it (`encodings/reach.md`).
+#[derive(Clone, Debug)]
+pub struct ReachRequest {
+    goal: BoardText,
+    variant: Variant,
+    turn: Option<Color>,
+    limit: Option<Duration>,
+}
+
+impl ReachRequest {
+    /// The position `goal` (a FEN, or rows with `?` for squares that may
+    /// hold anything) under `variant`.
+    pub fn new(goal: BoardText, variant: Variant) -> ReachRequest {
+        ReachRequest {
+            goal,
+            variant,
+            turn: None,
+            limit: None,
+        }
+    }
+
+    /// With `turn` to move there (needed for rows; over a FEN's side).
+    #[must_use]
+    pub fn turn(mut self, turn: Color) -> ReachRequest {
+        self.turn = Some(turn);
+        self
+    }
+
+    /// Undecided, with the bound proved, when `limit` passes.
+    #[must_use]
+    pub fn limit(mut self, limit: Option<Duration>) -> ReachRequest {
+        self.limit = limit;
+        self
+    }
+
+    /// The shortest game.
+    ///
+    /// # Errors
+    /// Bad input, impossible (no game reaches the position), undecided
+    /// (with the bound proved), or a bug.
+    pub fn run(&self) -> Result<Reached, RequestError> {
+        let (board, fen_turn) = self.goal.read(self.variant.topology(), "given")?;
+        let turn = self.turn.or(fen_turn).ok_or(InputError::NoTurn)?;
+        let deadline = self.limit.map(|limit| Instant::now() + limit);
+        let search = Reach::new(self.variant).deadline(deadline);
+        let outcome = search
+            .search(&Goal { board, turn }, &mut |_| {})
+            .map_err(|e| match e {
+                ReachError::Internal(why) => RequestError::Internal(SolveError::Internal(why)),
+                other => InputError::Unsupported(other.to_string()).into(),
+            })?;
+        match outcome {
+            ReachOutcome::Found { game, .. } => Ok(Reached {
+                variant: self.variant,
+                record: game.record,
+                end: game.end,
+            }),
+            ReachOutcome::Unreachable { reason, .. } => Err(RequestError::Impossible { reason }),
+            ReachOutcome::Undecided { at_least } => Err(RequestError::Undecided {
+                reason: format!("the time limit passed: no game of fewer than {at_least} plies reaches the position"),
+            }),
+        }
+    }
+}

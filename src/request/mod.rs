@@ -1,0 +1,266 @@
+//! One request per job, each answering with checked results: the layer the
+//! binary, the Python package and a cluster task all call.
+//!
+//! A request holds what a user has in hand (move strings, FEN strings or
+//! board rows, a rule set's name) and its `run` returns an answer the
+//! replayer has accepted, or a [`RequestError`] whose kind is the binary's
+//! exit status. Rule inference (`rules: auto`) happens here, once, inside
+//! the request's time limit.
+//!
+//! ```
+//! use postfacto::request::{Fragment, SolveRequest};
+//! let fragment = Fragment::new(["21-17", "13x22x31x24", "19x28"]).first_named("white")?;
+//! let solved = SolveRequest::new(fragment).run()?;
+//! assert_eq!(solved.moves(), ["21-17", "13x22x31x24", "19x28"]);
+//! # Ok::<_, postfacto::request::RequestError>(())
+//! ```
+
+mod fragment;
+mod input;
+mod jobs;
+mod solve;
+
+use std::io;
+
+use crate::notation::{ParseFenError, ParseMoveError, ParsePdnError, ParseRecordError};
+use crate::solve::SolveError;
+
+pub use fragment::{side_named, BoardText, Fragment, Problem, RulesChoice};
+pub use input::{first_solving, is_pdn, pdn_text, read_items, with_fen, Item, ReadAs};
+pub use jobs::{CnfRequest, MovesRequest, ReachRequest, Reached, VerifyRequest};
+pub use solve::{why_impossible, RepairRequest, Repaired, SolveRequest, Solved};
+
+/// Why a request gives no answer; [`RequestError::exit_status`] is the
+/// binary's exit status for it.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum RequestError {
+    /// The request cannot be read (exit status 2).
+    #[error(transparent)]
+    BadInput(#[from] InputError),
+    /// No start board makes the moves legal, or no repair within the
+    /// edits allowed exists, or no game reaches the position (exit 1).
+    #[error("{reason}")]
+    Impossible {
+        /// Why, in one line (the smallest set of rules in conflict).
+        reason: String,
+    },
+    /// A time limit passed before a verdict (exit 3).
+    #[error("undecided: {reason}")]
+    Undecided {
+        /// What was proved before it passed.
+        reason: String,
+    },
+    /// The solver failed or an answer did not replay: a bug (exit 4).
+    #[error(transparent)]
+    Internal(#[from] SolveError),
+}
+
+impl RequestError {
+    /// The binary's exit status: 1 impossible, 2 bad input, 3 undecided,
+    /// 4 internal error.
+    pub fn exit_status(&self) -> u8 {
+        match self {
+            RequestError::Impossible { .. } => 1,
+            RequestError::BadInput(_) => 2,
+            RequestError::Undecided { .. } => 3,
+            RequestError::Internal(_) => 4,
+        }
+    }
+
+    /// A solver error as the request reports it: a request the engine
+    /// cannot serve is bad input, a limit undecided, the rest internal.
+    fn from_solve(error: SolveError) -> RequestError {
+        match error {
+            SolveError::Unsupported(why) => InputError::Unsupported(why).into(),
+            e if e.is_undecided() => RequestError::Undecided {
+                reason: e.to_string(),
+            },
+            e => RequestError::Internal(e),
+        }
+    }
+}
+
+/// What is wrong with a request's input.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum InputError {
+    /// A rule set postfacto does not know.
+    #[error("unknown rule set '{0}' (known: english, russian, international, brazilian, pool, czech, italian, spanish, portuguese, canadian, auto)")]
+    UnknownRules(String),
+    /// A side that is neither white nor black.
+    #[error("unknown side '{0}': white or black")]
+    UnknownSide(String),
+    /// A record without a single move.
+    #[error("no moves to reconstruct")]
+    NoMoves,
+    /// A move that cannot be read.
+    #[error("move {ply} '{text}': {source}")]
+    Move {
+        /// Its 1-based ply.
+        ply: usize,
+        /// The move as given.
+        text: String,
+        /// What is wrong with it.
+        #[source]
+        source: ParseMoveError,
+    },
+    /// A FEN string that cannot be read.
+    #[error("the {which} board: {source}")]
+    Fen {
+        /// `start`, `end` or `given`.
+        which: &'static str,
+        /// What is wrong with it.
+        #[source]
+        source: ParseFenError,
+    },
+    /// Board rows that cannot be read.
+    #[error("the {which} board, row line {line}: {message}")]
+    Board {
+        /// `start`, `end` or `given`.
+        which: &'static str,
+        /// The 1-based line of the rows.
+        line: usize,
+        /// What is wrong.
+        message: String,
+    },
+    /// A board that breaks a rule of positions (a man on its crowning row).
+    #[error("the {which} board is not a legal position: {problem}")]
+    NotAPosition {
+        /// `start`, `end` or `given`.
+        which: &'static str,
+        /// The rule it breaks.
+        problem: String,
+    },
+    /// A PDN text that cannot be read as a whole.
+    #[error(transparent)]
+    Pdn(#[from] ParsePdnError),
+    /// Records in the task's format that cannot be read.
+    #[error(transparent)]
+    Records(#[from] ParseRecordError),
+    /// Bytes that are not text (NUL bytes).
+    #[error("not a text file (it holds NUL bytes)")]
+    NotText,
+    /// A board given as rows, with no side to move named.
+    #[error("a board given as rows needs the side to move named")]
+    NoTurn,
+    /// A file that cannot be read.
+    #[error("{path}: {source}")]
+    Io {
+        /// The file.
+        path: String,
+        /// Why.
+        #[source]
+        source: io::Error,
+    },
+    /// A request this engine or rule set cannot serve.
+    #[error("{0}")]
+    Unsupported(String),
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::Variant;
+
+    fn english(moves: &[&str], first: &str) -> Fragment {
+        Fragment::new(moves.iter().copied())
+            .first_named(first)
+            .unwrap()
+    }
+
+    #[test]
+    fn a_fragment_solves_and_its_fens_name_the_sides_to_move() {
+        let solved = SolveRequest::new(english(&["11-15", "23-19", "8-11"], "black"))
+            .run()
+            .unwrap();
+        assert_eq!(solved.variant, Variant::English);
+        assert!(solved.start_fen().starts_with("B:W"));
+        assert!(solved.end_fen().starts_with("W:W"));
+        assert_eq!(solved.moves(), ["11-15", "23-19", "8-11"]);
+    }
+
+    #[test]
+    fn auto_finds_the_rule_set_the_moves_need() {
+        // Numbers up to 32 try English first; above 32, the 10x10 board.
+        let fragment = Fragment::new(["11-15", "23-19"])
+            .rules(RulesChoice::Auto)
+            .first(crate::board::Color::Black);
+        let solved = SolveRequest::new(fragment).run().unwrap();
+        assert!(solved.inferred);
+        assert_eq!(solved.variant, Variant::English);
+        let fragment = Fragment::new(["33-28", "19-23", "28x19", "14x23"]).rules(RulesChoice::Auto);
+        let solved = SolveRequest::new(fragment).run().unwrap();
+        assert_eq!(solved.variant, Variant::International);
+    }
+
+    #[test]
+    fn an_impossible_fragment_says_why_and_exits_one() {
+        let error = SolveRequest::new(english(&["11-15", "11-15"], "black"))
+            .run()
+            .unwrap_err();
+        assert_eq!(error.exit_status(), 1, "{error}");
+        assert!(!error.to_string().is_empty());
+    }
+
+    #[test]
+    fn bad_input_names_the_move_and_exits_two() {
+        let error = SolveRequest::new(english(&["11-15", "99-15"], "black"))
+            .run()
+            .unwrap_err();
+        assert_eq!(error.exit_status(), 2);
+        assert!(error.to_string().starts_with("move 2 '99-15'"), "{error}");
+        let error = SolveRequest::new(Fragment::new(Vec::<String>::new()))
+            .run()
+            .unwrap_err();
+        assert!(matches!(error, RequestError::BadInput(InputError::NoMoves)));
+        assert!(RulesChoice::named("frisian").is_err());
+        assert_eq!(
+            RulesChoice::named("standard").unwrap(),
+            RulesChoice::Given(Variant::International)
+        );
+    }
+
+    #[test]
+    fn a_start_fen_is_a_fact_and_names_the_first_side() {
+        let fragment = Fragment::new(["22-18"]).start(BoardText::Fen("W:W22:B1".into()));
+        let solved = SolveRequest::new(fragment).run().unwrap();
+        assert_eq!(solved.start_fen(), "W:W22:B1");
+        assert_eq!(solved.end_fen(), "B:W18:B1");
+    }
+
+    #[test]
+    fn legal_moves_of_a_fen_write_every_landing() {
+        let moves = MovesRequest::new(
+            BoardText::Fen("W:W31,32:B27".into()),
+            Variant::International,
+        )
+        .run()
+        .unwrap();
+        assert_eq!(moves, ["31x22", "32x21"]);
+        let rows = BoardText::Rows(vec![".".repeat(8); 8]);
+        assert!(matches!(
+            MovesRequest::new(rows, Variant::English).run(),
+            Err(InputError::NoTurn)
+        ));
+    }
+
+    #[test]
+    fn a_misread_square_is_repaired() {
+        let fragment = Fragment::new(["32-28", "18-23", "28-18"])
+            .rules(RulesChoice::Given(Variant::International))
+            .first(crate::board::Color::White);
+        let repaired = RepairRequest::new(fragment).run().unwrap();
+        assert_eq!(repaired.edits.len(), 1);
+        let edit = &repaired.edits[0];
+        assert_eq!((edit.ply, edit.written.as_str()), (3, "28-18"));
+        assert_eq!(edit.kind, crate::analysis::EditKind::Square);
+        assert_eq!(repaired.solved.moves()[2], edit.read);
+    }
+
+    #[test]
+    fn the_formula_is_dimacs() {
+        let text = CnfRequest::new(english(&["11-15"], "black")).run().unwrap();
+        assert!(text.lines().any(|l| l.starts_with("p cnf ")));
+    }
+}
