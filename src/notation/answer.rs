@@ -221,7 +221,7 @@ fn read_cells(
                     return Err(ParseAnswerError {
                         line,
                         message: format!(
-                            "column {} is a light square and must be '.', found '{ch}'",
+                            "column {} is a light square and must be '-' or '.', found '{ch}'",
                             col + 1
                         ),
                     })

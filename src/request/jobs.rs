@@ -4,9 +4,9 @@
 use std::time::{Duration, Instant};
 
 use crate::analysis::refined_dimacs;
-use crate::archive::{verify_archive, GameReport, VerifyOptions};
+use crate::archive::{reading, verify_archive, verify_games, GameReport, VerifyOptions};
 use crate::board::{Board, Color};
-use crate::notation::{to_fen, Record};
+use crate::notation::{games, to_fen, GameReading, RawGame, Record};
 use crate::reach::{Goal, Reach, ReachError, ReachOutcome};
 use crate::rules::Variant;
 use crate::solve::{Reconstructor, SolveError};
@@ -165,6 +165,58 @@ impl VerifyRequest {
     pub fn run(&self) -> Result<Vec<GameReport>, InputError> {
         Ok(verify_archive(&pdn_text(&self.bytes)?, self.options))
     }
+
+    /// A report per game, in order, each with its moves as read under the
+    /// rule set it was checked under.
+    ///
+    /// # Errors
+    /// The bytes are not text.
+    pub fn games(&self) -> Result<Vec<CheckedGame>, InputError> {
+        let text = pdn_text(&self.bytes)?;
+        let raw: Vec<_> = games(&text).collect();
+        Ok(verify_games(&raw, self.options)
+            .into_iter()
+            .zip(&raw)
+            .map(|(report, game)| CheckedGame {
+                moves: moves_read(game, &report, self.options.strict),
+                report,
+            })
+            .collect())
+    }
+}
+
+/// One game of an archive checked, with its moves as read.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CheckedGame {
+    /// The verdict and what was read how.
+    pub report: GameReport,
+    /// The moves as read (`?` where illegible), in the notation of the
+    /// rule set it was checked under; none when it could not be read.
+    pub moves: Vec<String>,
+}
+
+/// The moves of `game` as read under the rule set of its report.
+fn moves_read(game: &RawGame<'_>, report: &GameReport, strict: bool) -> Vec<String> {
+    let Some(variant) = report.rules.as_ref().map(|r| r.variant) else {
+        return Vec::new();
+    };
+    let options = GameReading {
+        strict,
+        ..reading(variant)
+    };
+    let Ok(read) = game.read(options) else {
+        return Vec::new();
+    };
+    let algebraic = variant.algebraic();
+    read.record
+        .written_moves()
+        .iter()
+        .map(|w| match w.known() {
+            Some(mv) => variant.write_move(mv),
+            None if algebraic => w.algebraic(),
+            None => w.numbered(),
+        })
+        .collect()
 }
 
 /// A shortest game found: its moves from the opening and the board it
@@ -240,6 +292,13 @@ impl ReachRequest {
     pub fn run(&self) -> Result<Reached, RequestError> {
         let (board, fen_turn) = self.goal.read(self.variant.topology(), "given")?;
         let turn = self.turn.or(fen_turn).ok_or(InputError::NoTurn)?;
+        if let Some(problem) = self.variant.rules().start_problems(&board.board).first() {
+            return Err(InputError::NotAPosition {
+                which: "given",
+                problem: format!("it cannot occur in a game: {problem}"),
+            }
+            .into());
+        }
         let deadline = self.limit.map(|limit| Instant::now() + limit);
         let search = Reach::new(self.variant).deadline(deadline);
         let outcome = search

@@ -1,0 +1,183 @@
+"""Type stubs of postfacto (see the module's docstring)."""
+
+from os import PathLike
+from typing import Dict, List, Optional, Sequence, Tuple, Union
+
+__version__: str
+
+#: The rule sets postfacto plays, by the names its calls take.
+RULES: List[str]
+
+#: A board: a FEN string (``W:W31,32:B1-20``), or its rows as the binary
+#: prints them (one string of lines, or a list of row strings; ``?`` for a
+#: square not known, on a start or end board).
+BoardLike = Union[str, Sequence[str]]
+#: Moves: a list of move strings, or one movetext (``1. 32-28 18-23``);
+#: ``?`` where a square or a move is illegible.
+MovesLike = Union[str, Sequence[str]]
+
+class PostfactoError(Exception):
+    """Every error postfacto raises."""
+
+class BadInput(PostfactoError):
+    """The input cannot be read (the binary exits 2 for it)."""
+
+class Impossible(PostfactoError):
+    """No answer exists (the binary exits 1)."""
+
+    #: Why, in one line: the smallest set of rules in conflict.
+    reason: str
+
+class Undecided(PostfactoError):
+    """A time limit passed before a verdict (the binary exits 3)."""
+
+class InternalError(PostfactoError):
+    """The solver failed or an answer did not replay: a bug (exit 4)."""
+
+class Answer:
+    """A reconstruction, checked by postfacto's replayer."""
+
+    #: The rule set used.
+    rules: str
+    #: Whether it was inferred (``rules="auto"``).
+    inferred: bool
+    #: The side that made the first move: ``"white"`` or ``"black"``.
+    first: str
+    #: The start board as FEN (as pydraughts writes it), first side to move.
+    start_fen: str
+    #: The end board as FEN, the next side to move.
+    end_fen: str
+    #: The start board's rows as the binary prints them.
+    start: List[str]
+    #: The end board's rows.
+    end: List[str]
+    #: The moves as played, every landing of a capture written.
+    moves: List[str]
+    #: The moves as written (``?`` where illegible).
+    record: List[str]
+
+class Edit:
+    """One edit of a repair."""
+
+    #: The 1-based ply it concerns (0 for the side that moved first).
+    ply: int
+    #: ``"square"``, ``"move"``, ``"missing"``, ``"extra"`` or ``"first"``.
+    kind: str
+    #: What was written there (empty for a missing move).
+    written: str
+    #: What it is read as (empty for an extra move).
+    read: str
+    def __init__(self, ply: int, kind: str, written: str, read: str) -> None: ...
+
+class Repair:
+    """The fewest edits that make a record legal, and its answer."""
+
+    #: The edits in ply order; empty when the record is legal as written.
+    edits: List[Edit]
+    #: The answer of the repaired record.
+    answer: Answer
+
+class Game:
+    """A shortest legal game from the opening to a position."""
+
+    #: The rule set.
+    rules: str
+    #: The moves from the opening, every landing written.
+    moves: List[str]
+    #: Its length in plies: no legal game of fewer reaches the position.
+    plies: int
+    #: The board it ends on, as FEN.
+    end_fen: str
+    #: That board's rows.
+    end: List[str]
+
+class PdnGame:
+    """One game of a PDN archive, checked as ``postfacto verify --pdn`` does."""
+
+    #: Its 1-based position in the file.
+    number: int
+    #: The 1-based line where it starts.
+    line: int
+    #: The rule set it was checked under (None when none could be chosen).
+    rules: Optional[str]
+    #: Whether that rule set was inferred from its notation and moves.
+    inferred: bool
+    #: ``"ok"``, ``"illegal"``, ``"no moves"``, ``"unreadable"`` or ``"unsupported"``.
+    status: str
+    #: The ply an illegal game breaks a rule at (0: its FEN position).
+    ply: Optional[int]
+    #: Why, for a game that is not ok.
+    reason: Optional[str]
+    #: What was read leniently, one note each.
+    notes: List[str]
+    #: The moves as read.
+    moves: List[str]
+    #: Its tags.
+    headers: Dict[str, str]
+
+def solve(
+    moves: MovesLike,
+    rules: str = "english",
+    first: Optional[str] = None,
+    start: Optional[BoardLike] = None,
+    end: Optional[BoardLike] = None,
+    short_captures: bool = False,
+    limit: Optional[float] = None,
+) -> Answer:
+    """A start position from which ``moves`` are legal, and where they lead.
+
+    ``first`` is ``"white"`` or ``"black"`` (by default the side a start
+    FEN names, else the side that opens a game under ``rules``).
+    ``start``/``end`` are facts about those boards. ``limit`` is in
+    seconds. Raises :class:`Impossible` (with ``.reason``),
+    :class:`BadInput`, :class:`Undecided`.
+    """
+
+def repair(
+    moves: MovesLike,
+    rules: str = "english",
+    first: Optional[str] = None,
+    start: Optional[BoardLike] = None,
+    end: Optional[BoardLike] = None,
+    max_edits: int = 3,
+    limit: Optional[float] = None,
+) -> Repair:
+    """The fewest edits (at most ``max_edits``) that make ``moves`` legal.
+
+    Raises :class:`Impossible` when none within ``max_edits`` exists,
+    :class:`Undecided` (with the bound proved) when ``limit`` passes.
+    """
+
+def cnf(
+    moves: MovesLike,
+    rules: str = "english",
+    first: Optional[str] = None,
+    start: Optional[BoardLike] = None,
+    end: Optional[BoardLike] = None,
+    short_captures: bool = False,
+) -> str:
+    """The formula ``solve`` hands its SAT solver, as DIMACS text."""
+
+def legal_moves(position: BoardLike, rules: str = "english", turn: Optional[str] = None) -> List[str]:
+    """The legal moves on ``position`` (a FEN names the side; rows need ``turn``)."""
+
+def reach(
+    position: BoardLike,
+    rules: str = "english",
+    turn: Optional[str] = None,
+    limit: Optional[float] = None,
+) -> Game:
+    """A shortest legal game from the opening to ``position``.
+
+    Raises :class:`Impossible` when no game reaches it, :class:`Undecided`
+    when ``limit`` (seconds) passes first.
+    """
+
+def read_pdn(
+    path: Optional[Union[str, "PathLike[str]"]] = None,
+    *,
+    text: Optional[str] = None,
+    rules: Optional[str] = None,
+    strict: bool = False,
+) -> List[PdnGame]:
+    """Every game of a PDN archive (a file, or ``text=``), checked."""

@@ -1,0 +1,550 @@
+//! `postfacto._native`: the Python face of the postfacto library. Every
+//! call builds one of the library's requests (`postfacto::request`) from
+//! the strings a Python user has, runs it with the GIL released, and hands
+//! back its checked answer as plain Python values; its errors become the
+//! package's exceptions. No logic of its own beyond that translation.
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use pyo3::create_exception;
+use pyo3::exceptions::PyException;
+use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyList, PyString};
+
+use postfacto::archive::{RulesFrom, Verdict};
+use postfacto::board::{Board, Color};
+use postfacto::request::{
+    side_named, BoardText, CheckedGame, CnfRequest, Fragment, InputError, MovesRequest,
+    ReachRequest, Reached, RepairRequest, RequestError, RulesChoice, SolveRequest, Solved,
+    VerifyRequest,
+};
+use postfacto::rules::Variant;
+
+create_exception!(
+    postfacto,
+    PostfactoError,
+    PyException,
+    "Every error postfacto raises."
+);
+create_exception!(
+    postfacto,
+    BadInput,
+    PostfactoError,
+    "The input cannot be read (the binary exits 2 for it): a move, a FEN, a rule set's name."
+);
+create_exception!(
+    postfacto,
+    Impossible,
+    PostfactoError,
+    "No answer exists (the binary exits 1): `.reason` says why."
+);
+create_exception!(
+    postfacto,
+    Undecided,
+    PostfactoError,
+    "A time limit passed before a verdict (the binary exits 3)."
+);
+create_exception!(
+    postfacto,
+    InternalError,
+    PostfactoError,
+    "The solver failed or an answer did not replay: a bug (the binary exits 4)."
+);
+
+/// A library error as the exception the package raises for it; an
+/// `Impossible` carries `.reason`.
+fn raised(py: Python<'_>, error: RequestError) -> PyErr {
+    let message = error.to_string();
+    match error {
+        RequestError::BadInput(_) => BadInput::new_err(message),
+        RequestError::Impossible { reason } => {
+            let err = Impossible::new_err(message);
+            // Setting an attribute on a fresh exception cannot fail.
+            let _ = err.value(py).setattr("reason", reason);
+            err
+        }
+        RequestError::Undecided { .. } => Undecided::new_err(message),
+        _ => InternalError::new_err(message),
+    }
+}
+
+fn bad(error: InputError) -> PyErr {
+    BadInput::new_err(error.to_string())
+}
+
+/// Moves: a list of strings, or one movetext string (`1. 32-28 18-23`).
+fn fragment_of(moves: &Bound<'_, PyAny>) -> PyResult<Fragment> {
+    if let Ok(text) = moves.downcast::<PyString>() {
+        return Ok(Fragment::from_movetext(&text.to_cow()?));
+    }
+    let list: Vec<String> = moves
+        .extract()
+        .map_err(|_| BadInput::new_err("moves: a list of strings, or one movetext string"))?;
+    Ok(Fragment::new(list))
+}
+
+/// A board: a FEN string, one string of rows, or a list of row strings.
+fn board_of(board: &Bound<'_, PyAny>, which: &str) -> PyResult<BoardText> {
+    if let Ok(text) = board.downcast::<PyString>() {
+        let text = text.to_cow()?;
+        return Ok(if text.contains(':') {
+            BoardText::Fen(text.trim().to_string())
+        } else {
+            BoardText::Rows(vec![text.into_owned()])
+        });
+    }
+    board
+        .extract::<Vec<String>>()
+        .map(BoardText::Rows)
+        .map_err(|_| {
+            BadInput::new_err(format!(
+                "{which}: a FEN string or board rows (a list of strings)"
+            ))
+        })
+}
+
+/// The fragment a call describes.
+fn described(
+    moves: &Bound<'_, PyAny>,
+    rules: &str,
+    first: Option<&str>,
+    start: Option<&Bound<'_, PyAny>>,
+    end: Option<&Bound<'_, PyAny>>,
+    short_captures: bool,
+) -> PyResult<Fragment> {
+    let mut fragment = fragment_of(moves)?
+        .rules_named(rules)
+        .map_err(bad)?
+        .short_captures(short_captures);
+    if let Some(first) = first {
+        fragment = fragment.first_named(first).map_err(bad)?;
+    }
+    if let Some(start) = start {
+        fragment = fragment.start(board_of(start, "start")?);
+    }
+    if let Some(end) = end {
+        fragment = fragment.end(board_of(end, "end")?);
+    }
+    Ok(fragment)
+}
+
+/// One rule set, named (calls on boards need it: `auto` infers from moves).
+fn one_rule_set(rules: &str) -> PyResult<Variant> {
+    match RulesChoice::named(rules).map_err(bad)? {
+        RulesChoice::Auto => Err(BadInput::new_err(
+            "a rule set must be named here: 'auto' infers one from moves only",
+        )),
+        choice => Ok(choice.fixed().unwrap_or_default()),
+    }
+}
+
+fn seconds(limit: Option<f64>) -> PyResult<Option<Duration>> {
+    limit
+        .map(|s| {
+            Duration::try_from_secs_f64(s)
+                .map_err(|_| BadInput::new_err(format!("limit: {s} is not a number of seconds")))
+        })
+        .transpose()
+}
+
+fn side_name(color: Color) -> String {
+    match color {
+        Color::White => "white".into(),
+        Color::Black => "black".into(),
+    }
+}
+
+fn rows(board: &Board) -> Vec<String> {
+    (0..board.topology().size())
+        .map(|row| board.row_text(row))
+        .collect()
+}
+
+/// A reconstruction: the start board, the board the moves lead to, and
+/// the moves as played, all checked by postfacto's replayer.
+#[pyclass(frozen, get_all, module = "postfacto")]
+#[derive(Clone)]
+struct Answer {
+    /// The rule set used (`english`, `international`, ...).
+    rules: String,
+    /// Whether the rule set was inferred (`rules="auto"`).
+    inferred: bool,
+    /// The side that made the first move (`white` or `black`).
+    first: String,
+    /// The start board as a FEN string, the first side to move.
+    start_fen: String,
+    /// The end board as a FEN string, the next side to move.
+    end_fen: String,
+    /// The start board's rows as the binary prints them.
+    start: Vec<String>,
+    /// The end board's rows.
+    end: Vec<String>,
+    /// The moves as played, every landing of a capture written.
+    moves: Vec<String>,
+    /// The moves as written (`?` where they were illegible).
+    record: Vec<String>,
+}
+
+impl Answer {
+    fn of(solved: &Solved) -> Answer {
+        Answer {
+            rules: solved.variant.name().into(),
+            inferred: solved.inferred,
+            first: side_name(solved.filled.first),
+            start_fen: solved.start_fen(),
+            end_fen: solved.end_fen(),
+            start: rows(&solved.answer.start),
+            end: rows(&solved.answer.end),
+            moves: solved.moves(),
+            record: solved.written(),
+        }
+    }
+}
+
+#[pymethods]
+impl Answer {
+    fn __repr__(&self) -> String {
+        format!(
+            "Answer(rules={:?}, start_fen={:?}, end_fen={:?}, moves={:?})",
+            self.rules, self.start_fen, self.end_fen, self.moves
+        )
+    }
+}
+
+/// Finds a start position from which `moves` are legal, and the position
+/// they lead to.
+#[pyfunction]
+#[pyo3(signature = (moves, rules="english", first=None, start=None, end=None, short_captures=false, limit=None))]
+#[allow(clippy::too_many_arguments)]
+fn solve(
+    py: Python<'_>,
+    moves: &Bound<'_, PyAny>,
+    rules: &str,
+    first: Option<&str>,
+    start: Option<&Bound<'_, PyAny>>,
+    end: Option<&Bound<'_, PyAny>>,
+    short_captures: bool,
+    limit: Option<f64>,
+) -> PyResult<Answer> {
+    let fragment = described(moves, rules, first, start, end, short_captures)?;
+    let request = SolveRequest::new(fragment).limit(seconds(limit)?);
+    py.allow_threads(|| request.run())
+        .map(|solved| Answer::of(&solved))
+        .map_err(|e| raised(py, e))
+}
+
+/// One edit of a repair.
+#[pyclass(frozen, get_all, eq, module = "postfacto")]
+#[derive(Clone, PartialEq, Eq)]
+struct Edit {
+    /// The 1-based ply it concerns (0 for the side that moved first).
+    ply: usize,
+    /// `square`, `move`, `missing`, `extra` or `first`.
+    kind: String,
+    /// What was written there (empty for a missing move).
+    written: String,
+    /// What it is read as (empty for an extra move).
+    read: String,
+}
+
+#[pymethods]
+impl Edit {
+    #[new]
+    fn new(ply: usize, kind: String, written: String, read: String) -> Edit {
+        Edit {
+            ply,
+            kind,
+            written,
+            read,
+        }
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "Edit(ply={}, kind={:?}, written={:?}, read={:?})",
+            self.ply, self.kind, self.written, self.read
+        )
+    }
+}
+
+/// A repair: the fewest edits after which the moves are legal, and the
+/// answer of the repaired record.
+#[pyclass(frozen, get_all, module = "postfacto")]
+struct Repair {
+    /// The edits, in ply order (empty when the record is possible as written).
+    edits: Vec<Edit>,
+    /// The answer of the repaired record.
+    answer: Answer,
+}
+
+#[pymethods]
+impl Repair {
+    fn __repr__(&self) -> String {
+        let edits: Vec<String> = self.edits.iter().map(Edit::__repr__).collect();
+        format!(
+            "Repair(edits=[{}], answer={})",
+            edits.join(", "),
+            self.answer.__repr__()
+        )
+    }
+}
+
+/// The fewest edits (a square or move misread, a move missing or extra,
+/// the other side first) that make `moves` legal.
+#[pyfunction]
+#[pyo3(signature = (moves, rules="english", first=None, start=None, end=None, max_edits=3, limit=None))]
+#[allow(clippy::too_many_arguments)]
+fn repair(
+    py: Python<'_>,
+    moves: &Bound<'_, PyAny>,
+    rules: &str,
+    first: Option<&str>,
+    start: Option<&Bound<'_, PyAny>>,
+    end: Option<&Bound<'_, PyAny>>,
+    max_edits: usize,
+    limit: Option<f64>,
+) -> PyResult<Repair> {
+    let fragment = described(moves, rules, first, start, end, false)?;
+    let request = RepairRequest::new(fragment)
+        .max_edits(max_edits)
+        .limit(seconds(limit)?);
+    let repaired = py
+        .allow_threads(|| request.run())
+        .map_err(|e| raised(py, e))?;
+    Ok(Repair {
+        edits: repaired
+            .edits
+            .iter()
+            .map(|e| Edit {
+                ply: e.ply,
+                kind: e.kind.name().into(),
+                written: e.written.clone(),
+                read: e.read.clone(),
+            })
+            .collect(),
+        answer: Answer::of(&repaired.solved),
+    })
+}
+
+/// The CNF formula `solve` hands its SAT solver, in DIMACS with named
+/// variables and clause groups.
+#[pyfunction]
+#[pyo3(signature = (moves, rules="english", first=None, start=None, end=None, short_captures=false))]
+fn cnf(
+    py: Python<'_>,
+    moves: &Bound<'_, PyAny>,
+    rules: &str,
+    first: Option<&str>,
+    start: Option<&Bound<'_, PyAny>>,
+    end: Option<&Bound<'_, PyAny>>,
+    short_captures: bool,
+) -> PyResult<String> {
+    let fragment = described(moves, rules, first, start, end, short_captures)?;
+    let request = CnfRequest::new(fragment);
+    py.allow_threads(|| request.run())
+        .map_err(|e| raised(py, e))
+}
+
+/// The legal moves of the side to move, every landing of a capture
+/// written, sorted as strings.
+#[pyfunction]
+#[pyo3(signature = (position, rules="english", turn=None))]
+fn legal_moves(
+    position: &Bound<'_, PyAny>,
+    rules: &str,
+    turn: Option<&str>,
+) -> PyResult<Vec<String>> {
+    let mut request = MovesRequest::new(board_of(position, "position")?, one_rule_set(rules)?);
+    if let Some(turn) = turn {
+        request = request.turn(side_named(turn).map_err(bad)?);
+    }
+    request.run().map_err(bad)
+}
+
+/// A shortest legal game from the opening to a position.
+#[pyclass(frozen, get_all, module = "postfacto")]
+struct Game {
+    /// The rule set.
+    rules: String,
+    /// The moves from the opening, every landing written.
+    moves: Vec<String>,
+    /// How many plies: no legal game of fewer reaches the position.
+    plies: usize,
+    /// The board the game ends on, as a FEN string.
+    end_fen: String,
+    /// Its rows.
+    end: Vec<String>,
+}
+
+#[pymethods]
+impl Game {
+    fn __repr__(&self) -> String {
+        format!(
+            "Game(rules={:?}, plies={}, moves={:?})",
+            self.rules, self.plies, self.moves
+        )
+    }
+}
+
+impl Game {
+    fn of(reached: &Reached) -> Game {
+        Game {
+            rules: reached.variant.name().into(),
+            moves: reached.moves(),
+            plies: reached.record.moves.len(),
+            end_fen: reached.end_fen(),
+            end: rows(&reached.end),
+        }
+    }
+}
+
+/// The shortest legal game from the rule set's opening to `position`
+/// (a FEN, or rows with `?` for squares that may hold anything).
+#[pyfunction]
+#[pyo3(signature = (position, rules="english", turn=None, limit=None))]
+fn reach(
+    py: Python<'_>,
+    position: &Bound<'_, PyAny>,
+    rules: &str,
+    turn: Option<&str>,
+    limit: Option<f64>,
+) -> PyResult<Game> {
+    let mut request = ReachRequest::new(board_of(position, "position")?, one_rule_set(rules)?)
+        .limit(seconds(limit)?);
+    if let Some(turn) = turn {
+        request = request.turn(side_named(turn).map_err(bad)?);
+    }
+    py.allow_threads(|| request.run())
+        .map(|reached| Game::of(&reached))
+        .map_err(|e| raised(py, e))
+}
+
+/// One game of a PDN archive, checked as `postfacto verify --pdn` checks it.
+#[pyclass(frozen, get_all, module = "postfacto")]
+struct PdnGame {
+    /// Its 1-based position in the file.
+    number: usize,
+    /// The 1-based line where it starts.
+    line: usize,
+    /// The rule set it was checked under (None when none could be chosen).
+    rules: Option<String>,
+    /// Whether that rule set was inferred from its notation and moves.
+    inferred: bool,
+    /// `ok`, `illegal`, `no moves`, `unreadable` or `unsupported`.
+    status: String,
+    /// The ply an illegal game breaks a rule at (0: its FEN position).
+    ply: Option<usize>,
+    /// Why, for a game that is not ok.
+    reason: Option<String>,
+    /// What was read leniently, one note each.
+    notes: Vec<String>,
+    /// The moves as read (`?` where illegible).
+    moves: Vec<String>,
+    /// Its tags, in order.
+    headers: Py<PyDict>,
+}
+
+#[pymethods]
+impl PdnGame {
+    fn __repr__(&self) -> String {
+        let rules = self
+            .rules
+            .as_ref()
+            .map_or_else(|| "None".to_string(), |r| format!("{r:?}"));
+        format!(
+            "PdnGame(number={}, line={}, rules={rules}, status={:?})",
+            self.number, self.line, self.status
+        )
+    }
+}
+
+impl PdnGame {
+    fn of(py: Python<'_>, game: CheckedGame) -> PyResult<PdnGame> {
+        let report = game.report;
+        let headers = PyDict::new(py);
+        for (name, value) in &report.tags {
+            headers.set_item(name, value)?;
+        }
+        let status = match report.verdict {
+            Verdict::Ok => "ok",
+            Verdict::NoMoves => "no moves",
+            Verdict::Illegal(_) => "illegal",
+            Verdict::Unreadable(_) => "unreadable",
+            Verdict::Unsupported(_) => "unsupported",
+        };
+        Ok(PdnGame {
+            number: report.number,
+            line: report.line,
+            rules: report.rules.as_ref().map(|r| r.variant.name().to_string()),
+            inferred: report
+                .rules
+                .as_ref()
+                .is_some_and(|r| r.from == RulesFrom::Inferred),
+            status: status.into(),
+            ply: report.ply,
+            reason: (!report.verdict.is_ok()).then(|| report.verdict.to_string()),
+            notes: report.notes.iter().map(ToString::to_string).collect(),
+            moves: game.moves,
+            headers: headers.unbind(),
+        })
+    }
+}
+
+/// Every game of a PDN archive, checked: `read_pdn(path)` or
+/// `read_pdn(text=...)`.
+#[pyfunction]
+#[pyo3(signature = (path=None, *, text=None, rules=None, strict=false))]
+fn read_pdn<'py>(
+    py: Python<'py>,
+    path: Option<PathBuf>,
+    text: Option<String>,
+    rules: Option<&str>,
+    strict: bool,
+) -> PyResult<Bound<'py, PyList>> {
+    let request = match (path, text) {
+        (Some(path), None) => VerifyRequest::from_path(&path).map_err(bad)?,
+        (None, Some(text)) => VerifyRequest::new(text),
+        _ => {
+            return Err(BadInput::new_err(
+                "read_pdn: give a path or text=, not both",
+            ))
+        }
+    };
+    let given = rules.map(one_rule_set).transpose()?;
+    let request = request.rules(given).strict(strict);
+    let games = py.allow_threads(|| request.games()).map_err(bad)?;
+    let games = games
+        .into_iter()
+        .map(|g| PdnGame::of(py, g))
+        .collect::<PyResult<Vec<_>>>()?;
+    PyList::new(py, games)
+}
+
+/// The rule sets postfacto plays, by the names its calls take.
+fn rule_names() -> Vec<&'static str> {
+    Variant::ALL.iter().map(|v| v.name()).collect()
+}
+
+#[pymodule]
+fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    let py = m.py();
+    m.add("PostfactoError", py.get_type::<PostfactoError>())?;
+    m.add("BadInput", py.get_type::<BadInput>())?;
+    m.add("Impossible", py.get_type::<Impossible>())?;
+    m.add("Undecided", py.get_type::<Undecided>())?;
+    m.add("InternalError", py.get_type::<InternalError>())?;
+    m.add("RULES", rule_names())?;
+    m.add_class::<Answer>()?;
+    m.add_class::<Edit>()?;
+    m.add_class::<Repair>()?;
+    m.add_class::<Game>()?;
+    m.add_class::<PdnGame>()?;
+    m.add_function(wrap_pyfunction!(solve, m)?)?;
+    m.add_function(wrap_pyfunction!(repair, m)?)?;
+    m.add_function(wrap_pyfunction!(cnf, m)?)?;
+    m.add_function(wrap_pyfunction!(legal_moves, m)?)?;
+    m.add_function(wrap_pyfunction!(reach, m)?)?;
+    m.add_function(wrap_pyfunction!(read_pdn, m)?)?;
+    Ok(())
+}
