@@ -215,6 +215,28 @@ impl Verdict {
     pub fn is_ok(&self) -> bool {
         matches!(self, Verdict::Ok | Verdict::NoMoves)
     }
+
+    /// Its name in machine-readable output (JSON, the Python package):
+    /// `ok`, `no moves`, `illegal`, `unreadable` or `unsupported`.
+    pub fn status(&self) -> &'static str {
+        match self {
+            Verdict::Ok => "ok",
+            Verdict::NoMoves => "no moves",
+            Verdict::Illegal(_) => "illegal",
+            Verdict::Unreadable(_) => "unreadable",
+            Verdict::Unsupported(_) => "unsupported",
+        }
+    }
+
+    /// Why, for a game with moves that do not replay or cannot be read.
+    pub fn reason(&self) -> Option<String> {
+        match self {
+            Verdict::Ok | Verdict::NoMoves => None,
+            Verdict::Illegal(why) => Some(why.clone()),
+            Verdict::Unreadable(e) => Some(e.to_string()),
+            Verdict::Unsupported(u) => Some(u.to_string()),
+        }
+    }
 }
 
 impl fmt::Display for Verdict {

@@ -12,7 +12,7 @@ use pyo3::exceptions::PyException;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyString};
 
-use postfacto::archive::{RulesFrom, Verdict};
+use postfacto::archive::RulesFrom;
 use postfacto::board::{Board, Color};
 use postfacto::request::{
     side_named, BoardText, CheckedGame, CnfRequest, Fragment, InputError, MovesRequest,
@@ -466,13 +466,6 @@ impl PdnGame {
         for (name, value) in &report.tags {
             headers.set_item(name, value)?;
         }
-        let status = match report.verdict {
-            Verdict::Ok => "ok",
-            Verdict::NoMoves => "no moves",
-            Verdict::Illegal(_) => "illegal",
-            Verdict::Unreadable(_) => "unreadable",
-            Verdict::Unsupported(_) => "unsupported",
-        };
         Ok(PdnGame {
             number: report.number,
             line: report.line,
@@ -481,9 +474,9 @@ impl PdnGame {
                 .rules
                 .as_ref()
                 .is_some_and(|r| r.from == RulesFrom::Inferred),
-            status: status.into(),
+            status: report.verdict.status().into(),
             ply: report.ply,
-            reason: (!report.verdict.is_ok()).then(|| report.verdict.to_string()),
+            reason: report.verdict.reason(),
             notes: report.notes.iter().map(ToString::to_string).collect(),
             moves: game.moves,
             headers: headers.unbind(),

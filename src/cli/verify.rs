@@ -103,13 +103,7 @@ pub fn run_pdn(file: &Path, options: PdnOptions, out: &mut impl Write) -> Result
 
 /// One game of `verify --pdn --format json`: the same keys for every game.
 fn json_report(report: &GameReport, repaired: Option<&RepairOutcome>) -> serde_json::Value {
-    let (status, reason) = match &report.verdict {
-        Verdict::Ok => ("ok", None),
-        Verdict::NoMoves => ("no moves", None),
-        Verdict::Illegal(why) => ("illegal", Some(why.clone())),
-        Verdict::Unreadable(e) => ("unreadable", Some(e.to_string())),
-        Verdict::Unsupported(u) => ("unsupported", Some(u.to_string())),
-    };
+    let (status, reason) = (report.verdict.status(), report.verdict.reason());
     let from = report.rules.as_ref().map(|r| match r.from {
         RulesFrom::Given => "given",
         RulesFrom::Tag => "tag",
