@@ -188,12 +188,14 @@ struct Answer {
 
 impl Answer {
     fn of(solved: &Solved) -> Answer {
+        // pydraughts names FEN squares as the moves name them.
+        let (start_fen, end_fen) = solved.fens(solved.variant.algebraic());
         Answer {
             rules: solved.variant.name().into(),
             inferred: solved.inferred,
             first: side_name(solved.filled.first),
-            start_fen: solved.start_fen(),
-            end_fen: solved.end_fen(),
+            start_fen,
+            end_fen,
             start: rows(&solved.answer.start),
             end: rows(&solved.answer.end),
             moves: solved.moves(),
@@ -393,7 +395,7 @@ impl Game {
             rules: reached.variant.name().into(),
             moves: reached.moves(),
             plies: reached.record.moves.len(),
-            end_fen: reached.end_fen(),
+            end_fen: reached.end_fen_naming(reached.variant.algebraic()),
             end: rows(&reached.end),
         }
     }

@@ -241,10 +241,16 @@ impl Reached {
             .collect()
     }
 
-    /// The board it ends on as a FEN string.
+    /// The board it ends on as a FEN string, as PDN writes it.
     pub fn end_fen(&self) -> String {
+        self.end_fen_naming(self.variant.fen_algebraic())
+    }
+
+    /// The board it ends on as a FEN string, squares named algebraically
+    /// or not (see [`super::Solved::fens`]).
+    pub fn end_fen_naming(&self, algebraic: bool) -> String {
         let turn = self.record.mover(self.record.moves.len() + 1);
-        to_fen(&self.end, turn, self.variant.fen_algebraic())
+        to_fen(&self.end, turn, algebraic)
     }
 }
 

@@ -75,22 +75,24 @@ impl Solved {
         self.filled.mover(self.filled.moves.len() + 1)
     }
 
-    /// The start board as a FEN string, as PDN (and pydraughts) write it
-    /// for this rule set, the first side to move.
+    /// The start board as a FEN string, as PDN writes it for this rule
+    /// set (`shared/spec/pdn.md`), the first side to move.
     pub fn start_fen(&self) -> String {
-        to_fen(
-            &self.answer.start,
-            self.filled.first,
-            self.variant.fen_algebraic(),
-        )
+        self.fens(self.variant.fen_algebraic()).0
     }
 
     /// The end board as a FEN string, the side to move next to move.
     pub fn end_fen(&self) -> String {
-        to_fen(
-            &self.answer.end,
-            self.end_turn(),
-            self.variant.fen_algebraic(),
+        self.fens(self.variant.fen_algebraic()).1
+    }
+
+    /// The start and end boards as FEN strings, squares named
+    /// algebraically or not: pydraughts and lidraughts name them as the
+    /// moves do (Brazilian `W:Wa1`, where PDN numbers them).
+    pub fn fens(&self, algebraic: bool) -> (String, String) {
+        (
+            to_fen(&self.answer.start, self.filled.first, algebraic),
+            to_fen(&self.answer.end, self.end_turn(), algebraic),
         )
     }
 

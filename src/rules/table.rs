@@ -144,9 +144,6 @@ const TABLE: [RuleSet; Variant::ALL.len()] = [
         summary: "Brazilian draughts: International rules on 8x8; algebraic notation",
         topology: Topology::EightAlgebraic,
         pdn_game_type: 26,
-        // Its squares are algebraic in FEN as in moves (as pydraughts and
-        // lidraughts write it), unlike International's numbers.
-        fen_algebraic: true,
         ..INTERNATIONAL
     },
     RuleSet {
