@@ -191,6 +191,13 @@ impl EncodeOptions {
 }
 
 /// The reason given when a rule fails only because of unit facts fixed by earlier rules.
+/// Why a rule fails whatever the start board is (found while encoding with
+/// simplification: the encoding stops there, and the rule and its ply
+/// become a [`Contradiction`]).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub(super) struct AlwaysFalse(pub(super) String);
+
 pub(super) const CONFLICT: &str = "this cannot hold together with what the earlier plies require";
 
 /// An encoder for one rule set: the clauses of one ply over the symbolic board.
@@ -273,9 +280,9 @@ pub(super) fn encode_ply<'s, S: ClauseSink + 's, M: SquareSet>(
 
 impl Contradiction {
     /// Makes the contradiction of `rule` at `ply` from a reason.
-    pub(super) fn at(ply: PlyRef<'_>, rule: Rule) -> impl Fn(String) -> Contradiction {
+    pub(super) fn at(ply: PlyRef<'_>, rule: Rule) -> impl Fn(AlwaysFalse) -> Contradiction {
         let number = ply.number;
-        move |reason| Contradiction {
+        move |AlwaysFalse(reason)| Contradiction {
             ply: number,
             rule,
             reason,
@@ -429,7 +436,7 @@ impl<'s, S: ClauseSink, M: SquareSet> Emitter<'s, S, M> {
         &mut self,
         cond: Cond,
         why_false: impl FnOnce() -> String,
-    ) -> Result<(), String> {
+    ) -> Result<(), AlwaysFalse> {
         let Some(conj) = cond else {
             return self.constant_false(why_false());
         };
@@ -439,7 +446,7 @@ impl<'s, S: ClauseSink, M: SquareSet> Emitter<'s, S, M> {
             } else {
                 self.emit_lits(&[l])
             };
-            emitted.map_err(|()| CONFLICT.to_string())?;
+            emitted.map_err(|()| AlwaysFalse(CONFLICT.to_string()))?;
         }
         Ok(())
     }
@@ -451,7 +458,7 @@ impl<'s, S: ClauseSink, M: SquareSet> Emitter<'s, S, M> {
         &mut self,
         conds: &[Cond],
         why_true: impl FnOnce() -> String,
-    ) -> Result<(), String> {
+    ) -> Result<(), AlwaysFalse> {
         self.clause.clear();
         for cond in conds {
             match cond {
@@ -462,14 +469,14 @@ impl<'s, S: ClauseSink, M: SquareSet> Emitter<'s, S, M> {
         if self.clause.is_empty() {
             return self.constant_false(why_true());
         }
-        self.emit().map_err(|()| CONFLICT.to_string())
+        self.emit().map_err(|()| AlwaysFalse(CONFLICT.to_string()))
     }
 
     /// A rule that fails whatever the start board is: `Err` when simplifying
     /// (encoding stops there), otherwise the empty clause in the rule's group.
-    fn constant_false(&mut self, why: String) -> Result<(), String> {
+    fn constant_false(&mut self, why: String) -> Result<(), AlwaysFalse> {
         if self.options.simplify {
-            return Err(why);
+            return Err(AlwaysFalse(why));
         }
         self.sink.note(&why);
         self.sink.add_clause(&[]);
@@ -519,7 +526,7 @@ impl<'s, S: ClauseSink, M: SquareSet> Emitter<'s, S, M> {
                         .and_then(|()| self.require(kind, || board.describe(square)))
                 }
             };
-            if let Err(reason) = required {
+            if let Err(AlwaysFalse(reason)) = required {
                 return Some(Contradiction {
                     ply: plies,
                     rule,

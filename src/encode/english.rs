@@ -8,6 +8,7 @@
 //! - `shared/spec/english.md`, the rules.
 //! - `encodings/english.md`, this encoding.
 
+use super::emitter::AlwaysFalse;
 use crate::board::grid::{self, pull};
 use crate::board::{Color, Direction, Square};
 use crate::notation::Record;
@@ -161,7 +162,11 @@ impl<S: ClauseSink, M: SquareSet> Encoder<'_, S, M> {
 
     /// Before a simple move: no jump anywhere for the side to move, one
     /// clause per jump still possible on the board.
-    fn no_capture_available(&mut self, board: &SymBoard<M>, ply: PlyRef<'_>) -> Result<(), String> {
+    fn no_capture_available(
+        &mut self,
+        board: &SymBoard<M>,
+        ply: PlyRef<'_>,
+    ) -> Result<(), AlwaysFalse> {
         let side = ply.side;
         let enemy = side.opposite();
         self.out.group(Some(ply), Rule::NoCaptureAvailable);
@@ -297,7 +302,7 @@ impl<S: ClauseSink, M: SquareSet> Encoder<'_, S, M> {
         board: &SymBoard<M>,
         ply: PlyRef<'_>,
         mover_is_king: Cond,
-    ) -> Result<(), String> {
+    ) -> Result<(), AlwaysFalse> {
         let (side, stop) = (ply.side, ply.text.to());
         let enemy = side.opposite();
         self.out.group(Some(ply), Rule::CaptureEnds(stop));

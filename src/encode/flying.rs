@@ -29,6 +29,7 @@
 //! can (Czech), a capture that may be a man's forbids every king capture
 //! on the board before it.
 
+use super::emitter::AlwaysFalse;
 use std::sync::OnceLock;
 
 use crate::board::{Bits, Color, Direction, Square, Topology};
@@ -439,7 +440,7 @@ impl<S: ClauseSink, M: SquareSet> Encoder<'_, S, M> {
         board: &SymBoard<M>,
         ply: PlyRef<'_>,
         side: Color,
-    ) -> Result<(), String> {
+    ) -> Result<(), AlwaysFalse> {
         self.out.group(Some(ply), Rule::NoCaptureAvailable);
         let dirty = std::mem::take(&mut self.dirty[side as usize]);
         // By content alone, then also given the unit facts: a capture ruled
@@ -486,7 +487,7 @@ impl<S: ClauseSink, M: SquareSet> Encoder<'_, S, M> {
         before: &SymBoard<M>,
         ply: PlyRef<'_>,
         side: Color,
-    ) -> Result<M, (Rule, String)> {
+    ) -> Result<M, (Rule, AlwaysFalse)> {
         let mv = ply.text;
         let from = mv.from();
         // During the move: the mover is in hand, captured pieces stay.
@@ -626,7 +627,7 @@ impl<S: ClauseSink, M: SquareSet> Encoder<'_, S, M> {
         before: &SymBoard<M>,
         side: Color,
         from: Square,
-    ) -> Result<(), String> {
+    ) -> Result<(), AlwaysFalse> {
         let Some(man) = before.is_man(from) else {
             return Ok(());
         };
@@ -656,7 +657,7 @@ impl<S: ClauseSink, M: SquareSet> Encoder<'_, S, M> {
         during: &SymBoard<M>,
         side: Color,
         between: &[Square],
-    ) -> Result<(), String> {
+    ) -> Result<(), AlwaysFalse> {
         let describe = || {
             between
                 .iter()
@@ -696,7 +697,7 @@ impl<S: ClauseSink, M: SquareSet> Encoder<'_, S, M> {
         before: &SymBoard<M>,
         side: Color,
         taken: usize,
-    ) -> Result<bool, String> {
+    ) -> Result<bool, AlwaysFalse> {
         let may = MayHold::of(before, side, &self.out.known);
         let complete = self.out.options.complete;
         let limit = if complete {
@@ -742,7 +743,7 @@ impl<S: ClauseSink, M: SquareSet> Encoder<'_, S, M> {
         &mut self,
         sequences: impl Iterator<Item = (Square, Vec<Cond>)>,
         taken: usize,
-    ) -> Result<(), String> {
+    ) -> Result<(), AlwaysFalse> {
         for (from, conds) in sequences {
             self.out.forbid(&conds, || {
                 format!(
@@ -765,7 +766,7 @@ impl<S: ClauseSink, M: SquareSet> Encoder<'_, S, M> {
         crossed: M,
         piece: Piece,
         context: &[Cond],
-    ) -> Result<(), String> {
+    ) -> Result<(), AlwaysFalse> {
         for capture in captures(during.topology()).iter().filter(|c| c.from == at) {
             // A piece taken in this move cannot be taken again.
             if crossed & mask(capture.over) != M::EMPTY {

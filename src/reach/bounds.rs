@@ -18,6 +18,11 @@ use crate::rules::Movement;
 /// A cost that no assignment may use.
 const NEVER: u32 = 1 << 20;
 
+/// Why no game reaches the target from a position, in words.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct NoGame(pub String);
+
 /// What a side needs to reach the target, as far as cheap arguments tell.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) enum Need {
@@ -38,7 +43,7 @@ pub(crate) enum Need {
 /// with `turn` to move, given each side's [`Need`] (indexed by colour), or
 /// why no number of plies fits: a side whose moves are exact fixes the
 /// plies, and the other side's moves must fit in them.
-pub(crate) fn plies_from(needs: [(u32, bool); 2], side: Color, turn: Color) -> Result<u32, String> {
+pub(crate) fn plies_from(needs: [(u32, bool); 2], side: Color, turn: Color) -> Result<u32, NoGame> {
     let (mine, mine_exact) = needs[side as usize];
     let (theirs, theirs_exact) = needs[side.opposite() as usize];
     let same = side == turn;
@@ -70,12 +75,12 @@ pub(crate) fn plies_from(needs: [(u32, bool); 2], side: Color, turn: Color) -> R
         } else {
             (side, mine)
         };
-        return Err(format!(
+        return Err(NoGame(format!(
             "{} must make exactly {count} more move(s) (its men advance {count} row(s) in all, and no piece is taken or crowned); with {} to move at the end, that leaves {} no room for the {needs} move(s) it needs",
             who.title(),
             turn.name(),
             other.title()
-        ));
+        )));
     }
     Ok(k)
 }

@@ -202,7 +202,7 @@ impl Reach {
         let mut search = search::Search::new(rules, &target, goal.turn, self.deadline, accept);
         let h = match search.lower_bound(&self.start, self.first) {
             Ok(h) => h,
-            Err(reason) => {
+            Err(bounds::NoGame(reason)) => {
                 return Ok(ReachOutcome::Unreachable {
                     reason,
                     within: None,

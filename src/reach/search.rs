@@ -17,7 +17,7 @@ use crate::rules::Rules;
 
 use crate::board::Bits;
 
-use super::bounds::{moves_needed, plies_from, Need};
+use super::bounds::{moves_needed, plies_from, Need, NoGame};
 
 /// Why a search ended before its verdict.
 #[derive(Debug)]
@@ -81,7 +81,7 @@ impl<'a> Search<'a> {
     }
 
     /// The fewest plies from `board` with `side` to move, or why never.
-    pub fn lower_bound(&self, board: &Board, side: Color) -> Result<u32, String> {
+    pub fn lower_bound(&self, board: &Board, side: Color) -> Result<u32, NoGame> {
         let mut needs = [(0u32, false); 2];
         for color in Color::ALL {
             let mine = board.occupied_by(color);
@@ -100,7 +100,7 @@ impl<'a> Search<'a> {
                 .or_insert_with(|| moves_needed(board, self.target, color, self.rules.movement()));
             match need {
                 Need::Moves { least, exact } => needs[color as usize] = (*least, *exact),
-                Need::Never(why) => return Err(why.clone()),
+                Need::Never(why) => return Err(NoGame(why.clone())),
             }
         }
         plies_from(needs, side, self.turn)

@@ -26,12 +26,27 @@ pub enum Verdict {
     Unknown,
 }
 
+/// Why an outside solver's output makes no sense.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum SolverOutputError {
+    /// A `v` line holds something else than literals.
+    #[error("{0:?} on a v line is not a literal")]
+    NotALiteral(String),
+    /// An `s` line of an unknown verdict.
+    #[error("the solver says 's {0}'")]
+    UnknownStatus(String),
+    /// No `s` line at all.
+    #[error("the solver printed no 's' line")]
+    NoStatus,
+}
+
 /// Reads SAT-competition output: one `s` line, and `v` lines ending with 0.
 ///
 /// # Errors
 /// When there is no `s` line, an unknown one, or a `v` line holds something
 /// else than literals.
-pub fn parse_solver_output(text: &str) -> Result<Verdict, String> {
+pub fn parse_solver_output(text: &str) -> Result<Verdict, SolverOutputError> {
     let mut status = None;
     let mut model = Vec::new();
     for line in text.lines() {
@@ -42,7 +57,7 @@ pub fn parse_solver_output(text: &str) -> Result<Verdict, String> {
             for word in rest.split_whitespace() {
                 let value: isize = word
                     .parse()
-                    .map_err(|_| format!("{word:?} on a v line is not a literal"))?;
+                    .map_err(|_| SolverOutputError::NotALiteral(word.to_string()))?;
                 if value != 0 {
                     model.push(Lit::from_dimacs(value));
                 }
@@ -53,8 +68,8 @@ pub fn parse_solver_output(text: &str) -> Result<Verdict, String> {
         Some("SATISFIABLE") => Ok(Verdict::Satisfiable(model)),
         Some("UNSATISFIABLE") => Ok(Verdict::Unsatisfiable),
         Some("UNKNOWN") => Ok(Verdict::Unknown),
-        Some(other) => Err(format!("the solver says 's {other}'")),
-        None => Err("the solver printed no 's' line".into()),
+        Some(other) => Err(SolverOutputError::UnknownStatus(other.to_string())),
+        None => Err(SolverOutputError::NoStatus),
     }
 }
 
@@ -129,7 +144,7 @@ pub fn run_solver(
     let bytes = reader
         .join()
         .map_err(|_| problem("its output could not be read".into()))?;
-    parse_solver_output(&String::from_utf8_lossy(&bytes)).map_err(problem)
+    parse_solver_output(&String::from_utf8_lossy(&bytes)).map_err(|e| problem(e.to_string()))
 }
 
 /// Waits for `child`, until `deadline` at most; `None` if it is still running then.

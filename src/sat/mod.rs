@@ -33,11 +33,11 @@ pub use self::core::{minimal_core, minimal_core_within};
 pub use self::smallest::{smallest_core_within, SmallestCore};
 pub use deadline::within;
 pub use dimacs::{AnnotatedCnf, GroupedClauses};
-pub use external::{parse_solver_output, run_solver, Verdict};
+pub use external::{parse_solver_output, run_solver, SolverOutputError, Verdict};
 pub use lucky::lucky_model;
 pub use oll::{minimize_true, CoreGuided};
 pub use optimize::{at_most, bound_clauses, counter, from_rs, to_rs, totalizer, Optimizer};
-pub use proof::{check_drat, prove_unsat};
+pub use proof::{check_drat, prove_unsat, DratError};
 pub use split::{lift, split, Part};
 pub use units::{propagate_units, Propagated};
 
@@ -46,8 +46,8 @@ pub use units::{propagate_units, Propagated};
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum SatError {
-    /// varisat failed.
-    Varisat(String),
+    /// varisat failed (its error kept as the source).
+    Varisat(VarisatFailure),
     /// rustsat refused a cardinality encoding.
     Totalizer(String),
     /// A file (a proof, a formula for an outside solver) could not be written.
@@ -94,11 +94,37 @@ impl std::fmt::Display for SatError {
 
 impl From<varisat::solver::SolverError> for SatError {
     fn from(e: varisat::solver::SolverError) -> SatError {
-        SatError::Varisat(e.to_string())
+        SatError::Varisat(VarisatFailure(std::sync::Arc::new(e)))
     }
 }
 
-impl std::error::Error for SatError {}
+impl std::error::Error for SatError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            SatError::Varisat(failure) => Some(&*failure.0),
+            _ => None,
+        }
+    }
+}
+
+/// varisat's own error, shared so that a [`SatError`] stays cheap to
+/// clone; two are equal when they say the same.
+#[derive(Clone, Debug)]
+pub struct VarisatFailure(pub std::sync::Arc<varisat::solver::SolverError>);
+
+impl PartialEq for VarisatFailure {
+    fn eq(&self, other: &VarisatFailure) -> bool {
+        self.0.to_string() == other.0.to_string()
+    }
+}
+
+impl Eq for VarisatFailure {}
+
+impl std::fmt::Display for VarisatFailure {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        self.0.fmt(f)
+    }
+}
 
 /// A formula from clauses of DIMACS numbers, for tests.
 #[cfg(test)]

@@ -40,6 +40,31 @@ pub fn prove_unsat(
     Ok(unsat)
 }
 
+/// Why a DRAT proof is refused.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum DratError {
+    /// A word that is not a literal.
+    #[error("proof line {line}: '{word}' is not a literal")]
+    NotALiteral {
+        /// The 1-based line.
+        line: usize,
+        /// The word.
+        word: String,
+    },
+    /// A lemma that does not follow by unit propagation.
+    #[error("proof line {line}: clause '{clause}' does not follow by unit propagation")]
+    NotImplied {
+        /// The 1-based line.
+        line: usize,
+        /// The clause as written.
+        clause: String,
+    },
+    /// The proof ends before the empty clause.
+    #[error("the proof never reaches the empty clause")]
+    Unfinished,
+}
+
 /// Checks a textual DRAT proof of `formula`'s unsatisfiability by reverse
 /// unit propagation: every added clause must follow from the clauses before
 /// it by unit propagation, and the proof must reach the empty clause. (RAT
@@ -48,7 +73,7 @@ pub fn prove_unsat(
 ///
 /// # Errors
 /// Which line fails, in words.
-pub fn check_drat(formula: &CnfFormula, proof: &str) -> Result<usize, String> {
+pub fn check_drat(formula: &CnfFormula, proof: &str) -> Result<usize, DratError> {
     let mut clauses: Vec<Option<Vec<Lit>>> = formula.iter().map(|c| Some(c.to_vec())).collect();
     let key = |c: &[Lit]| {
         let mut k = c.to_vec();
@@ -74,9 +99,10 @@ pub fn check_drat(formula: &CnfFormula, proof: &str) -> Result<usize, String> {
         };
         let mut lits = Vec::new();
         for word in body.split_whitespace() {
-            let value: isize = word
-                .parse()
-                .map_err(|_| format!("proof line {}: '{word}' is not a literal", n + 1))?;
+            let value: isize = word.parse().map_err(|_| DratError::NotALiteral {
+                line: n + 1,
+                word: word.to_string(),
+            })?;
             if value == 0 {
                 break;
             }
@@ -89,10 +115,10 @@ pub fn check_drat(formula: &CnfFormula, proof: &str) -> Result<usize, String> {
             continue;
         }
         if !implied_by_propagation(&clauses, &lits, var_count) {
-            return Err(format!(
-                "proof line {}: clause '{body}' does not follow by unit propagation",
-                n + 1
-            ));
+            return Err(DratError::NotImplied {
+                line: n + 1,
+                clause: body.to_string(),
+            });
         }
         lemmas += 1;
         if lits.is_empty() {
@@ -104,7 +130,7 @@ pub fn check_drat(formula: &CnfFormula, proof: &str) -> Result<usize, String> {
     if implied_by_propagation(&clauses, &[], var_count) {
         Ok(lemmas)
     } else {
-        Err("the proof never reaches the empty clause".into())
+        Err(DratError::Unfinished)
     }
 }
 

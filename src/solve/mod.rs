@@ -154,7 +154,14 @@ impl fmt::Display for SolveError {
     }
 }
 
-impl std::error::Error for SolveError {}
+impl std::error::Error for SolveError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            SolveError::Sat(e) => Some(e),
+            _ => None,
+        }
+    }
+}
 
 impl From<crate::encode::Unsupported> for SolveError {
     fn from(e: crate::encode::Unsupported) -> SolveError {
