@@ -7,6 +7,7 @@ mod archive;
 mod cases;
 mod cli;
 mod damaged;
+mod docs;
 mod formats;
 mod fuzz;
 mod golden;
