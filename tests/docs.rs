@@ -54,7 +54,10 @@ fn source_paths_named_in_the_documents_exist() {
         for word in text.split(|c: char| c.is_whitespace() || "`()[],;:'\"".contains(c)) {
             let word = word.trim_end_matches('.');
             if (word.starts_with("src/") || word.starts_with("python/")) && word.ends_with(".rs") {
-                assert!(path(word).exists(), "{name} names {word}, which does not exist");
+                assert!(
+                    path(word).exists(),
+                    "{name} names {word}, which does not exist"
+                );
             }
         }
     }

@@ -13,12 +13,14 @@ use std::collections::BTreeSet;
 
 use varisat::{CnfFormula, ExtendFormula, Lit, Solver};
 
-use crate::board::{Board, Square};
+use crate::board::{Board, Piece, Square};
 use crate::encode::vars::{self, lit, Fact};
 use crate::encode::{BoardFacts, EncodeOptions, Term};
-use crate::notation::Record;
+use crate::notation::{Answer, Record};
 use crate::rules::Variant;
-use crate::solve::{solve_refining, Formula, SolveError};
+use crate::solve::{
+    check_facts, check_filled, checked_answer, solve_refining, Formula, SolveError,
+};
 
 /// What to count.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -42,6 +44,9 @@ pub struct Count {
     /// completions differ by their moves or by their boards on the squares
     /// those moves use.
     pub fillings: Vec<Record>,
+    /// Each board with the end board its moves lead to, replayed and
+    /// checked against what is known (same order as `boards`).
+    pub answers: Vec<Answer>,
     /// False if the limit stopped the search: there are more than `boards.len() - 1`.
     pub complete: bool,
 }
@@ -54,6 +59,40 @@ impl Count {
         } else {
             format!("more than {limit}")
         }
+    }
+
+    /// How the first two answers differ, in words: the used squares their
+    /// start boards put different pieces on (`13 (a black man or empty)`),
+    /// then the plies their fillings play differently; empty when fewer
+    /// than two were found.
+    pub fn differences(&self, variant: Variant) -> Vec<String> {
+        let [a, b, ..] = self.boards.as_slice() else {
+            return Vec::new();
+        };
+        let say = |p: Option<Piece>| p.map_or("empty".to_string(), |p| p.describe());
+        let squares: Vec<String> = self
+            .squares
+            .iter()
+            .filter(|&&s| a.get(s) != b.get(s))
+            .map(|&s| format!("{s} ({} or {})", say(a.get(s)), say(b.get(s))))
+            .collect();
+        let mut differ = Vec::new();
+        if !squares.is_empty() {
+            differ.push(format!("square(s) {}", squares.join(", ")));
+        }
+        if let [fa, fb, ..] = self.fillings.as_slice() {
+            for (i, (ma, mb)) in fa.moves.iter().zip(&fb.moves).enumerate() {
+                if ma != mb {
+                    differ.push(format!(
+                        "the move of ply {} ({} or {})",
+                        i + 1,
+                        variant.write_move(ma),
+                        variant.write_move(mb)
+                    ));
+                }
+            }
+        }
+        differ
     }
 }
 
@@ -121,6 +160,7 @@ pub fn count_start_boards(
         squares,
         boards: Vec::new(),
         fillings: Vec::new(),
+        answers: Vec::new(),
         complete: false,
     };
     let mut all_used: BTreeSet<Square> = count.squares.iter().copied().collect();
@@ -132,6 +172,15 @@ pub fn count_start_boards(
         }
         // Block this content of the used squares: some fact there must
         // differ, or (damaged records) some filled move.
+        let played = if record.is_damaged() {
+            check_filled(record, &found.filled, "the counter")?;
+            &found.filled
+        } else {
+            record
+        };
+        let answer = checked_answer(played, found.start, "the counter", variant)?;
+        check_facts(&answer, options.known)?;
+        count.answers.push(answer);
         let mut blocking: Vec<Lit> = Vec::new();
         let used = if record.is_damaged() {
             blocking.extend(other_moves(&formula, &found.filled));

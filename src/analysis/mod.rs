@@ -6,6 +6,7 @@
 //! Everything here works on the English encoding through varisat's
 //! assumptions and failed cores.
 
+mod builder;
 mod count;
 mod explain;
 mod minimize;
@@ -15,6 +16,7 @@ mod selectors;
 mod unknowns;
 
 pub use crate::sat::check_drat;
+pub use builder::Analysis;
 pub use count::{count_start_boards, used_squares, Count, CountOptions};
 pub use explain::{
     explain_impossible, explain_impossible_knowing, forced_facts, forced_facts_knowing,

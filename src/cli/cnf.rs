@@ -5,7 +5,7 @@ use std::fs;
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
-use postfacto::analysis::refined_dimacs;
+use postfacto::analysis::Analysis;
 use postfacto::encode::BoardFacts;
 use postfacto::request::{first_solving, with_fen};
 use postfacto::solve::{Reconstructor, SolveError};
@@ -63,7 +63,8 @@ pub fn run(
         Err(e) => return Err(fail(Status::Internal, format!("{}: {e}", input.name))),
     };
     let known = with_fen(known, chosen);
-    let cnf = refined_dimacs(&chosen.record, chosen.variant, known).map_err(|e| match e {
+    let analysis = Analysis::new(chosen.variant).facts(known);
+    let cnf = analysis.dimacs(&chosen.record).map_err(|e| match e {
         SolveError::Unsupported(m) => fail(Status::BadInput, m),
         other => fail(Status::Internal, format!("{}: {other}", input.name)),
     })?;

@@ -15,10 +15,7 @@ use std::time::{Duration, Instant};
 use rayon::prelude::*;
 use varisat::ProofFormat;
 
-use postfacto::analysis::{
-    count_start_boards, explain_impossible_knowing, forced_facts_knowing, minimize_pieces,
-    repair_observed, repair_summary, CountOptions, Limits, RepairOptions, RepairOutcome,
-};
+use postfacto::analysis::{repair_summary, Analysis, RepairOptions, RepairOutcome};
 use postfacto::archive::RulesFrom;
 use postfacto::encode::BoardFacts;
 use postfacto::notation::{Answer, Record};
@@ -383,6 +380,11 @@ impl<'a> Job<'a, '_> {
         reconstructor(self.settings, self.variant, self.known)
     }
 
+    /// The analyses of this record's rule set and facts.
+    fn analysis(&self) -> Analysis {
+        Analysis::new(self.variant).facts(self.known)
+    }
+
     fn options(&self) -> &AnalysisArgs {
         &self.settings.options
     }
@@ -447,19 +449,10 @@ impl<'a> Job<'a, '_> {
         engine_reason: Option<String>,
         report: &mut Report,
     ) -> Result<(), SolveError> {
-        let known = self.known;
-        let explanation = explain_impossible_knowing(self.record, self.variant(), known)?
-            .ok_or_else(|| {
-                SolveError::Internal(format!(
-                    "the {} engine found no start board, but the SAT formula has one",
-                    self.settings.engine.name()
-                ))
-            })?;
-        let why = if explanation.groups.is_empty() {
-            engine_reason.unwrap_or_default()
-        } else {
-            explanation.one_line()
-        };
+        let engine = self.settings.engine.name();
+        let (why, explanation) =
+            self.analysis()
+                .confirm_impossible(self.record, engine_reason, engine)?;
         report.status = Status::Rejected;
         report.err.push(format!(
             "{}: no start position makes these moves legal: {why}",
@@ -474,8 +467,7 @@ impl<'a> Job<'a, '_> {
 
     /// For a damaged record: which of its unknowns every answer fills the same way.
     fn explain_unknowns(&self, filled: &Record, report: &mut Report) -> Result<(), SolveError> {
-        let verdicts =
-            postfacto::analysis::forced_unknowns(self.record, self.variant(), self.known, filled)?;
+        let verdicts = self.analysis().forced_unknowns(self.record, filled)?;
         let text = &mut report.text;
         let _ = writeln!(text, "\nthe damaged moves, filled in:");
         // A capture read short that was written whole says nothing new.
@@ -497,8 +489,7 @@ impl<'a> Job<'a, '_> {
     }
 
     fn explain_solved(&self, answer: &Answer, report: &mut Report) -> Result<(), SolveError> {
-        let known = self.known;
-        let squares = forced_facts_knowing(self.record, self.variant(), known, &answer.start)?;
+        let squares = self.analysis().forced_facts(self.record, &answer.start)?;
         let text = &mut report.text;
         let _ = writeln!(
             text,
@@ -528,13 +519,7 @@ impl<'a> Job<'a, '_> {
             ProofFormatArg::Varisat => ProofFormat::Varisat,
         };
         let mut bytes = Vec::new();
-        if postfacto::analysis::write_proof_knowing(
-            self.record,
-            self.variant(),
-            self.known,
-            format,
-            &mut bytes,
-        )? {
+        if self.analysis().proof(self.record, format, &mut bytes)? {
             if let Err(e) = std::fs::write(path, bytes) {
                 report.status = Status::BadInput;
                 report
@@ -570,13 +555,10 @@ impl<'a> Job<'a, '_> {
             self.ticker
                 .say(format!("{}: repair, trying {k} edit(s)", self.name));
         };
-        match repair_observed(
-            self.record,
-            self.variant(),
-            self.known,
-            options,
-            &mut progress,
-        )? {
+        match self
+            .analysis()
+            .repair(self.record, options, &mut progress)?
+        {
             RepairOutcome::NotNeeded(solution) => {
                 report.stats = Some(solution.stats);
                 report.answers.push(solution.answer);
@@ -633,12 +615,9 @@ impl<'a> Job<'a, '_> {
     }
 
     fn minimize(&self, report: &mut Report) -> Result<(), SolveError> {
-        let limits = Limits {
-            max_per_side: self.options().max_per_side,
-            known: self.known,
-        };
-        let Some(minimum) = minimize_pieces(self.record, self.variant(), limits)? else {
-            if let Some(cap) = limits.max_per_side {
+        let most = self.options().max_per_side;
+        let Some(minimum) = self.analysis().minimum(self.record, most)? else {
+            if let Some(cap) = most {
                 report.status = Status::Rejected;
                 report.err.push(format!(
                     "{}: no start position with at most {cap} pieces per side makes these moves legal",
@@ -748,15 +727,7 @@ impl<'a> Job<'a, '_> {
         } else {
             options.count_limit.max(2 * usize::from(options.unique))
         };
-        let count = count_start_boards(
-            self.record,
-            self.variant(),
-            CountOptions {
-                limit,
-                others_empty: false,
-                known: self.known,
-            },
-        )?;
+        let count = self.analysis().count(self.record, limit)?;
         if count.boards.is_empty() {
             return self.impossible(None, report);
         }
@@ -766,14 +737,9 @@ impl<'a> Job<'a, '_> {
             .map(ToString::to_string)
             .collect::<Vec<_>>()
             .join(" ");
-        for (i, &board) in count.boards.iter().enumerate() {
-            let filled = count.fillings.get(i);
-            let answer = self.checked(board, filled, "the counter")?;
-            check_facts(&answer, self.known)?;
-            if options.all {
-                report.answers.push(answer);
-                report.filled.extend(filled.cloned());
-            }
+        if options.all {
+            report.answers.extend(count.answers.iter().copied());
+            report.filled.extend(count.fillings.iter().cloned());
         }
         if options.count || options.all {
             let line = format!(
@@ -800,33 +766,7 @@ impl<'a> Job<'a, '_> {
                     self.name
                 );
             } else {
-                let (a, b) = (count.boards[0], count.boards[1]);
-                let say = |p: Option<postfacto::board::Piece>| {
-                    p.map_or("empty".to_string(), |p| p.describe())
-                };
-                let squares_differ: Vec<String> = count
-                    .squares
-                    .iter()
-                    .filter(|&&s| a.get(s) != b.get(s))
-                    .map(|&s| format!("{s} ({} or {})", say(a.get(s)), say(b.get(s))))
-                    .collect();
-                let mut differ = Vec::new();
-                if !squares_differ.is_empty() {
-                    differ.push(format!("square(s) {}", squares_differ.join(", ")));
-                }
-                if let [fa, fb, ..] = count.fillings.as_slice() {
-                    let variant = self.variant();
-                    for (i, (ma, mb)) in fa.moves.iter().zip(&fb.moves).enumerate() {
-                        if ma != mb {
-                            differ.push(format!(
-                                "the move of ply {} ({} or {})",
-                                i + 1,
-                                variant.write_move(ma),
-                                variant.write_move(mb)
-                            ));
-                        }
-                    }
-                }
+                let differ = count.differences(self.variant());
                 let _ = writeln!(
                     report.text,
                     "{}: not unique: answers differ on {}",

@@ -4,7 +4,7 @@
 use std::io::Write;
 use std::path::Path;
 
-use postfacto::analysis::{repair_game, repair_observed, repair_summary, RepairOutcome};
+use postfacto::analysis::{repair_game, repair_summary, Analysis, RepairOutcome};
 use postfacto::archive::{verify_games, GameReport, RulesFrom, Tally, Verdict, VerifyOptions};
 use postfacto::board::PartialBoard;
 use postfacto::encode::BoardFacts;
@@ -305,7 +305,8 @@ fn repaired_to(
     };
     let ticker = Ticker::start(true);
     let mut progress = |k: usize| ticker.say(format!("repair, trying {k} edit(s)"));
-    match repair_observed(record, variant, known, asked.options(), &mut progress) {
+    let analysis = Analysis::new(variant).facts(known);
+    match analysis.repair(record, asked.options(), &mut progress) {
         Ok(outcome) => (
             repair_summary(&outcome),
             matches!(outcome, RepairOutcome::Undecided { .. }),

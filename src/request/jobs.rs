@@ -3,7 +3,7 @@
 
 use std::time::{Duration, Instant};
 
-use crate::analysis::refined_dimacs;
+use crate::analysis::Analysis;
 use crate::archive::{reading, verify_archive, verify_games, GameReport, VerifyOptions};
 use crate::board::{Board, Color};
 use crate::notation::{games, to_fen, GameReading, RawGame, Record};
@@ -106,7 +106,9 @@ impl CnfRequest {
         )
         .map_err(RequestError::from_solve)?;
         let problem = &problems[chosen];
-        let cnf = refined_dimacs(&problem.record, problem.variant, problem.known)
+        let cnf = Analysis::new(problem.variant)
+            .facts(problem.known)
+            .dimacs(&problem.record)
             .map_err(RequestError::from_solve)?;
         let mut text = Vec::new();
         cnf.write_dimacs(&mut text)

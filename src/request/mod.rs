@@ -28,7 +28,7 @@ use crate::solve::SolveError;
 pub use fragment::{side_named, BoardText, Fragment, Problem, RulesChoice};
 pub use input::{first_solving, is_pdn, pdn_text, read_items, with_fen, Item, ReadAs};
 pub use jobs::{CheckedGame, CnfRequest, MovesRequest, ReachRequest, Reached, VerifyRequest};
-pub use solve::{why_impossible, RepairRequest, Repaired, SolveRequest, Solved};
+pub use solve::{RepairRequest, Repaired, SolveRequest, Solved};
 
 /// Why a request gives no answer; [`RequestError::exit_status`] is the
 /// binary's exit status for it.

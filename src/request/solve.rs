@@ -3,7 +3,7 @@
 
 use std::time::{Duration, Instant};
 
-use crate::analysis::{explain_impossible_knowing, repair, Edit, RepairOptions, RepairOutcome};
+use crate::analysis::{Analysis, Edit, RepairOptions, RepairOutcome};
 use crate::board::Color;
 use crate::notation::{to_fen, Answer, Record};
 use crate::replay::replay;
@@ -202,36 +202,14 @@ fn solve_first(problems: &[Problem], engine: Engine) -> Result<Solved, RequestEr
     };
     match outcome {
         Outcome::Solved(solution) => Ok(Solved::checked(problem, solution)?),
-        Outcome::Impossible { reason, .. } => Err(RequestError::Impossible {
-            reason: why_impossible(problem, reason, engine)?,
-        }),
+        Outcome::Impossible { reason, .. } => {
+            let analysis = Analysis::new(problem.variant).facts(problem.known);
+            let (reason, _) =
+                analysis.confirm_impossible(&problem.record, reason, engine.name())?;
+            Err(RequestError::Impossible { reason })
+        }
         Outcome::GaveUp { reason, .. } => Err(RequestError::Undecided { reason }),
     }
-}
-
-/// Why `problem` has no answer, in one line: the smallest set of rules in
-/// conflict, else what the engine said.
-///
-/// # Errors
-/// [`SolveError::Internal`] when the SAT formula has a model after all
-/// (the engine that found none was wrong: a bug).
-pub fn why_impossible(
-    problem: &Problem,
-    engine_reason: Option<String>,
-    engine: Engine,
-) -> Result<String, SolveError> {
-    let explanation = explain_impossible_knowing(&problem.record, problem.variant, problem.known)?
-        .ok_or_else(|| {
-            SolveError::Internal(format!(
-                "the {} engine found no start board, but the SAT formula has one",
-                engine.name()
-            ))
-        })?;
-    Ok(if explanation.groups.is_empty() {
-        engine_reason.unwrap_or_default()
-    } else {
-        explanation.one_line()
-    })
 }
 
 /// A repair: the fewest edits (a square misread, a move misread, a move
@@ -304,7 +282,9 @@ impl RepairRequest {
 fn repair_first(problems: &[Problem], options: RepairOptions) -> Result<Repaired, RequestError> {
     let mut verdict = None;
     for problem in problems {
-        let outcome = repair(&problem.record, problem.variant, problem.known, options)
+        let outcome = Analysis::new(problem.variant)
+            .facts(problem.known)
+            .repair(&problem.record, options, &mut |_| {})
             .map_err(RequestError::from_solve)?;
         match outcome {
             RepairOutcome::NotNeeded(solution) => {

@@ -58,7 +58,7 @@ impl Formula {
     }
 
     /// The replayer of this formula's models.
-    pub fn refiner(&self) -> Refiner<'_> {
+    pub(crate) fn refiner(&self) -> Refiner<'_> {
         Refiner::new(
             self.variant.rules(),
             &self.record,
@@ -107,7 +107,7 @@ pub struct Refined {
 /// names the assumptions an unsatisfiable call failed on, and takes the
 /// clauses that belong to a ply's rules (learned ones, and capture steps
 /// written late; a solver with selectors guards them by the ply's).
-pub trait Backend {
+pub(crate) trait Backend {
     /// Adds a clause of the rules of `ply`.
     fn add_at(&mut self, ply: usize, clause: &[Lit]);
 
@@ -204,7 +204,7 @@ impl Formula {
 
     /// Writes the capture steps of `ply` up to `depth` into `backend`;
     /// false when there was nothing left to write.
-    pub fn deepen<B: Backend>(&mut self, backend: &mut B, ply: usize, depth: usize) -> bool {
+    pub(crate) fn deepen<B: Backend>(&mut self, backend: &mut B, ply: usize, depth: usize) -> bool {
         let Some(layout) = self.encoded.layout.as_mut() else {
             return false;
         };
@@ -248,7 +248,7 @@ impl Formula {
 /// # Errors
 /// [`SolveError`] when the solver fails or a model breaks a rule the
 /// formula states in full (a bug).
-pub fn solve_refining<B: Backend>(
+pub(crate) fn solve_refining<B: Backend>(
     backend: &mut B,
     formula: &mut Formula,
     assumptions: &[Lit],
@@ -345,18 +345,4 @@ pub fn solve_canonically(formula: &mut Formula, cnf: &CnfFormula) -> Result<Cano
         learned,
         lucky: false,
     })
-}
-
-/// `cnf` with the clauses `learned` added: the formula a canonical solve
-/// ended with.
-pub fn with_learned(cnf: &CnfFormula, learned: &[Learned]) -> CnfFormula {
-    let mut all = CnfFormula::new();
-    all.set_var_count(cnf.var_count());
-    for clause in cnf.iter() {
-        ExtendFormula::add_clause(&mut all, clause);
-    }
-    for l in learned {
-        ExtendFormula::add_clause(&mut all, &l.clause);
-    }
-    all
 }

@@ -30,10 +30,9 @@ use crate::sat::SatError;
 
 pub use crate::sat::{lucky, parse_solver_output, Verdict};
 pub use dfs::{solve_dfs, Limit};
-pub use formula::{
-    solve_canonically, solve_refining, with_learned, Backend, Canonical, Formula, Learned, Refined,
-};
-pub use refine::{Check, Refiner};
+pub use formula::{solve_canonically, Canonical, Formula, Learned, Refined};
+// The refinement loop's parts, for the analyses built on it (not the API).
+pub(crate) use formula::{solve_refining, Backend};
 pub use sat::solve_by_unit_facts;
 
 /// The method used to find a start board.

@@ -25,7 +25,7 @@ use super::{check_facts, SolveError};
 
 /// What a model is, once replayed.
 #[derive(Clone, Debug)]
-pub enum Check {
+pub(crate) enum Check {
     /// An answer: the start board and the record with its moves filled in.
     Answer {
         /// The start board.
@@ -56,7 +56,7 @@ pub enum Check {
 
 /// Replays models of one record's formula and explains the broken ones.
 #[derive(Debug)]
-pub struct Refiner<'a> {
+pub(crate) struct Refiner<'a> {
     rules: &'a dyn Rules,
     record: &'a Record,
     layout: Option<&'a Layout>,

@@ -1,0 +1,191 @@
+//! Every analysis of a record behind one builder, the shape of
+//! [`crate::solve::Reconstructor`]: the rule set and what is known of the
+//! boards are given once, each analysis then takes just the record.
+
+use std::io::Write;
+
+use varisat::ProofFormat;
+
+use crate::board::Board;
+use crate::encode::BoardFacts;
+use crate::notation::Record;
+use crate::rules::Variant;
+use crate::sat::AnnotatedCnf;
+use crate::solve::SolveError;
+
+use super::{
+    count_start_boards, explain_impossible_knowing, forced_facts_knowing, forced_unknowns,
+    minimize_pieces, refined_dimacs, repair_observed, write_proof_knowing, Count, CountOptions,
+    Explanation, Limits, Minimum, RepairOptions, RepairOutcome, SquareReport, UnknownVerdict,
+};
+
+/// The analyses of records under one rule set, knowing what is known of
+/// their boards besides the moves.
+///
+/// ```
+/// use postfacto::analysis::Analysis;
+/// use postfacto::notation::parse_records;
+/// use postfacto::rules::Variant;
+/// let record = &parse_records("B 2\n11-15\n11-15\n")?[0];
+/// let why = Analysis::new(Variant::English).explain_impossible(record)?;
+/// assert!(why.is_some());
+/// # Ok::<_, Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Analysis {
+    variant: Variant,
+    known: BoardFacts,
+}
+
+impl Analysis {
+    /// Analyses under `variant`, nothing known besides the moves.
+    pub fn new(variant: Variant) -> Analysis {
+        Analysis {
+            variant,
+            known: BoardFacts::none(),
+        }
+    }
+
+    /// What is known of the start and end boards.
+    #[must_use]
+    pub fn facts(mut self, known: BoardFacts) -> Analysis {
+        self.known = known;
+        self
+    }
+
+    /// The rule set.
+    pub fn variant(&self) -> Variant {
+        self.variant
+    }
+
+    /// What is known of the boards.
+    pub fn known(&self) -> BoardFacts {
+        self.known
+    }
+
+    /// Why no start board makes `record` legal: the smallest set of rules
+    /// in conflict; `None` when one does.
+    ///
+    /// # Errors
+    /// [`SolveError`] if varisat fails.
+    pub fn explain_impossible(&self, record: &Record) -> Result<Option<Explanation>, SolveError> {
+        explain_impossible_knowing(record, self.variant, self.known)
+    }
+
+    /// An engine's "no start board" for `record`, confirmed by the SAT
+    /// formula and explained: the reason in one line (the smallest set of
+    /// rules in conflict, else `engine_reason`) and the whole explanation.
+    ///
+    /// # Errors
+    /// [`SolveError::Internal`] when the formula has a model after all
+    /// (the engine named `engine` was wrong: a bug), or varisat fails.
+    pub fn confirm_impossible(
+        &self,
+        record: &Record,
+        engine_reason: Option<String>,
+        engine: &str,
+    ) -> Result<(String, Explanation), SolveError> {
+        let explanation = self.explain_impossible(record)?.ok_or_else(|| {
+            SolveError::Internal(format!(
+                "the {engine} engine found no start board, but the SAT formula has one"
+            ))
+        })?;
+        let why = if explanation.groups.is_empty() {
+            engine_reason.unwrap_or_default()
+        } else {
+            explanation.one_line()
+        };
+        Ok((why, explanation))
+    }
+
+    /// Which squares of `start` (an answer) every answer shares, and why.
+    ///
+    /// # Errors
+    /// [`SolveError`] if varisat fails, or `start` is not an answer.
+    pub fn forced_facts(
+        &self,
+        record: &Record,
+        start: &Board,
+    ) -> Result<Vec<SquareReport>, SolveError> {
+        forced_facts_knowing(record, self.variant, self.known, start)
+    }
+
+    /// For a damaged record, which moves of `filled` every answer plays.
+    ///
+    /// # Errors
+    /// [`SolveError`] if the record cannot be encoded or varisat fails.
+    pub fn forced_unknowns(
+        &self,
+        record: &Record,
+        filled: &Record,
+    ) -> Result<Vec<UnknownVerdict>, SolveError> {
+        forced_unknowns(record, self.variant, self.known, filled)
+    }
+
+    /// The start board with the fewest pieces (then kings), at most
+    /// `max_per_side` of each colour; `None` when none within that works.
+    ///
+    /// # Errors
+    /// [`SolveError`] if varisat or the totalizer fails.
+    pub fn minimum(
+        &self,
+        record: &Record,
+        max_per_side: Option<usize>,
+    ) -> Result<Option<Minimum>, SolveError> {
+        let limits = Limits {
+            max_per_side,
+            known: self.known,
+        };
+        minimize_pieces(record, self.variant, limits)
+    }
+
+    /// The start boards, told apart on the squares the moves use, up to
+    /// one more than `limit`.
+    ///
+    /// # Errors
+    /// [`SolveError`] if varisat fails.
+    pub fn count(&self, record: &Record, limit: usize) -> Result<Count, SolveError> {
+        let options = CountOptions {
+            limit,
+            others_empty: false,
+            known: self.known,
+        };
+        count_start_boards(record, self.variant, options)
+    }
+
+    /// The formula `solve` ends with, in DIMACS with names (`cnf`).
+    ///
+    /// # Errors
+    /// [`SolveError`] if the record cannot be encoded or varisat fails.
+    pub fn dimacs(&self, record: &Record) -> Result<AnnotatedCnf, SolveError> {
+        refined_dimacs(record, self.variant, self.known)
+    }
+
+    /// Writes a proof that no start board exists to `out`: `Ok(true)`
+    /// when the record is impossible, `Ok(false)` (no proof) otherwise.
+    ///
+    /// # Errors
+    /// [`SolveError`] if varisat fails or cannot write the proof.
+    pub fn proof(
+        &self,
+        record: &Record,
+        format: ProofFormat,
+        out: &mut impl Write,
+    ) -> Result<bool, SolveError> {
+        write_proof_knowing(record, self.variant, self.known, format, out)
+    }
+
+    /// The fewest edits that make `record` possible, telling `progress`
+    /// each number of edits as the search starts on it.
+    ///
+    /// # Errors
+    /// [`SolveError`] from the solver, or a repair that does not replay.
+    pub fn repair(
+        &self,
+        record: &Record,
+        options: RepairOptions,
+        progress: &mut dyn FnMut(usize),
+    ) -> Result<RepairOutcome, SolveError> {
+        repair_observed(record, self.variant, self.known, options, progress)
+    }
+}
