@@ -12,10 +12,13 @@ use varisat::{CnfFormula, Lit};
 use crate::board::{Board, Topology};
 use crate::encode::vars::{lit, Fact};
 use crate::encode::{BoardFacts, EncodeOptions};
-use crate::notation::Record;
+use crate::notation::{Answer, Record};
 use crate::rules::Variant;
 use crate::sat::{at_most, Optimizer};
-use crate::solve::{solve_refining, Formula, Learned, Refined, SolveError};
+use crate::solve::{
+    check_facts, check_filled, checked_answer, solve_refining, Formula, Learned, Refined,
+    SolveError,
+};
 
 /// Extra constraints on the start board.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -39,6 +42,9 @@ pub struct Minimum {
     pub solves: usize,
     /// For a damaged record, its moves as this board's filling plays them.
     pub filled: Option<Record>,
+    /// The board with the end board its moves lead to, replayed and
+    /// checked against what is known.
+    pub answer: Answer,
 }
 
 /// The start board with the fewest pieces (and among those the fewest
@@ -95,12 +101,20 @@ pub fn minimize_pieces(
         &keep_pieces,
         &mut learned,
     )?;
+    let filled = record.is_damaged().then_some(best.filled);
+    if let Some(filled) = &filled {
+        check_filled(record, filled, "the minimizer")?;
+    }
+    let played = filled.as_ref().unwrap_or(record);
+    let answer = checked_answer(played, best.start, "the minimizer", variant)?;
+    check_facts(&answer, limits.known)?;
     Ok(Some(Minimum {
         pieces: best.start.piece_count() as usize,
         kings: best.start.king_count() as usize,
         start: best.start,
         solves: opt.solves(),
-        filled: record.is_damaged().then_some(best.filled),
+        filled,
+        answer,
     }))
 }
 
