@@ -298,7 +298,7 @@ fn dfs_engine_solves_and_honours_its_limit() {
             "--engine",
             "dfs",
             "--limit",
-            "2",
+            "2nodes",
             "tests/data/sample2.in",
         ],
         "",
@@ -318,7 +318,7 @@ fn dfs_engine_solves_and_honours_its_limit() {
 fn bad_limits_and_generate_options_exit_2_with_one_line() {
     let cases: &[(&[&str], &str)] = &[
         (
-            &["solve", "--limit", "5", "tests/data/sample1.in"],
+            &["solve", "--limit", "5nodes", "tests/data/sample1.in"],
             "a node limit applies to --engine dfs only",
         ),
         (&["generate", "--hard", "0"], "--hard needs K >= 1"),
@@ -345,7 +345,7 @@ fn bad_limits_and_generate_options_exit_2_with_one_line() {
     let bad_limit = postfacto(&["solve", "--engine", "dfs", "--limit", "abc"], "");
     assert_eq!(bad_limit.code, 2);
     assert!(
-        bad_limit.stderr.contains("'abc' is not a node count"),
+        bad_limit.stderr.contains("'abc' is not a time"),
         "{}",
         bad_limit.stderr
     );
@@ -649,8 +649,17 @@ fn time_limits_apply_to_the_embedded_sat_engine_and_the_pawn_puzzle() {
         pawns.stderr
     );
     // A node count is a search's limit.
-    let nodes = postfacto(&["solve", "--limit", "5000", "tests/data/sample1.in"], "");
+    let nodes = postfacto(
+        &["solve", "--limit", "5000nodes", "tests/data/sample1.in"],
+        "",
+    );
     assert_eq!(nodes.code, 2, "{}", nodes.stderr);
+    // A plain number is seconds, as `timeout` reads it.
+    let seconds = postfacto(&["solve", "--limit", "5", "tests/data/sample1.in"], "");
+    assert_eq!(seconds.code, 0, "{}", seconds.stderr);
+    let bad = postfacto(&["solve", "--limit", "2x", "tests/data/sample1.in"], "");
+    assert_eq!(bad.code, 2, "{}", bad.stderr);
+    assert!(bad.stderr.contains("is not a time"), "{}", bad.stderr);
 }
 
 #[test]

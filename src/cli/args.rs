@@ -135,9 +135,9 @@ pub struct SolveArgs {
     /// Engine that finds the start board.
     #[arg(long, value_enum, default_value_t = EngineArg::Sat)]
     pub engine: EngineArg,
-    /// Give up on a record (exit 3) after this long (e.g. 2s, 500ms): every engine,
-    /// the analysis options and --solver (its process group is killed); or, for
-    /// --engine dfs, after this many start boards (e.g. 100000).
+    /// Give up on a record (exit 3) after this long (plain seconds, or 500ms, 2s,
+    /// 1.5m, 1h): every engine, the analysis options and --solver (its process group
+    /// is killed); or, for --engine dfs, after this many start boards (100000nodes).
     #[arg(long, value_parser = parse_limit)]
     pub limit: Option<LimitArg>,
     /// Rule set: English for the task's format unless named; a PDN game's
@@ -578,26 +578,65 @@ pub enum LimitArg {
     Time(std::time::Duration),
 }
 
+/// A `--limit`: a time as `timeout` takes it, or for the DFS a number of
+/// start boards written `100000nodes`.
 fn parse_limit(text: &str) -> Result<LimitArg, String> {
-    let number = |digits: &str| {
-        digits
+    if let Some(count) = text.trim().strip_suffix("nodes") {
+        return count
+            .trim()
             .parse::<u64>()
-            .map_err(|_| format!("'{text}' is not a node count (100000) or a time (2s, 500ms)"))
-    };
-    if let Some(ms) = text.strip_suffix("ms") {
-        Ok(LimitArg::Time(std::time::Duration::from_millis(number(
-            ms,
-        )?)))
-    } else if let Some(s) = text.strip_suffix('s') {
-        Ok(LimitArg::Time(std::time::Duration::from_secs(number(s)?)))
-    } else {
-        Ok(LimitArg::Nodes(number(text)?))
+            .map(LimitArg::Nodes)
+            .map_err(|_| format!("'{text}' is not a node count (100000nodes)"));
     }
+    parse_time_limit(text).map(LimitArg::Time)
 }
 
+/// A time as `timeout` takes it: plain seconds (`5`, `0.5`), or with a
+/// unit: `500ms`, `2s`, `1.5m`, `1h`.
 fn parse_time_limit(text: &str) -> Result<std::time::Duration, String> {
-    match parse_limit(text)? {
-        LimitArg::Time(t) => Ok(t),
-        LimitArg::Nodes(_) => Err(format!("'{text}' is not a time (2s, 500ms)")),
+    let trimmed = text.trim();
+    let (number, unit) = match trimmed.find(|c: char| c.is_ascii_alphabetic()) {
+        Some(at) => trimmed.split_at(at),
+        None => (trimmed, "s"),
+    };
+    let seconds_per_unit = match unit {
+        "ms" => 0.001,
+        "s" => 1.0,
+        "m" => 60.0,
+        "h" => 3600.0,
+        _ => f64::NAN,
+    };
+    number
+        .parse::<f64>()
+        .ok()
+        .filter(|n| n.is_finite() && *n >= 0.0 && seconds_per_unit.is_finite())
+        .and_then(|n| std::time::Duration::try_from_secs_f64(n * seconds_per_unit).ok())
+        .ok_or_else(|| {
+            format!("'{text}' is not a time (plain seconds as 5 or 0.5, or 500ms, 2s, 1.5m, 1h)")
+        })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::time::Duration;
+
+    #[test]
+    fn times_read_as_timeout_reads_them() {
+        let time = |t| parse_time_limit(t).unwrap();
+        assert_eq!(time("5"), Duration::from_secs(5));
+        assert_eq!(time("0.5"), Duration::from_millis(500));
+        assert_eq!(time("0.5s"), Duration::from_millis(500));
+        assert_eq!(time("500ms"), Duration::from_millis(500));
+        assert_eq!(time("2m"), Duration::from_secs(120));
+        assert_eq!(time("1h"), Duration::from_secs(3600));
+        for bad in ["", "s", "-1", "2x", "1e400", "nan"] {
+            assert!(parse_time_limit(bad).is_err(), "{bad}");
+        }
+        assert!(matches!(
+            parse_limit("100000nodes"),
+            Ok(LimitArg::Nodes(100000))
+        ));
+        assert!(matches!(parse_limit("3"), Ok(LimitArg::Time(_))));
     }
 }
