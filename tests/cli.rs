@@ -834,3 +834,19 @@ fn compare_against_an_outside_command_judges_its_answers() {
     );
     assert_eq!(missing.code, 2, "{}", missing.stderr);
 }
+
+#[test]
+fn a_proof_file_that_cannot_be_written_is_bad_input() {
+    // An impossible record: without the write failing it would exit 1.
+    let run = postfacto(
+        &["solve", "--proof", "/nonexistent/dir/proof.drat", "-"],
+        "W 2\n21-17\n21-17\n",
+    );
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    assert!(
+        run.stderr.contains("cannot write '/nonexistent/dir/proof.drat'"),
+        "{}",
+        run.stderr
+    );
+    assert_eq!(run.stderr.lines().count(), 1, "{}", run.stderr);
+}

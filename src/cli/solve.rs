@@ -396,6 +396,10 @@ impl<'a> Job<'a, '_> {
     fn fill(&self, report: &mut Report) -> Result<(), SolveError> {
         if let Some(path) = &self.options().proof {
             self.proof(path, report)?;
+            if report.status == Status::BadInput {
+                // The proof file cannot be written: that is the verdict (2).
+                return Ok(());
+            }
         }
         let options = self.options();
         if options.repair {
