@@ -201,9 +201,23 @@ pub fn opening_fragment(
     ))
 }
 
+/// `count` distinct numbers below `n` (all of them when `count >= n`),
+/// drawn without replacement.
+fn distinct(rng: &mut Rng, n: usize, count: usize) -> Vec<usize> {
+    let mut all: Vec<usize> = (0..n).collect();
+    let take = count.min(n);
+    for k in 0..take {
+        let j = k + rng.below(n - k);
+        all.swap(k, j);
+    }
+    all.truncate(take);
+    all
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::notation::{MovePattern, WrittenMove};
     use crate::replay::replay;
     use crate::rules::English;
 
@@ -226,6 +240,36 @@ mod tests {
             }
         }
         assert!(kept > 100, "only {kept} fragments");
+    }
+
+    #[test]
+    fn damage_spoils_exactly_as_many_moves_and_squares_as_asked() {
+        let mut rng = Rng::new(7);
+        let mut checked = 0;
+        while checked < 50 {
+            let Some((_, record)) = random_fragment(&English, &mut rng, 12, 30) else {
+                continue;
+            };
+            let asked = Damage {
+                unknown_moves: 4,
+                unknown_squares: 3,
+                short_captures: false,
+            };
+            let written = damage(&record, &mut rng, asked).written_moves();
+            let unknown = |w: &WrittenMove| matches!(w, WrittenMove::Pattern(MovePattern::Unknown));
+            assert_eq!(written.iter().filter(|w| unknown(w)).count(), 4);
+            let squares: usize = written
+                .iter()
+                .map(|w| match w {
+                    WrittenMove::Pattern(MovePattern::Path { squares, .. }) => {
+                        squares.iter().filter(|s| s.is_none()).count()
+                    }
+                    _ => 0,
+                })
+                .sum();
+            assert_eq!(squares, 3);
+            checked += 1;
+        }
     }
 }
 
@@ -342,34 +386,44 @@ pub fn damage(record: &Record, rng: &mut Rng, damage: Damage) -> Record {
         })
         .collect();
     let plies = written.len();
-    for _ in 0..damage.unknown_moves.min(plies) {
-        let i = rng.below(plies);
+    // Distinct plies: N unknown moves are N, not N draws that may repeat.
+    for i in distinct(rng, plies, damage.unknown_moves) {
         written[i] = WrittenMove::Pattern(MovePattern::Unknown);
     }
-    for _ in 0..damage.unknown_squares {
-        let i = rng.below(plies);
-        let pattern = match &written[i] {
-            WrittenMove::Known(mv) => MovePattern::Path {
-                squares: mv.path().iter().map(|&s| Some(s)).collect(),
-                capture: mv.is_capture(),
-                short: false,
-            },
-            WrittenMove::Pattern(p) => p.clone(),
-        };
-        if let MovePattern::Path {
-            mut squares,
-            capture,
-            short,
-        } = pattern
-        {
-            let at = rng.below(squares.len());
-            squares[at] = None;
-            written[i] = WrittenMove::Pattern(MovePattern::Path {
+    // Distinct squares of the moves still written.
+    let spots: Vec<(usize, usize)> = written
+        .iter()
+        .enumerate()
+        .flat_map(|(i, w)| {
+            let squares = match w {
+                WrittenMove::Known(mv) => mv.path().len(),
+                WrittenMove::Pattern(MovePattern::Path { squares, .. }) => squares.len(),
+                WrittenMove::Pattern(_) => 0,
+            };
+            (0..squares).map(move |at| (i, at))
+        })
+        .collect();
+    for k in distinct(rng, spots.len(), damage.unknown_squares) {
+        let (i, at) = spots[k];
+        let (mut squares, capture, short) = match &written[i] {
+            WrittenMove::Known(mv) => (
+                mv.path().iter().map(|&s| Some(s)).collect(),
+                mv.is_capture(),
+                false,
+            ),
+            WrittenMove::Pattern(MovePattern::Path {
                 squares,
                 capture,
                 short,
-            });
-        }
+            }) => (squares.clone(), *capture, *short),
+            WrittenMove::Pattern(_) => continue,
+        };
+        squares[at] = None;
+        written[i] = WrittenMove::Pattern(MovePattern::Path {
+            squares,
+            capture,
+            short,
+        });
     }
     Record::from_written(record.first, written, record.line)
 }

@@ -844,7 +844,8 @@ fn a_proof_file_that_cannot_be_written_is_bad_input() {
     );
     assert_eq!(run.code, 2, "{}", run.stderr);
     assert!(
-        run.stderr.contains("cannot write '/nonexistent/dir/proof.drat'"),
+        run.stderr
+            .contains("cannot write '/nonexistent/dir/proof.drat'"),
         "{}",
         run.stderr
     );
