@@ -309,10 +309,79 @@ fn bad_input_on_the_new_paths_exits_2_with_one_line() {
 #[test]
 fn json_says_how_each_answer_was_found() {
     // The unit facts and one forced blocker settle this record: no formula
-    // is built, so there is no clause count.
+    // is built, so there is no clause count (the key is there, null).
     let run = postfacto(&["solve", "--format", "json"], "B 2\n2x9\n14x5\n");
     let object: serde_json::Value = serde_json::from_str(run.stdout.trim()).expect("JSON");
     assert_eq!(object["decided_by"], "unit facts");
     assert_eq!(object["variables"], 96);
-    assert!(object.get("clauses").is_none(), "{object}");
+    assert!(object["clauses"].is_null(), "{object}");
+}
+
+#[test]
+fn every_format_carries_every_answer_of_all() {
+    let record = "B 1\n11-15\n";
+    let all = |format: &str| postfacto(&["solve", "--all", "--format", format, "-"], record);
+    // Two answers: a man or a king on 11.
+    let fen = all("fen");
+    assert_eq!(fen.code, 0, "{}", fen.stderr);
+    assert_eq!(fen.stdout, "B:W:B11\nW:W:B15\n\nB:W:BK11\nW:W:BK15\n");
+    let pdn = all("pdn");
+    assert_eq!(pdn.stdout.matches("[FEN ").count(), 2, "{}", pdn.stdout);
+    let json = all("json");
+    let value: serde_json::Value = serde_json::from_str(json.stdout.trim()).unwrap();
+    assert_eq!(value["answers"].as_array().unwrap().len(), 2);
+    assert_eq!(value["answers"][1]["start_fen"], "B:W:BK11");
+    let dir = std::env::temp_dir().join(format!("postfacto-svg-all-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let svg = postfacto(
+        &[
+            "solve",
+            "--all",
+            "--format",
+            "svg",
+            "--out",
+            dir.to_str().unwrap(),
+            "-",
+        ],
+        record,
+    );
+    assert_eq!(svg.code, 0, "{}", svg.stderr);
+    assert!(dir.join("0001.svg").exists() && dir.join("0001-2.svg").exists());
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn json_has_one_schema_with_the_analyses_as_fields() {
+    let keys = |value: &serde_json::Value| {
+        let mut keys: Vec<String> = value.as_object().unwrap().keys().cloned().collect();
+        keys.sort();
+        keys
+    };
+    let json = |args: &[&str], record: &str| {
+        let mut all = vec!["solve", "--format", "json"];
+        all.extend_from_slice(args);
+        all.push("-");
+        let run = postfacto(&all, record);
+        serde_json::from_str::<serde_json::Value>(run.stdout.trim()).unwrap()
+    };
+    let unique = json(&["--unique"], "B 1\n11-15\n");
+    assert_eq!(unique["unique"], false);
+    assert_eq!(unique["count"], 2);
+    assert!(unique["differs_on"][0].as_str().unwrap().contains("11"));
+    let minimum = json(&["--minimize", "pieces"], "B 1\n11-15\n");
+    assert_eq!(
+        (minimum["pieces"].as_u64(), minimum["kings"].as_u64()),
+        (Some(1), Some(0))
+    );
+    assert_eq!(minimum["proved_minimal"], true);
+    let impossible = json(&["--explain"], "W 2\n21-17\n21-17\n");
+    assert_eq!(impossible["status"], "impossible");
+    assert!(!impossible["core"].as_array().unwrap().is_empty());
+    assert_eq!(impossible["moves"].as_array().unwrap().len(), 2);
+    let explained = json(&["--explain"], "B 1\n11-15\n");
+    assert!(!explained["forced"].as_array().unwrap().is_empty());
+    // The same keys in every object.
+    for value in [&minimum, &impossible, &explained] {
+        assert_eq!(keys(value), keys(&unique));
+    }
 }

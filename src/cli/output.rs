@@ -68,6 +68,26 @@ pub struct Report<'r> {
     pub repairs: Option<Vec<postfacto::analysis::Edit>>,
     /// With `--from-opening`: the game from the opening to the answer's start.
     pub prefix: Option<PrefixReport>,
+    /// The results of the analyses, for JSON (the text carries them too).
+    pub analysed: Analysed,
+}
+
+/// What an analysis option found, as data (`--count`, `--unique`,
+/// `--minimize`, `--explain`).
+#[derive(Clone, Debug, Default)]
+pub struct Analysed {
+    /// Answers found, and whether that is all of them (`--count`, `--all`).
+    pub count: Option<(usize, bool)>,
+    /// Whether every answer agrees on the used squares (`--unique`).
+    pub unique: Option<bool>,
+    /// Where two answers differ, when not unique.
+    pub differs_on: Vec<String>,
+    /// The fewest pieces and kings, proved minimal (`--minimize`).
+    pub minimum: Option<(usize, usize)>,
+    /// The start board's squares every answer shares, and why (`--explain`).
+    pub forced: Vec<String>,
+    /// The rules in conflict, one per line (`--explain`, impossible).
+    pub core: Vec<String>,
 }
 
 /// The game from the opening to a fragment's start (`solve --from-opening`).
@@ -99,6 +119,7 @@ impl<'r> Report<'r> {
             repairs: None,
             no_moves: false,
             prefix: None,
+            analysed: Analysed::default(),
         }
     }
 
@@ -125,6 +146,7 @@ impl<'r> Report<'r> {
             no_moves: self.no_moves,
             repairs: self.repairs,
             prefix: self.prefix,
+            analysed: self.analysed,
         }
     }
 
@@ -149,6 +171,7 @@ impl<'r> Report<'r> {
             no_moves: false,
             repairs: None,
             prefix: None,
+            analysed: Analysed::default(),
         }
     }
 
@@ -221,6 +244,21 @@ fn played<'a>(report: &'a Report) -> Option<&'a Record> {
     }
 }
 
+/// Every answer with the moves it plays: its own filling for a damaged
+/// record, else the record's (none before an answer for a damaged one).
+fn answers_played<'a>(report: &'a Report) -> Vec<(&'a Answer, Option<&'a Record>)> {
+    report
+        .answers
+        .iter()
+        .enumerate()
+        .map(|(k, answer)| {
+            let own = report.filled.get(k);
+            let record = report.record.filter(|r| !r.is_damaged());
+            (answer, own.or(record))
+        })
+        .collect()
+}
+
 /// A board's rows, top first: as many as the board has.
 fn rows(board: &postfacto::board::Board) -> Vec<String> {
     (0..board.topology().size())
@@ -262,6 +300,19 @@ fn json_of(report: &Report, settings: &Settings) -> serde_json::Value {
                 object.extend(boards);
             }
         }
+        // Every answer (one, or all of them with --all), each with its moves.
+        let answers: Vec<serde_json::Value> = answers_played(report)
+            .into_iter()
+            .map(|(answer, played)| {
+                let played = played.unwrap_or(record);
+                let mut one = board_json(answer, played);
+                if let Some(fields) = one.as_object_mut() {
+                    fields.insert("moves".into(), moves_of(played, variant).into());
+                }
+                one
+            })
+            .collect();
+        object.insert("answers".into(), answers.into());
     }
     if let Some(stats) = report.stats {
         if settings.engine.name() == "sat" {
@@ -311,8 +362,93 @@ fn json_of(report: &Report, settings: &Settings) -> serde_json::Value {
     if report.status != Status::Ok && report.explanation.is_none() {
         object.insert("message".into(), report.err.join("; ").into());
     }
+    let analysed = &report.analysed;
+    if let Some((found, complete)) = analysed.count {
+        object.insert("count".into(), found.into());
+        object.insert("count_complete".into(), complete.into());
+    }
+    if let Some(unique) = analysed.unique {
+        object.insert("unique".into(), unique.into());
+        object.insert("differs_on".into(), analysed.differs_on.clone().into());
+    }
+    if let Some((pieces, kings)) = analysed.minimum {
+        object.insert("pieces".into(), pieces.into());
+        object.insert("kings".into(), kings.into());
+        object.insert("proved_minimal".into(), true.into());
+    }
+    if !analysed.forced.is_empty() {
+        object.insert("forced".into(), analysed.forced.clone().into());
+    }
+    if !analysed.core.is_empty() {
+        object.insert("core".into(), analysed.core.clone().into());
+    }
+    if let Some((game, line)) = report.name.instance {
+        object.insert(
+            if report.name.game { "game" } else { "instance" }.into(),
+            game.into(),
+        );
+        object.insert("line".into(), line.into());
+    }
+    object.insert("input".into(), report.name.input.into());
+    object.insert(
+        "repaired".into(),
+        report
+            .repairs
+            .as_ref()
+            .is_some_and(|e| !e.is_empty())
+            .into(),
+    );
+    // One schema: every key present in every object, null when it does
+    // not apply (docs/cli.md lists them).
+    for key in JSON_KEYS {
+        object.entry(*key).or_insert(serde_json::Value::Null);
+    }
     value
 }
+
+/// The keys of every `solve --format json` object.
+pub const JSON_KEYS: &[&str] = &[
+    "name",
+    "input",
+    "game",
+    "instance",
+    "line",
+    "status",
+    "message",
+    "rules",
+    "rules_inferred",
+    "engine",
+    "time_us",
+    "first",
+    "record",
+    "moves",
+    "start",
+    "end",
+    "start_fen",
+    "end_fen",
+    "answers",
+    "variables",
+    "clauses",
+    "learned",
+    "decided_by",
+    "dfs_nodes",
+    "explanation",
+    "core",
+    "forced",
+    "count",
+    "count_complete",
+    "unique",
+    "differs_on",
+    "pieces",
+    "kings",
+    "proved_minimal",
+    "repaired",
+    "repairs",
+    "prefix",
+    "prefix_plies",
+    "prefix_minimal",
+    "prefix_lower_bound",
+];
 
 /// What one report puts on standard output: its answers (each 8 lines,
 /// separated later), then further text.
@@ -336,47 +472,65 @@ fn render(index: usize, report: &Report, settings: &Settings) -> Result<Rendered
         }
         FormatArg::Json => rendered.text = format!("{}\n", json_of(report, settings)),
         FormatArg::Fen => {
-            if let (Some(record), Some(answer)) = (report.record, report.answers.first()) {
-                rendered.text = format!(
-                    "{}\n{}\n",
-                    to_fen(&answer.start, record.first, algebraic),
-                    to_fen(&answer.end, turn_after(record), algebraic)
-                );
+            if let Some(record) = report.record {
+                let pairs: Vec<String> = answers_played(report)
+                    .into_iter()
+                    .map(|(answer, played)| {
+                        let played = played.unwrap_or(record);
+                        format!(
+                            "{}\n{}\n",
+                            to_fen(&answer.start, played.first, algebraic),
+                            to_fen(&answer.end, turn_after(played), algebraic)
+                        )
+                    })
+                    .collect();
+                rendered.text = pairs.join("\n");
             }
         }
         FormatArg::Pdn => {
-            if let (Some(record), Some(answer)) = (played(report), report.answers.first()) {
-                let tags = [
-                    ("Event", report.name.to_string()),
-                    ("GameType", variant.pdn_game_type().to_string()),
-                ];
-                // With a prefix, the whole game from the opening.
-                let whole = report.prefix.as_ref().map(|prefix| {
-                    let mut moves = prefix.record.moves.clone();
-                    moves.extend(record.moves.iter().cloned());
-                    Record::new(prefix.record.first, moves)
-                });
-                rendered.text = write_pdn(
-                    &tags,
-                    whole.is_none().then_some(&answer.start),
-                    whole.as_ref().unwrap_or(record),
-                    variant.first_player(),
-                    variant.fen_algebraic(),
-                    |mv| variant.write_move(mv),
-                ) + "\n";
-            }
+            let games: Vec<String> = answers_played(report)
+                .into_iter()
+                .filter_map(|(answer, played)| Some((answer, played?)))
+                .map(|(answer, record)| {
+                    let tags = [
+                        ("Event", report.name.to_string()),
+                        ("GameType", variant.pdn_game_type().to_string()),
+                    ];
+                    // With a prefix, the whole game from the opening.
+                    let whole = report.prefix.as_ref().map(|prefix| {
+                        let mut moves = prefix.record.moves.clone();
+                        moves.extend(record.moves.iter().cloned());
+                        Record::new(prefix.record.first, moves)
+                    });
+                    write_pdn(
+                        &tags,
+                        whole.is_none().then_some(&answer.start),
+                        whole.as_ref().unwrap_or(record),
+                        variant.first_player(),
+                        variant.fen_algebraic(),
+                        |mv| variant.write_move(mv),
+                    ) + "\n"
+                })
+                .collect();
+            rendered.text = games.join("\n");
         }
         FormatArg::Svg => {
-            if let (Some(record), Some(answer)) = (played(report), report.answers.first()) {
-                let dir = settings.out_dir.as_deref().unwrap_or(Path::new("."));
-                let file = dir.join(format!("{:04}.svg", index + 1));
+            let dir = settings.out_dir.as_deref().unwrap_or(Path::new("."));
+            for (k, (answer, played)) in answers_played(report).into_iter().enumerate() {
+                let Some(record) = played else { continue };
+                // 0001.svg, and with --all 0001-2.svg, 0001-3.svg, ...
+                let name = match k {
+                    0 => format!("{:04}.svg", index + 1),
+                    k => format!("{:04}-{}.svg", index + 1, k + 1),
+                };
+                let file = dir.join(name);
                 std::fs::write(&file, svg(answer, record, variant)).map_err(|e| {
                     fail(
                         Status::BadInput,
                         format!("cannot write '{}': {e}", file.display()),
                     )
                 })?;
-                rendered.text = format!("{}\n", file.display());
+                rendered.text.push_str(&format!("{}\n", file.display()));
             }
         }
     }

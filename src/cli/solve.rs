@@ -463,6 +463,11 @@ impl<'a> Job<'a, '_> {
             self.name
         ));
         report.explanation = Some(why);
+        report.analysed.core = explanation
+            .groups
+            .iter()
+            .map(|g| format!("{}: {}", g.place(), g.rule))
+            .collect();
         if self.options().explain {
             report.text.push_str(&explanation.detailed());
         }
@@ -505,6 +510,10 @@ impl<'a> Job<'a, '_> {
                 free.push(square.square.to_string());
             } else {
                 let _ = writeln!(text, "{square}");
+                report
+                    .analysed
+                    .forced
+                    .push(square.to_string().trim().to_string());
             }
         }
         if !free.is_empty() {
@@ -633,6 +642,7 @@ impl<'a> Job<'a, '_> {
         };
         let answer = minimum.answer;
         report.answers.push(answer);
+        report.analysed.minimum = Some((minimum.pieces, minimum.kings));
         report.filled.extend(minimum.filled);
         if self.options().minimize.is_some() {
             let fewer = if minimum.pieces == 0 {
@@ -740,6 +750,7 @@ impl<'a> Job<'a, '_> {
             .map(ToString::to_string)
             .collect::<Vec<_>>()
             .join(" ");
+        report.analysed.count = Some((count.boards.len(), count.complete));
         if options.all {
             report.answers.extend(count.answers.iter().copied());
             report.filled.extend(count.fillings.iter().cloned());
@@ -762,7 +773,9 @@ impl<'a> Job<'a, '_> {
             }
         }
         if options.unique {
-            if let ([_], true) = (count.boards.as_slice(), count.complete) {
+            let unique = matches!((count.boards.as_slice(), count.complete), ([_], true));
+            report.analysed.unique = Some(unique);
+            if unique {
                 let _ = writeln!(
                     report.text,
                     "{}: unique: every answer puts the same pieces on squares {squares}",
@@ -770,6 +783,7 @@ impl<'a> Job<'a, '_> {
                 );
             } else {
                 let differ = count.differences(self.variant());
+                report.analysed.differs_on.clone_from(&differ);
                 let _ = writeln!(
                     report.text,
                     "{}: not unique: answers differ on {}",
