@@ -851,3 +851,23 @@ fn a_proof_file_that_cannot_be_written_is_bad_input() {
     );
     assert_eq!(run.stderr.lines().count(), 1, "{}", run.stderr);
 }
+
+#[test]
+fn algebraic_squares_without_rules_are_not_read_as_english() {
+    let run = postfacto(&["solve", "-"], "W 1\ne5:c3\n");
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(
+        run.stderr.contains("read under russian rules (inferred)"),
+        "{}",
+        run.stderr
+    );
+    // No candidate works: said so, not "english (inferred)".
+    let none = postfacto(&["solve", "--rules", "auto", "-"], "W 2\n21-17\n21-17\n");
+    assert_eq!(none.code, 1, "{}", none.stderr);
+    assert!(
+        none.stderr.contains("no rule set its notation allows (english, international, italian, spanish) makes it legal"),
+        "{}",
+        none.stderr
+    );
+    assert!(!none.stderr.contains("(inferred)"), "{}", none.stderr);
+}

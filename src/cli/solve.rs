@@ -166,14 +166,22 @@ fn run_item<'r>(
     }
     if item.rules_from == RulesFrom::Inferred {
         report.inferred = true;
+        let solved = report.status == Status::Ok;
+        let line = if solved || item.readings.len() == 1 {
+            format!(
+                "{name}: read under {} rules (inferred)",
+                report.variant.name()
+            )
+        } else {
+            let tried: Vec<&str> = item.readings.iter().map(|r| r.variant.name()).collect();
+            format!(
+                "{name}: no rule set its notation allows ({}) makes it legal; the verdict under {}, the first:",
+                tried.join(", "),
+                report.variant.name()
+            )
+        };
         if !settings.quiet || item.readings.len() > 1 {
-            report.err.insert(
-                0,
-                format!(
-                    "{name}: read under {} rules (inferred)",
-                    report.variant.name()
-                ),
-            );
+            report.err.insert(0, line);
         }
     }
     report

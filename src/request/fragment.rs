@@ -267,8 +267,13 @@ impl Fragment {
         }
         let mut problems = Vec::new();
         let mut first_error = None;
-        for variant in self.rules.candidates(names) {
-            match self.problem(variant, miswritten) {
+        // No rule set named: English, unless the squares are algebraic.
+        let rules = match self.rules {
+            RulesChoice::Default if names.algebraic => RulesChoice::Auto,
+            other => other,
+        };
+        for variant in rules.candidates(names) {
+            match self.problem(variant, miswritten, rules == RulesChoice::Auto) {
                 Ok(problem) => problems.push(problem),
                 Err(e) => {
                     first_error.get_or_insert(e);
@@ -290,8 +295,13 @@ impl Fragment {
             })
     }
 
-    /// The fragment read under `variant`.
-    fn problem(&self, variant: Variant, miswritten: bool) -> Result<Problem, InputError> {
+    /// The fragment read under `variant` (`inferred` or named).
+    fn problem(
+        &self,
+        variant: Variant,
+        miswritten: bool,
+        inferred: bool,
+    ) -> Result<Problem, InputError> {
         let mut geometry = variant.geometry();
         if self.short_captures {
             geometry = geometry.short_captures();
@@ -338,7 +348,7 @@ impl Fragment {
                 start: start.map(|(facts, _)| facts),
                 end: end.map(|(facts, _)| facts),
             },
-            inferred: self.rules == RulesChoice::Auto,
+            inferred,
         })
     }
 }

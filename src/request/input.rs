@@ -78,16 +78,23 @@ pub fn read_items(name: &str, bytes: &[u8], read_as: ReadAs) -> Result<Vec<Item>
 /// The records of the task's format, under the rule sets the choice allows.
 fn task_items(bytes: &[u8], read_as: ReadAs) -> Result<Vec<Item>, InputError> {
     let mut names = SquareNames::default();
-    if read_as.rules == RulesChoice::Auto {
+    // A rule set named is read under whatever the squares look like.
+    if read_as.rules.given().is_none() {
         names.scan(&String::from_utf8_lossy(bytes));
     }
-    let from = match read_as.rules {
+    // No rule set named: English, unless the squares are algebraic (no
+    // English record names them so): then the rule sets that write them.
+    let rules = match read_as.rules {
+        RulesChoice::Default if names.algebraic => RulesChoice::Auto,
+        other => other,
+    };
+    let from = match rules {
         RulesChoice::Auto => RulesFrom::Inferred,
         _ => RulesFrom::Given,
     };
     let mut parsed = Vec::new();
     let mut first_error = None;
-    for variant in read_as.rules.candidates(names) {
+    for variant in rules.candidates(names) {
         let mut geometry = variant.geometry();
         if read_as.short_captures {
             geometry = geometry.short_captures();
