@@ -4,6 +4,7 @@
 //! under), its start (its `[FEN]`, else the opening) and its own verdict.
 //! One game that cannot be read or played never stops the next.
 
+use crate::notation::plural;
 use std::fmt;
 
 use crate::board::Board;
@@ -756,8 +757,8 @@ impl fmt::Display for Tally {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
-            "{} games: {} OK, {} with an illegal move, {} without moves, {} unreadable, {} of rules postfacto does not play",
-            self.games(),
+            "{}: {} OK, {} with an illegal move, {} without moves, {} unreadable, {} of rules postfacto does not play",
+            plural(self.games(), "game"),
             self.ok,
             self.illegal,
             self.no_moves,

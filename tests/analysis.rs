@@ -32,7 +32,7 @@ fn explain_lists_the_minimal_conflict_in_detail() {
     let run = postfacto(&["solve", "--explain"], "W 2\n21-17\n21-17\n");
     assert_eq!(run.code, 1);
     assert!(
-        run.stdout.contains("these 1 rule(s) cannot all hold")
+        run.stdout.contains("this rule cannot hold")
             && run
                 .stdout
                 .contains("ply 2 (21-17, Black): square 21 holds a piece of the side to move")
@@ -94,7 +94,8 @@ fn minimize_pieces_returns_the_proven_minimum_of_each_sample() {
         assert_eq!(run.code, 0, "{}", run.stderr);
         assert!(
             run.stderr.contains(&format!(
-                "fewest pieces: {pieces} with {kings} king(s); no start board has {}",
+                "fewest pieces: {pieces} with {}; no start board has {}",
+                postfacto::notation::plural(kings, "king"),
                 pieces - 1
             )),
             "{}",
@@ -169,7 +170,7 @@ fn count_all_and_unique_agree() {
     let not_unique = postfacto(&["solve", "--unique", "tests/data/sample1.in"], "");
     assert!(not_unique
         .stdout
-        .contains("not unique: answers differ on square(s) 26"));
+        .contains("not unique: answers differ on square 26"));
     // Moving up, the black piece must be a king, and 10 must be empty.
     let unique = postfacto(&["solve", "--unique"], "B 1\n14-10\n");
     assert!(
@@ -242,7 +243,7 @@ fn a_learned_most_pieces_rule_is_named_with_the_capture_it_rules_out() {
     for part in [
         "ply 1 (32x23, White): no capture takes more than the 1 pieces this one takes",
         "rules out 12 empty, a black piece on 17, 21 empty, a black piece on 27 and a white piece on 32 together",
-        "they disagree over square(s) 12, 17, 21, 27, 32",
+        "they disagree over squares 12, 17, 21, 27, 32",
     ] {
         assert!(run.stdout.contains(part), "missing {part:?} in {}", run.stdout);
     }

@@ -62,7 +62,8 @@ fn every_real_file_is_read_to_its_end_game_by_game() {
         assert_eq!(run.stdout.lines().count(), games, "{name}");
         assert_eq!((count("OK"), count("no moves")), (ok, no_moves), "{name}");
         assert_eq!(run.code, if not_ok == 0 { 0 } else { 1 }, "{name}");
-        let summary = format!("{games} games: {ok} OK, {not_ok} with an illegal move, {no_moves} without moves, 0 unreadable, 0 of rules postfacto does not play");
+        let games_said = postfacto::notation::plural(games, "game");
+        let summary = format!("{games_said}: {ok} OK, {not_ok} with an illegal move, {no_moves} without moves, 0 unreadable, 0 of rules postfacto does not play");
         assert!(
             run.stderr.trim_end().ends_with(&summary),
             "{name}: {}",

@@ -78,7 +78,12 @@ impl Count {
             .collect();
         let mut differ = Vec::new();
         if !squares.is_empty() {
-            differ.push(format!("square(s) {}", squares.join(", ")));
+            let noun = if squares.len() == 1 {
+                "square"
+            } else {
+                "squares"
+            };
+            differ.push(format!("{noun} {}", squares.join(", ")));
         }
         if let [fa, fb, ..] = self.fillings.as_slice() {
             for (i, (ma, mb)) in fa.moves.iter().zip(&fb.moves).enumerate() {

@@ -316,11 +316,11 @@ impl Explanation {
         } else {
             "a conflict: the search for a smaller one was cut short"
         };
-        let _ = writeln!(
-            out,
-            "no start position: these {} rule(s) cannot all hold, and each is needed for that ({size}):",
-            self.groups.len()
-        );
+        let rules = match self.groups.len() {
+            1 => "this rule cannot hold".to_string(),
+            n => format!("these {n} rules cannot all hold, and each is needed for that"),
+        };
+        let _ = writeln!(out, "no start position: {rules} ({size}):");
         for group in &self.groups {
             let _ = writeln!(out, "  {}: {}", group.place(), group.rule);
             let _ = writeln!(out, "      {}", demand(group));
@@ -329,7 +329,12 @@ impl Explanation {
         if !contested.is_empty() {
             let _ = writeln!(
                 out,
-                "  they disagree over square(s) {}",
+                "  they disagree over {} {}",
+                if contested.len() == 1 {
+                    "square"
+                } else {
+                    "squares"
+                },
                 contested.iter().join(", ")
             );
         }

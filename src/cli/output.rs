@@ -7,7 +7,7 @@ use rayon::prelude::*;
 use std::time::Duration;
 
 use postfacto::board::Color;
-use postfacto::notation::{to_fen, write_pdn, Answer, MoveText, Record};
+use postfacto::notation::{plural, to_fen, write_pdn, Answer, MoveText, Record};
 use postfacto::render::svg;
 use postfacto::rules::Variant;
 use postfacto::solve::SolveStats;
@@ -193,8 +193,8 @@ impl<'r> Report<'r> {
 pub fn summary(reports: &[Report], elapsed: Duration) -> String {
     let count = |s: Status| reports.iter().filter(|r| r.status == s).count();
     format!(
-        "{} records: {} solved, {} impossible, {} bad input, {} undecided, {} internal errors; {:.2} s",
-        reports.len(),
+        "{}: {} solved, {} impossible, {} bad input, {} undecided, {} internal errors; {:.2} s",
+        plural(reports.len(), "record"),
         count(Status::Ok),
         count(Status::Rejected),
         count(Status::BadInput),

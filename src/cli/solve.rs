@@ -18,7 +18,7 @@ use varisat::ProofFormat;
 use postfacto::analysis::{repair_summary, Analysis, RepairOptions, RepairOutcome};
 use postfacto::archive::RulesFrom;
 use postfacto::encode::BoardFacts;
-use postfacto::notation::{Answer, Record};
+use postfacto::notation::{plural, Answer, Record};
 use postfacto::reach::{shortest_prefix, PrefixOutcome, ReachError};
 use postfacto::request::{first_solving, with_fen};
 use postfacto::rules::Variant;
@@ -573,8 +573,11 @@ impl<'a> Job<'a, '_> {
             deadline: self.deadline,
         };
         let mut progress = |k: usize| {
-            self.ticker
-                .say(format!("{}: repair, trying {k} edit(s)", self.name));
+            self.ticker.say(format!(
+                "{}: repair, trying {}",
+                self.name,
+                plural(k, "edit")
+            ));
         };
         match self
             .analysis()
@@ -590,13 +593,14 @@ impl<'a> Job<'a, '_> {
             RepairOutcome::Repaired(repairs) => {
                 let edits = repairs[0].edits.len();
                 let many = if options.all {
-                    format!("{} repair(s) of", repairs.len())
+                    format!("{} of", plural(repairs.len(), "repair"))
                 } else {
                     "repaired with".to_string()
                 };
                 report.text.push_str(&format!(
-                    "{many} {edits} edit(s); no repair of {} edit(s) exists\n",
-                    edits - 1
+                    "{many} {}; no repair of {} exists\n",
+                    plural(edits, "edit"),
+                    plural(edits - 1, "edit")
                 ));
                 for (i, found) in repairs.iter().enumerate() {
                     let answer = checked_answer(
@@ -627,8 +631,9 @@ impl<'a> Job<'a, '_> {
             RepairOutcome::NoneWithin(most) => {
                 report.status = Status::Rejected;
                 report.err.push(format!(
-                    "{}: no repair of at most {most} edit(s) makes the record possible",
-                    self.name
+                    "{}: no repair of at most {} makes the record possible",
+                    self.name,
+                    plural(most, "edit")
                 ));
             }
         }
@@ -662,8 +667,11 @@ impl<'a> Job<'a, '_> {
                 )
             };
             report.err.push(format!(
-                "{}: fewest pieces: {} with {} king(s){fewer}; {} solver calls",
-                self.name, minimum.pieces, minimum.kings, minimum.solves
+                "{}: fewest pieces: {} with {}{fewer}; {}",
+                self.name,
+                minimum.pieces,
+                plural(minimum.kings, "king"),
+                plural(minimum.solves, "solver call")
             ));
         }
         if self.options().explain {
@@ -768,10 +776,11 @@ impl<'a> Job<'a, '_> {
                 "{}: {} {}, told apart by squares {squares}",
                 self.name,
                 count.words(limit),
-                if self.record.is_damaged() {
-                    "completions (filled moves and start boards)"
-                } else {
-                    "start boards"
+                match (self.record.is_damaged(), count.words(limit) == "1") {
+                    (true, true) => "completion (filled moves and start board)",
+                    (true, false) => "completions (filled moves and start boards)",
+                    (false, true) => "start board",
+                    (false, false) => "start boards",
                 }
             );
             if options.all {

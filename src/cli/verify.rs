@@ -8,6 +8,7 @@ use postfacto::analysis::{repair_game, repair_summary, Analysis, RepairOutcome};
 use postfacto::archive::{verify_games, GameReport, RulesFrom, Tally, Verdict, VerifyOptions};
 use postfacto::board::PartialBoard;
 use postfacto::encode::BoardFacts;
+use postfacto::notation::plural;
 use postfacto::notation::{games, parse_answers_on, Answer};
 use postfacto::replay::judge;
 use postfacto::rules::Variant;
@@ -61,9 +62,10 @@ pub fn run_pdn(file: &Path, options: PdnOptions, out: &mut impl Write) -> Result
             (Some(asked), Verdict::Illegal(_), Some(rules)) => {
                 let mut progress = |k: usize| {
                     ticker.say(format!(
-                        "game {} of {}: repair, trying {k} edit(s)",
+                        "game {} of {}: repair, trying {}",
                         report.number,
-                        raw.len()
+                        raw.len(),
+                        plural(k, "edit")
                     ));
                 };
                 repair_game(game, rules.variant, asked.options(), &mut progress)
@@ -304,7 +306,7 @@ fn repaired_to(
         }),
     };
     let ticker = Ticker::start(true);
-    let mut progress = |k: usize| ticker.say(format!("repair, trying {k} edit(s)"));
+    let mut progress = |k: usize| ticker.say(format!("repair, trying {}", plural(k, "edit")));
     let analysis = Analysis::new(variant).facts(known);
     match analysis.repair(record, asked.options(), &mut progress) {
         Ok(outcome) => (

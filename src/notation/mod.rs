@@ -14,6 +14,16 @@ pub use answer::{
 };
 pub use damaged::{Miswritten, MovePattern, WrittenMove};
 pub use fen::{parse_fen, parse_fen_on, to_fen, ParseFenError};
+
+/// `1 game`, `2 games`: a count and its noun, in the plural when it is
+/// not one.
+pub fn plural(count: usize, noun: &str) -> String {
+    if count == 1 {
+        format!("1 {noun}")
+    } else {
+        format!("{count} {noun}s")
+    }
+}
 pub use movetext::{Geometry, MoveText, ParseMoveError};
 pub use pdn::{
     describe_leniencies, games, looks_like_pdn, numbered_moves, parse_pdn, write_pdn, GameReading,

@@ -1,6 +1,7 @@
 //! Solving and repairing a fragment: the first rule set under which it
 //! solves, its answer replayed, and why when there is none.
 
+use crate::notation::plural;
 use std::time::{Duration, Instant};
 
 use crate::analysis::{Analysis, Edit, RepairOptions, RepairOutcome};
@@ -314,7 +315,8 @@ fn repair_first(problems: &[Problem], options: RepairOptions) -> Result<Repaired
     Err(match verdict {
         Some(RepairOutcome::Undecided { at_least }) => RequestError::Undecided {
             reason: format!(
-                "the time limit passed: no repair of fewer than {at_least} edits exists, one of {at_least} is not known"
+                "the time limit passed: no repair of fewer than {} exists; whether one of {at_least} does is not known",
+                plural(at_least, "edit")
             ),
         },
         _ => RequestError::Impossible {

@@ -22,6 +22,7 @@ mod edits;
 mod replayed;
 mod window;
 
+use crate::notation::plural;
 use std::time::Instant;
 
 use crate::board::PartialBoard;
@@ -298,20 +299,24 @@ pub fn repair_summary(outcome: &RepairOutcome) -> String {
     match outcome {
         RepairOutcome::NotNeeded(_) => "no edit needed".into(),
         RepairOutcome::NoneWithin(most) => {
-            format!("no repair of at most {most} edit(s) makes it possible")
+            format!(
+                "no repair of at most {} makes it possible",
+                plural(*most, "edit")
+            )
         }
         RepairOutcome::Undecided { at_least: 0 } => {
             "undecided: the time limit passed before the record as written was checked".into()
         }
         RepairOutcome::Undecided { at_least } => format!(
-            "undecided: the time limit passed; no repair of fewer than {at_least} edit(s) exists"
+            "undecided: the time limit passed; no repair of fewer than {} exists",
+            plural(*at_least, "edit")
         ),
         RepairOutcome::Repaired(repairs) => {
             let edits = &repairs[0].edits;
             let named: Vec<String> = edits.iter().map(ToString::to_string).collect();
             format!(
-                "repaired with {} edit(s) (no repair of {} exists): {}",
-                edits.len(),
+                "repaired with {} (no repair of {} exists): {}",
+                plural(edits.len(), "edit"),
                 edits.len() - 1,
                 named.join("; ")
             )
