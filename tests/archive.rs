@@ -127,14 +127,14 @@ fn the_rules_come_from_the_flag_the_tag_or_the_notation() {
 fn a_file_that_cannot_be_read_at_all_exits_2() {
     let missing = postfacto(&["verify", "--pdn", "/no/such/file.pdn"], "");
     assert_eq!(missing.code, 2);
-    let binary = path("target/postfacto-binary.pdn");
+    let binary = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("postfacto-binary.pdn");
     std::fs::write(&binary, b"[Event \"x\"]\n\x00\x01\x02").unwrap();
     let run = postfacto(&["verify", "--pdn", binary.to_str().unwrap()], "");
     assert_eq!(run.code, 2, "{}", run.stderr);
     assert!(run.stderr.contains("not a text file"), "{}", run.stderr);
     assert_eq!(run.stderr.lines().count(), 1);
     // Windows code page text in tags is read all the same.
-    let latin = path("target/postfacto-latin1.pdn");
+    let latin = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("postfacto-latin1.pdn");
     std::fs::write(&latin, b"[White \"Gr\xe9goire\"]\n1. 32-28 19-23 *\n").unwrap();
     let run = postfacto(&["verify", "--pdn", latin.to_str().unwrap()], "");
     assert_eq!(
