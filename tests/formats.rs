@@ -275,11 +275,11 @@ fn bad_input_on_the_new_paths_exits_2_with_one_line() {
                 "--format",
                 "svg",
                 "--out",
-                "/nonexistent/dir",
+                "tests/data/sample1.in/sub",
                 "tests/data/sample1.in",
             ],
             "",
-            "cannot write '/nonexistent/dir/0001.svg'",
+            "cannot create 'tests/data/sample1.in/sub'",
         ),
         (&["sat"], "p cnf 2 1\n1 x 0\n", "line 2"),
         (
@@ -384,4 +384,59 @@ fn json_has_one_schema_with_the_analyses_as_fields() {
     for value in [&minimum, &impossible, &explained] {
         assert_eq!(keys(value), keys(&unique));
     }
+}
+
+#[test]
+fn out_is_made_for_svg_and_refused_for_other_formats() {
+    let dir = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("svg-out/new/deeper");
+    std::fs::remove_dir_all(&dir).ok();
+    let run = postfacto(
+        &[
+            "solve",
+            "--format",
+            "svg",
+            "--out",
+            dir.to_str().unwrap(),
+            "-",
+        ],
+        "B 1\n11-15\n",
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(dir.join("0001.svg").exists());
+    let json = postfacto(
+        &["solve", "--format", "json", "--out", "x", "-"],
+        "B 1\n11-15\n",
+    );
+    assert_eq!(json.code, 2, "{}", json.stderr);
+    assert!(
+        json.stderr.contains("--out is the folder of --format svg"),
+        "{}",
+        json.stderr
+    );
+}
+
+#[test]
+fn an_empty_folder_is_bad_input_and_generate_leaves_no_stale_files() {
+    let empty = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("empty-folder");
+    std::fs::create_dir_all(&empty).unwrap();
+    let run = postfacto(&["solve", empty.to_str().unwrap()], "");
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    assert!(
+        run.stderr.contains("holds no *.in or *.pdn file"),
+        "{}",
+        run.stderr
+    );
+    let out = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("generated");
+    std::fs::remove_dir_all(&out).ok();
+    let dir = out.to_str().unwrap();
+    let many = postfacto(&["generate", "--count", "5", "--out", dir], "");
+    assert_eq!(many.code, 0, "{}", many.stderr);
+    let few = postfacto(&["generate", "--count", "2", "--out", dir], "");
+    assert_eq!(few.code, 0, "{}", few.stderr);
+    let mut names: Vec<String> = std::fs::read_dir(&out)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    assert_eq!(names, ["0001.in", "0002.in"]);
 }

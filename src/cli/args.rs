@@ -124,7 +124,8 @@ pub struct SolveArgs {
     /// Output format.
     #[arg(long, value_enum, default_value_t = FormatArg::Icpc)]
     pub format: FormatArg,
-    /// Folder for --format svg pictures (NNNN.svg per instance; default: current folder).
+    /// Folder for --format svg pictures, made if missing (NNNN.svg per instance, NNNN-K.svg
+    /// for the K-th answer of --all; default: current folder). Other formats print to stdout.
     #[arg(long, value_name = "DIR")]
     pub out: Option<PathBuf>,
     /// SAT solver: "varisat" (embedded) or a command such as "cadical" or

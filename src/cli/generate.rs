@@ -82,6 +82,28 @@ pub fn run(
                 std::fs::write(&file, text(record))
                     .map_err(|e| format!("cannot write '{}': {e}", file.display()))?;
             }
+            remove_stale(dir, records.len())?;
+        }
+    }
+    Ok(())
+}
+
+/// Removes the `NNNN.in` files an earlier, larger `generate --out` left in
+/// `dir` past the `count` just written: the folder holds this batch only.
+/// Other files are not touched.
+fn remove_stale(dir: &Path, count: usize) -> Result<(), String> {
+    let entries =
+        std::fs::read_dir(dir).map_err(|e| format!("cannot read '{}': {e}", dir.display()))?;
+    for entry in entries.flatten() {
+        let name = entry.file_name();
+        let name = name.to_string_lossy();
+        let number = name
+            .strip_suffix(".in")
+            .filter(|n| n.len() >= 4 && n.bytes().all(|b| b.is_ascii_digit()))
+            .and_then(|n| n.parse::<usize>().ok());
+        if number.is_some_and(|n| n > count) {
+            std::fs::remove_file(entry.path())
+                .map_err(|e| format!("cannot remove '{}': {e}", entry.path().display()))?;
         }
     }
     Ok(())

@@ -122,6 +122,12 @@ pub fn record_files(paths: &[PathBuf]) -> Result<Vec<PathBuf>, Failure> {
                 .filter(|p| p.extension().is_some_and(|x| x == "in" || x == "pdn"))
                 .collect();
             inside.sort();
+            if inside.is_empty() {
+                return Err(fail(
+                    Status::BadInput,
+                    format!("'{}' holds no *.in or *.pdn file", path.display()),
+                ));
+            }
             files.extend(inside);
         } else {
             files.push(path.clone());

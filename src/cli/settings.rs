@@ -37,6 +37,20 @@ impl Settings {
     /// Refuses combinations no record could be solved under (exit 2).
     pub fn check(&self) -> Result<(), Failure> {
         let (engine, options) = (self.engine, &self.options);
+        if let Some(dir) = &self.out_dir {
+            if self.format != FormatArg::Svg {
+                return Err(fail(
+                    Status::BadInput,
+                    "--out is the folder of --format svg's pictures; other formats print to standard output",
+                ));
+            }
+            std::fs::create_dir_all(dir).map_err(|e| {
+                fail(
+                    Status::BadInput,
+                    format!("cannot create '{}': {e}", dir.display()),
+                )
+            })?;
+        }
         if let (Engine::Dfs(_), RulesChoice::Given(variant)) = (engine, self.rules) {
             if variant != Variant::English {
                 return Err(fail(
