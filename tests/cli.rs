@@ -871,3 +871,23 @@ fn algebraic_squares_without_rules_are_not_read_as_english() {
     );
     assert!(!none.stderr.contains("(inferred)"), "{}", none.stderr);
 }
+
+#[test]
+fn moves_takes_a_fen_and_infers_the_board_from_its_rows() {
+    let fen = postfacto(&["moves", "--rules", "international"], "W:W31,32:B27\n");
+    assert_eq!(fen.code, 0, "{}", fen.stderr);
+    assert_eq!(fen.stdout, "31x22\n32x21\n");
+    let ten_rows = "-.-.-.-.-.\n.-.-.-.-.-\n".repeat(4) + "-.-.-.-.-.\n.-.-.-w-.-\n";
+    let inferred = postfacto(&["moves", "--turn", "white"], &ten_rows);
+    assert_eq!(inferred.code, 0, "{}", inferred.stderr);
+    assert_eq!(inferred.stdout, "49-43\n49-44\n");
+    let eight_rows = "-.-.-.-.\n.-.-.-.-\n".repeat(3) + "-.-.-.-.\n.-.-.-w-\n";
+    let no_turn = postfacto(&["moves"], &eight_rows);
+    assert_eq!(no_turn.code, 2, "{}", no_turn.stderr);
+    assert!(
+        no_turn.stderr.contains("needs the side to move"),
+        "{}",
+        no_turn.stderr
+    );
+    assert_eq!(no_turn.stderr.lines().count(), 1);
+}

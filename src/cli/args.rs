@@ -18,15 +18,16 @@ pub enum Command {
     Solve(SolveArgs),
     /// List every legal move of the side to move on a board, sorted, one per line.
     Moves {
-        /// The board: 8 lines, rank 8 first, '.' for empty and light squares,
-        /// b w B W for pieces ('-' or nothing: standard input).
+        /// The board: a FEN (W:W31,32:B1-20), or its rows, top row first, '.' for
+        /// empty and light squares, b w B W for pieces ('-' or nothing: standard input).
         file: Option<PathBuf>,
-        /// Rule set.
-        #[arg(long, value_enum, default_value_t = RulesArg::ENGLISH)]
-        rules: RulesArg,
-        /// The side to move.
+        /// Rule set [default: English for 8 rows, International for 10, Canadian for 12;
+        /// for a FEN, the rule sets its squares allow, English first].
+        #[arg(long, value_enum)]
+        rules: Option<RulesArg>,
+        /// The side to move (a FEN names it; board rows need it).
         #[arg(long, value_enum, ignore_case = true)]
-        turn: TurnArg,
+        turn: Option<TurnArg>,
     },
     /// Judge an answer: accept it, or name the first rule it breaks.
     Verify(VerifyArgs),

@@ -47,8 +47,9 @@ pub enum Request {
     },
     Moves {
         file: Option<PathBuf>,
-        variant: Variant,
-        turn: super::args::TurnArg,
+        /// Named, or inferred from the board.
+        variant: Option<Variant>,
+        turn: Option<super::args::TurnArg>,
     },
     Sat {
         file: Option<PathBuf>,
@@ -91,7 +92,7 @@ impl Request {
             Command::Cnf(args) => cnf_request(args)?,
             Command::Moves { file, rules, turn } => Request::Moves {
                 file,
-                variant: named_rules(rules, "moves")?,
+                variant: rules.map(|r| named_rules(r, "moves")).transpose()?,
                 turn,
             },
             Command::Sat { file, limit } => Request::Sat { file, limit },

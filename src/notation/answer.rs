@@ -182,7 +182,12 @@ fn read_cells(
             line: lines
                 .get(n)
                 .map_or(lines.last().map_or(1, |l| l.0), |l| l.0),
-            message: format!("a board has {n} lines, found {}", lines.len()),
+            message: match lines.len() {
+                found @ (8 | 10 | 12) => format!(
+                    "a board has {n} lines under these rules, found {found}: a {found}x{found} board is another rule set's (name it)"
+                ),
+                found => format!("a board has {n} lines, found {found}"),
+            },
         });
     }
     let mut partial = PartialBoard {
