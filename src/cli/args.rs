@@ -44,7 +44,7 @@ pub enum Command {
     },
     /// Write instances: fragments of random legal games, or the `--hard K` family.
     Generate(GenerateArgs),
-    /// Run both engines on every record of FILES (folders: every *.in inside) and compare.
+    /// Run both engines on every record of FILES (folders: every *.in and *.pdn inside) and compare.
     Compare(CompareArgs),
     /// The pawn-capture puzzle: the fewest captures after which no pawn attacks
     /// another (T boards; each N, then N rows of 'O' and '.').
@@ -277,7 +277,7 @@ pub struct CompareArgs {
     /// Files or folders.
     #[arg(required = true)]
     pub paths: Vec<PathBuf>,
-    /// Node or time limit for the DFS engine per record (e.g. 1000000, 2s).
+    /// Node or time limit for the DFS engine per record (e.g. 1000000nodes, 2s).
     #[arg(long, value_parser = parse_limit)]
     pub limit: Option<LimitArg>,
     /// Instead, time whole processes on each file: `postfacto solve` (one
@@ -290,7 +290,7 @@ pub struct CompareArgs {
 /// `generate`'s arguments.
 #[derive(clap::Args, Debug)]
 pub struct GenerateArgs {
-    /// Moves per fragment.
+    /// Plies per fragment (a ply is one side's move; a PDN move number covers two).
     #[arg(long, default_value_t = 100)]
     pub plies: usize,
     /// Number of instances.
@@ -312,7 +312,8 @@ pub struct GenerateArgs {
     /// Beam width of --hard-search.
     #[arg(long, default_value_t = 300, requires = "hard_search")]
     pub beam: usize,
-    /// Write one file per instance into this folder (NNNN.in) instead of standard output.
+    /// Write one file per instance into this folder (NNNN.in; made if missing; the
+    /// NNNN.in files of an earlier, larger batch removed) instead of standard output.
     #[arg(long)]
     pub out: Option<PathBuf>,
     /// Instead, random boards of the pawn puzzle, N x N (--count boards, --seed).
@@ -344,7 +345,7 @@ pub struct BenchArgs {
     /// Number of random fragments.
     #[arg(long, default_value_t = 1000)]
     pub count: usize,
-    /// Moves per fragment.
+    /// Plies per fragment (a ply is one side's move; a PDN move number covers two).
     #[arg(long, default_value_t = 100)]
     pub plies: usize,
     /// Seed of the generator (same seed, same instances).
@@ -569,7 +570,7 @@ pub enum EngineArg {
 pub enum FromArg {
     /// Random start-legal boards.
     Random,
-    /// The standard opening, Black to move.
+    /// The rule set's opening, its first player to move (Black in English, White elsewhere).
     Opening,
 }
 
