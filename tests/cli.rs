@@ -891,3 +891,39 @@ fn moves_takes_a_fen_and_infers_the_board_from_its_rows() {
     );
     assert_eq!(no_turn.stderr.lines().count(), 1);
 }
+
+#[test]
+fn compare_reads_each_pdn_game_under_its_own_rules() {
+    let games = "[GameType \"21\"]\n1. 11-15 23-19 2. 15x24 28x19 *\n\n\
+                 [GameType \"25\"]\n1. c3-d4 f6-e5 2. d4xf6 g7xe5 *\n\n\
+                 [GameType \"20\"]\n1. 32-28 19-23 2. 28x19 14x23 *\n";
+    let file = scratch("compare-rules.pdn", games);
+    let run = postfacto(&["compare", file.to_str().unwrap()], "");
+    assert_eq!(run.code, 0, "{}\n{}", run.stdout, run.stderr);
+    let rows: Vec<&str> = run.stdout.lines().skip(1).take(3).collect();
+    assert!(
+        rows[0].contains("english") && rows[0].contains("dfs solved"),
+        "{}",
+        run.stdout
+    );
+    assert!(
+        rows[0].split_whitespace().nth(2) == Some("4"),
+        "{}",
+        run.stdout
+    );
+    assert!(
+        rows[1].contains("russian") && rows[1].contains("dfs n/a"),
+        "{}",
+        run.stdout
+    );
+    assert!(
+        rows[2].contains("international") && rows[2].contains("dfs n/a"),
+        "{}",
+        run.stdout
+    );
+    assert!(
+        rows[2].split_whitespace().nth(2) == Some("4"),
+        "{}",
+        run.stdout
+    );
+}

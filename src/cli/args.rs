@@ -277,6 +277,11 @@ pub struct CompareArgs {
     /// Files or folders.
     #[arg(required = true)]
     pub paths: Vec<PathBuf>,
+    /// Rule set: English for the task's format unless named; a PDN game's own
+    /// GameType, else the one its notation allows. The DFS engine knows English
+    /// only: under other rules its column says n/a.
+    #[arg(long, value_enum)]
+    pub rules: Option<RulesArg>,
     /// Node or time limit for the DFS engine per record (e.g. 1000000nodes, 2s).
     #[arg(long, value_parser = parse_limit)]
     pub limit: Option<LimitArg>,

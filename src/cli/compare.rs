@@ -4,11 +4,14 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use postfacto::notation::Record;
+use postfacto::notation::{plural, Record};
+use postfacto::request::first_solving;
 use postfacto::rules::Variant;
-use postfacto::solve::{solve, Engine, Limit, Outcome};
+use postfacto::solve::{Engine, Limit, Outcome, Reconstructor, SolveError};
 
-use super::input::{read_input, read_records, record_files};
+use super::input::{
+    read_input, read_items, read_records, record_files, Reader, Reading, RulesChoice,
+};
 use super::timing::{micros, Summary};
 use super::{fail, Failure, Status};
 
@@ -21,67 +24,114 @@ fn verdict(outcome: &Outcome) -> &'static str {
     }
 }
 
-fn timed(record: &Record, engine: Engine) -> (Result<Outcome, String>, Duration) {
+fn timed(
+    record: &Record,
+    variant: Variant,
+    engine: Engine,
+) -> (Result<Outcome, SolveError>, Duration) {
     let started = Instant::now();
-    let outcome = solve(record, engine).map_err(|e| e.to_string());
+    let outcome = Reconstructor::new(variant).engine(engine).solve(record);
     (outcome, started.elapsed())
 }
 
-pub fn run(paths: &[PathBuf], limit: Limit, out: &mut impl Write) -> Result<Status, Failure> {
+/// One record of a compared file: its name, rule set and moves.
+struct Compared {
+    name: String,
+    variant: Variant,
+    record: Record,
+}
+
+pub fn run(
+    paths: &[PathBuf],
+    limit: Limit,
+    rules: RulesChoice,
+    out: &mut impl Write,
+) -> Result<Status, Failure> {
     let w = |e: std::io::Error| super::write_err(e);
     let mut status = Status::Ok;
     let (mut sat_times, mut dfs_times) = (Vec::new(), Vec::new());
-    let (mut compared, mut disagreements, mut gave_up) = (0, 0, 0);
+    let (mut compared, mut disagreements, mut gave_up, mut not_english) = (0, 0, 0, 0);
     writeln!(
         out,
-        "{:<28} {:>5} {:>10} {:>10} {:>10} {:>6}  verdict",
-        "instance", "moves", "sat_us", "dfs_us", "dfs_nodes", "agree"
+        "{:<28} {:<13} {:>5} {:>10} {:>10} {:>10} {:>6}  verdict",
+        "instance", "rules", "plies", "sat_us", "dfs_us", "dfs_nodes", "agree"
     )
     .map_err(w)?;
     for file in record_files(paths)? {
-        let Some(records) = readable(&file, &mut status) else {
+        let Some(records) = readable(&file, rules, &mut status) else {
             continue;
         };
-        for (i, record) in records.iter().enumerate() {
-            let name = name_of(&file, i, records.len());
-            let (sat, sat_time) = timed(record, Engine::Sat);
-            let (dfs, dfs_time) = timed(record, Engine::Dfs(limit));
-            let (sat, dfs) = match (sat, dfs) {
-                (Ok(s), Ok(d)) => (s, d),
-                (s, d) => {
-                    let message = s.err().or(d.err()).unwrap_or_default();
-                    super::report(&format!("{name}: {message}"));
+        for Compared {
+            name,
+            variant,
+            record,
+        } in records
+        {
+            let (sat, sat_time) = timed(&record, variant, Engine::Sat);
+            let sat = match sat {
+                Ok(sat) => sat,
+                Err(e) => {
+                    super::report(&format!("{name}: {e}"));
                     status = Status::Internal;
                     continue;
                 }
             };
-            let nodes = match &dfs {
-                Outcome::Solved(s) => s.stats.nodes,
-                Outcome::Impossible { stats, .. } | Outcome::GaveUp { stats, .. } => stats.nodes,
-                _ => 0,
-            };
-            let agree = if matches!(dfs, Outcome::GaveUp { .. }) {
-                gave_up += 1;
-                "-"
-            } else if verdict(&sat) == verdict(&dfs) {
-                "yes"
-            } else {
-                disagreements += 1;
-                status = Status::Internal;
-                "NO"
-            };
             compared += 1;
             sat_times.push(sat_time);
-            dfs_times.push(dfs_time);
+            // The DFS engine knows English rules and whole moves only.
+            // (PDN captures read short but written whole are whole moves.)
+            let whole = !record.is_damaged() || record.as_written(variant.geometry()).is_some();
+            let dfs = if variant == Variant::English && whole {
+                Some(timed(&record, variant, Engine::Dfs(limit)))
+            } else {
+                None
+            };
+            let (dfs_us, nodes, agree, dfs_verdict) = match dfs {
+                None | Some((Err(SolveError::Unsupported(_)), _)) => {
+                    ("-".to_string(), "-".to_string(), "-", "n/a")
+                }
+                Some((Err(e), _)) => {
+                    super::report(&format!("{name}: {e}"));
+                    status = Status::Internal;
+                    continue;
+                }
+                Some((Ok(dfs), dfs_time)) => {
+                    dfs_times.push(dfs_time);
+                    let nodes = match &dfs {
+                        Outcome::Solved(s) => s.stats.nodes,
+                        Outcome::Impossible { stats, .. } | Outcome::GaveUp { stats, .. } => {
+                            stats.nodes
+                        }
+                        _ => 0,
+                    };
+                    let agree = if matches!(dfs, Outcome::GaveUp { .. }) {
+                        gave_up += 1;
+                        "-"
+                    } else if verdict(&sat) == verdict(&dfs) {
+                        "yes"
+                    } else {
+                        disagreements += 1;
+                        status = Status::Internal;
+                        "NO"
+                    };
+                    (
+                        micros(dfs_time).to_string(),
+                        nodes.to_string(),
+                        agree,
+                        verdict(&dfs),
+                    )
+                }
+            };
+            if dfs_verdict == "n/a" {
+                not_english += 1;
+            }
             writeln!(
                 out,
-                "{name:<28} {:>5} {:>10} {:>10} {:>10} {agree:>6}  sat {} / dfs {}",
-                record.moves.len(),
+                "{name:<28} {:<13} {:>5} {:>10} {dfs_us:>10} {nodes:>10} {agree:>6}  sat {} / dfs {dfs_verdict}",
+                variant.name(),
+                record.plies(),
                 micros(sat_time),
-                micros(dfs_time),
-                nodes,
                 verdict(&sat),
-                verdict(&dfs)
             )
             .map_err(w)?;
         }
@@ -94,14 +144,16 @@ pub fn run(paths: &[PathBuf], limit: Limit, out: &mut impl Write) -> Result<Stat
             Ok(status)
         };
     }
-    let (s, d) = (Summary::of(&sat_times), Summary::of(&dfs_times));
+    let s = Summary::of(&sat_times);
+    let d = (!dfs_times.is_empty()).then(|| Summary::of(&dfs_times));
     writeln!(
         out,
         "\n{:<8} {:>10} {:>10} {:>10}",
         "engine", "median_us", "p90_us", "max_us"
     )
     .map_err(w)?;
-    for (engine, sum) in [("sat", &s), ("dfs", &d)] {
+    for (engine, sum) in [("sat", Some(&s)), ("dfs", d.as_ref())] {
+        let Some(sum) = sum else { continue };
         writeln!(
             out,
             "{engine:<8} {:>10} {:>10} {:>10}",
@@ -111,10 +163,19 @@ pub fn run(paths: &[PathBuf], limit: Limit, out: &mut impl Write) -> Result<Stat
         )
         .map_err(w)?;
     }
+    let ratio = d.map_or_else(
+        || "no record for the DFS".to_string(),
+        |d| {
+            format!(
+                "sat/dfs ratio of medians {:.2}",
+                s.median.as_secs_f64() / d.median.as_secs_f64()
+            )
+        },
+    );
     writeln!(
         out,
-        "{compared} records; sat/dfs ratio of medians {:.2}; {disagreements} disagreements; dfs gave up on {gave_up}",
-        s.median.as_secs_f64() / d.median.as_secs_f64()
+        "{}; {ratio}; {disagreements} disagreements; dfs gave up on {gave_up}; dfs n/a (not English, or not whole moves) on {not_english}",
+        plural(compared, "record")
     )
     .map_err(w)?;
     if disagreements > 0 {
@@ -145,7 +206,7 @@ pub fn run_against(
     let mut status = Status::Ok;
     let mut files = 0;
     for file in record_files(paths)? {
-        let Some(records) = readable(&file, &mut status) else {
+        let Some(records) = english_records(&file, &mut status) else {
             continue;
         };
         files += 1;
@@ -161,9 +222,50 @@ pub fn run_against(
     Ok(status)
 }
 
-/// The records of `file`, or `None` after reporting why it cannot be read
-/// (and marking `status` as bad input): `compare` goes on with the others.
-fn readable(file: &Path, status: &mut Status) -> Option<Vec<Record>> {
+/// The records of `file` under `rules` (each PDN game under its own, the
+/// first reading its moves solve under), or `None` after reporting why it
+/// cannot be read (and marking `status` as bad input): `compare` goes on
+/// with the others. Games without moves are left out; a game that cannot
+/// be read is reported and left out.
+fn readable(file: &Path, rules: RulesChoice, status: &mut Status) -> Option<Vec<Compared>> {
+    let reading = Reading {
+        rules,
+        short_captures: false,
+    };
+    let items = match read_input(Some(file)).and_then(|input| read_items(&input, reading)) {
+        Ok(items) => items,
+        Err(failure) => {
+            super::report(&failure.message);
+            *status = (*status).max(Status::BadInput);
+            return None;
+        }
+    };
+    let count = items.iter().filter(|i| !i.no_moves).count();
+    let mut records = Vec::new();
+    for (i, item) in items.into_iter().filter(|i| !i.no_moves).enumerate() {
+        let name = name_of(file, i, count);
+        if let Some(error) = &item.error {
+            super::report(&format!("{name}: line {}: {error}", item.line));
+            *status = (*status).max(Status::BadInput);
+            continue;
+        }
+        let solve = |r: &Reader| Reconstructor::new(r.variant).solve(&r.record);
+        let chosen = first_solving(&item.readings, solve, None).map_or(0, |(i, _)| i);
+        let Some(reader) = item.readings.into_iter().nth(chosen) else {
+            continue;
+        };
+        records.push(Compared {
+            name,
+            variant: reader.variant,
+            record: reader.record,
+        });
+    }
+    Some(records)
+}
+
+/// The records of `file` read under English rules (the task's format, for
+/// `--against`), or `None` after reporting why they cannot be read.
+fn english_records(file: &Path, status: &mut Status) -> Option<Vec<Record>> {
     match read_input(Some(file)).and_then(|input| read_records(&input, Variant::English)) {
         Ok(records) => Some(records),
         Err(failure) => {

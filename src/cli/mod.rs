@@ -112,9 +112,10 @@ fn dispatch(request: Request, out: &mut impl Write) -> Result<Status, Failure> {
         Request::Compare {
             paths,
             limit,
+            rules,
             against,
         } => match against {
-            None => compare::run(&paths, limit, out),
+            None => compare::run(&paths, limit, rules, out),
             Some(command) => compare::run_against(&paths, &command, out),
         },
         Request::Bench(request) => request.run(out),

@@ -65,6 +65,7 @@ pub enum Request {
     Compare {
         paths: Vec<PathBuf>,
         limit: Limit,
+        rules: RulesChoice,
         against: Option<Vec<String>>,
     },
     Bench(super::bench::Request),
@@ -230,6 +231,7 @@ fn compare_request(args: CompareArgs) -> Result<Request, Failure> {
     Ok(Request::Compare {
         paths: args.paths,
         limit: dfs_limit(args.limit),
+        rules: rules_choice(args.rules),
         against,
     })
 }
