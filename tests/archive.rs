@@ -508,3 +508,36 @@ fn mixed_dialects_verify_through_the_binary() {
         run.stdout
     );
 }
+
+#[test]
+fn verify_pdn_takes_a_folder_standard_input_and_quiet() {
+    let dir = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("pdn-folder");
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(
+        dir.join("a.pdn"),
+        "[GameType \"20\"]\n1. 32-28 19-23 2. 28x19 14x23 *\n",
+    )
+    .unwrap();
+    std::fs::write(dir.join("b.pdn"), "[GameType \"20\"]\n1. 32-28 28-23 *\n").unwrap();
+    std::fs::write(dir.join("notes.txt"), "not a game").unwrap();
+    let run = postfacto(&["verify", "--pdn", dir.to_str().unwrap()], "");
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    let lines: Vec<&str> = run.stdout.lines().collect();
+    assert_eq!(lines.len(), 2, "{}", run.stdout);
+    assert_eq!(lines[0], "a.pdn: game 1 (line 1): OK");
+    assert!(
+        lines[1].starts_with("b.pdn: game 1 (line 1): ply 2"),
+        "{}",
+        lines[1]
+    );
+    assert_eq!(run.stderr.lines().count(), 2, "{}", run.stderr);
+    let quiet = postfacto(&["verify", "--pdn", "-q", dir.to_str().unwrap()], "");
+    assert!(quiet.stderr.is_empty(), "{}", quiet.stderr);
+    // No file: standard input.
+    let stdin = postfacto(
+        &["verify", "--pdn"],
+        "[GameType \"20\"]\n1. 32-28 19-23 *\n",
+    );
+    assert_eq!(stdin.code, 0, "{}", stdin.stderr);
+    assert_eq!(stdin.stdout, "game 1 (line 1): OK\n");
+}

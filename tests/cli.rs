@@ -363,7 +363,7 @@ fn hard_members_solve_with_both_engines_and_agree() {
     let compared = postfacto(&["compare", dir.to_str().unwrap()], "");
     assert_eq!(compared.code, 0, "{}", compared.stderr);
     assert!(
-        compared.stdout.contains("1 records") && compared.stdout.contains("0 disagreements"),
+        compared.stdout.contains("1 record;") && compared.stdout.contains("0 disagreements"),
         "{}",
         compared.stdout
     );

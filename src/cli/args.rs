@@ -171,7 +171,8 @@ pub struct VerifyArgs {
     pub answer: Option<PathBuf>,
     /// Instead, check each game of a PDN file, game by game: do its moves
     /// replay from its [FEN] position, or from the opening without one?
-    /// (`--pdn FILE`, or `--pdn` with the file as the first argument.)
+    /// (`--pdn FILE`, or `--pdn` with the file as the first argument; a
+    /// folder: every *.pdn inside; '-' or nothing: standard input.)
     #[arg(long, value_name = "FILE", num_args = 0..=1, conflicts_with = "answer")]
     pub pdn: Option<Option<PathBuf>>,
     /// Rule set: English for the task's format unless named; a PDN game's
@@ -206,6 +207,9 @@ pub struct VerifyArgs {
     /// per game per line (JSON Lines).
     #[arg(long, value_enum, default_value_t = VerifyFormatArg::Text)]
     pub format: VerifyFormatArg,
+    /// With --pdn: no summary line per file, and no note of inferred rules.
+    #[arg(short, long)]
+    pub quiet: bool,
 }
 
 /// Output formats of `verify --pdn`.

@@ -72,14 +72,16 @@ fn dispatch(request: Request, out: &mut impl Write) -> Result<Status, Failure> {
             repair,
             strict,
             json,
+            quiet,
         } => {
             let options = verify::PdnOptions {
                 rules,
                 repair,
                 strict,
                 json,
+                quiet,
             };
-            verify::run_pdn(&file, options, out)
+            verify::run_pdn_files(&file, options, out)
         }
         Request::Cnf {
             file,

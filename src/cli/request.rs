@@ -37,6 +37,7 @@ pub enum Request {
         repair: Option<RepairRequest>,
         strict: bool,
         json: bool,
+        quiet: bool,
     },
     Cnf {
         file: Option<PathBuf>,
@@ -162,12 +163,8 @@ fn verify_request(args: VerifyArgs) -> Result<Request, Failure> {
     });
     let pdn = match args.pdn {
         Some(Some(file)) => Some(file),
-        Some(None) => Some(args.input.clone().ok_or_else(|| {
-            fail(
-                Status::BadInput,
-                "verify --pdn: which PDN file?".to_string(),
-            )
-        })?),
+        // No file named: standard input.
+        Some(None) => Some(args.input.clone().unwrap_or_else(|| PathBuf::from("-"))),
         None => None,
     };
     match (pdn, args.input, args.answer) {
@@ -177,6 +174,7 @@ fn verify_request(args: VerifyArgs) -> Result<Request, Failure> {
             repair,
             strict: args.strict,
             json: args.format == super::args::VerifyFormatArg::Json,
+            quiet: args.quiet,
         }),
         (None, Some(input), Some(answer)) => Ok(Request::Verify {
             input,

@@ -180,7 +180,8 @@ fn run_item<'r>(
                 report.variant.name()
             )
         };
-        if !settings.quiet || item.readings.len() > 1 {
+        // -q keeps only what says why a record has no answer.
+        if !settings.quiet || (!solved && item.readings.len() > 1) {
             report.err.insert(0, line);
         }
     }

@@ -29,6 +29,43 @@ pub struct PdnOptions {
     pub strict: bool,
     /// One JSON object per game per line.
     pub json: bool,
+    /// No summary line.
+    pub quiet: bool,
+}
+
+/// `verify --pdn` on a file, or on every `*.pdn` of a folder (each line
+/// then names its file); the worst status.
+pub fn run_pdn_files(
+    path: &Path,
+    options: PdnOptions,
+    out: &mut impl Write,
+) -> Result<Status, Failure> {
+    if !path.is_dir() {
+        return run_pdn(path, None, options, out);
+    }
+    let mut files: Vec<_> = std::fs::read_dir(path)
+        .map_err(|e| {
+            super::fail(
+                Status::BadInput,
+                format!("cannot read '{}': {e}", path.display()),
+            )
+        })?
+        .filter_map(|entry| entry.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x.eq_ignore_ascii_case("pdn")))
+        .collect();
+    files.sort();
+    if files.is_empty() {
+        return Err(super::fail(
+            Status::BadInput,
+            format!("'{}' holds no *.pdn file", path.display()),
+        ));
+    }
+    let mut status = Status::Ok;
+    for file in &files {
+        let named = file.file_name().map(|n| n.to_string_lossy().into_owned());
+        status = status.max(run_pdn(file, named.as_deref(), options, out)?);
+    }
+    Ok(status)
 }
 
 /// `verify --pdn`: one line per game, a summary on stderr. Exit 0 when
@@ -38,7 +75,13 @@ pub struct PdnOptions {
 /// fewest edits that make them replay, on its line; a game whose repair
 /// runs out of time is undecided there (with the fewest edits proved),
 /// the file goes on, and the exit is 3.
-pub fn run_pdn(file: &Path, options: PdnOptions, out: &mut impl Write) -> Result<Status, Failure> {
+/// `prefix` names the file on each line (a folder's files).
+pub fn run_pdn(
+    file: &Path,
+    prefix: Option<&str>,
+    options: PdnOptions,
+    out: &mut impl Write,
+) -> Result<Status, Failure> {
     let input = read_input(Some(file))?;
     let text = input.pdn_text()?;
     let raw: Vec<_> = games(&text).collect();
@@ -83,12 +126,18 @@ pub fn run_pdn(file: &Path, options: PdnOptions, out: &mut impl Write) -> Result
             }
             one_line(&line)
         };
-        writeln!(out, "{line}").map_err(write_err)?;
+        match prefix {
+            Some(name) if !options.json => writeln!(out, "{name}: {line}"),
+            _ => writeln!(out, "{line}"),
+        }
+        .map_err(write_err)?;
     }
     // The summary comes after the games, also on a terminal.
     out.flush().map_err(write_err)?;
     ticker.finish();
-    super::report(&format!("{}: {tally}", input.name));
+    if !options.quiet {
+        super::report(&format!("{}: {tally}", input.name));
+    }
     if undecided {
         super::report(&format!(
             "{}: the time limit passed before some repairs were decided",
