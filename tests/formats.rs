@@ -440,3 +440,29 @@ fn an_empty_folder_is_bad_input_and_generate_leaves_no_stale_files() {
     names.sort();
     assert_eq!(names, ["0001.in", "0002.in"]);
 }
+
+#[test]
+fn pdn_output_writes_the_game_back_marking_what_was_filled() {
+    let game = "[Event \"Club match\"]\n[White \"A\"]\n[Black \"B\"]\n[Result \"1-0\"]\n[GameType \"20\"]\n\
+                17... 19-23 18. 28x19 14x23 1-0\n";
+    let run = postfacto(&["solve", "--format", "pdn", "-"], game);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    for kept in [
+        "[Event \"Club match\"]",
+        "[White \"A\"]",
+        "[Result \"1-0\"]",
+        "17... 19-23 18. 28x19 14x23 1-0",
+    ] {
+        assert!(run.stdout.contains(kept), "{kept}: {}", run.stdout);
+    }
+    assert!(run.stdout.contains("[FEN \""), "{}", run.stdout);
+    // An illegible move filled in says what was written.
+    let damaged = "[Event \"x\"]\n[GameType \"21\"]\n1. 11-15 23-19 2. 8-11 -- 3. 15x24 28x19 *\n";
+    let filled = postfacto(&["solve", "--format", "pdn", "-"], damaged);
+    assert_eq!(filled.code, 0, "{}", filled.stderr);
+    assert!(
+        filled.stdout.contains("{written ?} 3. 15x24 28x19 *"),
+        "{}",
+        filled.stdout
+    );
+}

@@ -6,8 +6,9 @@ use std::path::Path;
 use rayon::prelude::*;
 use std::time::Duration;
 
+use postfacto::analysis::EditKind;
 use postfacto::board::Color;
-use postfacto::notation::{plural, to_fen, write_pdn, Answer, MoveText, Record};
+use postfacto::notation::{plural, to_fen, write_game, Answer, GameText, MoveText, Record};
 use postfacto::render::svg;
 use postfacto::rules::Variant;
 use postfacto::solve::SolveStats;
@@ -70,6 +71,8 @@ pub struct Report<'r> {
     pub prefix: Option<PrefixReport>,
     /// The results of the analyses, for JSON (the text carries them too).
     pub analysed: Analysed,
+    /// A PDN game's tags, move numbers and result, to write it back.
+    pub pdn: Option<&'r GameText>,
 }
 
 /// What an analysis option found, as data (`--count`, `--unique`,
@@ -120,6 +123,7 @@ impl<'r> Report<'r> {
             no_moves: false,
             prefix: None,
             analysed: Analysed::default(),
+            pdn: None,
         }
     }
 
@@ -147,6 +151,7 @@ impl<'r> Report<'r> {
             repairs: self.repairs,
             prefix: self.prefix,
             analysed: self.analysed,
+            pdn: None,
         }
     }
 
@@ -172,6 +177,7 @@ impl<'r> Report<'r> {
             repairs: None,
             prefix: None,
             analysed: Analysed::default(),
+            pdn: None,
         }
     }
 
@@ -257,6 +263,86 @@ fn answers_played<'a>(report: &'a Report) -> Vec<(&'a Answer, Option<&'a Record>
             (answer, own.or(record))
         })
         .collect()
+}
+
+/// One answer as a PDN game: a PDN input's game written back as it was
+/// (its tags, move numbers, result), with a `[FEN]` for the start found
+/// (none when that is the opening of a game that had none), and a comment
+/// after each move that is not as written (`{written 37-31}`).
+fn pdn_game(report: &Report, answer: &Answer, record: &Record) -> String {
+    let variant = report.variant;
+    let own = GameText {
+        tags: vec![
+            ("Event".into(), report.name.to_string()),
+            ("GameType".into(), variant.pdn_game_type().to_string()),
+        ],
+        ..GameText::default()
+    };
+    let game = report.pdn.unwrap_or(&own);
+    let mut comments = changed_moves(report, record);
+    // With a prefix, the whole game from the opening.
+    let whole = report.prefix.as_ref().map(|prefix| {
+        let mut moves = prefix.record.moves.clone();
+        moves.extend(record.moves.iter().cloned());
+        comments.splice(0..0, vec![None; prefix.record.moves.len()]);
+        Record::new(prefix.record.first, moves)
+    });
+    let had_fen = game.tags.iter().any(|(k, _)| k.eq_ignore_ascii_case("FEN"));
+    let opening =
+        answer.start == variant.topology().opening() && record.first == variant.first_player();
+    let start = (whole.is_none() && (had_fen || !opening)).then_some(&answer.start);
+    write_game(
+        game,
+        start,
+        whole.as_ref().unwrap_or(record),
+        variant.first_player(),
+        variant.fen_algebraic(),
+        &comments,
+        |mv| variant.write_move(mv),
+    ) + "\n"
+}
+
+/// For each ply of `played`, what was written there when it differs: the
+/// repair's edits, or the damaged moves as they were filled in.
+fn changed_moves(report: &Report, played: &Record) -> Vec<Option<String>> {
+    let mut comments = vec![None; played.moves.len()];
+    let mut note = |ply: usize, text: String| {
+        if let Some(slot) = ply.checked_sub(1).and_then(|i| comments.get_mut(i)) {
+            let joined = slot
+                .take()
+                .map_or(text.clone(), |old| format!("{old}; {text}"));
+            *slot = Some(joined);
+        }
+    };
+    if let Some(edits) = report.repairs.as_ref().filter(|e| !e.is_empty()) {
+        for edit in edits {
+            match edit.kind {
+                EditKind::Square | EditKind::Move => {
+                    note(edit.ply, format!("written {}", edit.written))
+                }
+                EditKind::Missing => note(edit.ply, "not written".into()),
+                EditKind::Extra => note(
+                    edit.ply.max(1) - 1,
+                    format!("then {} written, not played", edit.written),
+                ),
+                EditKind::First => note(1, "written with the other side first".into()),
+            }
+        }
+        return comments;
+    }
+    let Some(record) = report.record else {
+        return comments;
+    };
+    let written = written_of(record, report.variant);
+    for (i, mv) in played.moves.iter().enumerate() {
+        if let Some(w) = written
+            .get(i)
+            .filter(|w| **w != report.variant.write_move(mv))
+        {
+            note(i + 1, format!("written {w}"));
+        }
+    }
+    comments
 }
 
 /// A board's rows, top first: as many as the board has.
@@ -491,26 +577,7 @@ fn render(index: usize, report: &Report, settings: &Settings) -> Result<Rendered
             let games: Vec<String> = answers_played(report)
                 .into_iter()
                 .filter_map(|(answer, played)| Some((answer, played?)))
-                .map(|(answer, record)| {
-                    let tags = [
-                        ("Event", report.name.to_string()),
-                        ("GameType", variant.pdn_game_type().to_string()),
-                    ];
-                    // With a prefix, the whole game from the opening.
-                    let whole = report.prefix.as_ref().map(|prefix| {
-                        let mut moves = prefix.record.moves.clone();
-                        moves.extend(record.moves.iter().cloned());
-                        Record::new(prefix.record.first, moves)
-                    });
-                    write_pdn(
-                        &tags,
-                        whole.is_none().then_some(&answer.start),
-                        whole.as_ref().unwrap_or(record),
-                        variant.first_player(),
-                        variant.fen_algebraic(),
-                        |mv| variant.write_move(mv),
-                    ) + "\n"
-                })
+                .map(|(answer, record)| pdn_game(report, answer, record))
                 .collect();
             rendered.text = games.join("\n");
         }

@@ -161,6 +161,7 @@ fn run_item<'r>(
     } else {
         run_job(name, &item.readings, settings, ticker)
     };
+    report.pdn = item.pdn.as_ref();
     if let Some(warning) = &item.warning {
         report.err.insert(0, format!("{name}: {warning}"));
     }

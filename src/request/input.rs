@@ -8,7 +8,9 @@ use std::time::Instant;
 use crate::archive::{read_game, GameError, Reading, RulesFrom};
 use crate::board::PartialBoard;
 use crate::encode::BoardFacts;
-use crate::notation::{games, looks_like_pdn, parse_records_bytes_with, RawGame, SquareNames};
+use crate::notation::{
+    games, looks_like_pdn, parse_records_bytes_with, GameText, RawGame, SquareNames,
+};
 use crate::solve::{Outcome, SolveError};
 
 use super::{InputError, RulesChoice};
@@ -40,6 +42,8 @@ pub struct Item {
     pub warning: Option<String>,
     /// A PDN game without moves (a diagram).
     pub no_moves: bool,
+    /// A PDN game's tags, first move number and result, to write it back.
+    pub pdn: Option<GameText>,
 }
 
 /// Whether an input named `name` is PDN: a `.pdn` name, or text that
@@ -134,6 +138,7 @@ fn task_items(bytes: &[u8], read_as: ReadAs) -> Result<Vec<Item>, InputError> {
                 error: None,
                 warning: None,
                 no_moves: false,
+                pdn: None,
             }
         })
         .collect())
@@ -142,6 +147,15 @@ fn task_items(bytes: &[u8], read_as: ReadAs) -> Result<Vec<Item>, InputError> {
 /// One PDN game, read as [`read_game`] reads it.
 fn game_item(game: &RawGame<'_>, rules: RulesChoice) -> Item {
     let (line, number) = (game.line, Some(game.number));
+    let pdn = Some(GameText {
+        tags: game
+            .tags
+            .iter()
+            .map(|t| (t.name.to_string(), t.value.to_string()))
+            .collect(),
+        first_number: game.first_number,
+        result: game.result.map(str::to_string),
+    });
     match read_game(game, rules.given()) {
         Ok(read) => Item {
             line,
@@ -151,6 +165,7 @@ fn game_item(game: &RawGame<'_>, rules: RulesChoice) -> Item {
             rules_from: read.from,
             error: None,
             warning: read.warning,
+            pdn,
         },
         Err(error) => Item {
             line,
@@ -160,6 +175,7 @@ fn game_item(game: &RawGame<'_>, rules: RulesChoice) -> Item {
             error: Some(error),
             warning: None,
             no_moves: false,
+            pdn,
         },
     }
 }

@@ -28,6 +28,8 @@ pub struct RawGame<'a> {
     /// What the move number before the first move says: `Some(true)` for
     /// `12...` (the second player moves first), `Some(false)` for `12.`.
     pub second_first: Option<bool>,
+    /// The number of the first move (`17` for `17... 19-23`), if written.
+    pub first_number: Option<u32>,
     /// The result token that ended the game, if one did.
     pub result: Option<&'a str>,
     /// The first syntax problem in the game, with its line: the game cannot
@@ -644,6 +646,10 @@ impl<'a> Games<'a> {
             Word::Number { dots, rest } => {
                 if first && game.second_first.is_none() && dots > 0 {
                     game.second_first = Some(dots >= 3);
+                }
+                if first && game.first_number.is_none() {
+                    let digits = word.bytes().take_while(u8::is_ascii_digit).count();
+                    game.first_number = word[..digits].parse().ok();
                 }
                 *after = false;
                 if !rest.is_empty() {

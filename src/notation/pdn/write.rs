@@ -46,17 +46,94 @@ pub fn numbered_moves(
     first_player: Color,
     write_move: impl Fn(&MoveText) -> String,
 ) -> String {
+    numbered_from(record, first_player, 1, &[], write_move)
+}
+
+/// [`numbered_moves`] with the first move numbered `first_number`, and
+/// after ply `i + 1` the comment `comments[i]` when there is one.
+fn numbered_from(
+    record: &Record,
+    first_player: Color,
+    first_number: usize,
+    comments: &[Option<String>],
+    write_move: impl Fn(&MoveText) -> String,
+) -> String {
     // Half-move 0 is the first player's move of move 1.
     let offset = usize::from(record.first != first_player);
     let mut words: Vec<String> = Vec::new();
     for (i, mv) in record.moves.iter().enumerate() {
         let half = i + offset;
+        let number = half / 2 + first_number;
         if half % 2 == 0 {
-            words.push(format!("{}.", half / 2 + 1));
+            words.push(format!("{number}."));
         } else if i == 0 {
-            words.push(format!("{}...", half / 2 + 1));
+            words.push(format!("{number}..."));
         }
         words.push(write_move(mv));
+        if let Some(Some(comment)) = comments.get(i) {
+            words.push(format!("{{{}}}", comment.replace('}', ")")));
+        }
     }
     words.join(" ")
+}
+
+/// A game read from PDN, written back: what of it to keep.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct GameText {
+    /// Its tags, in order (a `[FEN]` among them is replaced by the start
+    /// board written; `[SetUp]` kept).
+    pub tags: Vec<(String, String)>,
+    /// The number of its first move (1 when it wrote none).
+    pub first_number: Option<u32>,
+    /// Its result (`*` when it had none).
+    pub result: Option<String>,
+}
+
+/// `record` as the game `game` was written: its own tags, move numbers and
+/// result; the `[FEN]` of `start` (none when it is the opening and the game
+/// had none); after ply `i + 1` the comment `comments[i]` (what was
+/// written there, where the moves differ from it).
+#[allow(clippy::too_many_arguments)]
+pub fn write_game(
+    game: &GameText,
+    start: Option<&Board>,
+    record: &Record,
+    first_player: Color,
+    fen_algebraic: bool,
+    comments: &[Option<String>],
+    write_move: impl Fn(&MoveText) -> String,
+) -> String {
+    let mut text = String::new();
+    let mut fen_written = false;
+    for (key, value) in &game.tags {
+        let value = if key.eq_ignore_ascii_case("FEN") {
+            match start {
+                Some(start) => {
+                    fen_written = true;
+                    to_fen(start, record.first, fen_algebraic)
+                }
+                None => continue,
+            }
+        } else {
+            value.replace('"', "'")
+        };
+        text.push_str(&format!("[{key} \"{value}\"]\n"));
+    }
+    if let (Some(start), false) = (start, fen_written) {
+        let fen = to_fen(start, record.first, fen_algebraic);
+        text.push_str(&format!("[FEN \"{fen}\"]\n"));
+    }
+    text.push('\n');
+    let first_number = game.first_number.map_or(1, |n| n.max(1) as usize);
+    let moves = numbered_from(record, first_player, first_number, comments, write_move);
+    let result = game.result.as_deref().unwrap_or("*");
+    if moves.is_empty() {
+        text.push_str(result);
+    } else {
+        text.push_str(&moves);
+        text.push(' ');
+        text.push_str(result);
+    }
+    text.push('\n');
+    text
 }
