@@ -488,7 +488,8 @@ fn a_torn_pdn_score_sheet_with_its_final_diagram_is_completed() {
     assert_eq!(pdn.code, 0, "{}", pdn.stderr);
     assert!(pdn.stdout.contains("[FEN \""), "{}", pdn.stdout);
     assert!(
-        pdn.stdout.contains("16-20 24-19 7. 20-24"),
+        pdn.stdout
+            .contains("16-20 {written 16-?} 24-19 7. 20-24 {written ?}"),
         "{}",
         pdn.stdout
     );

@@ -236,11 +236,13 @@ fn repair_through_the_binary() {
     let run = postfacto(&["solve", "--repair", wrong.to_str().unwrap()], "");
     assert_eq!(run.code, 0, "{}", run.stderr);
     assert!(
-        run.stdout
+        run.stderr
             .contains("repaired with 1 edit; no repair of 0 edits exists"),
         "{}",
-        run.stdout
+        run.stderr
     );
+    // Only boards on stdout: the answer can go to `verify` as it is.
+    assert_eq!(run.stdout.lines().count(), 8, "{}", run.stdout);
     let json = postfacto(
         &[
             "solve",
@@ -262,7 +264,16 @@ fn repair_through_the_binary() {
     // --all lists every minimum repair; each is replayed.
     let all = postfacto(&["solve", "--repair", "--all", wrong.to_str().unwrap()], "");
     assert_eq!(all.code, 0, "{}", all.stderr);
-    assert!(all.stdout.contains("repair 2:"), "{}", all.stdout);
+    assert!(
+        all.stderr.contains("repair 2 (answer 2): "),
+        "{}",
+        all.stderr
+    );
+    // Each correction once, however it can be labelled.
+    let lines: Vec<&str> = all.stderr.lines().filter(|l| l.contains("): ")).collect();
+    let mut unique = lines.clone();
+    unique.dedup();
+    assert_eq!(lines, unique);
     // Beyond --max-edits: exit 1, one line.
     let two = scratch("repair-two.in", "W 4\n22-18\n11-15\n22-17\n15-19\n");
     let none = postfacto(

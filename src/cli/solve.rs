@@ -590,17 +590,27 @@ impl<'a> Job<'a, '_> {
                 report.answers.push(solution.answer);
                 report.filled.extend(solution.filled);
                 report.repairs = Some(Vec::new());
-                report.text.push_str("no edit needed\n");
+                // Notes on stderr: stdout holds only boards, for `verify`.
+                report.err.push(format!("{}: no edit needed", self.name));
             }
-            RepairOutcome::Repaired(repairs) => {
+            RepairOutcome::Repaired(mut repairs) => {
+                // One correction found under several labels (a square or
+                // a whole move misread) is one repair.
+                let mut seen = Vec::new();
+                repairs.retain(|r| {
+                    let new = !seen.contains(&r.record);
+                    seen.push(r.record.clone());
+                    new
+                });
                 let edits = repairs[0].edits.len();
                 let many = if options.all {
                     format!("{} of", plural(repairs.len(), "repair"))
                 } else {
                     "repaired with".to_string()
                 };
-                report.text.push_str(&format!(
-                    "{many} {}; no repair of {} exists\n",
+                report.err.push(format!(
+                    "{}: {many} {}; no repair of {} exists",
+                    self.name,
                     plural(edits, "edit"),
                     plural(edits - 1, "edit")
                 ));
@@ -612,11 +622,13 @@ impl<'a> Job<'a, '_> {
                         self.variant(),
                     )?;
                     check_facts(&answer, self.known)?;
-                    if options.all {
-                        report.text.push_str(&format!("repair {}:\n", i + 1));
-                    }
+                    let label = if options.all {
+                        format!("{}: repair {} (answer {}): ", self.name, i + 1, i + 1)
+                    } else {
+                        format!("{}: ", self.name)
+                    };
                     for edit in &found.edits {
-                        report.text.push_str(&format!("{edit}\n"));
+                        report.err.push(format!("{label}{edit}"));
                     }
                     report.answers.push(answer);
                     report.filled.push(found.record.clone());
