@@ -461,7 +461,18 @@ fn a_torn_pdn_score_sheet_with_its_final_diagram_is_completed() {
     let game = path("tests/data/damaged.pdn");
     let end = path("tests/data/damaged-end.txt");
     let (game, end) = (game.to_str().unwrap(), end.to_str().unwrap());
-    let json = postfacto(&["solve", "--end-board", end, "--format", "json", game], "");
+    let json = postfacto(
+        &[
+            "solve",
+            "--fragment",
+            "--end-board",
+            end,
+            "--format",
+            "json",
+            game,
+        ],
+        "",
+    );
     assert_eq!(json.code, 0, "{}", json.stderr);
     let value: serde_json::Value = serde_json::from_str(&json.stdout).unwrap();
     let strings = |key: &str| -> Vec<String> {
@@ -484,7 +495,18 @@ fn a_torn_pdn_score_sheet_with_its_final_diagram_is_completed() {
         ("19x10x3", "16-20", "20-24")
     );
     // The completed game, with its [FEN], reads back and replays.
-    let pdn = postfacto(&["solve", "--end-board", end, "--format", "pdn", game], "");
+    let pdn = postfacto(
+        &[
+            "solve",
+            "--fragment",
+            "--end-board",
+            end,
+            "--format",
+            "pdn",
+            game,
+        ],
+        "",
+    );
     assert_eq!(pdn.code, 0, "{}", pdn.stderr);
     assert!(pdn.stdout.contains("[FEN \""), "{}", pdn.stdout);
     assert!(
@@ -500,7 +522,10 @@ fn a_torn_pdn_score_sheet_with_its_final_diagram_is_completed() {
         (0, "game 1 (line 1): OK\n")
     );
     // --explain says the unknowns are forced, and to what.
-    let explained = postfacto(&["solve", "--end-board", end, "--explain", game], "");
+    let explained = postfacto(
+        &["solve", "--fragment", "--end-board", end, "--explain", game],
+        "",
+    );
     assert_eq!(explained.code, 0, "{}", explained.stderr);
     for line in [
         "ply 4 (19x3): forced to 19x10x3",
@@ -518,19 +543,26 @@ fn a_torn_pdn_score_sheet_with_its_final_diagram_is_completed() {
 #[test]
 fn without_the_diagram_the_missing_move_is_not_forced_and_completions_are_counted() {
     let game = path("tests/data/damaged.pdn");
-    let explained = postfacto(&["solve", "--explain", game.to_str().unwrap()], "");
+    let explained = postfacto(
+        &["solve", "--fragment", "--explain", game.to_str().unwrap()],
+        "",
+    );
     assert_eq!(explained.code, 0, "{}", explained.stderr);
     assert!(
         explained.stdout.contains("ply 11 (16-?): not forced"),
         "{}",
         explained.stdout
     );
-    let unique = postfacto(&["solve", "--unique", game.to_str().unwrap()], "");
+    let unique = postfacto(
+        &["solve", "--fragment", "--unique", game.to_str().unwrap()],
+        "",
+    );
     assert_eq!(unique.code, 0, "{}", unique.stderr);
     assert!(unique.stdout.contains("not unique"), "{}", unique.stdout);
     let all = postfacto(
         &[
             "solve",
+            "--fragment",
             "--all",
             "--count-limit",
             "5",
@@ -680,6 +712,7 @@ fn facts_go_to_outside_solvers_and_into_proofs() {
     let outside = postfacto(
         &[
             "solve",
+            "--fragment",
             "--end-board",
             end,
             "--solver",
@@ -691,7 +724,18 @@ fn facts_go_to_outside_solvers_and_into_proofs() {
         "",
     );
     assert_eq!(outside.code, 0, "{}", outside.stderr);
-    let own = postfacto(&["solve", "--end-board", end, "--format", "fen", game], "");
+    let own = postfacto(
+        &[
+            "solve",
+            "--fragment",
+            "--end-board",
+            end,
+            "--format",
+            "fen",
+            game,
+        ],
+        "",
+    );
     // Both reach the diagram's board.
     assert_eq!(
         outside.stdout.lines().nth(1),
@@ -710,6 +754,7 @@ fn facts_go_to_outside_solvers_and_into_proofs() {
     let run = postfacto(
         &[
             "solve",
+            "--fragment",
             "--end-board",
             fact,
             "--proof",
@@ -732,11 +777,22 @@ fn pdn_captures_written_whole_are_tried_as_written_first() {
     // the DFS engine takes such games, and the answer plays them as written.
     let games = path("tests/data/games.pdn");
     let games = games.to_str().unwrap();
-    let dfs = postfacto(&["solve", "--engine", "dfs", "--format", "fen", games], "");
+    let dfs = postfacto(
+        &[
+            "solve",
+            "--fragment",
+            "--engine",
+            "dfs",
+            "--format",
+            "fen",
+            games,
+        ],
+        "",
+    );
     assert_eq!(dfs.code, 0, "{}", dfs.stderr);
-    let sat = postfacto(&["solve", "--format", "fen", games], "");
+    let sat = postfacto(&["solve", "--fragment", "--format", "fen", games], "");
     assert_eq!(sat.stdout, dfs.stdout);
-    let json = postfacto(&["solve", "--format", "json", games], "");
+    let json = postfacto(&["solve", "--fragment", "--format", "json", games], "");
     assert!(
         json.stdout
             .contains(r#""moves":["21-17","13x22x31x24","19x28"]"#),

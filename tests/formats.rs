@@ -175,7 +175,7 @@ fn svg_pictures_are_well_formed_with_64_squares_a_board_and_the_pieces() {
 
 #[test]
 fn pdn_games_solve_and_verify_against_their_fen() {
-    let solved = postfacto(&["solve", "tests/data/games.pdn"], "");
+    let solved = postfacto(&["solve", "--fragment", "tests/data/games.pdn"], "");
     assert_eq!(solved.code, 0, "{}", solved.stderr);
     assert_eq!(solved.stdout.split("\n\n").count(), 2);
     // A game without a FEN starts from the opening: sample 2's moves do not.
@@ -445,7 +445,7 @@ fn an_empty_folder_is_bad_input_and_generate_leaves_no_stale_files() {
 fn pdn_output_writes_the_game_back_marking_what_was_filled() {
     let game = "[Event \"Club match\"]\n[White \"A\"]\n[Black \"B\"]\n[Result \"1-0\"]\n[GameType \"20\"]\n\
                 17... 19-23 18. 28x19 14x23 1-0\n";
-    let run = postfacto(&["solve", "--format", "pdn", "-"], game);
+    let run = postfacto(&["solve", "--fragment", "--format", "pdn", "-"], game);
     assert_eq!(run.code, 0, "{}", run.stderr);
     for kept in [
         "[Event \"Club match\"]",
@@ -458,11 +458,45 @@ fn pdn_output_writes_the_game_back_marking_what_was_filled() {
     assert!(run.stdout.contains("[FEN \""), "{}", run.stdout);
     // An illegible move filled in says what was written.
     let damaged = "[Event \"x\"]\n[GameType \"21\"]\n1. 11-15 23-19 2. 8-11 -- 3. 15x24 28x19 *\n";
-    let filled = postfacto(&["solve", "--format", "pdn", "-"], damaged);
+    let filled = postfacto(&["solve", "--fragment", "--format", "pdn", "-"], damaged);
     assert_eq!(filled.code, 0, "{}", filled.stderr);
     assert!(
         filled.stdout.contains("{written ?} 3. 15x24 28x19 *"),
         "{}",
         filled.stdout
+    );
+}
+
+#[test]
+fn a_pdn_game_without_fen_starts_at_the_opening_unless_fragment() {
+    // From the opening, 15x24 cannot capture (24 holds a white man).
+    let game = "[GameType \"21\"]\n1. 11-15 23-19 2. 15x24 28x19 *\n";
+    let opening = postfacto(&["solve", "--format", "json", "-"], game);
+    assert_eq!(opening.code, 1, "{}", opening.stderr);
+    assert!(
+        opening
+            .stderr
+            .contains("read from the opening (the game has no [FEN]); --fragment"),
+        "{}",
+        opening.stderr
+    );
+    let value: serde_json::Value = serde_json::from_str(opening.stdout.trim()).unwrap();
+    assert_eq!(value["start_from"], "opening");
+    let fragment = postfacto(&["solve", "--fragment", "--format", "json", "-"], game);
+    assert_eq!(fragment.code, 0, "{}", fragment.stderr);
+    let value: serde_json::Value = serde_json::from_str(fragment.stdout.trim()).unwrap();
+    assert_eq!(value["start_from"], "unknown");
+    // A game that is legal from the opening is answered from it, no [FEN] written.
+    let legal = "[GameType \"21\"]\n1. 11-15 23-19 2. 8-11 22-17 *\n";
+    let pdn = postfacto(&["solve", "--format", "pdn", "-"], legal);
+    assert_eq!(pdn.code, 0, "{}", pdn.stderr);
+    assert!(!pdn.stdout.contains("[FEN"), "{}", pdn.stdout);
+    // The repair reads it from the opening too, as verify --pdn --repair does.
+    let misread = "[GameType \"21\"]\n1. 11-15 23-19 2. 8-11 22-18 3. 15x23 *\n";
+    let repaired = postfacto(&["solve", "--repair", "-"], misread);
+    assert!(
+        !repaired.stderr.contains("no edit needed"),
+        "{}",
+        repaired.stderr
     );
 }

@@ -189,7 +189,9 @@ fn the_ten_board_through_the_binary() {
     );
     assert_eq!(short.code, 2, "{}", short.stderr);
     assert!(
-        short.stderr.contains("a board has 10 lines, found 8"),
+        short
+            .stderr
+            .contains("a board has 10 lines under these rules, found 8"),
         "{}",
         short.stderr
     );
@@ -211,7 +213,13 @@ fn the_ten_board_through_the_binary() {
     // A 10x10 reconstruction through the binary, checked by verify.
     let input = path("tests/data/international1.in");
     let solved = postfacto(
-        &["solve", "--rules", "international", input.to_str().unwrap()],
+        &[
+            "solve",
+            "--fragment",
+            "--rules",
+            "international",
+            input.to_str().unwrap(),
+        ],
         "",
     );
     assert_eq!(solved.code, 0, "{}", solved.stderr);

@@ -156,6 +156,10 @@ pub struct SolveArgs {
     /// `13x24` may stand for `13x22x31x24` (the solver fills in the rest).
     #[arg(long)]
     pub short_captures: bool,
+    /// A PDN game without [FEN] is a fragment whose start is unknown (to be
+    /// reconstructed), not a game from the rule set's opening, as PDN reads it.
+    #[arg(long)]
+    pub fragment: bool,
     #[command(flatten)]
     pub analysis: AnalysisArgs,
 }

@@ -73,6 +73,8 @@ pub struct Report<'r> {
     pub analysed: Analysed,
     /// A PDN game's tags, move numbers and result, to write it back.
     pub pdn: Option<&'r GameText>,
+    /// Where the start board came from (given, a FEN, the opening, unknown).
+    pub start_from: Option<postfacto::request::StartFrom>,
 }
 
 /// What an analysis option found, as data (`--count`, `--unique`,
@@ -124,6 +126,7 @@ impl<'r> Report<'r> {
             prefix: None,
             analysed: Analysed::default(),
             pdn: None,
+            start_from: None,
         }
     }
 
@@ -152,6 +155,7 @@ impl<'r> Report<'r> {
             prefix: self.prefix,
             analysed: self.analysed,
             pdn: None,
+            start_from: self.start_from,
         }
     }
 
@@ -178,6 +182,7 @@ impl<'r> Report<'r> {
             prefix: None,
             analysed: Analysed::default(),
             pdn: None,
+            start_from: None,
         }
     }
 
@@ -476,6 +481,9 @@ fn json_of(report: &Report, settings: &Settings) -> serde_json::Value {
         object.insert("line".into(), line.into());
     }
     object.insert("input".into(), report.name.input.into());
+    if let Some(from) = report.start_from {
+        object.insert("start_from".into(), from.name().into());
+    }
     object.insert(
         "repaired".into(),
         report
@@ -498,6 +506,7 @@ pub const JSON_KEYS: &[&str] = &[
     "input",
     "game",
     "instance",
+    "start_from",
     "line",
     "status",
     "message",

@@ -124,6 +124,7 @@ fn solve_request(args: SolveArgs) -> Result<Request, Failure> {
         quiet: args.quiet,
         known: known_facts(&args.facts, rules)?,
         short_captures: args.short_captures,
+        fragment: args.fragment,
     };
     settings.check()?;
     Ok(Request::Solve {

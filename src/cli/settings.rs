@@ -31,6 +31,9 @@ pub struct Settings {
     pub known: BoardFacts,
     /// Captures in the task's format are read as written short.
     pub short_captures: bool,
+    /// PDN games without `[FEN]` are fragments (start unknown), not games
+    /// from the opening.
+    pub fragment: bool,
 }
 
 impl Settings {

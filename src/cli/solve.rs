@@ -20,7 +20,7 @@ use postfacto::archive::RulesFrom;
 use postfacto::encode::BoardFacts;
 use postfacto::notation::{plural, Answer, Record};
 use postfacto::reach::{shortest_prefix, PrefixOutcome, ReachError};
-use postfacto::request::{first_solving, with_fen};
+use postfacto::request::{first_solving, start_facts, StartFrom};
 use postfacto::rules::Variant;
 use postfacto::sat::within;
 use postfacto::solve::{check_facts, checked_answer, Engine, Outcome, Reconstructor, SolveError};
@@ -159,7 +159,7 @@ fn run_item<'r>(
     let mut report = if item.no_moves {
         position_only(name, &item.readings[0])
     } else {
-        run_job(name, &item.readings, settings, ticker)
+        run_job(name, &item.readings, item.pdn.is_some(), settings, ticker)
     };
     report.pdn = item.pdn.as_ref();
     if let Some(warning) = &item.warning {
@@ -218,15 +218,18 @@ fn reconstructor(settings: &Settings, variant: Variant, known: BoardFacts) -> Re
     }
 }
 
-/// What is known of a record's boards: the command line's facts, and the
-/// start board its PDN `[FEN]` pins when `--start-board` does not say (for
-/// the SAT engine only: the DFS engine takes no facts, and a FEN is then
-/// left to `verify --pdn`).
-fn known_for(settings: &Settings, reader: &Reader) -> BoardFacts {
+/// What is known of a record's boards, and where its start comes from:
+/// the command line's facts; when `--start-board` does not say, a PDN
+/// game's `[FEN]`, else its rule set's opening unless `--fragment` (see
+/// [`start_facts`]). For the SAT engine only: the DFS engine takes no
+/// facts (a PDN game is then a fragment).
+fn known_for(settings: &Settings, reader: &Reader, pdn_game: bool) -> (BoardFacts, StartFrom) {
     if settings.engine == Engine::Sat {
-        with_fen(settings.known, reader)
+        start_facts(settings.known, reader, pdn_game, settings.fragment)
+    } else if settings.known.start.is_some() {
+        (settings.known, StartFrom::Given)
     } else {
-        settings.known
+        (settings.known, StartFrom::Unknown)
     }
 }
 
@@ -239,12 +242,16 @@ fn known_for(settings: &Settings, reader: &Reader) -> BoardFacts {
 fn run_job<'r>(
     name: Name<'r>,
     readings: &'r [Reader],
+    pdn_game: bool,
     settings: &Arc<Settings>,
     ticker: &Arc<Ticker>,
 ) -> Report<'r> {
     let limit = match settings.time_limit {
         Some(limit) if settings.solver.is_none() => limit,
-        _ => return solve_readings(name, readings, settings, None, Arc::clone(ticker)),
+        _ => {
+            let ticker = Arc::clone(ticker);
+            return solve_readings(name, readings, pdn_game, settings, None, ticker);
+        }
     };
     let deadline = Instant::now() + limit;
     let waited = if settings.options.repair || settings.options.from_opening {
@@ -260,7 +267,7 @@ fn run_job<'r>(
             instance: None,
             game: false,
         };
-        solve_readings(name, &owned, &shared, Some(deadline), job_ticker).without_record()
+        solve_readings(name, &owned, pdn_game, &shared, Some(deadline), job_ticker).without_record()
     });
     if let Some(mut report) = finished {
         let chosen = readings.iter().find(|r| r.variant == report.variant);
@@ -284,29 +291,37 @@ fn run_job<'r>(
 fn solve_readings<'r>(
     name: Name<'r>,
     readings: &'r [Reader],
+    pdn_game: bool,
     settings: &Settings,
     deadline: Option<Instant>,
     ticker: Arc<Ticker>,
 ) -> Report<'r> {
-    let solve =
-        |r: &Reader| reconstructor(settings, r.variant, known_for(settings, r)).solve(&r.record);
+    let known = |r: &Reader| known_for(settings, r, pdn_game).0;
+    let solve = |r: &Reader| reconstructor(settings, r.variant, known(r)).solve(&r.record);
     let (chosen, solved) = match first_solving(readings, solve, deadline) {
         Ok((i, outcome)) => (i, outcome.map(Ok)),
         Err(e) => (0, Some(Err(e))),
     };
     let reader = &readings[chosen];
+    let (known, start_from) = known_for(settings, reader, pdn_game);
     let mut report = Job {
         name,
         record: &reader.record,
         variant: reader.variant,
         settings,
-        known: known_for(settings, reader),
+        known,
         deadline,
         ticker,
         solved,
     }
     .run();
     report.variant = reader.variant;
+    report.start_from = Some(start_from);
+    if start_from == StartFrom::Opening && report.status == Status::Rejected {
+        report.err.push(format!(
+            "{name}: read from the opening (the game has no [FEN]); --fragment reads it as a fragment whose start is unknown"
+        ));
+    }
     report
 }
 

@@ -180,6 +180,61 @@ fn game_item(game: &RawGame<'_>, rules: RulesChoice) -> Item {
     }
 }
 
+/// Where a record's start board comes from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum StartFrom {
+    /// The facts the user gave (`--start-board`).
+    Given,
+    /// A PDN game's `[FEN]`.
+    Fen,
+    /// The rule set's opening: a PDN game without `[FEN]`, as PDN reads it.
+    Opening,
+    /// Unknown: a fragment, its start to be reconstructed.
+    Unknown,
+}
+
+impl StartFrom {
+    /// Its name in JSON: `given`, `fen`, `opening`, `unknown`.
+    pub fn name(self) -> &'static str {
+        match self {
+            StartFrom::Given => "given",
+            StartFrom::Fen => "fen",
+            StartFrom::Opening => "opening",
+            StartFrom::Unknown => "unknown",
+        }
+    }
+}
+
+/// The facts of a record and where its start comes from: the facts given;
+/// else a PDN game's `[FEN]`; else, for a PDN game read as PDN reads it
+/// (`pdn_game` and not `fragment`), the rule set's opening; else none (a
+/// fragment).
+pub fn start_facts(
+    known: BoardFacts,
+    reading: &Reading,
+    pdn_game: bool,
+    fragment: bool,
+) -> (BoardFacts, StartFrom) {
+    if known.start.is_some() {
+        return (known, StartFrom::Given);
+    }
+    if reading.fen.is_some() {
+        return (with_fen(known, reading), StartFrom::Fen);
+    }
+    if pdn_game && !fragment {
+        let board = reading.variant.topology().opening();
+        let opening = BoardFacts {
+            start: Some(PartialBoard {
+                board,
+                known: board.topology().all_bits(),
+            }),
+            ..known
+        };
+        return (opening, StartFrom::Opening);
+    }
+    (known, StartFrom::Unknown)
+}
+
 /// The facts, with the start board a PDN `[FEN]` pins when none is given.
 pub fn with_fen(mut known: BoardFacts, reading: &Reading) -> BoardFacts {
     if known.start.is_none() {

@@ -26,7 +26,9 @@ use crate::notation::{ParseFenError, ParseMoveError, ParsePdnError, ParseRecordE
 use crate::solve::SolveError;
 
 pub use fragment::{side_named, BoardText, Fragment, Problem, RulesChoice};
-pub use input::{first_solving, is_pdn, pdn_text, read_items, with_fen, Item, ReadAs};
+pub use input::{
+    first_solving, is_pdn, pdn_text, read_items, start_facts, with_fen, Item, ReadAs, StartFrom,
+};
 pub use jobs::{CheckedGame, CnfRequest, MovesRequest, ReachRequest, Reached, VerifyRequest};
 pub use solve::{RepairRequest, Repaired, SolveRequest, Solved};
 
