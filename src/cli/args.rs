@@ -247,6 +247,10 @@ pub struct CnfArgs {
     /// `13x24` may stand for `13x22x31x24` (the solver fills in the rest).
     #[arg(long)]
     pub short_captures: bool,
+    /// A PDN game without [FEN] is a fragment whose start is unknown, not a
+    /// game from the opening (as `solve --fragment`).
+    #[arg(long)]
+    pub fragment: bool,
 }
 
 /// `pawns`'s arguments.

@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 
 use postfacto::analysis::Analysis;
 use postfacto::encode::BoardFacts;
-use postfacto::request::{first_solving, with_fen};
+use postfacto::request::{first_solving, start_facts};
 use postfacto::solve::{Reconstructor, SolveError};
 
 use super::input::{read_input, read_items, Reader, Reading};
@@ -17,14 +17,14 @@ use super::{fail, write_err, Failure, Status};
 /// has several) to `output` or standard output: for a damaged record, with
 /// the clauses `solve` learns from the models the replayer rejects (see
 /// `encodings/damaged.md`). A PDN game's `[FEN]` is a fact about its start
-/// board, as for `solve`. Under several candidate rule sets (`--rules
+/// board, as for `solve`; without one, the opening is (unless `--fragment`). Under several candidate rule sets (`--rules
 /// auto`), the first the record solves under.
 pub fn run(
     file: Option<&Path>,
     output: Option<PathBuf>,
     instance: Option<usize>,
     reading: Reading,
-    known: BoardFacts,
+    (known, fragment): (BoardFacts, bool),
     out: &mut impl Write,
 ) -> Result<Status, Failure> {
     let input = read_input(file)?;
@@ -53,16 +53,19 @@ pub fn run(
     if let Some(error) = &item.error {
         return Err(fail(Status::BadInput, format!("{}: {error}", input.name)));
     }
+    // A PDN game without [FEN] starts at the opening unless --fragment.
+    let pdn_game = item.pdn.is_some();
+    let facts = |r: &Reader| start_facts(known, r, pdn_game, fragment).0;
     let solve = |r: &Reader| {
         Reconstructor::new(r.variant)
-            .facts(with_fen(known, r))
+            .facts(facts(r))
             .solve(&r.record)
     };
     let chosen = match first_solving(&item.readings, solve, None) {
         Ok((i, _)) => &item.readings[i],
         Err(e) => return Err(fail(Status::Internal, format!("{}: {e}", input.name))),
     };
-    let known = with_fen(known, chosen);
+    let known = facts(chosen);
     let analysis = Analysis::new(chosen.variant).facts(known);
     let cnf = analysis.dimacs(&chosen.record).map_err(|e| match e {
         SolveError::Unsupported(m) => fail(Status::BadInput, m),

@@ -89,7 +89,15 @@ fn dispatch(request: Request, out: &mut impl Write) -> Result<Status, Failure> {
             instance,
             reading,
             known,
-        } => cnf::run(file.as_deref(), output, instance, reading, known, out),
+            fragment,
+        } => cnf::run(
+            file.as_deref(),
+            output,
+            instance,
+            reading,
+            (known, fragment),
+            out,
+        ),
         Request::Moves {
             file,
             variant,

@@ -45,6 +45,7 @@ pub enum Request {
         instance: Option<usize>,
         reading: Reading,
         known: BoardFacts,
+        fragment: bool,
     },
     Moves {
         file: Option<PathBuf>,
@@ -204,6 +205,7 @@ fn cnf_request(args: CnfArgs) -> Result<Request, Failure> {
             rules,
             short_captures: args.short_captures,
         },
+        fragment: args.fragment,
     })
 }
 
