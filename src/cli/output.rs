@@ -9,7 +9,7 @@ use std::time::Duration;
 use postfacto::analysis::EditKind;
 use postfacto::board::Color;
 use postfacto::notation::{plural, to_fen, write_game, Answer, GameText, MoveText, Record};
-use postfacto::render::svg;
+use postfacto::render::svg_named;
 use postfacto::rules::Variant;
 use postfacto::solve::SolveStats;
 
@@ -600,7 +600,14 @@ fn render(index: usize, report: &Report, settings: &Settings) -> Result<Rendered
                     k => format!("{:04}-{}.svg", index + 1, k + 1),
                 };
                 let file = dir.join(name);
-                std::fs::write(&file, svg(answer, record, variant)).map_err(|e| {
+                let marked: Vec<usize> = changed_moves(report, record)
+                    .iter()
+                    .enumerate()
+                    .filter_map(|(i, c)| c.as_ref().map(|_| i + 1))
+                    .collect();
+                let name = report.name.to_string();
+                let picture = svg_named(answer, record, variant, Some(&name), &marked);
+                std::fs::write(&file, picture).map_err(|e| {
                     fail(
                         Status::BadInput,
                         format!("cannot write '{}': {e}", file.display()),
