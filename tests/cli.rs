@@ -927,3 +927,46 @@ fn compare_reads_each_pdn_game_under_its_own_rules() {
         run.stdout
     );
 }
+
+#[test]
+fn sat_reads_gzip_writes_drat_and_cnf_writes_gzip() {
+    let record = scratch("gz-impossible.in", "W 2\n21-17\n21-17\n");
+    let packed = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("impossible.cnf.gz");
+    let cnf = postfacto(
+        &[
+            "cnf",
+            "-o",
+            packed.to_str().unwrap(),
+            record.to_str().unwrap(),
+        ],
+        "",
+    );
+    assert_eq!(cnf.code, 0, "{}", cnf.stderr);
+    let bytes = std::fs::read(&packed).unwrap();
+    assert_eq!(&bytes[..2], &[0x1f, 0x8b], "gzip");
+    let proof = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("impossible.drat");
+    std::fs::remove_file(&proof).ok();
+    let sat = postfacto(
+        &[
+            "sat",
+            "--proof",
+            proof.to_str().unwrap(),
+            packed.to_str().unwrap(),
+        ],
+        "",
+    );
+    assert_eq!(sat.code, 20, "{}", sat.stderr);
+    assert_eq!(sat.stdout, "s UNSATISFIABLE\n");
+    assert!(proof.exists());
+    // The proof checks against the formula it refutes.
+    let plain = postfacto(&["cnf", record.to_str().unwrap()], "");
+    let formula = varisat::dimacs::DimacsParser::parse(plain.stdout.as_bytes()).unwrap();
+    let text = std::fs::read_to_string(&proof).unwrap();
+    assert!(postfacto::sat::check_drat(&formula, &text).is_ok());
+    // A satisfiable formula writes no proof.
+    let satisfiable = postfacto(
+        &["sat", "--proof", proof.to_str().unwrap()],
+        "p cnf 1 1\n1 0\n",
+    );
+    assert_eq!(satisfiable.code, 10, "{}", satisfiable.stderr);
+}

@@ -41,6 +41,9 @@ pub enum Command {
         /// Give up after this long (e.g. 2s): print "s UNKNOWN" and exit 3.
         #[arg(long, value_parser = parse_time_limit)]
         limit: Option<std::time::Duration>,
+        /// An unsatisfiable formula: write its DRAT proof here (as `solve --proof`).
+        #[arg(long, value_name = "FILE")]
+        proof: Option<PathBuf>,
     },
     /// Write instances: fragments of random legal games, or the `--hard K` family.
     Generate(GenerateArgs),

@@ -73,24 +73,33 @@ pub fn run(
     })?;
     match output {
         None => cnf.write_dimacs(out).map_err(write_err)?,
-        Some(path) => write_file(&path, |file| cnf.write_dimacs(file))?,
+        Some(path) => write_file(&path, |mut file| cnf.write_dimacs(&mut file))?,
     }
     Ok(Status::Ok)
 }
 
+/// Writes `path` (gzip-compressed when its name ends in `.gz`).
 fn write_file(
     path: &Path,
-    write: impl FnOnce(&mut io::BufWriter<fs::File>) -> io::Result<()>,
+    write: impl FnOnce(&mut dyn Write) -> io::Result<()>,
 ) -> Result<(), Failure> {
-    let mut file = fs::File::create(path)
-        .map(io::BufWriter::new)
-        .map_err(|e| {
-            fail(
-                Status::BadInput,
-                format!("cannot create '{}': {e}", path.display()),
-            )
-        })?;
-    write(&mut file).and_then(|()| file.flush()).map_err(|e| {
+    let file = fs::File::create(path).map_err(|e| {
+        fail(
+            Status::BadInput,
+            format!("cannot create '{}': {e}", path.display()),
+        )
+    })?;
+    let written = if path.extension().is_some_and(|x| x == "gz") {
+        let mut packed =
+            flate2::write::GzEncoder::new(io::BufWriter::new(file), flate2::Compression::default());
+        write(&mut packed)
+            .and_then(|()| packed.finish())
+            .and_then(|mut inner| inner.flush())
+    } else {
+        let mut plain = io::BufWriter::new(file);
+        write(&mut plain).and_then(|()| plain.flush())
+    };
+    written.map_err(|e| {
         fail(
             Status::BadInput,
             format!("cannot write '{}': {e}", path.display()),

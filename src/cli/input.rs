@@ -66,8 +66,17 @@ fn read_capped(reader: impl Read, name: &str, expected: u64) -> Result<Vec<u8>, 
             format!("{name} is larger than the input limit of {limit} bytes (POSTFACTO_MAX_INPUT)"),
         ));
     }
+    if bytes.starts_with(&GZIP_MAGIC) {
+        // A gzip-compressed input (SAT benchmarks come so), unpacked within
+        // the same limit.
+        let unpacked = flate2::read::GzDecoder::new(&bytes[..]);
+        return read_capped(unpacked, name, expected.saturating_mul(4));
+    }
     Ok(bytes)
 }
+
+/// The first bytes of a gzip stream.
+const GZIP_MAGIC: [u8; 2] = [0x1f, 0x8b];
 
 /// Reads a file, or standard input for `None` or `-`.
 pub fn read_input(path: Option<&Path>) -> Result<Input, Failure> {

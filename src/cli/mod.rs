@@ -103,7 +103,9 @@ fn dispatch(request: Request, out: &mut impl Write) -> Result<Status, Failure> {
             variant,
             turn,
         } => moves::run(file.as_deref(), variant, turn, out),
-        Request::Sat { file, limit } => sat::run(file.as_deref(), limit, out),
+        Request::Sat { file, limit, proof } => {
+            sat::run(file.as_deref(), limit, proof.as_deref(), out)
+        }
         Request::Generate(request) => request.run(out),
         Request::Pawns { file, settings } => pawns::run(file.as_deref(), &settings, out),
         Request::Completions(shell) => {

@@ -56,6 +56,7 @@ pub enum Request {
     Sat {
         file: Option<PathBuf>,
         limit: Option<Duration>,
+        proof: Option<PathBuf>,
     },
     Generate(generate::Request),
     Pawns {
@@ -98,7 +99,7 @@ impl Request {
                 variant: rules.map(|r| named_rules(r, "moves")).transpose()?,
                 turn,
             },
-            Command::Sat { file, limit } => Request::Sat { file, limit },
+            Command::Sat { file, limit, proof } => Request::Sat { file, limit, proof },
             Command::Generate(args) => Request::Generate(generate::Request::from_args(args)?),
             Command::Pawns(args) => pawns_request(args),
             Command::Completions { shell } => Request::Completions(shell),

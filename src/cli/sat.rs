@@ -18,14 +18,19 @@ const SATISFIABLE: u8 = 10;
 const UNSATISFIABLE: u8 = 20;
 
 /// With a time `limit` still running, it prints `s UNKNOWN` and exits 3.
+/// With `proof`, an unsatisfiable formula's DRAT proof is written there.
 pub fn run(
     file: Option<&std::path::Path>,
     limit: Option<Duration>,
+    proof: Option<&std::path::Path>,
     out: &mut impl Write,
 ) -> Result<Status, Failure> {
     let input = read_input(file)?;
     let formula = DimacsParser::parse(&input.bytes[..])
         .map_err(|e| fail(Status::BadInput, format!("{}: {e}", input.name)))?;
+    if let Some(path) = proof {
+        return run_proving(formula, limit, path, out);
+    }
     let solve = move || {
         let mut solver = Solver::new();
         solver.add_formula(&formula);
@@ -60,4 +65,41 @@ pub fn run(
         writeln!(out, "s UNSATISFIABLE").map_err(write_err)?;
         Ok(Status::Code(UNSATISFIABLE))
     }
+}
+
+/// Solves while writing a DRAT proof: `s UNSATISFIABLE` and the proof in
+/// `path`, or `s SATISFIABLE` (no model printed: a proof run does not keep
+/// one) and no file.
+fn run_proving(
+    formula: varisat::CnfFormula,
+    limit: Option<Duration>,
+    path: &std::path::Path,
+    out: &mut impl Write,
+) -> Result<Status, Failure> {
+    let prove = move || {
+        let mut drat = Vec::new();
+        postfacto::sat::prove_unsat(&formula, varisat::ProofFormat::Drat, &mut drat)
+            .map(|unsat| (unsat, drat))
+    };
+    let proved = match limit {
+        None => Some(prove()),
+        Some(limit) => within(limit, prove),
+    };
+    let Some(proved) = proved else {
+        writeln!(out, "s UNKNOWN").map_err(write_err)?;
+        return Ok(Status::Undecided);
+    };
+    let (unsat, drat) = proved.map_err(|e| fail(Status::Internal, e.to_string()))?;
+    if !unsat {
+        writeln!(out, "s SATISFIABLE").map_err(write_err)?;
+        return Ok(Status::Code(SATISFIABLE));
+    }
+    std::fs::write(path, drat).map_err(|e| {
+        fail(
+            Status::BadInput,
+            format!("cannot write '{}': {e}", path.display()),
+        )
+    })?;
+    writeln!(out, "s UNSATISFIABLE").map_err(write_err)?;
+    Ok(Status::Code(UNSATISFIABLE))
 }
