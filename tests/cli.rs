@@ -122,9 +122,19 @@ fn several_instances_are_answered_in_order_and_verified_together() {
     );
     let run = postfacto(&["solve"], &input);
     assert_eq!(run.code, 0, "{}", run.stderr);
+    // Each answer under its record's name.
     let blocks: Vec<&str> = run.stdout.split("\n\n").collect();
     assert_eq!(blocks.len(), 2);
-    assert!(blocks.iter().all(|b| b.trim_end().lines().count() == 8));
+    assert!(blocks.iter().all(|b| b.trim_end().lines().count() == 9));
+    assert!(
+        blocks[1].starts_with("==> <stdin>: instance 2 (line"),
+        "{}",
+        blocks[1]
+    );
+    let blocks: Vec<String> = blocks
+        .iter()
+        .map(|b| b.lines().skip(1).collect::<Vec<_>>().join("\n"))
+        .collect();
     let input_file = scratch("two.in", &input);
     let answer_file = scratch("two.ans", &run.stdout);
     let verified = verify_files(&input_file, &answer_file);
@@ -149,7 +159,22 @@ fn an_impossible_instance_among_good_ones_exits_1_and_names_it() {
     let input = format!("{SAMPLE1}W 2\n21-17\n21-17\n");
     let run = postfacto(&["solve"], &input);
     assert_eq!(run.code, 1);
-    assert_eq!(run.stdout.lines().count(), 8);
+    // Each record named; the impossible one is a name alone.
+    assert_eq!(
+        run.stdout
+            .lines()
+            .filter(|l| l.starts_with("==> "))
+            .collect::<Vec<_>>(),
+        [
+            "==> <stdin>: instance 1 (line 1) <==",
+            "==> <stdin>: instance 2 (line 5) <=="
+        ]
+    );
+    assert!(run
+        .stdout
+        .trim_end()
+        .ends_with("==> <stdin>: instance 2 (line 5) <=="));
+    assert_eq!(run.stdout.lines().filter(|l| !l.is_empty()).count(), 10);
     assert!(
         run.stderr
             .starts_with("postfacto: <stdin>: instance 2 (line 5): no start position"),

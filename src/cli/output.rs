@@ -620,6 +620,9 @@ fn render(index: usize, report: &Report, settings: &Settings) -> Result<Rendered
     Ok(rendered)
 }
 
+/// How a batch's answer is named: `==> file: instance 2 (line 9) <==`.
+pub const ANSWER_NAME: &str = "==> ";
+
 /// Prints every report in order (rendered in parallel); returns the worst status.
 pub fn print(
     reports: &[Report],
@@ -633,12 +636,22 @@ pub fn print(
         .collect();
     let mut status = Status::Ok;
     let mut printed = 0;
+    // A batch's answers are named, so each can be matched to its record
+    // (one without an answer is a name alone); `verify` skips the names.
+    let named = reports.len() > 1 && matches!(settings.format, FormatArg::Icpc | FormatArg::Fen);
     for (report, rendered) in reports.iter().zip(rendered) {
         status = status.max(report.status);
         for line in &report.err {
             super::report(line);
         }
         let rendered = rendered?;
+        if named {
+            if printed > 0 {
+                writeln!(out).map_err(write_err)?;
+            }
+            writeln!(out, "{ANSWER_NAME}{} <==", report.name).map_err(write_err)?;
+            printed = 0;
+        }
         for answer in &rendered.answers {
             if printed > 0 {
                 writeln!(out).map_err(write_err)?;

@@ -9,7 +9,7 @@ use postfacto::archive::{verify_games, GameReport, RulesFrom, Tally, Verdict, Ve
 use postfacto::board::PartialBoard;
 use postfacto::encode::BoardFacts;
 use postfacto::notation::plural;
-use postfacto::notation::{games, parse_answers_on, Answer};
+use postfacto::notation::{games, parse_answers_on, parse_named_answers_on, Answer};
 use postfacto::replay::judge;
 use postfacto::rules::Variant;
 
@@ -256,7 +256,7 @@ pub fn run(
     for variant in candidates {
         let verdicts = match text
             .map_err(str::to_string)
-            .and_then(|t| parse_answers_on(t, variant.topology()).map_err(|e| e.to_string()))
+            .and_then(|t| answers_by_record(t, variant, items.len()))
         {
             Err(message) => vec![Err(message.into())],
             Ok(answers) if answers.len() != items.len() => vec![Err(format!(
@@ -268,7 +268,10 @@ pub fn run(
             Ok(answers) => items
                 .iter()
                 .zip(&answers)
-                .map(|(item, answer)| judged(item, variant, answer, repair))
+                .map(|(item, answer)| match answer {
+                    Some(answer) => judged(item, variant, answer, repair),
+                    None => Err("no answer was given for it".to_string().into()),
+                })
                 .collect(),
         };
         if verdicts.iter().all(Result::is_ok) {
@@ -286,6 +289,27 @@ pub fn run(
         vec![Err(message.into())]
     });
     print(&verdicts, out)
+}
+
+/// The answer of each record: by its name when `solve` named a batch's
+/// answers (a record without an answer is a name alone: `None`), else in
+/// order.
+fn answers_by_record(
+    text: &str,
+    variant: Variant,
+    records: usize,
+) -> Result<Vec<Option<Answer>>, String> {
+    let topology = variant.topology();
+    match parse_named_answers_on(text, topology).map_err(|e| e.to_string())? {
+        Some(blocks) if blocks.len() == records => {
+            Ok(blocks.into_iter().map(|b| b.into_iter().next()).collect())
+        }
+        _ => Ok(parse_answers_on(text, topology)
+            .map_err(|e| e.to_string())?
+            .into_iter()
+            .map(Some)
+            .collect()),
+    }
 }
 
 /// Why a record's answer is not accepted, and whether its repair ran out

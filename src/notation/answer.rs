@@ -61,13 +61,58 @@ pub fn parse_answers(text: &str) -> Result<Vec<Answer>, ParseAnswerError> {
 /// # Errors
 /// The first line that is not a board row pair, or a final group that is too short.
 pub fn parse_answers_on(text: &str, topology: Topology) -> Result<Vec<Answer>, ParseAnswerError> {
-    let n = usize::from(topology.size());
+    let lines: Vec<(usize, &str)> = text
+        .lines()
+        .enumerate()
+        .map(|(i, l)| (i + 1, l.trim_end()))
+        .filter(|(_, l)| !l.trim().is_empty() && !l.starts_with(NAME_MARK))
+        .collect();
+    let answers = answers_of(&lines, topology)?;
+    if answers.is_empty() {
+        return Err(ParseAnswerError {
+            line: 1,
+            message: "the answer is empty".to_string(),
+        });
+    }
+    Ok(answers)
+}
+
+/// How `solve` names each record's answers in a batch: `==> NAME <==`.
+pub const NAME_MARK: &str = "==> ";
+
+/// A batch's answers by record, when `solve` named them (`==> NAME <==`
+/// before each record's boards; a record without an answer is a name
+/// alone): one list per name. `None` for answers without names.
+///
+/// # Errors
+/// As [`parse_answers_on`].
+pub fn parse_named_answers_on(
+    text: &str,
+    topology: Topology,
+) -> Result<Option<Vec<Vec<Answer>>>, ParseAnswerError> {
     let lines: Vec<(usize, &str)> = text
         .lines()
         .enumerate()
         .map(|(i, l)| (i + 1, l.trim_end()))
         .filter(|(_, l)| !l.trim().is_empty())
         .collect();
+    if !lines.iter().any(|(_, l)| l.starts_with(NAME_MARK)) {
+        return Ok(None);
+    }
+    let mut blocks = Vec::new();
+    for block in lines.split(|(_, l)| l.starts_with(NAME_MARK)).skip(1) {
+        blocks.push(answers_of(block, topology)?);
+    }
+    Ok(Some(blocks))
+}
+
+/// The answers of `lines` (non-blank, numbered), as many rows per board as
+/// the board has.
+fn answers_of(
+    lines: &[(usize, &str)],
+    topology: Topology,
+) -> Result<Vec<Answer>, ParseAnswerError> {
+    let n = usize::from(topology.size());
     let mut answers = Vec::new();
     for group in lines.chunks(n) {
         if group.len() < n {
@@ -96,12 +141,6 @@ pub fn parse_answers_on(text: &str, topology: Topology) -> Result<Vec<Answer>, P
             read_row(&mut end, row as u8, &text[n + 1..], line)?;
         }
         answers.push(Answer { start, end });
-    }
-    if answers.is_empty() {
-        return Err(ParseAnswerError {
-            line: 1,
-            message: "the answer is empty".to_string(),
-        });
     }
     Ok(answers)
 }
