@@ -943,3 +943,22 @@ proptest! {
         prop_assert_eq!(allowed, want, "on\n{}", board);
     }
 }
+
+#[test]
+fn a_capture_written_whole_is_not_a_damaged_move() {
+    let game = scratch(
+        "whole-capture.pdn",
+        "[GameType \"21\"]\n1. 11-15 23-19 2. 15x24 28x19 *\n",
+    );
+    let game = game.to_str().unwrap();
+    let cnf = postfacto(&["cnf", "--fragment", game], "");
+    assert_eq!(cnf.code, 0, "{}", cnf.stderr);
+    assert!(!cnf.stdout.contains("damaged plies"), "{}", cnf.stdout);
+    let explained = postfacto(&["solve", "--fragment", "--explain", game], "");
+    assert_eq!(explained.code, 0, "{}", explained.stderr);
+    assert!(
+        !explained.stdout.contains("damaged moves"),
+        "{}",
+        explained.stdout
+    );
+}

@@ -11,7 +11,7 @@ use crate::encode::BoardFacts;
 use crate::notation::Record;
 use crate::rules::Variant;
 use crate::sat::AnnotatedCnf;
-use crate::solve::SolveError;
+use crate::solve::{Outcome, Reconstructor, SolveError};
 
 use super::{
     count_start_boards, explain_impossible_knowing, forced_facts_knowing, forced_unknowns,
@@ -158,6 +158,14 @@ impl Analysis {
     /// # Errors
     /// [`SolveError`] if the record cannot be encoded or varisat fails.
     pub fn dimacs(&self, record: &Record) -> Result<AnnotatedCnf, SolveError> {
+        // Captures read short but written whole (PDN): `solve` takes them as
+        // written when that works, and so does its formula (no damaged plies).
+        if let Some(whole) = record.as_written(self.variant.geometry()) {
+            let reconstructor = Reconstructor::new(self.variant).facts(self.known);
+            if let Outcome::Solved(_) = reconstructor.solve(&whole)? {
+                return refined_dimacs(&whole, self.variant, self.known);
+            }
+        }
         refined_dimacs(record, self.variant, self.known)
     }
 

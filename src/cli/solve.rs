@@ -501,21 +501,31 @@ impl<'a> Job<'a, '_> {
 
     /// For a damaged record: which of its unknowns every answer fills the same way.
     fn explain_unknowns(&self, filled: &Record, report: &mut Report) -> Result<(), SolveError> {
+        // Captures written whole (PDN) are not damaged moves: nothing to say.
+        if self.record.as_written(self.variant.geometry()).as_ref() == Some(filled) {
+            return Ok(());
+        }
         let verdicts = self.analysis().forced_unknowns(self.record, filled)?;
-        let text = &mut report.text;
-        let _ = writeln!(text, "\nthe damaged moves, filled in:");
         // A capture read short that was written whole says nothing new.
         let variant = self.variant();
-        let news = verdicts.iter().filter(|v| {
-            !(v.is_forced() && v.written.known().is_none() && {
-                let written = if variant.algebraic() {
-                    v.written.algebraic()
-                } else {
-                    v.written.numbered()
-                };
-                written == variant.write_move(&v.played)
+        let news: Vec<_> = verdicts
+            .iter()
+            .filter(|v| {
+                !(v.is_forced() && v.written.known().is_none() && {
+                    let written = if variant.algebraic() {
+                        v.written.algebraic()
+                    } else {
+                        v.written.numbered()
+                    };
+                    written == variant.write_move(&v.played)
+                })
             })
-        });
+            .collect();
+        if news.is_empty() {
+            return Ok(());
+        }
+        let text = &mut report.text;
+        let _ = writeln!(text, "\nthe damaged moves, filled in:");
         for verdict in news {
             let _ = writeln!(text, "{verdict}");
         }
