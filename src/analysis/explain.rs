@@ -322,7 +322,13 @@ impl Explanation {
         };
         let _ = writeln!(out, "no start position: {rules} ({size}):");
         for group in &self.groups {
-            let _ = writeln!(out, "  {}: {}", group.place(), group.rule);
+            // "the start board: square 6 holds ...", not "... start board square 6".
+            let rule = group.rule.to_string();
+            let rule = ["start board ", "end board "]
+                .iter()
+                .find_map(|p| rule.strip_prefix(p))
+                .unwrap_or(&rule);
+            let _ = writeln!(out, "  {}: {rule}", group.place());
             let _ = writeln!(out, "      {}", demand(group));
         }
         let contested = self.contested_squares();

@@ -667,13 +667,11 @@ impl<'a> Job<'a, '_> {
                     .err
                     .push(format!("{}: {}", self.name, repair_summary(&outcome)));
             }
-            RepairOutcome::NoneWithin(most) => {
+            outcome @ RepairOutcome::NoneWithin(_) => {
                 report.status = Status::Rejected;
-                report.err.push(format!(
-                    "{}: no repair of at most {} makes the record possible",
-                    self.name,
-                    plural(most, "edit")
-                ));
+                report
+                    .err
+                    .push(format!("{}: {}", self.name, repair_summary(&outcome)));
             }
         }
         Ok(())
