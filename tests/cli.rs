@@ -995,3 +995,33 @@ fn sat_reads_gzip_writes_drat_and_cnf_writes_gzip() {
     );
     assert_eq!(satisfiable.code, 10, "{}", satisfiable.stderr);
 }
+
+#[test]
+fn compare_writes_json_lines_with_the_summary_on_stderr() {
+    let run = postfacto(
+        &[
+            "compare",
+            "--json",
+            "tests/data/sample1.in",
+            "tests/data/sample2.in",
+        ],
+        "",
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let rows: Vec<serde_json::Value> = run
+        .stdout
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(rows.len(), 2);
+    for row in &rows {
+        assert_eq!(row["rules"], "english");
+        assert_eq!(row["agree"], "yes");
+        assert!(row["sat_us"].as_f64().is_some() && row["dfs_nodes"].as_u64().is_some());
+    }
+    assert!(
+        run.stderr.contains("2 records; sat/dfs ratio of medians"),
+        "{}",
+        run.stderr
+    );
+}

@@ -305,6 +305,10 @@ pub struct CompareArgs {
     /// last; its answers are judged by the replayer (exit 1 if any fails).
     #[arg(long, value_name = "CMD", conflicts_with = "limit")]
     pub against: Option<String>,
+    /// One JSON object per record per line (JSON Lines) instead of the table;
+    /// the summary goes to standard error.
+    #[arg(long, conflicts_with = "against")]
+    pub json: bool,
 }
 
 /// `generate`'s arguments.

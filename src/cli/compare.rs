@@ -45,18 +45,21 @@ pub fn run(
     paths: &[PathBuf],
     limit: Limit,
     rules: RulesChoice,
+    json: bool,
     out: &mut impl Write,
 ) -> Result<Status, Failure> {
     let w = |e: std::io::Error| super::write_err(e);
     let mut status = Status::Ok;
     let (mut sat_times, mut dfs_times) = (Vec::new(), Vec::new());
     let (mut compared, mut disagreements, mut gave_up, mut not_english) = (0, 0, 0, 0);
-    writeln!(
-        out,
-        "{:<28} {:<13} {:>5} {:>10} {:>10} {:>10} {:>6}  verdict",
-        "instance", "rules", "plies", "sat_us", "dfs_us", "dfs_nodes", "agree"
-    )
-    .map_err(w)?;
+    if !json {
+        writeln!(
+            out,
+            "{:<28} {:<13} {:>5} {:>10} {:>10} {:>10} {:>6}  verdict",
+            "instance", "rules", "plies", "sat_us", "dfs_us", "dfs_nodes", "agree"
+        )
+        .map_err(w)?;
+    }
     for file in record_files(paths)? {
         let Some(records) = readable(&file, rules, &mut status) else {
             continue;
@@ -125,6 +128,21 @@ pub fn run(
             if dfs_verdict == "n/a" {
                 not_english += 1;
             }
+            if json {
+                let row = serde_json::json!({
+                    "instance": name,
+                    "rules": variant.name(),
+                    "plies": record.plies(),
+                    "sat_us": micros(sat_time).parse::<f64>().ok(),
+                    "dfs_us": dfs_us.parse::<f64>().ok(),
+                    "dfs_nodes": nodes.parse::<u64>().ok(),
+                    "agree": agree,
+                    "sat": verdict(&sat),
+                    "dfs": dfs_verdict,
+                });
+                writeln!(out, "{row}").map_err(w)?;
+                continue;
+            }
             writeln!(
                 out,
                 "{name:<28} {:<13} {:>5} {:>10} {dfs_us:>10} {nodes:>10} {agree:>6}  sat {} / dfs {dfs_verdict}",
@@ -146,6 +164,9 @@ pub fn run(
     }
     let s = Summary::of(&sat_times);
     let d = (!dfs_times.is_empty()).then(|| Summary::of(&dfs_times));
+    // JSON Lines carry the rows only: the summary goes to stderr.
+    let mut table = Vec::new();
+    let out: &mut dyn Write = if json { &mut table } else { out };
     writeln!(
         out,
         "\n{:<8} {:>10} {:>10} {:>10}",
@@ -178,6 +199,12 @@ pub fn run(
         plural(compared, "record")
     )
     .map_err(w)?;
+    for line in String::from_utf8_lossy(&table)
+        .lines()
+        .filter(|l| !l.is_empty())
+    {
+        super::report(line);
+    }
     if disagreements > 0 {
         eprintln!("postfacto: the engines DISAGREE on {disagreements} records (rows marked NO): this is a bug");
     }

@@ -126,8 +126,9 @@ fn dispatch(request: Request, out: &mut impl Write) -> Result<Status, Failure> {
             limit,
             rules,
             against,
+            json,
         } => match against {
-            None => compare::run(&paths, limit, rules, out),
+            None => compare::run(&paths, limit, rules, json, out),
             Some(command) => compare::run_against(&paths, &command, out),
         },
         Request::Bench(request) => request.run(out),

@@ -70,6 +70,7 @@ pub enum Request {
         limit: Limit,
         rules: RulesChoice,
         against: Option<Vec<String>>,
+        json: bool,
     },
     Bench(super::bench::Request),
     Reach(super::reach::Request),
@@ -235,6 +236,7 @@ fn compare_request(args: CompareArgs) -> Result<Request, Failure> {
         limit: dfs_limit(args.limit),
         rules: rules_choice(args.rules),
         against,
+        json: args.json,
     })
 }
 
