@@ -65,6 +65,42 @@ impl RulesChoice {
             None => Variant::candidates(names),
         }
     }
+
+    /// The choice for texts whose squares are `names`: none named means
+    /// English, unless the squares are algebraic (no English record names
+    /// them so): then the rule sets that write them, as `auto`.
+    pub fn for_squares(self, names: SquareNames) -> RulesChoice {
+        match self {
+            RulesChoice::Default if names.algebraic => RulesChoice::Auto,
+            other => other,
+        }
+    }
+
+    /// `read` under each rule set to try for `names`, in order: those it
+    /// reads under, or the first error when it reads under none.
+    ///
+    /// # Errors
+    /// The first candidate's error, when every candidate fails.
+    pub fn read_under_each<T, E>(
+        self,
+        names: SquareNames,
+        mut read: impl FnMut(Variant) -> Result<T, E>,
+    ) -> Result<Vec<T>, E> {
+        let mut read_ok = Vec::new();
+        let mut first_error = None;
+        for variant in self.candidates(names) {
+            match read(variant) {
+                Ok(value) => read_ok.push(value),
+                Err(e) => {
+                    first_error.get_or_insert(e);
+                }
+            }
+        }
+        match first_error {
+            Some(e) if read_ok.is_empty() => Err(e),
+            _ => Ok(read_ok),
+        }
+    }
 }
 
 /// A side by name: `white`/`black` (or `w`/`b`), any case.
@@ -265,25 +301,9 @@ impl Fragment {
         for text in self.moves.iter().chain(self.fen_texts()) {
             names.scan(text);
         }
-        let mut problems = Vec::new();
-        let mut first_error = None;
-        // No rule set named: English, unless the squares are algebraic.
-        let rules = match self.rules {
-            RulesChoice::Default if names.algebraic => RulesChoice::Auto,
-            other => other,
-        };
-        for variant in rules.candidates(names) {
-            match self.problem(variant, miswritten, rules == RulesChoice::Auto) {
-                Ok(problem) => problems.push(problem),
-                Err(e) => {
-                    first_error.get_or_insert(e);
-                }
-            }
-        }
-        match first_error {
-            Some(e) if problems.is_empty() => Err(e),
-            _ => Ok(problems),
-        }
+        let rules = self.rules.for_squares(names);
+        let inferred = rules == RulesChoice::Auto;
+        rules.read_under_each(names, |variant| self.problem(variant, miswritten, inferred))
     }
 
     fn fen_texts(&self) -> impl Iterator<Item = &String> {

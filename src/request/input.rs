@@ -86,32 +86,20 @@ fn task_items(bytes: &[u8], read_as: ReadAs) -> Result<Vec<Item>, InputError> {
     if read_as.rules.given().is_none() {
         names.scan(&String::from_utf8_lossy(bytes));
     }
-    // No rule set named: English, unless the squares are algebraic (no
-    // English record names them so): then the rule sets that write them.
-    let rules = match read_as.rules {
-        RulesChoice::Default if names.algebraic => RulesChoice::Auto,
-        other => other,
-    };
+    let rules = read_as.rules.for_squares(names);
     let from = match rules {
         RulesChoice::Auto => RulesFrom::Inferred,
         _ => RulesFrom::Given,
     };
-    let mut parsed = Vec::new();
-    let mut first_error = None;
-    for variant in rules.candidates(names) {
+    let parsed = rules.read_under_each(names, |variant| {
         let mut geometry = variant.geometry();
         if read_as.short_captures {
             geometry = geometry.short_captures();
         }
-        match parse_records_bytes_with(bytes, geometry) {
-            Ok(records) => parsed.push((variant, records)),
-            Err(e) => {
-                first_error.get_or_insert(e);
-            }
-        }
-    }
+        parse_records_bytes_with(bytes, geometry).map(|records| (variant, records))
+    })?;
     let Some(count) = parsed.first().map(|(_, records)| records.len()) else {
-        return Err(InputError::Records(first_error.ok_or(InputError::NoMoves)?));
+        return Err(InputError::NoMoves);
     };
     // Record i of every reading, moved out in step.
     let mut columns: Vec<_> = parsed
