@@ -104,6 +104,35 @@ fn usage_errors_exit_2_and_help_exits_0() {
 }
 
 #[test]
+fn help_offers_auto_only_where_a_record_can_name_the_rules() {
+    for command in ["solve", "verify", "cnf", "compare"] {
+        let help = postfacto(&[command, "--help"], "");
+        assert!(
+            help.stdout.contains("- auto:"),
+            "{command}: {}",
+            help.stdout
+        );
+    }
+    for command in ["moves", "reach", "generate", "bench"] {
+        let help = postfacto(&[command, "--help"], "");
+        assert_eq!(help.code, 0);
+        assert!(
+            help.stdout.contains("- russian:"),
+            "{command}: {}",
+            help.stdout
+        );
+        assert!(!help.stdout.contains("auto"), "{command}: {}", help.stdout);
+        let refused = postfacto(&[command, "--rules", "auto"], "");
+        assert_eq!(refused.code, 2, "{command}");
+        assert!(
+            refused.stderr.contains("invalid value 'auto'"),
+            "{}",
+            refused.stderr
+        );
+    }
+}
+
+#[test]
 fn solve_reads_stdin_dash_and_files_alike() {
     let from_stdin = postfacto(&["solve"], SAMPLE1);
     let from_dash = postfacto(&["solve", "-"], SAMPLE1);

@@ -24,7 +24,7 @@ pub enum Command {
         /// Rule set [default: English for 8 rows, International for 10, Canadian for 12;
         /// for a FEN, the rule sets its squares allow, English first].
         #[arg(long, value_enum)]
-        rules: Option<RulesArg>,
+        rules: Option<RuleSetArg>,
         /// The side to move (a FEN names it; board rows need it).
         #[arg(long, value_enum, ignore_case = true)]
         turn: Option<TurnArg>,
@@ -75,8 +75,8 @@ pub struct ReachArgs {
     /// its content is unknown); '-' or nothing: standard input.
     pub file: Option<PathBuf>,
     /// Rule set.
-    #[arg(long, value_enum, default_value_t = RulesArg::ENGLISH)]
-    pub rules: RulesArg,
+    #[arg(long, value_enum, default_value_t = RuleSetArg::ENGLISH)]
+    pub rules: RuleSetArg,
     /// The side to move in the position.
     #[arg(long, value_enum, ignore_case = true)]
     pub turn: TurnArg,
@@ -348,8 +348,8 @@ pub struct GenerateArgs {
           value_parser = clap::value_parser!(u32).range(0..=100))]
     pub density: u32,
     /// Rule set of the random games (Russian records are written in algebraic notation).
-    #[arg(long, value_enum, default_value_t = RulesArg::ENGLISH, conflicts_with_all = ["hard", "hard_search"])]
-    pub rules: RulesArg,
+    #[arg(long, value_enum, default_value_t = RuleSetArg::ENGLISH, conflicts_with_all = ["hard", "hard_search"])]
+    pub rules: RuleSetArg,
     /// Damage each fragment: this many moves become a lone '?' (same
     /// fragments as without, same seed).
     #[arg(long, value_name = "N", default_value_t = 0, conflicts_with_all = ["hard", "hard_search", "pawns"])]
@@ -376,8 +376,8 @@ pub struct BenchArgs {
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
     /// Rule set (Russian: the SAT engine only, and no hard family).
-    #[arg(long, value_enum, default_value_t = RulesArg::ENGLISH)]
-    pub rules: RulesArg,
+    #[arg(long, value_enum, default_value_t = RuleSetArg::ENGLISH)]
+    pub rules: RuleSetArg,
     /// Instead, time both pawn-puzzle engines on random boards of half density,
     /// 8 x 8 up to 1000 x 1000 (--seed applies).
     #[arg(long)]
@@ -416,9 +416,6 @@ pub struct BenchArgs {
 pub struct RulesArg(Option<postfacto::rules::Variant>);
 
 impl RulesArg {
-    /// `--rules english`, the default.
-    pub const ENGLISH: RulesArg = RulesArg(Some(postfacto::rules::Variant::English));
-
     /// The rule set named; `None` for `auto`.
     pub fn variant(self) -> Option<postfacto::rules::Variant> {
         self.0
@@ -450,6 +447,38 @@ impl ValueEnum for RulesArg {
                 "Inferred from the notation, and from which rule set the record replays or solves under (`solve`, `verify`, `cnf`)",
             ),
         })
+    }
+}
+
+/// A `--rules` value of the commands that work on boards or make games
+/// (`moves`, `reach`, `generate`, `bench`): a rule set of the table, no
+/// `auto`, since there is no record to infer it from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RuleSetArg(pub postfacto::rules::Variant);
+
+impl RuleSetArg {
+    /// `--rules english`, the default.
+    pub const ENGLISH: RuleSetArg = RuleSetArg(postfacto::rules::Variant::English);
+}
+
+/// Every rule set of the table, as `--rules` values.
+const RULE_SET_ARGS: [RuleSetArg; postfacto::rules::Variant::ALL.len()] = {
+    let mut all = [RuleSetArg::ENGLISH; postfacto::rules::Variant::ALL.len()];
+    let mut i = 0;
+    while i < all.len() {
+        all[i] = RuleSetArg(postfacto::rules::Variant::ALL[i]);
+        i += 1;
+    }
+    all
+};
+
+impl ValueEnum for RuleSetArg {
+    fn value_variants<'a>() -> &'a [Self] {
+        &RULE_SET_ARGS
+    }
+
+    fn to_possible_value(&self) -> Option<clap::builder::PossibleValue> {
+        Some(clap::builder::PossibleValue::new(self.0.name()).help(self.0.facts().summary))
     }
 }
 

@@ -522,9 +522,7 @@ impl Request {
         if args.count == 0 || args.plies == 0 {
             return Err(bad("--count and --plies must be at least 1".into()));
         }
-        let variant = args.rules.variant().ok_or_else(|| {
-            bad("bench needs a rule set named: --rules auto infers one from records only".into())
-        })?;
+        let variant = args.rules.0;
         if args.reach {
             return Ok(Request::Reach {
                 files: args.games,

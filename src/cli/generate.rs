@@ -211,9 +211,7 @@ impl Request {
                 density: args.density,
             });
         }
-        let variant = args.rules.variant().ok_or_else(|| {
-            bad("generate needs a rule set named: --rules auto infers one from records only".into())
-        })?;
+        let variant = args.rules.0;
         let what = match args.hard {
             _ if args.hard_search => Records::HardSearch(args.beam),
             Some(k) => Records::Hard(k),

@@ -11,7 +11,6 @@ use postfacto::board::PartialBoard;
 use postfacto::notation::Record;
 use postfacto::rules::Variant;
 
-use super::args::RulesArg;
 use super::{fail, Failure, Status};
 
 /// A named input: its display name and bytes, or why it could not be read.
@@ -194,16 +193,6 @@ pub fn read_records(input: &Input, variant: Variant) -> Result<Vec<Record>, Fail
             },
         )
         .collect()
-}
-
-/// The one rule set of commands that work on boards or make games.
-pub fn named_rules(rules: RulesArg, command: &str) -> Result<Variant, Failure> {
-    rules.variant().ok_or_else(|| {
-        fail(
-            Status::BadInput,
-            format!("{command} needs a rule set named: --rules auto infers one from records only"),
-        )
-    })
 }
 
 /// A `--start-board` or `--end-board` file: what is known of that board.

@@ -15,7 +15,7 @@ use postfacto::reach::{Goal, Reach, ReachError, ReachOutcome};
 use postfacto::rules::Variant;
 
 use super::args::{ReachArgs, ReachFormat, TurnArg};
-use super::input::{board_facts, named_rules};
+use super::input::board_facts;
 use super::ticker::Ticker;
 use super::timing::Summary;
 use super::{fail, write_err, Failure, Status};
@@ -241,7 +241,7 @@ impl Request {
     /// # Errors
     /// Unreadable boards, or a position no game could end on (exit 2).
     pub fn from_args(args: ReachArgs) -> Result<Request, Failure> {
-        let variant = named_rules(args.rules, "reach")?;
+        let variant = args.rules.0;
         let goal = board_facts(
             args.file.as_deref().or(Some(Path::new("-"))),
             variant,

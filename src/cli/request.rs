@@ -15,7 +15,7 @@ use super::args::{
     Args, CnfArgs, Command, CompareArgs, EngineArg, FactArgs, LimitArg, PawnsArgs, RulesArg,
     SolveArgs, VerifyArgs,
 };
-use super::input::{board_facts, named_rules, Reading, RulesChoice};
+use super::input::{board_facts, Reading, RulesChoice};
 use super::settings::Settings;
 use super::{fail, generate, Failure, Status};
 
@@ -97,7 +97,7 @@ impl Request {
             Command::Cnf(args) => cnf_request(args)?,
             Command::Moves { file, rules, turn } => Request::Moves {
                 file,
-                variant: rules.map(|r| named_rules(r, "moves")).transpose()?,
+                variant: rules.map(|r| r.0),
                 turn,
             },
             Command::Sat { file, limit, proof } => Request::Sat { file, limit, proof },
