@@ -9,8 +9,8 @@ use std::fmt;
 
 use crate::board::Board;
 use crate::notation::{
-    describe_leniencies, games, GameReading, Leniency, MovePattern, ParsePdnError, PdnGame,
-    RawGame, Record, WrittenMove,
+    describe_leniencies, games, GameReading, Leniency, MoveNumbers, MovePattern, ParsePdnError,
+    PdnGame, RawGame, Record, WrittenMove,
 };
 use crate::replay::{replay, replay_filling_within, ReplayError, MAX_FILLING_STEPS};
 use crate::rules::{pdn_game_name, Variant};
@@ -481,12 +481,58 @@ fn verdict_under(game: &RawGame<'_>, variant: Variant, strict: bool) -> Trial {
             failed_at: None,
             notes,
         },
-        Err((why, ply)) => Trial {
-            verdict: Verdict::Illegal(why),
-            reached: Some(ply.saturating_sub(1)),
-            failed_at: Some(ply),
-            notes: read.notes,
-        },
+        Err(failure) => {
+            let ply = failure.ply();
+            Trial {
+                verdict: Verdict::Illegal(
+                    failure.words(&read.record, &move_numbers(game, variant)),
+                ),
+                reached: Some(ply.saturating_sub(1)),
+                failed_at: Some(ply),
+                notes: read.notes,
+            }
+        }
+    }
+}
+
+/// How `game` numbers its moves under `variant`.
+pub fn move_numbers(game: &RawGame<'_>, variant: Variant) -> MoveNumbers {
+    MoveNumbers {
+        first_player: variant.first_player(),
+        first_number: game.first_number.map_or(1, |n| n.max(1) as usize),
+    }
+}
+
+/// Why a game does not replay: its FEN position, or a ply.
+#[derive(Debug)]
+enum CheckFailure {
+    /// The FEN position breaks a rule of start positions.
+    Fen(String),
+    /// A ply breaks a rule.
+    Ply(ReplayError),
+}
+
+impl CheckFailure {
+    /// The ply that fails; 0 for the FEN position.
+    fn ply(&self) -> usize {
+        match self {
+            CheckFailure::Fen(_) => 0,
+            CheckFailure::Ply(e) => e.ply,
+        }
+    }
+
+    /// In the game's own numbering: `3... 17-15 (ply 6): ...`.
+    fn words(&self, record: &Record, numbers: &MoveNumbers) -> String {
+        match self {
+            CheckFailure::Fen(problem) => format!("FEN position: {problem}"),
+            CheckFailure::Ply(e) => format!(
+                "{} {} (ply {}): {}",
+                numbers.label(record, e.ply),
+                e.text,
+                e.ply,
+                e.violation
+            ),
+        }
     }
 }
 
@@ -512,11 +558,11 @@ fn check_moves(
     variant: Variant,
     strict: bool,
     lines: &[usize],
-) -> Result<Vec<Leniency>, (String, usize)> {
+) -> Result<Vec<Leniency>, CheckFailure> {
     let rules = variant.rules();
     let start = start_of(game, variant);
     if let Some(problem) = rules.start_problems(&start).first() {
-        return Err((format!("FEN position: {problem}"), 0));
+        return Err(CheckFailure::Fen(problem.to_string()));
     }
     let failure = match replay_filled(rules, &start, &game.record, MAX_FILLING_STEPS) {
         Ok(filled) => {
@@ -533,8 +579,8 @@ fn check_moves(
     });
     match lenient {
         Some(Ok(notes)) => Ok(notes),
-        Some(Err(furthest)) => Err((furthest.to_string(), furthest.ply)),
-        None => Err((failure.to_string(), failure.ply)),
+        Some(Err(furthest)) => Err(CheckFailure::Ply(furthest)),
+        None => Err(CheckFailure::Ply(failure)),
     }
 }
 

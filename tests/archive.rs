@@ -526,7 +526,7 @@ fn verify_pdn_takes_a_folder_standard_input_and_quiet() {
     assert_eq!(lines.len(), 2, "{}", run.stdout);
     assert_eq!(lines[0], "a.pdn: game 1 (line 1): OK");
     assert!(
-        lines[1].starts_with("b.pdn: game 1 (line 1): ply 2"),
+        lines[1].starts_with("b.pdn: game 1 (line 1): 1... 28-23 (ply 2)"),
         "{}",
         lines[1]
     );

@@ -237,7 +237,7 @@ fn a_pdn_fen_pins_the_start_board() {
     assert_eq!(run.code, 1, "{}", run.stderr);
     assert!(
         run.stderr.contains(
-            "start board square 21 is empty; but ply 1 (21-17, White) needs a white piece on 21"
+            "no start position makes these moves legal: 1... 21-17 (ply 1): square 21 is empty, there is no white piece to move"
         ),
         "{}",
         run.stderr

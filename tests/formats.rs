@@ -189,7 +189,7 @@ fn pdn_games_solve_and_verify_against_their_fen() {
     let checked = postfacto(&["verify", "--pdn", "tests/data/games.pdn"], "");
     assert_eq!(
         checked.stdout,
-        "game 1 (line 1): OK\ngame 2 (line 6): ply 1 (2-7): square 7 is occupied by a black man, the piece cannot land there\n"
+        "game 1 (line 1): OK\ngame 2 (line 6): 1. 2-7 (ply 1): square 7 is occupied by a black man, the piece cannot land there\n"
     );
     assert_eq!(checked.code, 1);
     assert!(

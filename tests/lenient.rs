@@ -349,12 +349,12 @@ fn moves_that_are_no_move_on_the_board_are_mistakes_at_their_ply() {
     let lines: Vec<&str> = run.stdout.lines().collect();
     assert_eq!(lines.len(), 3, "{}", run.stdout);
     assert!(
-        lines[0].contains("ply 5 (9-12): 9 and 12 are not diagonal neighbours"),
+        lines[0].contains("3. 9-12 (ply 5): 9 and 12 are not diagonal neighbours"),
         "{}",
         lines[0]
     );
     assert!(
-        lines[1].contains("ply 5 (9-33): unknown square '33'"),
+        lines[1].contains("3. 9-33 (ply 5): unknown square '33'"),
         "{}",
         lines[1]
     );
@@ -362,7 +362,10 @@ fn moves_that_are_no_move_on_the_board_are_mistakes_at_their_ply() {
     let repaired = postfacto(&["verify", "--pdn", file, "--repair"], "");
     for line in &repaired.stdout.lines().collect::<Vec<_>>()[..2] {
         assert!(line.contains("repaired with 1 edit"), "{line}");
-        assert!(line.contains(": 9-") && line.contains("(square)"), "{line}");
+        assert!(
+            line.contains("exists): 3. 9-") && line.contains("(square)"),
+            "{line}"
+        );
     }
     let json = postfacto(
         &["verify", "--pdn", file, "--repair", "--format", "json"],

@@ -301,7 +301,7 @@ fn repair_through_the_binary() {
     assert_eq!(checked.code, 1, "{}", checked.stderr);
     assert!(
         checked.stdout.starts_with(
-            "game 1 (line 1): ply 5 (15x22): square 18 holds no white piece to jump; repaired with 1 edit (no repair of 0 exists): ply "
+            "game 1 (line 1): 3. 15x22 (ply 5): square 18 holds no white piece to jump; repaired with 1 edit (no repair of 0 exists): 2... "
         ),
         "{}",
         checked.stdout

@@ -8,7 +8,7 @@ use varisat::ProofFormat;
 
 use crate::board::Board;
 use crate::encode::BoardFacts;
-use crate::notation::Record;
+use crate::notation::{MoveNumbers, Record};
 use crate::rules::Variant;
 use crate::sat::AnnotatedCnf;
 use crate::solve::{Outcome, Reconstructor, SolveError};
@@ -35,6 +35,9 @@ use super::{
 pub struct Analysis {
     variant: Variant,
     known: BoardFacts,
+    /// How the game numbers its moves (a PDN game): explanations name
+    /// plies so.
+    numbers: Option<MoveNumbers>,
 }
 
 impl Analysis {
@@ -43,7 +46,16 @@ impl Analysis {
         Analysis {
             variant,
             known: BoardFacts::none(),
+            numbers: None,
         }
+    }
+
+    /// Plies named as a PDN game numbers them (`4... 18-15`), not by ply
+    /// number alone.
+    #[must_use]
+    pub fn numbered(mut self, numbers: Option<MoveNumbers>) -> Analysis {
+        self.numbers = numbers;
+        self
     }
 
     /// What is known of the start and end boards.
@@ -69,7 +81,11 @@ impl Analysis {
     /// # Errors
     /// [`SolveError`] if varisat fails.
     pub fn explain_impossible(&self, record: &Record) -> Result<Option<Explanation>, SolveError> {
-        explain_impossible_knowing(record, self.variant, self.known)
+        let explanation = explain_impossible_knowing(record, self.variant, self.known)?;
+        Ok(match self.numbers {
+            Some(numbers) => explanation.map(|e| e.numbered(numbers, record.first)),
+            None => explanation,
+        })
     }
 
     /// An engine's "no start board" for `record`, confirmed by the SAT
@@ -90,7 +106,7 @@ impl Analysis {
                 "the {engine} engine found no start board, but the SAT formula has one"
             ))
         })?;
-        let why = if explanation.groups.is_empty() {
+        let why = if explanation.groups.is_empty() && explanation.replayed.is_none() {
             engine_reason.unwrap_or_default()
         } else {
             explanation.one_line()

@@ -7,10 +7,12 @@ use std::time::{Duration, Instant};
 use itertools::Itertools;
 use varisat::Lit;
 
+use crate::board::Color;
 use crate::board::{Board, Square, Topology};
 use crate::encode::vars::{self, lit, Fact};
 use crate::encode::{BoardFacts, Rule};
-use crate::notation::Record;
+use crate::notation::{MoveNumbers, Record};
+use crate::replay::{replay, ReplayError};
 use crate::rules::Variant;
 use crate::solve::{solve_refining, SolveError};
 
@@ -27,6 +29,13 @@ pub struct Explanation {
     /// conflict finished in its time (else this is a conflict, minimal
     /// but maybe not the smallest).
     pub smallest: bool,
+    /// When the start board is known and every move is written whole: the
+    /// first ply that breaks a rule, as the replayer says. One rule is the
+    /// whole reason then, and `groups` are empty.
+    pub replayed: Option<ReplayError>,
+    /// How the game numbers its moves (a PDN game), with the side of its
+    /// first ply: plies are then named as it numbers them.
+    pub numbering: Option<(MoveNumbers, Color)>,
 }
 
 fn solver_failed(e: varisat::solver::SolverError) -> SolveError {
@@ -65,6 +74,14 @@ pub fn explain_impossible_knowing(
     variant: Variant,
     known: BoardFacts,
 ) -> Result<Option<Explanation>, SolveError> {
+    if let Some(broken) = broken_from_known_start(record, variant, known) {
+        return Ok(Some(Explanation {
+            groups: Vec::new(),
+            smallest: true,
+            replayed: Some(broken),
+            numbering: None,
+        }));
+    }
     let mut formula = SelectorFormula::of_knowing(record, variant, known)?;
     let selectors = formula.all_selectors();
     let mut backend = formula.backend();
@@ -108,7 +125,34 @@ pub fn explain_impossible_knowing(
             .sorted_by_key(|g| g.ply)
             .collect(),
         smallest: smallest.proved,
+        replayed: None,
+        numbering: None,
     }))
+}
+
+/// The replayer's verdict on `record` from a start board known on every
+/// square (the opening of a PDN game, its FEN, a whole `--start-board`),
+/// when every move is written whole: the first ply that breaks a rule.
+/// `None` when the start is not known, a move is damaged, or the record
+/// replays (an end-board fact is what fails: the formula says which).
+fn broken_from_known_start(
+    record: &Record,
+    variant: Variant,
+    known: BoardFacts,
+) -> Option<ReplayError> {
+    let start = known.start?;
+    if start.known != variant.topology().all_bits() {
+        return None;
+    }
+    let whole = if record.is_damaged() {
+        Record {
+            written: None,
+            ..record.as_written(variant.geometry())?
+        }
+    } else {
+        record.clone()
+    };
+    replay(variant.rules(), &start.board, &whole).err()
 }
 
 /// A known ply's rule with the clauses refinement learned for it (the
@@ -159,14 +203,27 @@ pub fn conjunction_words_on(lits: &[Lit], topology: Topology) -> String {
     }
 }
 
+/// What `group` asks when it is the whole reason: a damaged ply alone
+/// says that nothing fitting it can be played.
+fn demand_alone(group: &RuleGroup) -> String {
+    match (&group.rule, &group.text) {
+        (Rule::OneMove { .. }, Some(text)) => {
+            format!("no move that fits '{text}' can be played there")
+        }
+        _ => demand(group),
+    }
+}
+
 /// What a group's clauses ask of the start board, in words.
 fn demand(group: &RuleGroup) -> String {
     if let Some(note) = &group.note {
         return note.clone();
     }
     if squares_of(group).is_empty() && !group.clauses.is_empty() {
-        // Its variables are a later board's (after a damaged ply).
-        return "needs what the board after an earlier damaged ply holds".to_string();
+        // Its variables are a later board's (after a ply read from its
+        // written squares: a damaged move, or a capture written short).
+        return "needs what the board holds after an earlier ply read from its written squares"
+            .to_string();
     }
     if group.clauses.iter().all(|c| c.len() == 1) {
         let units: Vec<Lit> = group.clauses.iter().map(|c| c[0]).collect();
@@ -197,6 +254,46 @@ fn squares_of(group: &RuleGroup) -> Vec<Square> {
 }
 
 impl Explanation {
+    /// The same explanation naming plies as a game numbered by `numbers`,
+    /// whose first ply is `first`'s, numbers them (`4... 18-15 (ply 8)`).
+    #[must_use]
+    pub fn numbered(mut self, numbers: MoveNumbers, first: Color) -> Explanation {
+        self.numbering = Some((numbers, first));
+        self
+    }
+
+    /// Where `group` applies, in the game's numbering when it has one.
+    fn place(&self, group: &RuleGroup) -> String {
+        group.place_in(self.numbering.as_ref().map(|(n, first)| (n, *first)))
+    }
+
+    /// The replayer's verdict, its ply in the game's numbering: `4...
+    /// 18-15 (ply 8): a capture is available ...`.
+    fn broken_words(&self, broken: &ReplayError) -> String {
+        match &self.numbering {
+            Some((numbers, first)) => format!(
+                "{} {} (ply {}): {}",
+                numbers.label_from(*first, broken.ply),
+                broken.text,
+                broken.ply,
+                broken.violation
+            ),
+            None => broken.to_string(),
+        }
+    }
+
+    /// The rules in conflict, one string each (`ply 8 (18-15, White): no
+    /// capture is available ...`), for machine-readable output.
+    pub fn rule_names(&self) -> Vec<String> {
+        if let Some(broken) = &self.replayed {
+            return vec![self.broken_words(broken)];
+        }
+        self.groups
+            .iter()
+            .map(|g| format!("{}: {}", self.place(g), g.rule))
+            .collect()
+    }
+
     /// "ply 2", "plies 1 and 4", "plies 1, 3 and 4".
     fn plies(&self) -> String {
         let plies: Vec<usize> = self.groups.iter().filter_map(|g| g.ply).dedup().collect();
@@ -222,6 +319,9 @@ impl Explanation {
     /// and the squares they disagree over; said to be only a conflict
     /// when the search for the smallest was cut short.
     pub fn one_line(&self) -> String {
+        if let Some(broken) = &self.replayed {
+            return self.broken_words(broken);
+        }
         let line = self.conflict_line();
         if self.smallest {
             line
@@ -235,7 +335,12 @@ impl Explanation {
             if group.rule.is_fact() {
                 return format!("{}: {}", group.rule, demand(group));
             }
-            return format!("{}: {}: {}", group.place(), group.rule, demand(group));
+            return format!(
+                "{}: {}: {}",
+                self.place(group),
+                group.rule,
+                demand_alone(group)
+            );
         }
         // Facts about the boards first, as they are written.
         let facts: Vec<String> = self
@@ -252,7 +357,7 @@ impl Explanation {
             .into_iter()
             .map(|(_, groups)| {
                 let groups: Vec<&RuleGroup> = groups.collect();
-                let place = groups[0].place();
+                let place = self.place(groups[0]);
                 // Plain requirements of one ply read best as one list.
                 let is_needs = |g: &&&RuleGroup| {
                     g.note.is_none()
@@ -311,6 +416,14 @@ impl Explanation {
     /// Several lines, for `--explain`.
     pub fn detailed(&self) -> String {
         let mut out = String::new();
+        if let Some(broken) = &self.replayed {
+            let _ = writeln!(
+                out,
+                "no start position: the start board is known, and this rule breaks first:\n  {}",
+                self.broken_words(broken)
+            );
+            return out;
+        }
         let size = if self.smallest {
             "no fewer rules conflict"
         } else {
@@ -328,8 +441,13 @@ impl Explanation {
                 .iter()
                 .find_map(|p| rule.strip_prefix(p))
                 .unwrap_or(&rule);
-            let _ = writeln!(out, "  {}: {rule}", group.place());
-            let _ = writeln!(out, "      {}", demand(group));
+            let _ = writeln!(out, "  {}: {rule}", self.place(group));
+            let demand = if self.groups.len() == 1 {
+                demand_alone(group)
+            } else {
+                demand(group)
+            };
+            let _ = writeln!(out, "      {demand}");
         }
         let contested = self.contested_squares();
         if !contested.is_empty() {
@@ -513,6 +631,45 @@ mod tests {
 
     fn record(text: &str) -> Record {
         parse_records(text).unwrap().remove(0)
+    }
+
+    #[test]
+    fn a_known_start_is_explained_by_the_ply_the_replayer_rejects() {
+        use crate::board::PartialBoard;
+        // From the opening, Black's 11-15 then White's 22-18, then Black
+        // must take 15x22 but steps 12-16.
+        let game = record("B 3\n11-15\n22-18\n12-16\n");
+        let opening = Variant::English.topology().opening();
+        let known = BoardFacts {
+            start: Some(PartialBoard {
+                board: opening,
+                known: Variant::English.topology().all_bits(),
+            }),
+            end: None,
+        };
+        let e = explain_impossible_knowing(&game, Variant::English, known)
+            .unwrap()
+            .unwrap();
+        assert!(e.groups.is_empty(), "{e:?}");
+        assert_eq!(e.replayed.as_ref().map(|b| b.ply), Some(3));
+        let numbers = MoveNumbers {
+            first_player: Color::Black,
+            first_number: 1,
+        };
+        let line = e.numbered(numbers, Color::Black).one_line();
+        assert!(line.starts_with("2. 12-16 (ply 3): "), "{line}");
+        assert!(line.contains("capture"), "{line}");
+        // With one square unknown, the formula explains it.
+        let mut part = known.start.unwrap();
+        part.known &= !Variant::English.topology().square(32).unwrap().bit();
+        let partial = BoardFacts {
+            start: Some(part),
+            end: None,
+        };
+        let e = explain_impossible_knowing(&game, Variant::English, partial)
+            .unwrap()
+            .unwrap();
+        assert!(e.replayed.is_none() && !e.groups.is_empty(), "{e:?}");
     }
 
     #[test]

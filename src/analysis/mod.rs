@@ -25,8 +25,8 @@ pub use explain::{
 pub use minimize::{minimize_pieces, Limits, Minimum};
 pub use proof::{refined_dimacs, write_proof, write_proof_knowing};
 pub use repair::{
-    edited_record, every_edit, repair, repair_game, repair_observed, repair_summary, Edit,
-    EditKind, EditSpot, Repair, RepairOptions, RepairOutcome,
+    edited_record, every_edit, repair, repair_game, repair_observed, repair_summary,
+    repair_summary_numbered, Edit, EditKind, EditSpot, Repair, RepairOptions, RepairOutcome,
 };
 pub use selectors::{Guarded, RuleGroup, SelectorFormula};
 pub use unknowns::{forced_unknowns, UnknownVerdict};

@@ -18,7 +18,7 @@ use crate::board::Color;
 use crate::board::Topology;
 use crate::encode::vars::var_count;
 use crate::encode::{encode_with, BoardFacts, ClauseSink, EncodeOptions, Group, Rule};
-use crate::notation::Record;
+use crate::notation::{MoveNumbers, Record};
 use crate::rules::Variant;
 use crate::solve::{Backend, Formula, SolveError};
 
@@ -46,8 +46,22 @@ pub struct RuleGroup {
 impl RuleGroup {
     /// "ply 2 (14-10, Black)", "the start board" or "the end board".
     pub fn place(&self) -> String {
+        self.place_in(None)
+    }
+
+    /// [`RuleGroup::place`], a ply named as PDN numbers it (`4... 18-15
+    /// (ply 8, White)`) under `numbering`: the game's move numbers and the
+    /// side of its first ply.
+    pub fn place_in(&self, numbering: Option<(&MoveNumbers, Color)>) -> String {
         match (self.ply, &self.text, self.side) {
-            (Some(ply), Some(text), Some(side)) => format!("ply {ply} ({text}, {})", side.title()),
+            (Some(ply), Some(text), Some(side)) => match numbering {
+                Some((numbers, first)) => format!(
+                    "{} {text} (ply {ply}, {})",
+                    numbers.label_from(first, ply),
+                    side.title()
+                ),
+                None => format!("ply {ply} ({text}, {})", side.title()),
+            },
             _ if matches!(self.rule, Rule::EndFact { .. }) => "the end board".to_string(),
             _ => "the start board".to_string(),
         }
@@ -305,7 +319,7 @@ impl ClauseSink for SelectorFormula {
                     candidates: 0,
                 },
                 topology: self.variant.topology(),
-                note: Some(format!("no move that fits '{text}' can be played there")),
+                note: Some(format!("plays a move that fits '{text}'")),
                 clauses: Vec::new(),
                 selector: Some(self.formula.new_var().positive()),
             });

@@ -18,7 +18,7 @@ use varisat::ProofFormat;
 use postfacto::analysis::{repair_summary, Analysis, RepairOptions, RepairOutcome};
 use postfacto::archive::RulesFrom;
 use postfacto::encode::BoardFacts;
-use postfacto::notation::{plural, Answer, Record};
+use postfacto::notation::{plural, Answer, MoveNumbers, Record};
 use postfacto::reach::{shortest_prefix, PrefixOutcome, ReachError};
 use postfacto::request::{first_solving, start_facts, StartFrom};
 use postfacto::rules::Variant;
@@ -159,7 +159,11 @@ fn run_item<'r>(
     let mut report = if item.no_moves {
         position_only(name, &item.readings[0])
     } else {
-        run_job(name, &item.readings, item.pdn.is_some(), settings, ticker)
+        let pdn_first = item
+            .pdn
+            .as_ref()
+            .map(|g| g.first_number.map_or(1, |n| n.max(1) as usize));
+        run_job(name, &item.readings, pdn_first, settings, ticker)
     };
     report.pdn = item.pdn.as_ref();
     if let Some(warning) = &item.warning {
@@ -242,7 +246,7 @@ fn known_for(settings: &Settings, reader: &Reader, pdn_game: bool) -> (BoardFact
 fn run_job<'r>(
     name: Name<'r>,
     readings: &'r [Reader],
-    pdn_game: bool,
+    pdn_first: Option<usize>,
     settings: &Arc<Settings>,
     ticker: &Arc<Ticker>,
 ) -> Report<'r> {
@@ -250,7 +254,7 @@ fn run_job<'r>(
         Some(limit) if settings.solver.is_none() => limit,
         _ => {
             let ticker = Arc::clone(ticker);
-            return solve_readings(name, readings, pdn_game, settings, None, ticker);
+            return solve_readings(name, readings, pdn_first, settings, None, ticker);
         }
     };
     let deadline = Instant::now() + limit;
@@ -267,7 +271,8 @@ fn run_job<'r>(
             instance: None,
             game: false,
         };
-        solve_readings(name, &owned, pdn_game, &shared, Some(deadline), job_ticker).without_record()
+        solve_readings(name, &owned, pdn_first, &shared, Some(deadline), job_ticker)
+            .without_record()
     });
     if let Some(mut report) = finished {
         let chosen = readings.iter().find(|r| r.variant == report.variant);
@@ -287,15 +292,17 @@ fn run_job<'r>(
 
 /// The first of `readings` whose record the engine solves (the first of
 /// all when none does: its verdict is given), solved and analysed; the
-/// outcome found while choosing is not computed again.
+/// outcome found while choosing is not computed again. `pdn_first` is the
+/// first move number of a PDN game (`None` for the task's format).
 fn solve_readings<'r>(
     name: Name<'r>,
     readings: &'r [Reader],
-    pdn_game: bool,
+    pdn_first: Option<usize>,
     settings: &Settings,
     deadline: Option<Instant>,
     ticker: Arc<Ticker>,
 ) -> Report<'r> {
+    let pdn_game = pdn_first.is_some();
     let known = |r: &Reader| known_for(settings, r, pdn_game).0;
     let solve = |r: &Reader| reconstructor(settings, r.variant, known(r)).solve(&r.record);
     let (chosen, solved) = match first_solving(readings, solve, deadline) {
@@ -313,6 +320,10 @@ fn solve_readings<'r>(
         deadline,
         ticker,
         solved,
+        numbers: pdn_first.map(|first_number| MoveNumbers {
+            first_player: reader.variant.first_player(),
+            first_number,
+        }),
     }
     .run();
     report.variant = reader.variant;
@@ -359,6 +370,8 @@ struct Job<'a, 's> {
     ticker: Arc<Ticker>,
     /// The record solved already (to choose its reading), if it was.
     solved: Option<Result<Outcome, SolveError>>,
+    /// How a PDN game numbers its moves (`None`: plies are named by number).
+    numbers: Option<MoveNumbers>,
 }
 
 impl<'a> Job<'a, '_> {
@@ -407,7 +420,9 @@ impl<'a> Job<'a, '_> {
 
     /// The analyses of this record's rule set and facts.
     fn analysis(&self) -> Analysis {
-        Analysis::new(self.variant).facts(self.known)
+        Analysis::new(self.variant)
+            .facts(self.known)
+            .numbered(self.numbers)
     }
 
     fn options(&self) -> &AnalysisArgs {
@@ -488,11 +503,7 @@ impl<'a> Job<'a, '_> {
             self.name
         ));
         report.explanation = Some(why);
-        report.analysed.core = explanation
-            .groups
-            .iter()
-            .map(|g| format!("{}: {}", g.place(), g.rule))
-            .collect();
+        report.analysed.core = explanation.rule_names();
         if self.options().explain {
             report.text.push_str(&explanation.detailed());
         }
@@ -652,8 +663,9 @@ impl<'a> Job<'a, '_> {
                     } else {
                         format!("{}: ", self.name)
                     };
+                    let numbered = self.numbers.as_ref().map(|n| (n, &found.record));
                     for edit in &found.edits {
-                        report.err.push(format!("{label}{edit}"));
+                        report.err.push(format!("{label}{}", edit.words(numbered)));
                     }
                     report.answers.push(answer);
                     report.filled.push(found.record.clone());

@@ -4,12 +4,16 @@
 use std::io::Write;
 use std::path::Path;
 
-use postfacto::analysis::{repair_game, repair_summary, Analysis, RepairOutcome};
-use postfacto::archive::{verify_games, GameReport, RulesFrom, Tally, Verdict, VerifyOptions};
+use postfacto::analysis::{
+    repair_game, repair_summary, repair_summary_numbered, Analysis, RepairOutcome,
+};
+use postfacto::archive::{
+    move_numbers, verify_games, GameReport, RulesFrom, Tally, Verdict, VerifyOptions,
+};
 use postfacto::board::PartialBoard;
 use postfacto::encode::BoardFacts;
 use postfacto::notation::plural;
-use postfacto::notation::{games, parse_answers_on, parse_named_answers_on, Answer};
+use postfacto::notation::{games, parse_answers_on, parse_named_answers_on, Answer, MoveNumbers};
 use postfacto::replay::judge;
 use postfacto::rules::Variant;
 
@@ -117,12 +121,15 @@ pub fn run_pdn(
             _ => None,
         };
         undecided |= matches!(repaired, Some(RepairOutcome::Undecided { .. }));
+        // Edits named as the game numbers its moves.
+        let numbers = report.rules.as_ref().map(|r| move_numbers(game, r.variant));
         let line = if options.json {
-            json_report(report, repaired.as_ref()).to_string()
+            json_report(report, repaired.as_ref(), numbers.as_ref()).to_string()
         } else {
             let mut line = report.to_string();
             if let Some(outcome) = &repaired {
-                line.push_str(&format!("; {}", repair_summary(outcome)));
+                let summary = repair_summary_numbered(outcome, numbers.as_ref());
+                line.push_str(&format!("; {summary}"));
             }
             one_line(&line)
         };
@@ -153,7 +160,11 @@ pub fn run_pdn(
 }
 
 /// One game of `verify --pdn --format json`: the same keys for every game.
-fn json_report(report: &GameReport, repaired: Option<&RepairOutcome>) -> serde_json::Value {
+fn json_report(
+    report: &GameReport,
+    repaired: Option<&RepairOutcome>,
+    numbers: Option<&MoveNumbers>,
+) -> serde_json::Value {
     let (status, reason) = (report.verdict.status(), report.verdict.reason());
     let from = report.rules.as_ref().map(|r| match r.from {
         RulesFrom::Given => "given",
@@ -189,13 +200,13 @@ fn json_report(report: &GameReport, repaired: Option<&RepairOutcome>) -> serde_j
         "notes": notes,
         "headers": headers,
         "warning": report.rules.as_ref().and_then(|r| r.warning.clone()),
-        "repair": repaired.map(json_repair),
+        "repair": repaired.map(|outcome| json_repair(outcome, numbers)),
     })
 }
 
 /// A repair outcome as JSON: whether one was needed, its edits, and the
 /// minimum proved.
-fn json_repair(outcome: &RepairOutcome) -> serde_json::Value {
+fn json_repair(outcome: &RepairOutcome, numbers: Option<&MoveNumbers>) -> serde_json::Value {
     match outcome {
         RepairOutcome::NotNeeded(_) => serde_json::json!({"outcome": "not needed", "edits": []}),
         RepairOutcome::NoneWithin(most) => serde_json::json!({
@@ -206,10 +217,11 @@ fn json_repair(outcome: &RepairOutcome) -> serde_json::Value {
         RepairOutcome::Undecided { at_least } => serde_json::json!({
             "outcome": "undecided",
             "at_least": at_least,
-            "summary": repair_summary(outcome),
+            "summary": repair_summary_numbered(outcome, numbers),
             "edits": [],
         }),
         RepairOutcome::Repaired(repairs) => {
+            let numbered = numbers.map(|n| (n, &repairs[0].record));
             let edits: Vec<serde_json::Value> = repairs[0]
                 .edits
                 .iter()
@@ -219,14 +231,14 @@ fn json_repair(outcome: &RepairOutcome) -> serde_json::Value {
                         "ply": e.ply,
                         "written": e.written,
                         "read": e.read,
-                        "text": e.to_string(),
+                        "text": e.words(numbered),
                     })
                 })
                 .collect();
             serde_json::json!({
                 "outcome": "repaired",
                 "minimum": repairs[0].edits.len(),
-                "summary": repair_summary(outcome),
+                "summary": repair_summary_numbered(outcome, numbers),
                 "edits": edits,
             })
         }

@@ -5,7 +5,7 @@
 
 use std::collections::HashSet;
 
-use crate::notation::{MovePattern, Record, WrittenMove};
+use crate::notation::{MoveNumbers, MovePattern, Record, WrittenMove};
 use crate::rules::Variant;
 use crate::solve::Solution;
 
@@ -65,29 +65,36 @@ pub struct Edit {
     pub read: String,
 }
 
-impl std::fmt::Display for Edit {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+impl Edit {
+    /// The edit in words, its ply named as PDN numbers it in `repaired`
+    /// (`2... 22-17 read as 22-18 (square)`) when `numbers` are given, by
+    /// ply number otherwise. A move not played is named by its ply as
+    /// written either way: it has no number in the repaired game.
+    pub fn words(&self, numbers: Option<(&MoveNumbers, &Record)>) -> String {
+        let at = match numbers {
+            Some((numbers, repaired)) => numbers.label(repaired, self.ply),
+            None => format!("ply {}:", self.ply),
+        };
         match self.kind {
-            EditKind::First => write!(f, "the other side moved first, {} (first)", self.read),
-            EditKind::Missing => write!(
-                f,
-                "ply {}: a missing move, played {} (missing)",
-                self.ply, self.read
-            ),
-            EditKind::Extra => write!(
-                f,
+            EditKind::First => format!("the other side moved first, {} (first)", self.read),
+            EditKind::Missing => format!("{at} a missing move, played {} (missing)", self.read),
+            EditKind::Extra => format!(
                 "written ply {}: {} was not played (extra)",
                 self.ply, self.written
             ),
-            kind => write!(
-                f,
-                "ply {}: {} read as {} ({})",
-                self.ply,
+            kind => format!(
+                "{at} {} read as {} ({})",
                 self.written,
                 self.read,
                 kind.name()
             ),
         }
+    }
+}
+
+impl std::fmt::Display for Edit {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.words(None))
     }
 }
 

@@ -27,7 +27,7 @@ use std::time::Instant;
 
 use crate::board::PartialBoard;
 use crate::encode::BoardFacts;
-use crate::notation::Record;
+use crate::notation::{MoveNumbers, Record};
 use crate::rules::Variant;
 use crate::solve::{check_facts, check_filled, checked_answer, Solution, SolveError};
 
@@ -296,6 +296,12 @@ pub fn repair_game(
 /// One line for a repair outcome: `repaired with 1 edit (none with 0): ply
 /// 5: 23-18 read as 23-19 (square)`.
 pub fn repair_summary(outcome: &RepairOutcome) -> String {
+    repair_summary_numbered(outcome, None)
+}
+
+/// [`repair_summary`] naming plies as PDN numbers them in the repaired
+/// game (`3. 23-18 read as 23-19 (square)`) when `numbers` are given.
+pub fn repair_summary_numbered(outcome: &RepairOutcome, numbers: Option<&MoveNumbers>) -> String {
     match outcome {
         RepairOutcome::NotNeeded(_) => "no edit needed".into(),
         RepairOutcome::NoneWithin(most) => {
@@ -313,7 +319,8 @@ pub fn repair_summary(outcome: &RepairOutcome) -> String {
         ),
         RepairOutcome::Repaired(repairs) => {
             let edits = &repairs[0].edits;
-            let named: Vec<String> = edits.iter().map(ToString::to_string).collect();
+            let numbered = numbers.map(|n| (n, &repairs[0].record));
+            let named: Vec<String> = edits.iter().map(|e| e.words(numbered)).collect();
             format!(
                 "repaired with {} (no repair of {} exists): {}",
                 plural(edits.len(), "edit"),

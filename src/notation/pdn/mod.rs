@@ -13,7 +13,7 @@ mod write;
 
 pub use lenient::{describe as describe_leniencies, Leniency};
 pub use lex::{games, Games, RawGame, RawMove, Tag};
-pub use write::{numbered_moves, write_game, write_pdn, GameText};
+pub use write::{numbered_moves, write_game, write_pdn, GameText, MoveNumbers};
 
 use crate::board::{Board, Color, Square};
 

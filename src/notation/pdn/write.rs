@@ -49,6 +49,42 @@ pub fn numbered_moves(
     numbered_from(record, first_player, 1, &[], write_move)
 }
 
+/// How PDN numbers the plies of a game: a move number covers the rule
+/// set's first player's ply and the other side's after it, and counts on
+/// from the game's first number (`17... 19-23` when the other side moves
+/// first).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MoveNumbers {
+    /// The side whose ply opens a move number (the rule set's first player).
+    pub first_player: Color,
+    /// The number of the game's first move (1 when it wrote none).
+    pub first_number: usize,
+}
+
+impl MoveNumbers {
+    /// Half-move `0` is the first player's ply of the first move number.
+    fn half(&self, first: Color, ply: usize) -> usize {
+        ply.saturating_sub(1) + usize::from(first != self.first_player)
+    }
+
+    /// Ply `ply` (1-based) of `record` as PDN numbers it: `3.` for the
+    /// first player's, `3...` for the other side's.
+    pub fn label(&self, record: &Record, ply: usize) -> String {
+        self.label_from(record.first, ply)
+    }
+
+    /// [`MoveNumbers::label`] of a record whose first ply is `first`'s.
+    pub fn label_from(&self, first: Color, ply: usize) -> String {
+        let half = self.half(first, ply);
+        let number = half / 2 + self.first_number;
+        if half.is_multiple_of(2) {
+            format!("{number}.")
+        } else {
+            format!("{number}...")
+        }
+    }
+}
+
 /// [`numbered_moves`] with the first move numbered `first_number`, and
 /// after ply `i + 1` the comment `comments[i]` when there is one.
 fn numbered_from(
@@ -58,16 +94,15 @@ fn numbered_from(
     comments: &[Option<String>],
     write_move: impl Fn(&MoveText) -> String,
 ) -> String {
-    // Half-move 0 is the first player's move of move 1.
-    let offset = usize::from(record.first != first_player);
+    let numbers = MoveNumbers {
+        first_player,
+        first_number,
+    };
     let mut words: Vec<String> = Vec::new();
     for (i, mv) in record.moves.iter().enumerate() {
-        let half = i + offset;
-        let number = half / 2 + first_number;
-        if half % 2 == 0 {
-            words.push(format!("{number}."));
-        } else if i == 0 {
-            words.push(format!("{number}..."));
+        // A number before the first player's ply, and before the first.
+        if numbers.half(record.first, i + 1).is_multiple_of(2) || i == 0 {
+            words.push(numbers.label(record, i + 1));
         }
         words.push(write_move(mv));
         if let Some(Some(comment)) = comments.get(i) {
@@ -136,4 +171,30 @@ pub fn write_game(
     }
     text.push('\n');
     text
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::notation::parse_records;
+
+    #[test]
+    fn plies_are_labelled_as_pdn_numbers_them() {
+        let numbers = MoveNumbers {
+            first_player: Color::Black,
+            first_number: 17,
+        };
+        let black_first = parse_records("B 3\n11-15\n23-19\n8-11\n")
+            .unwrap()
+            .remove(0);
+        let labels: Vec<String> = (1..=3).map(|p| numbers.label(&black_first, p)).collect();
+        assert_eq!(labels, ["17.", "17...", "18."]);
+        let white_first = parse_records("W 2\n23-19\n11-15\n").unwrap().remove(0);
+        assert_eq!(numbers.label(&white_first, 1), "17...");
+        assert_eq!(numbers.label(&white_first, 2), "18.");
+        assert_eq!(
+            numbered_from(&white_first, Color::Black, 17, &[], |m| m.to_string()),
+            "17... 23-19 18. 11-15"
+        );
+    }
 }
