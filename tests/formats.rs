@@ -507,3 +507,50 @@ fn a_pdn_game_without_fen_starts_at_the_opening_unless_fragment() {
         repaired.stderr
     );
 }
+
+/// Captures written whole are moves as written, not damaged ones: a PDN
+/// fragment's `--count` counts start boards, as the same moves in the
+/// task's format do, and `--all` prints each with the game as written.
+#[test]
+fn a_pdn_fragment_with_whole_captures_counts_start_boards() {
+    let game = scratch(
+        "whole-captures.pdn",
+        "[Event \"short\"]\n1. 11-15 24-20 2. 8-11 28-24 3. 9-13 22-18 4. 15x22 25x18 *\n",
+    );
+    let task = "B 8\n11-15\n24-20\n8-11\n28-24\n9-13\n22-18\n15x22\n25x18\n";
+    let counted = postfacto(
+        &["solve", "--count", "--fragment", game.to_str().unwrap()],
+        "",
+    );
+    assert_eq!(counted.code, 0, "{}", counted.stderr);
+    assert!(
+        counted.stdout.contains(": 128 start boards, told apart"),
+        "{}",
+        counted.stdout
+    );
+    let plain = postfacto(&["solve", "--count"], task);
+    assert!(
+        plain.stdout.contains(": 128 start boards, told apart"),
+        "{}",
+        plain.stdout
+    );
+    let all = postfacto(
+        &[
+            "solve",
+            "--all",
+            "--fragment",
+            "--format",
+            "pdn",
+            game.to_str().unwrap(),
+        ],
+        "",
+    );
+    assert_eq!(all.code, 0, "{}", all.stderr);
+    assert_eq!(all.stdout.matches("[Event \"short\"]").count(), 128);
+    assert_eq!(
+        all.stdout.matches("4. 15x22 25x18").count(),
+        128,
+        "{}",
+        all.stdout
+    );
+}

@@ -2,6 +2,7 @@
 //! [`crate::solve::Reconstructor`]: the rule set and what is known of the
 //! boards are given once, each analysis then takes just the record.
 
+use std::borrow::Cow;
 use std::io::Write;
 
 use varisat::ProofFormat;
@@ -166,7 +167,30 @@ impl Analysis {
             others_empty: false,
             known: self.known,
         };
-        count_start_boards(record, self.variant, options)
+        let read = self.as_solved(record)?;
+        let mut count = count_start_boards(&read, self.variant, options)?;
+        if let (Cow::Owned(whole), true) = (&read, count.fillings.is_empty()) {
+            // Read whole: every answer plays the moves as written.
+            count.fillings = vec![whole.clone(); count.boards.len()];
+        }
+        Ok(count)
+    }
+
+    /// The reading of `record` that `solve` takes: captures read short but
+    /// written whole (PDN) as written when that solves, so they are not
+    /// damaged moves (its count is of start boards, its formula has no
+    /// damaged plies); else `record` itself.
+    ///
+    /// # Errors
+    /// [`SolveError`] if the whole reading cannot be solved.
+    pub fn as_solved<'r>(&self, record: &'r Record) -> Result<Cow<'r, Record>, SolveError> {
+        if let Some(whole) = record.as_written(self.variant.geometry()) {
+            let reconstructor = Reconstructor::new(self.variant).facts(self.known);
+            if let Outcome::Solved(_) = reconstructor.solve(&whole)? {
+                return Ok(Cow::Owned(whole));
+            }
+        }
+        Ok(Cow::Borrowed(record))
     }
 
     /// The formula `solve` ends with, in DIMACS with names (`cnf`).
@@ -174,15 +198,7 @@ impl Analysis {
     /// # Errors
     /// [`SolveError`] if the record cannot be encoded or varisat fails.
     pub fn dimacs(&self, record: &Record) -> Result<AnnotatedCnf, SolveError> {
-        // Captures read short but written whole (PDN): `solve` takes them as
-        // written when that works, and so does its formula (no damaged plies).
-        if let Some(whole) = record.as_written(self.variant.geometry()) {
-            let reconstructor = Reconstructor::new(self.variant).facts(self.known);
-            if let Outcome::Solved(_) = reconstructor.solve(&whole)? {
-                return refined_dimacs(&whole, self.variant, self.known);
-            }
-        }
-        refined_dimacs(record, self.variant, self.known)
+        refined_dimacs(&*self.as_solved(record)?, self.variant, self.known)
     }
 
     /// Writes a proof that no start board exists to `out`: `Ok(true)`

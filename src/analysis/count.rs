@@ -49,6 +49,10 @@ pub struct Count {
     pub answers: Vec<Answer>,
     /// False if the limit stopped the search: there are more than `boards.len() - 1`.
     pub complete: bool,
+    /// The record had moves to fill in (unknown squares, captures written
+    /// short): what is counted is completions, filled moves with a start
+    /// board, not start boards alone.
+    pub completions: bool,
 }
 
 impl Count {
@@ -167,6 +171,7 @@ pub fn count_start_boards(
         fillings: Vec::new(),
         answers: Vec::new(),
         complete: false,
+        completions: record.is_damaged(),
     };
     let mut all_used: BTreeSet<Square> = count.squares.iter().copied().collect();
     let mut learned = Vec::new();

@@ -825,7 +825,8 @@ impl<'a> Job<'a, '_> {
                 "{}: {} {}, told apart by squares {squares}",
                 self.name,
                 count.words(limit),
-                match (self.record.is_damaged(), count.words(limit) == "1") {
+                // Captures written whole are counted as written: not completions.
+                match (count.completions, count.words(limit) == "1") {
                     (true, true) => "completion (filled moves and start board)",
                     (true, false) => "completions (filled moves and start boards)",
                     (false, true) => "start board",
