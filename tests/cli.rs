@@ -1054,3 +1054,65 @@ fn compare_writes_json_lines_with_the_summary_on_stderr() {
         run.stderr
     );
 }
+
+/// `decode` reads a solver's model of `cnf`'s formula back into the
+/// answer, which `verify` accepts; a model that breaks a clause is named
+/// by that clause's group, one that is no model at all is bad input.
+#[test]
+fn decode_turns_a_model_of_the_cnf_back_into_an_answer() {
+    for (name, record) in [
+        ("decode-sample.in", SAMPLE1),
+        ("decode-damaged.in", "B 3\n11-15\n?\n15x?\n"),
+    ] {
+        let input = scratch(name, record);
+        let input = input.to_str().unwrap();
+        let cnf = postfacto(&["cnf", input], "");
+        assert_eq!(cnf.code, 0, "{}", cnf.stderr);
+        let model = postfacto(&["sat", "-"], &cnf.stdout);
+        assert_eq!(model.code, 10, "{}", model.stderr);
+        let decoded = postfacto(&["decode", input, "-"], &model.stdout);
+        assert_eq!(decoded.code, 0, "{name}: {}", decoded.stderr);
+        let answer = scratch(&format!("{name}.ans"), &decoded.stdout);
+        let judged = postfacto(&["verify", input, answer.to_str().unwrap()], "");
+        assert_eq!(judged.stdout, "OK\n", "{name}: {}", judged.stdout);
+    }
+    let input = scratch("decode-sample.in", SAMPLE1);
+    let input = input.to_str().unwrap();
+    let cnf = postfacto(&["cnf", input], "").stdout;
+    let model = postfacto(&["sat", "-"], &cnf).stdout;
+    // The literals alone are a model too; one start-board literal flipped
+    // breaks a clause, named with its group.
+    let literals: Vec<&str> = model
+        .lines()
+        .filter_map(|l| l.strip_prefix("v "))
+        .flat_map(str::split_whitespace)
+        .filter(|w| *w != "0")
+        .collect();
+    let bare = postfacto(&["decode", input, "-"], &literals.join(" "));
+    assert_eq!(bare.code, 0, "{}", bare.stderr);
+    let first_true = literals.iter().position(|w| !w.starts_with('-')).unwrap();
+    let mut flipped = literals.clone();
+    let negated = format!("-{}", literals[first_true]);
+    flipped[first_true] = &negated;
+    let broken = postfacto(&["decode", input, "-"], &flipped.join("\n"));
+    assert_eq!(broken.code, 1, "{}", broken.stderr);
+    assert!(
+        broken
+            .stderr
+            .contains("not a model of the formula: clause ")
+            && broken.stderr.contains("(ply "),
+        "{}",
+        broken.stderr
+    );
+    let unsat = postfacto(&["decode", input, "-"], "s UNSATISFIABLE\n");
+    assert_eq!(unsat.code, 1, "{}", unsat.stderr);
+    for (bad, says) in [
+        ("1 2 x", "'x' is not a literal"),
+        ("99999", "variable 99999"),
+    ] {
+        let run = postfacto(&["decode", input, "-"], bad);
+        assert_eq!(run.code, 2, "{}", run.stderr);
+        assert!(run.stderr.contains(says), "{}", run.stderr);
+        assert_eq!(run.stderr.lines().count(), 1, "{}", run.stderr);
+    }
+}

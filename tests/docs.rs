@@ -88,7 +88,8 @@ fn items_named_in_the_documents_are_defined() {
 fn options_in_the_command_reference_are_taken() {
     let mut help = String::new();
     for command in [
-        "solve", "verify", "moves", "cnf", "sat", "generate", "compare", "bench", "pawns", "reach",
+        "solve", "verify", "moves", "cnf", "decode", "sat", "generate", "compare", "bench",
+        "pawns", "reach",
     ] {
         help.push_str(&postfacto(&[command, "--help"], "").stdout);
     }

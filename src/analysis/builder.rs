@@ -15,9 +15,10 @@ use crate::sat::AnnotatedCnf;
 use crate::solve::{Outcome, Reconstructor, SolveError};
 
 use super::{
-    count_start_boards, explain_impossible_knowing, forced_facts_knowing, forced_unknowns,
-    minimize_pieces, refined_dimacs, repair_observed, write_proof_knowing, Count, CountOptions,
-    Explanation, Limits, Minimum, RepairOptions, RepairOutcome, SquareReport, UnknownVerdict,
+    count_start_boards, decode_model, explain_impossible_knowing, forced_facts_knowing,
+    forced_unknowns, minimize_pieces, refined_dimacs, repair_observed, write_proof_knowing, Count,
+    CountOptions, Decoded, Explanation, Limits, Minimum, RepairOptions, RepairOutcome,
+    SquareReport, UnknownVerdict,
 };
 
 /// The analyses of records under one rule set, knowing what is known of
@@ -199,6 +200,18 @@ impl Analysis {
     /// [`SolveError`] if the record cannot be encoded or varisat fails.
     pub fn dimacs(&self, record: &Record) -> Result<AnnotatedCnf, SolveError> {
         refined_dimacs(&*self.as_solved(record)?, self.variant, self.known)
+    }
+
+    /// What `model` (a solver's true literals) of the formula [`Analysis::dimacs`]
+    /// gives for `record` stands for: an answer, replayed, or why not.
+    ///
+    /// # Errors
+    /// [`SolveError::Unsupported`] for a model with variables the formula
+    /// does not have; other [`SolveError`]s if the record cannot be encoded.
+    pub fn decode(&self, record: &Record, model: &[varisat::Lit]) -> Result<Decoded, SolveError> {
+        let read = self.as_solved(record)?;
+        let cnf = refined_dimacs(&read, self.variant, self.known)?;
+        decode_model(&read, self.variant, self.known, &cnf, model)
     }
 
     /// Writes a proof that no start board exists to `out`: `Ok(true)`

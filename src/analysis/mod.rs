@@ -8,6 +8,7 @@
 
 mod builder;
 mod count;
+mod decode;
 mod explain;
 mod minimize;
 mod proof;
@@ -18,6 +19,7 @@ mod unknowns;
 pub use crate::sat::check_drat;
 pub use builder::Analysis;
 pub use count::{count_start_boards, used_squares, Count, CountOptions};
+pub use decode::{decode_model, Decoded};
 pub use explain::{
     explain_impossible, explain_impossible_knowing, forced_facts, forced_facts_knowing,
     Explanation, FactVerdict, SquareReport,

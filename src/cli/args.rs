@@ -33,6 +33,9 @@ pub enum Command {
     Verify(VerifyArgs),
     /// Print the CNF formula of one record in DIMACS, with named variables and clause groups.
     Cnf(CnfArgs),
+    /// Read a SAT solver's model of `cnf`'s formula back into boards: the
+    /// answer it stands for, replayed, or the clause or rule it breaks.
+    Decode(DecodeArgs),
     /// Solve a DIMACS CNF file with the embedded varisat and print SAT-competition
     /// output ("s SATISFIABLE" and "v" lines, exit 10; "s UNSATISFIABLE", exit 20).
     Sat {
@@ -233,9 +236,19 @@ pub enum VerifyFormatArg {
 pub struct CnfArgs {
     /// Input file ('-' or nothing: standard input).
     pub file: Option<PathBuf>,
-    /// Write the formula here instead of standard output.
+    /// Write the formula here instead of standard output (gzip-compressed
+    /// when the name ends in .gz).
     #[arg(short, long)]
     pub output: Option<PathBuf>,
+    #[command(flatten)]
+    pub record: RecordArgs,
+}
+
+/// Which record of an input, read how, with what known of its boards:
+/// `cnf` and `decode` choose alike, so a model of the one is read by the
+/// other.
+#[derive(clap::Args, Debug)]
+pub struct RecordArgs {
     /// Which record of the input (1-based); needed when there are several.
     #[arg(long)]
     pub instance: Option<usize>,
@@ -254,6 +267,18 @@ pub struct CnfArgs {
     /// game from the opening (as `solve --fragment`).
     #[arg(long)]
     pub fragment: bool,
+}
+
+/// `decode`'s arguments.
+#[derive(clap::Args, Debug)]
+pub struct DecodeArgs {
+    /// The record (the input `cnf` was given; '-': standard input).
+    pub file: PathBuf,
+    /// The solver's output: SAT-competition `s` and `v` lines, or the
+    /// model's literals alone ('-': standard input).
+    pub model: PathBuf,
+    #[command(flatten)]
+    pub record: RecordArgs,
 }
 
 /// `pawns`'s arguments.

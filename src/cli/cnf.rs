@@ -5,12 +5,14 @@ use std::fs;
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
-use postfacto::analysis::Analysis;
-use postfacto::encode::BoardFacts;
+use postfacto::analysis::{Analysis, Decoded};
 use postfacto::request::{first_solving, start_facts};
-use postfacto::solve::{Reconstructor, SolveError};
+use postfacto::solve::{parse_solver_output, Reconstructor, SolveError, Verdict};
 
-use super::input::{read_input, read_items, Reader, Reading};
+use postfacto::notation::Record;
+
+use super::input::{read_input, read_items, Input, Reader};
+use super::request::Target;
 use super::{fail, write_err, Failure, Status};
 
 /// Prints the formula of record `instance` (1-based; needed when the input
@@ -20,16 +22,31 @@ use super::{fail, write_err, Failure, Status};
 /// board, as for `solve`; without one, the opening is (unless `--fragment`). Under several candidate rule sets (`--rules
 /// auto`), the first the record solves under.
 pub fn run(
-    file: Option<&Path>,
+    target: &Target,
     output: Option<PathBuf>,
-    instance: Option<usize>,
-    reading: Reading,
-    (known, fragment): (BoardFacts, bool),
     out: &mut impl Write,
 ) -> Result<Status, Failure> {
-    let input = read_input(file)?;
-    let items = read_items(&input, reading)?;
-    let index = match instance {
+    let input = read_input(target.file.as_deref())?;
+    let (analysis, record) = chosen_record(&input, target)?;
+    let cnf = analysis.dimacs(&record).map_err(|e| match e {
+        SolveError::Unsupported(m) => fail(Status::BadInput, m),
+        other => fail(Status::Internal, format!("{}: {other}", input.name)),
+    })?;
+    match output {
+        None => cnf.write_dimacs(out).map_err(write_err)?,
+        Some(path) => write_file(&path, |mut file| cnf.write_dimacs(&mut file))?,
+    }
+    Ok(Status::Ok)
+}
+
+/// The record `instance` of `input` (1-based; needed when it has several)
+/// under the rule set `cnf` writes its formula for, with the analysis of
+/// that rule set and what is known of its boards. `cnf` and `decode` share
+/// it, so a model of the one is read by the other.
+pub fn chosen_record(input: &Input, target: &Target) -> Result<(Analysis, Record), Failure> {
+    let (known, fragment) = (target.known, target.fragment);
+    let items = read_items(input, target.reading)?;
+    let index = match target.instance {
         None if items.len() == 1 => 0,
         None => {
             return Err(fail(
@@ -65,17 +82,8 @@ pub fn run(
         Ok((i, _)) => &item.readings[i],
         Err(e) => return Err(fail(Status::Internal, format!("{}: {e}", input.name))),
     };
-    let known = facts(chosen);
-    let analysis = Analysis::new(chosen.variant).facts(known);
-    let cnf = analysis.dimacs(&chosen.record).map_err(|e| match e {
-        SolveError::Unsupported(m) => fail(Status::BadInput, m),
-        other => fail(Status::Internal, format!("{}: {other}", input.name)),
-    })?;
-    match output {
-        None => cnf.write_dimacs(out).map_err(write_err)?,
-        Some(path) => write_file(&path, |mut file| cnf.write_dimacs(&mut file))?,
-    }
-    Ok(Status::Ok)
+    let analysis = Analysis::new(chosen.variant).facts(facts(chosen));
+    Ok((analysis, chosen.record.clone()))
 }
 
 /// Writes `path` (gzip-compressed when its name ends in `.gz`).
@@ -105,4 +113,91 @@ fn write_file(
             format!("cannot write '{}': {e}", path.display()),
         )
     })
+}
+
+/// `decode`: a model of the formula `cnf` writes for the same record, read
+/// back. Exit 0 with the answer it stands for (replayed, the task's 8
+/// lines); 1 when it is no answer (the clause it leaves unsatisfied, with
+/// its `c` group, or the rule the replayer finds broken), or the solver
+/// said UNSATISFIABLE; 2 when the model cannot be read.
+pub fn decode(target: &Target, model: &Path, out: &mut impl Write) -> Result<Status, Failure> {
+    let input = read_input(target.file.as_deref())?;
+    let (analysis, record) = chosen_record(&input, target)?;
+    let model_input = read_input(Some(model))?;
+    let text = model_input.text("the model")?;
+    let literals = model_literals(text)
+        .map_err(|m| fail(Status::BadInput, format!("{}: {m}", model.display())))?;
+    let Some(literals) = literals else {
+        super::report(&format!(
+            "{}: the solver found no model (s UNSATISFIABLE or UNKNOWN)",
+            model.display()
+        ));
+        return Ok(Status::Rejected);
+    };
+    let decoded = analysis.decode(&record, &literals).map_err(|e| match e {
+        SolveError::Unsupported(m) => fail(Status::BadInput, format!("{}: {m}", model.display())),
+        other => fail(Status::Internal, format!("{}: {other}", input.name)),
+    })?;
+    match decoded {
+        Decoded::Answer(solution) => {
+            write!(out, "{}", solution.answer.text()).map_err(write_err)?;
+            if let Some(filled) = &solution.filled {
+                let played: Vec<String> = filled
+                    .moves
+                    .iter()
+                    .map(|m| analysis.variant().write_move(m))
+                    .collect();
+                super::report(&format!(
+                    "{}: moves played: {}",
+                    input.name,
+                    played.join(" ")
+                ));
+            }
+            Ok(Status::Ok)
+        }
+        Decoded::Unsatisfied { clause, group } => {
+            super::report(&format!(
+                "{}: not a model of the formula: clause {clause} is false ({group})",
+                model.display()
+            ));
+            Ok(Status::Rejected)
+        }
+        Decoded::Rejected { ply, why } => {
+            super::report(&format!(
+                "{}: a model of the formula but no answer: the replayer rejects ply {ply}: {why} (a rule the formula leaves to refinement; solve learns it and solves again)",
+                model.display()
+            ));
+            Ok(Status::Rejected)
+        }
+    }
+}
+
+/// The true literals of a solver's output: its `v` lines under `s
+/// SATISFIABLE`, or, with no `s` line, every number in the text (a bare
+/// model). `None` when the solver said UNSATISFIABLE or UNKNOWN.
+fn model_literals(text: &str) -> Result<Option<Vec<varisat::Lit>>, String> {
+    if text.lines().any(|l| l.trim_start().starts_with("s ")) {
+        return match parse_solver_output(text).map_err(|e| e.to_string())? {
+            Verdict::Satisfiable(model) => Ok(Some(model)),
+            _ => Ok(None),
+        };
+    }
+    let mut model = Vec::new();
+    for word in text
+        .lines()
+        .filter(|l| !l.starts_with('c'))
+        .flat_map(str::split_whitespace)
+    {
+        let word = word.strip_prefix('v').unwrap_or(word);
+        if word.is_empty() {
+            continue;
+        }
+        let value: isize = word
+            .parse()
+            .map_err(|_| format!("'{word}' is not a literal"))?;
+        if value != 0 {
+            model.push(varisat::Lit::from_dimacs(value));
+        }
+    }
+    Ok(Some(model))
 }

@@ -83,21 +83,8 @@ fn dispatch(request: Request, out: &mut impl Write) -> Result<Status, Failure> {
             };
             verify::run_pdn_files(&file, options, out)
         }
-        Request::Cnf {
-            file,
-            output,
-            instance,
-            reading,
-            known,
-            fragment,
-        } => cnf::run(
-            file.as_deref(),
-            output,
-            instance,
-            reading,
-            (known, fragment),
-            out,
-        ),
+        Request::Cnf { target, output } => cnf::run(&target, output, out),
+        Request::Decode { target, model } => cnf::decode(&target, &model, out),
         Request::Moves {
             file,
             variant,

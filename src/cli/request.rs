@@ -12,8 +12,8 @@ use postfacto::solve::{Engine, Limit};
 
 use super::against::outside_program;
 use super::args::{
-    Args, CnfArgs, Command, CompareArgs, EngineArg, FactArgs, LimitArg, PawnsArgs, RulesArg,
-    SolveArgs, VerifyArgs,
+    Args, CnfArgs, Command, CompareArgs, EngineArg, FactArgs, LimitArg, PawnsArgs, RecordArgs,
+    RulesArg, SolveArgs, VerifyArgs,
 };
 use super::input::{board_facts, Reading, RulesChoice};
 use super::settings::Settings;
@@ -40,12 +40,12 @@ pub enum Request {
         quiet: bool,
     },
     Cnf {
-        file: Option<PathBuf>,
+        target: Target,
         output: Option<PathBuf>,
-        instance: Option<usize>,
-        reading: Reading,
-        known: BoardFacts,
-        fragment: bool,
+    },
+    Decode {
+        target: Target,
+        model: PathBuf,
     },
     Moves {
         file: Option<PathBuf>,
@@ -95,6 +95,10 @@ impl Request {
             Command::Solve(args) => solve_request(args)?,
             Command::Verify(args) => verify_request(args)?,
             Command::Cnf(args) => cnf_request(args)?,
+            Command::Decode(args) => Request::Decode {
+                target: Target::of(Some(args.file), args.record)?,
+                model: args.model,
+            },
             Command::Moves { file, rules, turn } => Request::Moves {
                 file,
                 variant: rules.map(|r| r.0),
@@ -196,18 +200,36 @@ fn verify_request(args: VerifyArgs) -> Result<Request, Failure> {
     }
 }
 
+/// One record of an input whose formula `cnf` writes and `decode` reads.
+#[derive(Debug)]
+pub struct Target {
+    pub file: Option<PathBuf>,
+    pub instance: Option<usize>,
+    pub reading: Reading,
+    pub known: BoardFacts,
+    pub fragment: bool,
+}
+
+impl Target {
+    fn of(file: Option<PathBuf>, args: RecordArgs) -> Result<Target, Failure> {
+        let rules = rules_choice(args.rules);
+        Ok(Target {
+            known: known_facts(&args.facts, rules)?,
+            file,
+            instance: args.instance,
+            reading: Reading {
+                rules,
+                short_captures: args.short_captures,
+            },
+            fragment: args.fragment,
+        })
+    }
+}
+
 fn cnf_request(args: CnfArgs) -> Result<Request, Failure> {
-    let rules = rules_choice(args.rules);
     Ok(Request::Cnf {
-        known: known_facts(&args.facts, rules)?,
-        file: args.file,
+        target: Target::of(args.file, args.record)?,
         output: args.output,
-        instance: args.instance,
-        reading: Reading {
-            rules,
-            short_captures: args.short_captures,
-        },
-        fragment: args.fragment,
     })
 }
 

@@ -90,6 +90,27 @@ impl AnnotatedCnf {
         ExtendFormula::add_clause(&mut self.formula, clause);
     }
 
+    /// The first clause `model` does not satisfy (a literal counts as true
+    /// when the model lists it): its 1-based number in DIMACS order and the
+    /// text of its group (the `c` line before it), if any.
+    pub fn first_unsatisfied(&self, model: &[Lit]) -> Option<(usize, Option<&str>)> {
+        let mut truth = vec![None; self.formula.var_count()];
+        for lit in model {
+            if let Some(slot) = truth.get_mut(lit.index()) {
+                *slot = Some(lit.is_positive());
+            }
+        }
+        let holds = |l: &Lit| truth.get(l.index()).copied().flatten() == Some(l.is_positive());
+        let index = self.formula.iter().position(|c| !c.iter().any(holds))?;
+        let group = self
+            .groups
+            .iter()
+            .rev()
+            .find(|(_, first)| *first <= index)
+            .map(|(text, _)| text.as_str());
+        Some((index + 1, group))
+    }
+
     /// A fresh variable named `name` (listed with the others in the header).
     pub fn new_named_var(&mut self, name: impl Into<String>) -> Var {
         let var = self.formula.new_var();

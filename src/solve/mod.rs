@@ -15,7 +15,7 @@
 mod dfs;
 mod external;
 mod formula;
-mod refine;
+pub(crate) mod refine;
 mod sat;
 
 use std::fmt;
