@@ -250,3 +250,39 @@ fn a_learned_most_pieces_rule_is_named_with_the_capture_it_rules_out() {
         assert!(run.stdout.contains(part), "missing {part:?} in {}", run.stdout);
     }
 }
+
+/// `--explain`'s conflict names the groups of `postfacto cnf`'s formula
+/// it is made of, by the very `c` lines `cnf` writes.
+#[test]
+fn the_core_is_named_by_the_cnf_labels_of_its_groups() {
+    for (rules, record) in [
+        ("english", "W 4\n24-28\n9-14\n12x3\n4-8\n"),
+        ("english", "W 2\n21-17\n21-17\n"),
+        ("english", "B 4\n11-15\n?\n15x?\n15-19\n"),
+        ("russian", "W 2\nc3-d4\nc3-b4\n"),
+        ("international", "W 2\n32-28\n32-27\n"),
+    ] {
+        let explained = postfacto(
+            &["solve", "--rules", rules, "--explain", "--format", "json"],
+            record,
+        );
+        assert_eq!(explained.code, 1, "{record}: {}", explained.stderr);
+        let object: serde_json::Value = serde_json::from_str(explained.stdout.trim()).unwrap();
+        let labels = object["core_cnf"].as_array().expect("core_cnf");
+        assert!(!labels.is_empty(), "{record}");
+        let cnf = postfacto(&["cnf", "--rules", rules], record).stdout;
+        let lines: Vec<&str> = cnf.lines().collect();
+        for label in labels {
+            let line = format!("c {}", label.as_str().unwrap());
+            assert!(
+                lines.contains(&line.as_str()),
+                "{record}: {line} not in\n{cnf}"
+            );
+        }
+        let text = postfacto(&["solve", "--rules", rules, "--explain"], record).stdout;
+        assert!(
+            text.contains("the groups of `postfacto cnf`'s formula they are:"),
+            "{text}"
+        );
+    }
+}

@@ -282,6 +282,16 @@ impl Explanation {
         }
     }
 
+    /// The groups of the `postfacto cnf` formula the conflict is made of,
+    /// as its `c` lines label them (none for the replayer's verdict).
+    pub fn cnf_labels(&self) -> Vec<String> {
+        self.groups
+            .iter()
+            .flat_map(|g| g.labels.iter().cloned())
+            .unique()
+            .collect()
+    }
+
     /// The rules in conflict, one string each (`ply 8 (18-15, White): no
     /// capture is available ...`), for machine-readable output.
     pub fn rule_names(&self) -> Vec<String> {
@@ -461,6 +471,13 @@ impl Explanation {
                 },
                 contested.iter().join(", ")
             );
+        }
+        let labels = self.cnf_labels();
+        if !labels.is_empty() {
+            let _ = writeln!(out, "  the groups of `postfacto cnf`'s formula they are:");
+            for label in labels {
+                let _ = writeln!(out, "    c {label}");
+            }
         }
         out
     }

@@ -41,6 +41,9 @@ pub struct RuleGroup {
     pub topology: Topology,
     /// The selector (`None` for start-board rules, which are always on).
     pub selector: Option<Lit>,
+    /// The `c` lines `postfacto cnf` writes before its clauses (a damaged
+    /// ply's one group gathers several of the formula's).
+    pub labels: Vec<String>,
 }
 
 impl RuleGroup {
@@ -85,6 +88,9 @@ pub struct SelectorFormula {
     /// The group the encoder is writing into (groups of a damaged ply
     /// are merged, so it is not always the last).
     current: usize,
+    /// The `cnf` label of the last group that is not a fine one: fine
+    /// groups are written under it.
+    coarse_label: String,
 }
 
 impl SelectorFormula {
@@ -130,6 +136,7 @@ impl SelectorFormula {
             variant,
             damaged: damaged_plies(record, variant),
             current: 0,
+            coarse_label: String::new(),
         };
         let record = Formula::encode(variant, record, known, &mut this, options)?;
         this.record = Some(record);
@@ -291,6 +298,12 @@ impl Backend for Guarded {
 
 impl ClauseSink for SelectorFormula {
     fn begin_group(&mut self, group: &Group<'_>) {
+        let label = if group.rule.is_fine() {
+            self.coarse_label.clone()
+        } else {
+            self.coarse_label = group.describe(self.variant.algebraic());
+            self.coarse_label.clone()
+        };
         // A damaged ply's move and board after it come with no ply of
         // their own: they join the ply's one group.
         let damaged_ply = match group.rule {
@@ -306,6 +319,7 @@ impl ClauseSink for SelectorFormula {
                 .position(|g| g.ply == Some(number) && matches!(g.rule, Rule::OneMove { .. }))
             {
                 self.current = at;
+                self.groups[at].labels.push(label);
                 return;
             }
             let text = text.clone();
@@ -322,6 +336,7 @@ impl ClauseSink for SelectorFormula {
                 note: Some(format!("plays a move that fits '{text}'")),
                 clauses: Vec::new(),
                 selector: Some(self.formula.new_var().positive()),
+                labels: vec![label],
             });
             self.current = self.groups.len() - 1;
             return;
@@ -338,6 +353,7 @@ impl ClauseSink for SelectorFormula {
             note: None,
             clauses: Vec::new(),
             selector,
+            labels: vec![label],
         });
     }
 

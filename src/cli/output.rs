@@ -93,6 +93,8 @@ pub struct Analysed {
     pub forced: Vec<String>,
     /// The rules in conflict, one per line (`--explain`, impossible).
     pub core: Vec<String>,
+    /// The same conflict as the `c` lines of `postfacto cnf`'s formula.
+    pub core_cnf: Vec<String>,
 }
 
 /// The game from the opening to a fragment's start (`solve --from-opening`).
@@ -473,6 +475,9 @@ fn json_of(report: &Report, settings: &Settings) -> serde_json::Value {
     if !analysed.core.is_empty() {
         object.insert("core".into(), analysed.core.clone().into());
     }
+    if !analysed.core_cnf.is_empty() {
+        object.insert("core_cnf".into(), analysed.core_cnf.clone().into());
+    }
     if let Some((game, line)) = report.name.instance {
         object.insert(
             if report.name.game { "game" } else { "instance" }.into(),
@@ -529,6 +534,7 @@ pub const JSON_KEYS: &[&str] = &[
     "dfs_nodes",
     "explanation",
     "core",
+    "core_cnf",
     "forced",
     "count",
     "count_complete",

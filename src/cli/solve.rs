@@ -504,6 +504,7 @@ impl<'a> Job<'a, '_> {
         ));
         report.explanation = Some(why);
         report.analysed.core = explanation.rule_names();
+        report.analysed.core_cnf = explanation.cnf_labels();
         if self.options().explain {
             report.text.push_str(&explanation.detailed());
         }

@@ -124,6 +124,12 @@ impl Rule {
     pub fn is_fact(&self) -> bool {
         matches!(self, Rule::StartFact { .. } | Rule::EndFact { .. })
     }
+
+    /// A part of the rule before it that only fine groups name (one jump
+    /// of "no capture is available"); `cnf` writes it under that rule.
+    pub fn is_fine(&self) -> bool {
+        matches!(self, Rule::NoJump { .. } | Rule::CannotJumpOn { .. })
+    }
 }
 
 impl fmt::Display for Rule {
