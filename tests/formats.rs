@@ -271,6 +271,66 @@ fn a_packaged_solver_works_when_installed() {
         "B 4\n14-17\n24-28\n23x14\n12x3\n",
     );
     assert_eq!(impossible.code, 1, "{}", impossible.stderr);
+    // --proof with --solver: the solver's own DRAT proof (binary, as
+    // CaDiCaL writes it), checked by unit propagation.
+    let proof = scratch(&format!("{solver}.drat"), "");
+    let proved = postfacto(
+        &[
+            "solve",
+            "--solver",
+            solver,
+            "--proof",
+            proof.to_str().unwrap(),
+        ],
+        "B 4\n14-17\n24-28\n23x14\n12x3\n",
+    );
+    assert_eq!(proved.code, 1, "{}", proved.stderr);
+    assert!(
+        proved
+            .stderr
+            .contains(&format!("by {solver} and checked: its ")),
+        "{}",
+        proved.stderr
+    );
+    let bytes = std::fs::read(&proof).unwrap();
+    let text = postfacto::sat::binary_drat_to_text(&bytes)
+        .unwrap_or_else(|| String::from_utf8(bytes).unwrap());
+    let cnf = postfacto(&["cnf"], "B 4\n14-17\n24-28\n23x14\n12x3\n").stdout;
+    let formula = varisat::dimacs::DimacsParser::parse(cnf.as_bytes()).unwrap();
+    assert!(postfacto::sat::check_drat(&formula, &text).is_ok());
+    // A solvable record leaves no proof behind.
+    let solvable = scratch(&format!("{solver}-solvable.drat"), "");
+    std::fs::remove_file(&solvable).unwrap();
+    let run = postfacto(
+        &[
+            "solve",
+            "--solver",
+            solver,
+            "--proof",
+            solvable.to_str().unwrap(),
+            "tests/data/sample1.in",
+        ],
+        "",
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(run
+        .stderr
+        .contains("no proof written: the record is solvable"));
+    assert!(!solvable.exists());
+    let varisat_format = postfacto(
+        &[
+            "solve",
+            "--solver",
+            solver,
+            "--proof",
+            "x.proof",
+            "--proof-format",
+            "varisat",
+            "tests/data/sample1.in",
+        ],
+        "",
+    );
+    assert_eq!(varisat_format.code, 2, "{}", varisat_format.stderr);
 }
 
 #[test]

@@ -16,9 +16,9 @@ use crate::solve::{Outcome, Reconstructor, SolveError};
 
 use super::{
     count_start_boards, decode_model, explain_impossible_knowing, forced_facts_knowing,
-    forced_unknowns, minimize_pieces, refined_dimacs, repair_observed, write_proof_knowing, Count,
-    CountOptions, Decoded, Explanation, Limits, Minimum, RepairOptions, RepairOutcome,
-    SquareReport, UnknownVerdict,
+    forced_unknowns, minimize_pieces, prove_with_solver, refined_dimacs, repair_observed,
+    write_proof_knowing, Count, CountOptions, Decoded, Explanation, Limits, Minimum, RepairOptions,
+    RepairOutcome, SolverProof, SquareReport, UnknownVerdict,
 };
 
 /// The analyses of records under one rule set, knowing what is known of
@@ -226,6 +226,22 @@ impl Analysis {
         out: &mut impl Write,
     ) -> Result<bool, SolveError> {
         write_proof_knowing(record, self.variant, self.known, format, out)
+    }
+
+    /// [`Analysis::proof`] by the outside solver `command`, which writes
+    /// its DRAT proof to `path`; checked when it says UNSATISFIABLE.
+    ///
+    /// # Errors
+    /// [`SolveError`] if the solver cannot be run or gives no verdict
+    /// within `limit`.
+    pub fn proof_by_solver(
+        &self,
+        record: &Record,
+        command: &[String],
+        limit: Option<std::time::Duration>,
+        path: &std::path::Path,
+    ) -> Result<SolverProof, SolveError> {
+        prove_with_solver(record, self.variant, self.known, command, limit, path)
     }
 
     /// The fewest edits that make `record` possible, telling `progress`

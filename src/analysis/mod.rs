@@ -25,7 +25,7 @@ pub use explain::{
     Explanation, FactVerdict, SquareReport,
 };
 pub use minimize::{minimize_pieces, Limits, Minimum};
-pub use proof::{refined_dimacs, write_proof, write_proof_knowing};
+pub use proof::{prove_with_solver, refined_dimacs, write_proof, write_proof_knowing, SolverProof};
 pub use repair::{
     edited_record, every_edit, repair, repair_game, repair_observed, repair_summary,
     repair_summary_numbered, Edit, EditKind, EditSpot, Repair, RepairOptions, RepairOutcome,

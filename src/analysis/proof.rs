@@ -8,13 +8,16 @@
 //! `varisat::checker`.
 
 use std::io::Write;
+use std::path::Path;
 
 use varisat::ProofFormat;
 
 use crate::encode::{dimacs_encoded, AnnotatedCnf, BoardFacts};
 use crate::notation::Record;
 use crate::rules::Variant;
-use crate::sat::prove_unsat;
+use crate::sat::{
+    binary_drat_to_text, check_drat, prove_unsat, run_solver_proving, DratError, SatError, Verdict,
+};
 use crate::solve::{solve_canonically, Formula, SolveError};
 
 /// Solves the formula of `record` (exactly as `cnf` prints it) while writing a
@@ -47,6 +50,62 @@ pub fn write_proof_knowing(
 ) -> Result<bool, SolveError> {
     let cnf = refined_dimacs(record, variant, known)?;
     Ok(prove_unsat(cnf.formula(), format, out)?)
+}
+
+/// What an outside solver's proof of a record's impossibility came to.
+#[derive(Debug)]
+pub enum SolverProof {
+    /// The formula is satisfiable: the record is possible, no proof is
+    /// kept.
+    Solvable,
+    /// The solver refuted the formula and wrote its DRAT proof; the
+    /// number of lemmas [`check_drat`] followed by unit propagation, or why
+    /// it did not accept the proof (RAT steps, which a full DRAT checker
+    /// such as drat-trim takes).
+    Refuted(Result<usize, DratError>),
+}
+
+/// Runs the outside solver `command` on the formula `postfacto cnf`
+/// prints for `record` (with what is `known`), asking it for a DRAT proof
+/// at `path` (given after the formula's path, as CaDiCaL and Kissat take
+/// it), and checks the proof, binary or textual.
+///
+/// # Errors
+/// [`SolveError`] if the solver cannot be run, gives no verdict (a time
+/// `limit`), or its proof cannot be read.
+pub fn prove_with_solver(
+    record: &Record,
+    variant: Variant,
+    known: BoardFacts,
+    command: &[String],
+    limit: Option<std::time::Duration>,
+    path: &Path,
+) -> Result<SolverProof, SolveError> {
+    let cnf = refined_dimacs(record, variant, known)?;
+    match run_solver_proving(command, &cnf, limit, Some(path))? {
+        Verdict::Satisfiable(_) => {
+            // What it wrote is no proof of anything: not left behind.
+            let _ = std::fs::remove_file(path);
+            Ok(SolverProof::Solvable)
+        }
+        Verdict::Unsatisfiable => {
+            let bytes = std::fs::read(path).map_err(|e| SatError::Io {
+                what: format!("the solver's proof '{}'", path.display()),
+                message: e.to_string(),
+            })?;
+            // A binary proof ends every step with a zero byte; text never has one.
+            let text = if bytes.contains(&0) {
+                binary_drat_to_text(&bytes)
+            } else {
+                String::from_utf8(bytes).ok()
+            };
+            Ok(SolverProof::Refuted(match text {
+                Some(text) => check_drat(cnf.formula(), &text),
+                None => Err(DratError::Unreadable),
+            }))
+        }
+        Verdict::Unknown => Err(SatError::Undecided("the solver says 's UNKNOWN'".into()).into()),
+    }
 }
 
 /// The formula `postfacto cnf` prints: the record's formula, solved the

@@ -8,7 +8,7 @@ use postfacto::encode::BoardFacts;
 use postfacto::rules::Variant;
 use postfacto::solve::Engine;
 
-use super::args::{AnalysisArgs, FormatArg};
+use super::args::{AnalysisArgs, FormatArg, ProofFormatArg};
 use super::input::{Reading, RulesChoice};
 use super::{fail, on_path, Failure, Status};
 
@@ -66,10 +66,21 @@ impl Settings {
             }
         }
         if let Some(command) = &self.solver {
-            if engine != Engine::Sat || options.any() {
+            // Only a DRAT proof, which the outside solver writes itself.
+            let proof_only = AnalysisArgs {
+                proof: None,
+                ..options.clone()
+            };
+            if options.proof.is_some() && options.proof_format != ProofFormatArg::Drat {
                 return Err(fail(
                     Status::BadInput,
-                    "--solver works with the SAT engine's plain solve only (no --engine dfs, no analysis options)",
+                    "--solver writes DRAT proofs only: --proof-format varisat needs the embedded varisat",
+                ));
+            }
+            if engine != Engine::Sat || proof_only.any() {
+                return Err(fail(
+                    Status::BadInput,
+                    "--solver works with the SAT engine's plain solve and --proof only (no --engine dfs, no other analysis options)",
                 ));
             }
             match command.first() {

@@ -15,7 +15,7 @@ use std::time::{Duration, Instant};
 use rayon::prelude::*;
 use varisat::ProofFormat;
 
-use postfacto::analysis::{repair_summary, Analysis, RepairOptions, RepairOutcome};
+use postfacto::analysis::{repair_summary, Analysis, RepairOptions, RepairOutcome, SolverProof};
 use postfacto::archive::RulesFrom;
 use postfacto::encode::BoardFacts;
 use postfacto::notation::{plural, Answer, MoveNumbers, Record};
@@ -574,6 +574,9 @@ impl<'a> Job<'a, '_> {
     }
 
     fn proof(&self, path: &Path, report: &mut Report) -> Result<(), SolveError> {
+        if let Some(command) = &self.settings.solver {
+            return self.solver_proof(command, path, report);
+        }
         let format = match self.options().proof_format {
             ProofFormatArg::Drat => ProofFormat::Drat,
             ProofFormatArg::Varisat => ProofFormat::Varisat,
@@ -598,6 +601,36 @@ impl<'a> Job<'a, '_> {
                 self.name
             ));
         }
+        Ok(())
+    }
+
+    /// `--proof` with `--solver`: the outside solver writes its DRAT
+    /// proof, which is checked here (by unit propagation) when it can be.
+    fn solver_proof(
+        &self,
+        command: &[String],
+        path: &Path,
+        report: &mut Report,
+    ) -> Result<(), SolveError> {
+        let limit = self.settings.time_limit;
+        let proof = self
+            .analysis()
+            .proof_by_solver(self.record, command, limit, path)?;
+        let line = match proof {
+            SolverProof::Solvable => "no proof written: the record is solvable".to_string(),
+            SolverProof::Refuted(Ok(lemmas)) => format!(
+                "proof of impossibility written to {} by {} and checked: its {} follow by unit propagation (it refers to the formula `postfacto cnf` prints, given the same rules and facts)",
+                path.display(),
+                command[0],
+                plural(lemmas, "lemma")
+            ),
+            SolverProof::Refuted(Err(why)) => format!(
+                "proof of impossibility written to {} by {}, not checked here ({why}); a full DRAT checker such as drat-trim takes it",
+                path.display(),
+                command[0]
+            ),
+        };
+        report.err.push(format!("{}: {line}", self.name));
         Ok(())
     }
 

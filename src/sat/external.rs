@@ -86,6 +86,21 @@ pub fn run_solver(
     cnf: &AnnotatedCnf,
     limit: Option<Duration>,
 ) -> Result<Verdict, SatError> {
+    run_solver_proving(command, cnf, limit, None)
+}
+
+/// [`run_solver`] that asks the solver for a DRAT proof written to
+/// `proof`: its path is given after the formula's, as CaDiCaL, Kissat and
+/// most SAT-competition solvers take it.
+///
+/// # Errors
+/// As [`run_solver`].
+pub fn run_solver_proving(
+    command: &[String],
+    cnf: &AnnotatedCnf,
+    limit: Option<Duration>,
+    proof: Option<&std::path::Path>,
+) -> Result<Verdict, SatError> {
     let (program, args) = command
         .split_first()
         .ok_or_else(|| SatError::OutsideSolver {
@@ -115,6 +130,7 @@ pub fn run_solver(
     process
         .args(args)
         .arg(file.path())
+        .args(proof)
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::null());

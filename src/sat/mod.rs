@@ -33,11 +33,13 @@ pub use self::core::{minimal_core, minimal_core_within};
 pub use self::smallest::{smallest_core_within, SmallestCore};
 pub use deadline::within;
 pub use dimacs::{AnnotatedCnf, GroupedClauses};
-pub use external::{parse_solver_output, run_solver, SolverOutputError, Verdict};
+pub use external::{
+    parse_solver_output, run_solver, run_solver_proving, SolverOutputError, Verdict,
+};
 pub use lucky::lucky_model;
 pub use oll::{minimize_true, CoreGuided};
 pub use optimize::{at_most, bound_clauses, counter, from_rs, to_rs, totalizer, Optimizer};
-pub use proof::{check_drat, prove_unsat, DratError};
+pub use proof::{binary_drat_to_text, check_drat, prove_unsat, DratError};
 pub use split::{lift, split, Part};
 pub use units::{propagate_units, Propagated};
 

@@ -60,9 +60,48 @@ pub enum DratError {
         /// The clause as written.
         clause: String,
     },
+    /// The proof is neither textual nor binary DRAT.
+    #[error("the proof is neither textual nor binary DRAT")]
+    Unreadable,
     /// The proof ends before the empty clause.
     #[error("the proof never reaches the empty clause")]
     Unfinished,
+}
+
+/// A binary DRAT proof (as CaDiCaL and Kissat write by default) in the
+/// textual format [`check_drat`] reads; `None` when `bytes` are not one.
+/// Each step is `a` or `d`, then literals `2v + sign` (`sign` 1 for a
+/// negative one) in 7-bit groups, low first, the high bit set on all but
+/// the last, ending with 0.
+pub fn binary_drat_to_text(bytes: &[u8]) -> Option<String> {
+    let mut text = String::new();
+    let mut rest = bytes.iter().copied();
+    while let Some(kind) = rest.next() {
+        match kind {
+            b'a' => {}
+            b'd' => text.push_str("d "),
+            _ => return None,
+        }
+        loop {
+            let (mut value, mut shift) = (0u64, 0u32);
+            loop {
+                let byte = rest.next()?;
+                value |= u64::from(byte & 0x7f).checked_shl(shift)?;
+                if byte & 0x80 == 0 {
+                    break;
+                }
+                shift += 7;
+            }
+            if value == 0 {
+                text.push_str("0\n");
+                break;
+            }
+            let var = value >> 1;
+            let sign = if value & 1 == 1 { "-" } else { "" };
+            text.push_str(&format!("{sign}{var} "));
+        }
+    }
+    Some(text)
 }
 
 /// Checks a textual DRAT proof of `formula`'s unsatisfiability by reverse
@@ -180,6 +219,19 @@ fn implied_by_propagation(clauses: &[Option<Vec<Lit>>], lemma: &[Lit], var_count
 
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn binary_drat_reads_as_its_text() {
+        // a 1 -2 0, d 3 0, a 70 0: literal 2v + sign in 7-bit groups; 70 needs two.
+        let bytes = [b'a', 2, 5, 0, b'd', 6, 0, b'a', 0x8c, 0x01, 0];
+        assert_eq!(
+            binary_drat_to_text(&bytes).as_deref(),
+            Some("1 -2 0\nd 3 0\n70 0\n")
+        );
+        assert_eq!(binary_drat_to_text(b"1 2 0\n"), None);
+        assert_eq!(binary_drat_to_text(&[b'a', 0x82]), None);
+    }
+
     use super::*;
     use crate::sat::formula_of as formula;
 
