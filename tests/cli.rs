@@ -1116,3 +1116,56 @@ fn decode_turns_a_model_of_the_cnf_back_into_an_answer() {
         assert_eq!(run.stderr.lines().count(), 1, "{}", run.stderr);
     }
 }
+
+/// `bench --format json`: JSON Lines, every object naming its table; the
+/// rows carry the columns the text table prints, the notes their figures.
+#[test]
+fn bench_tables_come_as_json_lines() {
+    let args = [
+        "bench", "--count", "3", "--plies", "8", "--rules", "russian",
+    ];
+    let json = postfacto(&[&args[..], &["--format", "json"]].concat(), "");
+    assert_eq!(json.code, 0, "{}", json.stderr);
+    let objects: Vec<serde_json::Value> = json
+        .stdout
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert!(
+        objects.iter().all(|o| o["table"].is_string()),
+        "{}",
+        json.stdout
+    );
+    let sat = objects
+        .iter()
+        .find(|o| o["table"] == "engines" && o["engine"] == "sat")
+        .expect("the sat row");
+    for key in [
+        "median_us",
+        "p90_us",
+        "p99_us",
+        "max_us",
+        "inst_per_s",
+        "vars",
+        "clauses",
+    ] {
+        assert!(sat[key].is_number(), "{key}: {sat}");
+    }
+    let answers = objects.iter().find(|o| o["note"] == "sat_answers").unwrap();
+    assert_eq!(answers["records"], 3);
+    let damaged: Vec<_> = objects
+        .iter()
+        .filter(|o| o["table"] == "damaged" && o["unknown"].is_number())
+        .collect();
+    assert_eq!(damaged.len(), 4, "{}", json.stdout);
+    assert!(damaged.iter().all(|o| o["solved"] == 3));
+    // The text holds the same tables.
+    let text = postfacto(&args, "");
+    assert_eq!(text.code, 0, "{}", text.stderr);
+    assert!(text
+        .stdout
+        .starts_with("# 3 random russian fragments of 8 moves, seed 1\nengine"));
+    assert!(text
+        .stdout
+        .contains("\n# damaged records: the first 3 fragments"));
+}

@@ -4,7 +4,6 @@
 //! The command's answers are judged by the native replayer, so a fast
 //! solver that prints wrong boards does not pass unnoticed.
 
-use std::io::Write;
 use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
@@ -13,6 +12,7 @@ use postfacto::notation::{parse_answers_on, Record};
 use postfacto::replay::judge;
 use postfacto::rules::Variant;
 
+use super::tables::{Cell, Tables};
 use super::{fail, on_path, Failure, Status};
 
 /// Splits a command line given as one string ("prog --flag") into words.
@@ -72,7 +72,7 @@ pub fn run(
     records: &[Record],
     variant: Variant,
     command: &[String],
-    out: &mut impl Write,
+    tables: &mut Tables<'_>,
 ) -> Result<bool, String> {
     let (program, args) = command.split_first().ok_or("--against needs a command")?;
     let me = std::env::current_exe().map_err(|e| e.to_string())?;
@@ -97,44 +97,50 @@ pub fn run(
     })
     .map_err(|e| format!("--against '{}': {e}", command.join(" ")))?;
     let w = |e: std::io::Error| e.to_string();
-    writeln!(
-        out,
-        "\n# whole process, {} records in {} (best of 3)",
-        records.len(),
+    let title = format!(
+        "whole process, {} in {} (best of 3)",
+        postfacto::notation::plural(records.len(), "record"),
         path.display()
-    )
-    .map_err(w)?;
+    );
+    tables.section("against", &title).map_err(w)?;
+    tables
+        .columns(&[("command", 40), ("seconds", 8), ("us_per_record", 13)])
+        .map_err(w)?;
     for (name, t) in [
         ("postfacto solve, 1 thread", one),
         ("postfacto solve, all cores", all),
         (command.join(" ").as_str(), theirs),
     ] {
-        writeln!(
-            out,
-            "{name:<40} {:>8.3} s {:>8.1} us/record",
-            t.as_secs_f64(),
-            t.as_secs_f64() * 1e6 / records.len().max(1) as f64
+        tables
+            .row(&[
+                Cell::Text(name.to_string()),
+                Cell::Num(t.as_secs_f64(), 3),
+                Cell::Num(t.as_secs_f64() * 1e6 / records.len().max(1) as f64, 1),
+            ])
+            .map_err(w)?;
+    }
+    let ratio = one.as_secs_f64() / theirs.as_secs_f64();
+    tables
+        .note(
+            "ratio",
+            &format!("ratio postfacto (1 thread) / outside command: {ratio:.2}"),
+            serde_json::json!({"ratio": (ratio * 100.0).round() / 100.0}),
         )
         .map_err(w)?;
-    }
-    writeln!(
-        out,
-        "ratio postfacto (1 thread) / outside command: {:.2}",
-        one.as_secs_f64() / theirs.as_secs_f64()
-    )
-    .map_err(w)?;
     let passed = match judged(records, variant, &answers) {
         Ok(accepted) => {
-            writeln!(
-                out,
+            let text = format!(
                 "outside command's answers accepted by the replayer: {accepted} of {}",
                 records.len()
-            )
-            .map_err(w)?;
+            );
+            let fields = serde_json::json!({"accepted": accepted, "records": records.len()});
+            tables.note("judged", &text, fields).map_err(w)?;
             accepted == records.len()
         }
         Err(why) => {
-            writeln!(out, "outside command's answers not judged: {why}").map_err(w)?;
+            let text = format!("outside command's answers not judged: {why}");
+            let fields = serde_json::json!({"accepted": null, "records": records.len()});
+            tables.note("judged", &text, fields).map_err(w)?;
             false
         }
     };

@@ -222,7 +222,7 @@ pub struct VerifyArgs {
     pub quiet: bool,
 }
 
-/// Output formats of `verify --pdn`.
+/// Output formats of `verify --pdn` and `bench`.
 #[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
 pub enum VerifyFormatArg {
     /// One line per game: `game 3 (line 40): OK`.
@@ -331,8 +331,9 @@ pub struct CompareArgs {
     #[arg(long, value_name = "CMD", conflicts_with = "limit")]
     pub against: Option<String>,
     /// One JSON object per record per line (JSON Lines) instead of the table;
-    /// the summary goes to standard error.
-    #[arg(long, conflicts_with = "against")]
+    /// the summary goes to standard error. With --against: its tables as
+    /// JSON Lines (as `bench --format json`).
+    #[arg(long)]
     pub json: bool,
 }
 
@@ -426,6 +427,10 @@ pub struct BenchArgs {
     /// With --reach: the time each position is given.
     #[arg(long, value_parser = parse_time_limit, requires = "reach")]
     pub limit: Option<std::time::Duration>,
+    /// "text": aligned tables; "json": one JSON object per row and per
+    /// note (JSON Lines), each naming its table, the columns as keys.
+    #[arg(long, value_enum, default_value_t = VerifyFormatArg::Text)]
+    pub format: VerifyFormatArg,
     /// With --repair: instead of random fragments, the games of these PDN
     /// files that replay, each with 1, 2 and 3 random copyist's mistakes
     /// (a misread square, a move left out, a move written twice, the wrong

@@ -5,6 +5,7 @@ use std::time::{Duration, Instant};
 
 use postfacto::hard::hard_instance;
 
+use super::tables::{Cell, Tables};
 use super::timing::{micros, Summary};
 use postfacto::notation::Record;
 use postfacto::rules::Variant;
@@ -36,7 +37,7 @@ pub fn time_engine(
 /// replay, forced blockers) is timed whole, and its two parts apart; records
 /// it does not settle take the full path (encode, lucky check or varisat,
 /// replay check), timed over those records only.
-fn stages(records: &[Record], variant: Variant, out: &mut impl Write) -> Result<(), String> {
+fn stages(records: &[Record], variant: Variant, tables: &mut Tables<'_>) -> Result<(), String> {
     use postfacto::encode::unit_facts;
     use postfacto::notation::{parse_records_with, Answer};
     use postfacto::replay::replay;
@@ -96,26 +97,47 @@ fn stages(records: &[Record], variant: Variant, out: &mut impl Write) -> Result<
         format!("{} us median", micros(Summary::of(&full_path).median))
     };
     let w = |e: std::io::Error| e.to_string();
-    writeln!(
-        out,
-        "sat stages, median us: parse {} | shortcut {} (unit facts {}, one replay {}) | output {} || whole record {} | floor (parse + one replay) {}",
-        micros(median(0)),
-        micros(median(1)),
-        micros(median(4)),
-        micros(median(5)),
-        micros(median(2)),
-        micros(median(3)),
-        micros(median(0) + median(5)),
-    )
-    .map_err(w)?;
-    writeln!(
-        out,
-        "full path (encode, lucky check or varisat, replay check) for the {} of {} records the shortcut does not settle: {full}; mean whole record {} us",
-        full_path.len(),
-        records.len(),
-        micros(Summary::of(&times[3]).total / records.len().max(1) as u32)
-    )
-    .map_err(w)
+    let us = |d: Duration| d.as_secs_f64() * 1e6;
+    tables
+        .note(
+            "sat_stages",
+            &format!(
+                "sat stages, median us: parse {} | shortcut {} (unit facts {}, one replay {}) | output {} || whole record {} | floor (parse + one replay) {}",
+                micros(median(0)),
+                micros(median(1)),
+                micros(median(4)),
+                micros(median(5)),
+                micros(median(2)),
+                micros(median(3)),
+                micros(median(0) + median(5)),
+            ),
+            serde_json::json!({
+                "parse_us": us(median(0)),
+                "shortcut_us": us(median(1)),
+                "unit_facts_us": us(median(4)),
+                "one_replay_us": us(median(5)),
+                "output_us": us(median(2)),
+                "whole_record_us": us(median(3)),
+            }),
+        )
+        .map_err(w)?;
+    let mean = Summary::of(&times[3]).total / records.len().max(1) as u32;
+    tables
+        .note(
+            "full_path",
+            &format!(
+                "full path (encode, lucky check or varisat, replay check) for the {} of {} records the shortcut does not settle: {full}; mean whole record {} us",
+                full_path.len(),
+                records.len(),
+                micros(mean)
+            ),
+            serde_json::json!({
+                "records": full_path.len(),
+                "median_us": (!full_path.is_empty()).then(|| us(Summary::of(&full_path).median)),
+                "mean_whole_record_us": us(mean),
+            }),
+        )
+        .map_err(w)
 }
 
 /// `bench --against CMD`: the generated records written to one file, then
@@ -126,7 +148,7 @@ pub fn run_against(
     seed: u64,
     variant: Variant,
     command: &[String],
-    out: &mut impl Write,
+    tables: &mut Tables<'_>,
 ) -> Result<bool, String> {
     let records =
         super::generate::fragments(count, plies, seed, super::args::FromArg::Random, variant)?;
@@ -146,30 +168,43 @@ pub fn run_against(
         })
         .collect();
     file.write_all(text.as_bytes()).map_err(|e| e.to_string())?;
-    super::against::run(file.path(), &records, variant, command, out)
+    super::against::run(file.path(), &records, variant, command, tables)
 }
 
+/// `bench`'s main tables: both engines on `count` random fragments of
+/// `plies` plies, the SAT engine's stages, damaged fragments, and (English)
+/// the hard family; as text or JSON Lines.
 pub fn run(
     count: usize,
     plies: usize,
     seed: u64,
     variant: Variant,
-    out: &mut impl Write,
+    tables: &mut Tables<'_>,
 ) -> Result<(), String> {
+    let w = |e: std::io::Error| e.to_string();
     let records =
         super::generate::fragments(count, plies, seed, super::args::FromArg::Random, variant)?;
-    writeln!(
-        out,
-        "# {count} random {} fragments of {plies} moves, seed {seed}",
-        variant.name()
-    )
-    .map_err(|e| e.to_string())?;
-    writeln!(
-        out,
-        "{:<8} {:>10} {:>10} {:>10} {:>10} {:>12} {:>8} {:>8}",
-        "engine", "median_us", "p90_us", "p99_us", "max_us", "inst_per_s", "vars", "clauses"
-    )
-    .map_err(|e| e.to_string())?;
+    tables
+        .section(
+            "engines",
+            &format!(
+                "{count} random {} fragments of {plies} moves, seed {seed}",
+                variant.name()
+            ),
+        )
+        .map_err(w)?;
+    tables
+        .columns(&[
+            ("engine", 8),
+            ("median_us", 10),
+            ("p90_us", 10),
+            ("p99_us", 10),
+            ("max_us", 10),
+            ("inst_per_s", 12),
+            ("vars", 8),
+            ("clauses", 8),
+        ])
+        .map_err(w)?;
     let mut medians = Vec::new();
     let (mut shortcut, mut lucky) = (0, 0);
     // The DFS engine knows English only.
@@ -196,19 +231,18 @@ pub fn run(
         });
         let s = Summary::of(&times);
         medians.push(s.median);
-        writeln!(
-            out,
-            "{:<8} {:>10} {:>10} {:>10} {:>10} {:>12.0} {:>8} {:>8}",
-            engine.name(),
-            micros(s.median),
-            micros(s.p90),
-            micros(s.p99),
-            micros(s.max),
-            records.len() as f64 / s.total.as_secs_f64(),
-            vars / records.len(),
-            clauses / records.len()
-        )
-        .map_err(|e| e.to_string())?;
+        tables
+            .row(&[
+                Cell::Text(engine.name().to_string()),
+                Cell::micros(s.median),
+                Cell::micros(s.p90),
+                Cell::micros(s.p99),
+                Cell::micros(s.max),
+                Cell::Num(records.len() as f64 / s.total.as_secs_f64(), 0),
+                Cell::Int(vars / records.len()),
+                Cell::Int(clauses / records.len()),
+            ])
+            .map_err(w)?;
         if engine == Engine::Sat {
             let count = |test: fn(&postfacto::solve::SolveStats) -> bool| {
                 outcomes
@@ -220,31 +254,52 @@ pub fn run(
             lucky = count(|s| s.lucky && !s.shortcut);
         }
     }
-    writeln!(
-        out,
-        "sat answers: {shortcut} of {} from the unit facts (no formula built), {lucky} from the lucky check, {} from varisat",
-        records.len(),
-        records.len() - shortcut - lucky
-    )
-    .map_err(|e| e.to_string())?;
-    stages(&records, variant, out)?;
-    damaged(&records, variant, seed, out)?;
+    let varisat = records.len() - shortcut - lucky;
+    tables
+        .note(
+            "sat_answers",
+            &format!(
+                "sat answers: {shortcut} of {} from the unit facts (no formula built), {lucky} from the lucky check, {varisat} from varisat",
+                records.len(),
+            ),
+            serde_json::json!({"unit_facts": shortcut, "lucky": lucky, "varisat": varisat, "records": records.len()}),
+        )
+        .map_err(w)?;
+    if let [sat, dfs] = medians[..] {
+        let ratio = sat.as_secs_f64() / dfs.as_secs_f64();
+        tables
+            .note(
+                "sat_dfs_ratio",
+                &format!("sat/dfs ratio of medians: {ratio:.2}"),
+                serde_json::json!({"sat_dfs_ratio": (ratio * 100.0).round() / 100.0}),
+            )
+            .map_err(w)?;
+    }
+    stages(&records, variant, tables)?;
+    damaged(&records, variant, seed, tables)?;
     if variant != Variant::English {
         return Ok(());
     }
-    writeln!(
-        out,
-        "sat/dfs ratio of medians: {:.2}",
-        medians[0].as_secs_f64() / medians[1].as_secs_f64()
-    )
-    .map_err(|e| e.to_string())?;
-    writeln!(out, "\n# hard family (docs/hard-instances.md)").map_err(|e| e.to_string())?;
-    writeln!(
-        out,
-        "{:<3} {:>5} {:>10} {:>10} {:>10} {:>8}",
-        "K", "moves", "sat_us", "dfs_us", "dfs_nodes", "dfs/sat"
-    )
-    .map_err(|e| e.to_string())?;
+    hard_family(tables)
+}
+
+/// The hard family (`docs/hard-instances.md`): both engines on each
+/// member, then the longest member 20 times over as one batch.
+fn hard_family(tables: &mut Tables<'_>) -> Result<(), String> {
+    let w = |e: std::io::Error| e.to_string();
+    tables
+        .section("hard", "hard family (docs/hard-instances.md)")
+        .map_err(w)?;
+    tables
+        .columns(&[
+            ("K", 3),
+            ("moves", 5),
+            ("sat_us", 10),
+            ("dfs_us", 10),
+            ("dfs_nodes", 10),
+            ("dfs/sat", 8),
+        ])
+        .map_err(w)?;
     for k in 1.. {
         let Some(record) = hard_instance(k) else {
             break;
@@ -262,16 +317,16 @@ pub fn run(
             Summary::of(&sat_times).median,
             Summary::of(&dfs_times).median,
         );
-        writeln!(
-            out,
-            "{k:<3} {:>5} {:>10} {:>10} {:>10} {:>8.1}",
-            record.moves.len(),
-            micros(sat),
-            micros(dfs),
-            nodes,
-            dfs.as_secs_f64() / sat.as_secs_f64()
-        )
-        .map_err(|e| e.to_string())?;
+        tables
+            .row(&[
+                Cell::Int(k),
+                Cell::Int(record.moves.len()),
+                Cell::micros(sat),
+                Cell::micros(dfs),
+                Cell::Int(usize::try_from(nodes).unwrap_or(usize::MAX)),
+                Cell::Num(dfs.as_secs_f64() / sat.as_secs_f64(), 1),
+            ])
+            .map_err(w)?;
     }
     // The hardest member 20 times over, as one batch: time per record.
     let hardest = (1..)
@@ -285,14 +340,19 @@ pub fn run(
         let total: Duration = times.iter().sum();
         per_record.push(total / batch.len() as u32);
     }
-    writeln!(
-        out,
-        "hard batch (20 copies of the longest member): sat {} us, dfs {} us per record",
-        micros(per_record[0]),
-        micros(per_record[1])
-    )
-    .map_err(|e| e.to_string())?;
-    Ok(())
+    let (sat, dfs) = (micros(per_record[0]), micros(per_record[1]));
+    tables
+        .note(
+            "hard_batch",
+            &format!(
+                "hard batch (20 copies of the longest member): sat {sat} us, dfs {dfs} us per record"
+            ),
+            serde_json::json!({
+                "sat_us": per_record[0].as_secs_f64() * 1e6,
+                "dfs_us": per_record[1].as_secs_f64() * 1e6,
+            }),
+        )
+        .map_err(w)
 }
 
 /// Records per row of the damaged-records table (each takes milliseconds).
@@ -307,22 +367,31 @@ fn damaged(
     records: &[Record],
     variant: Variant,
     seed: u64,
-    out: &mut impl Write,
+    tables: &mut Tables<'_>,
 ) -> Result<(), String> {
     use postfacto::random::{damage, Damage, Rng};
+    let w = |e: std::io::Error| e.to_string();
     let records = &records[..records.len().min(DAMAGED_RECORDS)];
-    writeln!(
-        out,
-        "\n# damaged records: the first {} fragments with unknown moves ('?'), sat engine",
-        records.len()
-    )
-    .map_err(|e| e.to_string())?;
-    writeln!(
-        out,
-        "{:<8} {:>10} {:>10} {:>10} {:>8} {:>8} {:>9}",
-        "unknown", "median_us", "p90_us", "max_us", "solved", "vars", "clauses"
-    )
-    .map_err(|e| e.to_string())?;
+    tables
+        .section(
+            "damaged",
+            &format!(
+                "damaged records: the first {} fragments with unknown moves ('?'), sat engine",
+                records.len()
+            ),
+        )
+        .map_err(w)?;
+    tables
+        .columns(&[
+            ("unknown", 8),
+            ("median_us", 10),
+            ("p90_us", 10),
+            ("max_us", 10),
+            ("solved", 8),
+            ("vars", 8),
+            ("clauses", 9),
+        ])
+        .map_err(w)?;
     for unknown_moves in [0, 1, 5, 20] {
         let mut rng = Rng::new(seed ^ 0xDA3A_6ED0);
         let spoilt: Vec<Record> = records
@@ -355,16 +424,17 @@ fn damaged(
         }
         let s = Summary::of(&times);
         let per = solved.max(1);
-        writeln!(
-            out,
-            "{unknown_moves:<8} {:>10} {:>10} {:>10} {solved:>8} {:>8} {:>9}",
-            micros(s.median),
-            micros(s.p90),
-            micros(s.max),
-            vars / per,
-            clauses / per
-        )
-        .map_err(|e| e.to_string())?;
+        tables
+            .row(&[
+                Cell::Int(unknown_moves),
+                Cell::micros(s.median),
+                Cell::micros(s.p90),
+                Cell::micros(s.max),
+                Cell::Int(solved),
+                Cell::Int(vars / per),
+                Cell::Int(clauses / per),
+            ])
+            .map_err(w)?;
     }
     Ok(())
 }
@@ -388,29 +458,33 @@ const PAWN_BOARDS: [(usize, usize, u32); 8] = [
 /// `bench --pawns`: both pawn engines on random boards. The
 /// engines must agree on every board's optimum; times are whole solves
 /// (roles, engine, ordering and the replay check), parse times separate.
-pub fn run_pawns(seed: u64, out: &mut impl Write) -> Result<(), String> {
+pub fn run_pawns(seed: u64, tables: &mut Tables<'_>) -> Result<(), String> {
     use postfacto::pawns::{
         format_pawn_boards, parse_pawn_boards, solve_pawns, PawnBoard, PawnEngine,
     };
     use postfacto::random::Rng;
     let w = |e: std::io::Error| e.to_string();
-    writeln!(out, "# pawn puzzle: random N x N boards, seed {seed}").map_err(w)?;
-    writeln!(
-        out,
-        "{:>5} {:>4} {:>6} {:>8} {:>9} {:>9} {:>9} {:>10} {:>10} {:>12} {:>10}",
-        "N",
-        "pct",
-        "boards",
-        "pawns",
-        "captures",
-        "parse_ms",
-        "engine",
-        "median_ms",
-        "max_ms",
-        "boards_per_s",
-        "sat_calls"
-    )
-    .map_err(w)?;
+    tables
+        .section(
+            "pawns",
+            &format!("pawn puzzle: random N x N boards, seed {seed}"),
+        )
+        .map_err(w)?;
+    tables
+        .columns(&[
+            ("N", 5),
+            ("pct", 4),
+            ("boards", 6),
+            ("pawns", 8),
+            ("captures", 9),
+            ("parse_ms", 9),
+            ("engine", 9),
+            ("median_ms", 10),
+            ("max_ms", 10),
+            ("boards_per_s", 12),
+            ("sat_calls", 10),
+        ])
+        .map_err(w)?;
     let mut rng = Rng::new(seed);
     for (size, count, percent) in PAWN_BOARDS {
         let boards: Vec<PawnBoard> = (0..count)
@@ -452,18 +526,21 @@ pub fn run_pawns(seed: u64, out: &mut impl Write) -> Result<(), String> {
                 _ => optimum = Some(captures.clone()),
             }
             let s = Summary::of(&times);
-            writeln!(
-                out,
-                "{size:>5} {percent:>4} {count:>6} {pawns:>8} {:>9} {:>9.3} {:>9} {:>10.3} {:>10.3} {:>12.1} {:>10}",
-                captures.iter().sum::<usize>() / count,
-                parse.as_secs_f64() * 1e3,
-                engine.name(),
-                s.median.as_secs_f64() * 1e3,
-                s.max.as_secs_f64() * 1e3,
-                count as f64 / s.total.as_secs_f64(),
-                calls / count
-            )
-            .map_err(w)?;
+            tables
+                .row(&[
+                    Cell::Int(size),
+                    Cell::Int(percent as usize),
+                    Cell::Int(count),
+                    Cell::Int(pawns),
+                    Cell::Int(captures.iter().sum::<usize>() / count),
+                    Cell::millis(parse),
+                    Cell::Text(engine.name().to_string()),
+                    Cell::millis(s.median),
+                    Cell::millis(s.max),
+                    Cell::Num(count as f64 / s.total.as_secs_f64(), 1),
+                    Cell::Int(calls / count),
+                ])
+                .map_err(w)?;
         }
     }
     Ok(())
@@ -557,28 +634,30 @@ impl Request {
         })
     }
 
-    /// Runs the benchmark and prints its tables.
-    pub fn run(self, out: &mut impl Write) -> Result<super::Status, super::Failure> {
+    /// Runs the benchmark and prints its tables, as JSON Lines when `json`.
+    pub fn run(self, json: bool, out: &mut impl Write) -> Result<super::Status, super::Failure> {
         use super::{fail, Status};
+        let mut tables = Tables::new(out, json);
+        let tables = &mut tables;
         match self {
-            Request::Pawns { seed } => run_pawns(seed, out)
+            Request::Pawns { seed } => run_pawns(seed, tables)
                 .map(|()| Status::Ok)
                 .map_err(|e| fail(Status::Internal, e)),
             Request::Repair {
                 count,
                 seed,
                 variant,
-            } => run_repair(count, seed, variant, out)
+            } => run_repair(count, seed, variant, tables)
                 .map(|()| Status::Ok)
                 .map_err(|e| fail(Status::Internal, e)),
-            Request::RepairGames { files, seed } => run_repair_games(&files, seed, out),
+            Request::RepairGames { files, seed } => run_repair_games(&files, seed, tables),
             Request::Reach {
                 files,
                 count,
                 seed,
                 variant,
                 limit,
-            } => super::reach::bench(&files, count, seed, variant, limit, out),
+            } => super::reach::bench(&files, count, seed, variant, limit, tables),
             // The outside command's failures are the user's to fix (2).
             Request::Fragments {
                 count,
@@ -586,7 +665,7 @@ impl Request {
                 seed,
                 variant,
                 against: Some(command),
-            } => run_against(count, plies, seed, variant, &command, out)
+            } => run_against(count, plies, seed, variant, &command, tables)
                 .map(|passed| if passed { Status::Ok } else { Status::Rejected })
                 .map_err(|e| fail(Status::BadInput, e)),
             Request::Fragments {
@@ -595,7 +674,7 @@ impl Request {
                 seed,
                 variant,
                 against: None,
-            } => run(count, plies, seed, variant, out)
+            } => run(count, plies, seed, variant, tables)
                 .map(|()| Status::Ok)
                 .map_err(|e| fail(Status::Internal, e)),
         }
@@ -615,26 +694,32 @@ fn run_repair(
     count: usize,
     seed: u64,
     variant: Variant,
-    out: &mut impl Write,
+    tables: &mut Tables<'_>,
 ) -> Result<(), String> {
     use postfacto::analysis::{repair, RepairOptions, RepairOutcome};
     use postfacto::encode::BoardFacts;
     use postfacto::random::Rng;
-    let w = |out: &mut dyn Write, line: String| writeln!(out, "{line}").map_err(|e| e.to_string());
-    w(
-        out,
-        format!(
-            "# --repair on {count} random {} fragments per row, seed {seed}: squares misread",
-            variant.name()
-        ),
-    )?;
-    w(
-        out,
-        format!(
-            "{:<6} {:>6} {:>10} {:>10} {:>10} {:>9} {:>7}",
-            "plies", "edits", "median_ms", "p90_ms", "max_ms", "repaired", "fewer"
-        ),
-    )?;
+    let w = |e: std::io::Error| e.to_string();
+    tables
+        .section(
+            "repair",
+            &format!(
+                "--repair on {count} random {} fragments per row, seed {seed}: squares misread",
+                variant.name()
+            ),
+        )
+        .map_err(w)?;
+    tables
+        .columns(&[
+            ("plies", 6),
+            ("edits", 6),
+            ("median_ms", 10),
+            ("p90_ms", 10),
+            ("max_ms", 10),
+            ("repaired", 9),
+            ("fewer", 7),
+        ])
+        .map_err(w)?;
     for plies in [20, 50, 100] {
         let records =
             super::generate::fragments(count, plies, seed, super::args::FromArg::Random, variant)?;
@@ -663,16 +748,18 @@ fn run_repair(
                 }
             }
             let s = Summary::of(&times);
-            let ms = |d: std::time::Duration| format!("{:.1}", d.as_secs_f64() * 1000.0);
-            w(
-                out,
-                format!(
-                    "{plies:<6} {edits:>6} {:>10} {:>10} {:>10} {repaired:>9} {fewer:>7}",
+            let ms = |d: Duration| Cell::Num(d.as_secs_f64() * 1000.0, 1);
+            tables
+                .row(&[
+                    Cell::Int(plies),
+                    Cell::Int(edits),
                     ms(s.median),
                     ms(s.p90),
-                    ms(s.max)
-                ),
-            )?;
+                    ms(s.max),
+                    Cell::Int(repaired),
+                    Cell::Int(fewer),
+                ])
+                .map_err(w)?;
         }
     }
     Ok(())
@@ -688,7 +775,7 @@ const GAME_REPAIR_LIMIT: Duration = Duration::from_secs(60);
 fn run_repair_games(
     files: &[std::path::PathBuf],
     seed: u64,
-    out: &mut impl Write,
+    tables: &mut Tables<'_>,
 ) -> Result<super::Status, super::Failure> {
     use postfacto::archive::{reading, start_of, verify_games, Verdict, VerifyOptions};
     use postfacto::notation::games;
@@ -724,42 +811,44 @@ fn run_repair_games(
             }
         }
     }
-    let w = |out: &mut dyn Write, line: String| writeln!(out, "{line}").map_err(super::write_err);
-    w(
-        out,
-        format!("# --repair on real games with copyist's mistakes, from their start, seed {seed}"),
-    )?;
-    w(
-        out,
-        format!(
-            "{:<14} {:>8} {:>6} {:>10} {:>10} {:>10} {:>9} {:>6} {:>9}",
-            "rules",
-            "mistakes",
-            "games",
-            "median_ms",
-            "p90_ms",
-            "max_ms",
-            "repaired",
-            "fewer",
-            "undecided"
-        ),
-    )?;
+    let w = super::write_err;
+    tables
+        .section(
+            "repair_games",
+            &format!(
+                "--repair on real games with copyist's mistakes, from their start, seed {seed}"
+            ),
+        )
+        .map_err(w)?;
+    tables
+        .columns(&[
+            ("rules", 14),
+            ("mistakes", 8),
+            ("games", 6),
+            ("median_ms", 10),
+            ("p90_ms", 10),
+            ("max_ms", 10),
+            ("repaired", 9),
+            ("fewer", 6),
+            ("undecided", 9),
+        ])
+        .map_err(w)?;
     for ((rules, mistakes), row) in &rows {
         let s = Summary::of(&row.times);
-        let ms = |d: Duration| format!("{:.1}", d.as_secs_f64() * 1000.0);
-        w(
-            out,
-            format!(
-                "{rules:<14} {mistakes:>8} {:>6} {:>10} {:>10} {:>10} {:>9} {:>6} {:>9}",
-                row.times.len(),
+        let ms = |d: Duration| Cell::Num(d.as_secs_f64() * 1000.0, 1);
+        tables
+            .row(&[
+                Cell::Text((*rules).to_string()),
+                Cell::Int(*mistakes),
+                Cell::Int(row.times.len()),
                 ms(s.median),
                 ms(s.p90),
                 ms(s.max),
-                row.repaired,
-                row.fewer,
-                row.undecided
-            ),
-        )?;
+                Cell::Int(row.repaired),
+                Cell::Int(row.fewer),
+                Cell::Int(row.undecided),
+            ])
+            .map_err(w)?;
     }
     Ok(super::Status::Ok)
 }

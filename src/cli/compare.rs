@@ -228,8 +228,10 @@ fn name_of(file: &Path, index: usize, count: usize) -> String {
 pub fn run_against(
     paths: &[PathBuf],
     command: &[String],
+    json: bool,
     out: &mut impl Write,
 ) -> Result<Status, Failure> {
+    let mut tables = super::tables::Tables::new(out, json);
     let mut status = Status::Ok;
     let mut files = 0;
     for file in record_files(paths)? {
@@ -237,7 +239,7 @@ pub fn run_against(
             continue;
         };
         files += 1;
-        let passed = super::against::run(&file, &records, Variant::English, command, out)
+        let passed = super::against::run(&file, &records, Variant::English, command, &mut tables)
             .map_err(|e| fail(Status::BadInput, e))?;
         if !passed {
             status = status.max(Status::Rejected);

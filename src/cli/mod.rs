@@ -20,6 +20,7 @@ mod sat;
 mod settings;
 mod solve;
 mod status;
+mod tables;
 mod ticker;
 mod timing;
 mod verify;
@@ -116,9 +117,9 @@ fn dispatch(request: Request, out: &mut impl Write) -> Result<Status, Failure> {
             json,
         } => match against {
             None => compare::run(&paths, limit, rules, json, out),
-            Some(command) => compare::run_against(&paths, &command, out),
+            Some(command) => compare::run_against(&paths, &command, json, out),
         },
-        Request::Bench(request) => request.run(out),
+        Request::Bench(request, json) => request.run(json, out),
         Request::Reach(request) => request.run(out),
     }
 }

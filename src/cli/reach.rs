@@ -10,12 +10,13 @@ use std::time::{Duration, Instant};
 use std::path::Path;
 
 use postfacto::board::{Board, Color, PartialBoard};
-use postfacto::notation::{numbered_moves, to_fen, write_pdn, MoveText, Record};
+use postfacto::notation::{numbered_moves, plural, to_fen, write_pdn, MoveText, Record};
 use postfacto::reach::{Goal, Reach, ReachError, ReachOutcome};
 use postfacto::rules::Variant;
 
 use super::args::{ReachArgs, ReachFormat, TurnArg};
 use super::input::board_facts;
+use super::tables::{Cell, Tables};
 use super::ticker::Ticker;
 use super::timing::Summary;
 use super::{fail, write_err, Failure, Status};
@@ -45,7 +46,7 @@ pub fn bench(
     seed: u64,
     variant: Variant,
     limit: Duration,
-    out: &mut impl Write,
+    tables: &mut Tables<'_>,
 ) -> Result<Status, Failure> {
     let games = if files.is_empty() {
         random_games(count, seed, variant)
@@ -60,7 +61,6 @@ pub fn bench(
             time_one(*variant, &game, limit, row).map_err(|e| fail(Status::Internal, e))?;
         }
     }
-    let w = |out: &mut dyn Write, line: String| writeln!(out, "{line}").map_err(write_err);
     let source = if files.is_empty() {
         format!(
             "{} random {} games, seed {seed}",
@@ -69,43 +69,45 @@ pub fn bench(
         )
     } else {
         format!(
-            "{} games of {} file(s) from the opening",
-            games.len(),
-            files.len()
+            "{} of {} from the opening",
+            plural(games.len(), "game"),
+            plural(files.len(), "file")
         )
     };
-    w(out, format!("# reach: the shortest game to the position after N plies of {source}; {:.1} s each at most", limit.as_secs_f64()))?;
-    w(
-        out,
-        format!(
-            "{:<14} {:>5} {:>6} {:>10} {:>10} {:>10} {:>6} {:>8} {:>9}",
-            "rules",
-            "plies",
-            "games",
-            "median_ms",
-            "p90_ms",
-            "max_ms",
-            "found",
-            "shorter",
-            "undecided"
-        ),
-    )?;
+    let title = format!(
+        "reach: the shortest game to the position after N plies of {source}; {:.1} s each at most",
+        limit.as_secs_f64()
+    );
+    tables.section("reach", &title).map_err(write_err)?;
+    tables
+        .columns(&[
+            ("rules", 14),
+            ("plies", 5),
+            ("games", 6),
+            ("median_ms", 10),
+            ("p90_ms", 10),
+            ("max_ms", 10),
+            ("found", 6),
+            ("shorter", 8),
+            ("undecided", 9),
+        ])
+        .map_err(write_err)?;
     for ((rules, plies), row) in &rows {
         let s = Summary::of(&row.times);
-        let ms = |d: Duration| format!("{:.1}", d.as_secs_f64() * 1000.0);
-        w(
-            out,
-            format!(
-                "{rules:<14} {plies:>5} {:>6} {:>10} {:>10} {:>10} {:>6} {:>8} {:>9}",
-                row.times.len(),
+        let ms = |d: Duration| Cell::Num(d.as_secs_f64() * 1000.0, 1);
+        tables
+            .row(&[
+                Cell::Text((*rules).to_string()),
+                Cell::Int(*plies),
+                Cell::Int(row.times.len()),
                 ms(s.median),
                 ms(s.p90),
                 ms(s.max),
-                row.found,
-                row.shorter,
-                row.undecided
-            ),
-        )?;
+                Cell::Int(row.found),
+                Cell::Int(row.shorter),
+                Cell::Int(row.undecided),
+            ])
+            .map_err(write_err)?;
     }
     Ok(Status::Ok)
 }

@@ -72,7 +72,8 @@ pub enum Request {
         against: Option<Vec<String>>,
         json: bool,
     },
-    Bench(super::bench::Request),
+    /// The benchmark, and whether its tables are JSON Lines.
+    Bench(super::bench::Request, bool),
     Reach(super::reach::Request),
 }
 
@@ -110,7 +111,10 @@ impl Request {
             Command::Completions { shell } => Request::Completions(shell),
             Command::Man => Request::Man,
             Command::Compare(args) => compare_request(args)?,
-            Command::Bench(args) => Request::Bench(super::bench::Request::from_args(args)?),
+            Command::Bench(args) => {
+                let json = args.format == super::args::VerifyFormatArg::Json;
+                Request::Bench(super::bench::Request::from_args(args)?, json)
+            }
             Command::Reach(args) => Request::Reach(super::reach::Request::from_args(args)?),
         })
     }
