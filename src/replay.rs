@@ -4,7 +4,7 @@
 
 use std::fmt;
 
-use crate::board::Board;
+use crate::board::{Board, Color};
 use crate::notation::{Answer, Record, WrittenMove};
 use crate::rules::{Rules, StartProblem, Violation};
 
@@ -74,7 +74,7 @@ pub const MAX_FILLING_STEPS: usize = 1_000_000;
 ///
 /// # Errors
 /// The ply furthest into the record at which every filling failed, with
-/// why; [`Violation::NothingFits`] past [`MAX_FILLING_STEPS`] too.
+/// why; [`Violation::SearchGaveUp`] past [`MAX_FILLING_STEPS`] (no verdict).
 pub fn replay_filling(
     rules: &dyn Rules,
     start: &Board,
@@ -96,6 +96,21 @@ pub fn replay_filling_within(
     end: Option<&Board>,
     max_steps: usize,
 ) -> Result<(Board, Record), ReplayError> {
+    replay_filling_until(rules, start, record, end, max_steps, None)
+}
+
+/// [`replay_filling_within`] that also gives up when `deadline` passes.
+///
+/// # Errors
+/// As [`replay_filling`]; [`Violation::SearchGaveUp`] when cut short.
+pub fn replay_filling_until(
+    rules: &dyn Rules,
+    start: &Board,
+    record: &Record,
+    end: Option<&Board>,
+    max_steps: usize,
+    deadline: Option<std::time::Instant>,
+) -> Result<(Board, Record), ReplayError> {
     let written = record.written_moves();
     let mut search = Filling {
         rules,
@@ -105,11 +120,26 @@ pub fn replay_filling_within(
         moves: Vec::with_capacity(written.len()),
         steps: 0,
         max_steps,
+        deadline,
         furthest: None,
         dead: std::collections::HashSet::new(),
     };
     match search.from(*start, 0) {
         Some(board) => Ok((board, record.filled(search.moves))),
+        // Cut short: whatever failed so far says nothing of the rest.
+        None if search.steps > search.max_steps => {
+            let ply = search.furthest.as_ref().map_or(1, |f| f.ply);
+            Err(ReplayError {
+                ply,
+                text: written
+                    .get(ply - 1)
+                    .cloned()
+                    .unwrap_or(WrittenMove::Pattern(crate::notation::MovePattern::Unknown)),
+                violation: Violation::SearchGaveUp {
+                    positions: search.max_steps.min(search.steps),
+                },
+            })
+        }
         None => Err(search.furthest.unwrap_or(ReplayError {
             ply: written.len(),
             text: written
@@ -130,6 +160,8 @@ struct Filling<'a> {
     moves: Vec<crate::notation::MoveText>,
     steps: usize,
     max_steps: usize,
+    /// When the search gives up, whatever its steps.
+    deadline: Option<std::time::Instant>,
     furthest: Option<ReplayError>,
     /// Positions (board, plies played) from which the rest of the record
     /// was found not to replay: two fillings that reach the same board at
@@ -150,7 +182,18 @@ impl Filling<'_> {
 
     fn from(&mut self, board: Board, index: usize) -> Option<Board> {
         self.steps += 1;
-        if self.steps > self.max_steps || self.dead.contains(&(board, index)) {
+        // The clock read now and then: past the deadline, as past the steps.
+        if self.steps.is_multiple_of(4096)
+            && self
+                .deadline
+                .is_some_and(|d| std::time::Instant::now() >= d)
+        {
+            self.max_steps = self.steps - 1;
+        }
+        if self.steps > self.max_steps
+            || self.dead.contains(&(board, index))
+            || self.end.is_some_and(|end| short_of(&board, end))
+        {
             return None;
         }
         let found = self.search(board, index);
@@ -185,12 +228,20 @@ impl Filling<'_> {
                         return Some(end);
                     }
                 }
-                let fitting: Vec<_> = self
+                let mut fitting: Vec<_> = self
                     .rules
                     .legal_moves(&board, side)
                     .into_iter()
                     .filter(|mv| pattern.matches(mv) && whole.as_ref() != Some(mv))
                     .collect();
+                if let Some(end) = self.end {
+                    // Towards the end board first: a move onto a square the
+                    // mover holds at the end, off one it does not.
+                    fitting.sort_by_key(|mv| {
+                        let holds = |sq| end.color_at(sq) == Some(side);
+                        (!holds(mv.to()), holds(mv.from()))
+                    });
+                }
                 if fitting.is_empty() && whole.is_none() {
                     self.fail(ply, Violation::NothingFits);
                 }
@@ -228,6 +279,17 @@ impl Filling<'_> {
     }
 }
 
+/// True when no play from `board` can end on `end`: a side has fewer
+/// pieces, or fewer men, than `end` gives it (pieces are only taken, and
+/// men only taken or crowned).
+fn short_of(board: &Board, end: &Board) -> bool {
+    [Color::White, Color::Black].into_iter().any(|side| {
+        let (now, then) = (board.occupied_by(side), end.occupied_by(side));
+        let men = |b: &Board, all: crate::board::Bits| (all & !b.kings()).count_ones();
+        now.count_ones() < then.count_ones() || men(board, now) < men(end, then)
+    })
+}
+
 /// Why an answer is rejected.
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[non_exhaustive]
@@ -238,6 +300,9 @@ pub enum Rejection {
     Illegal(ReplayError),
     /// The answer's end board is on another board than its start board.
     WrongBoard,
+    /// No verdict: the search for a filling of the damaged moves that
+    /// ends on the end board gave up.
+    Undecided(String),
     /// The moves replay, but to another end board.
     WrongEnd {
         /// The first differing square (1-based number).
@@ -254,6 +319,7 @@ impl fmt::Display for Rejection {
         match self {
             Rejection::BadStart(p) => write!(f, "start board: {p}"),
             Rejection::WrongBoard => f.write_str("the end board is not on the start board's board"),
+            Rejection::Undecided(why) => f.write_str(why),
             Rejection::Illegal(e) => write!(f, "{e}"),
             Rejection::WrongEnd {
                 square,

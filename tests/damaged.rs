@@ -962,3 +962,79 @@ fn a_capture_written_whole_is_not_a_damaged_move() {
         explained.stdout
     );
 }
+
+/// The judge never rejects a valid answer because its search for the
+/// damaged moves' filling was cut short: with many `?` on an open board,
+/// a search that gives up is undecided (exit 3) and says so; `--limit`
+/// bounds it by time instead of positions.
+#[test]
+fn a_judge_that_gives_up_is_undecided_not_a_rejection() {
+    let records = postfacto(
+        &[
+            "generate",
+            "--count",
+            "1",
+            "--plies",
+            "40",
+            "--unknown-moves",
+            "20",
+            "--seed",
+            "7",
+        ],
+        "",
+    );
+    assert_eq!(records.code, 0, "{}", records.stderr);
+    let input = scratch("many-unknowns.in", &records.stdout);
+    let solved = postfacto(&["solve", input.to_str().unwrap()], "");
+    assert_eq!(solved.code, 0, "{}", solved.stderr);
+    let answer = scratch("many-unknowns.ans", &solved.stdout);
+    let judged = postfacto(
+        &[
+            "verify",
+            "--limit",
+            "300ms",
+            input.to_str().unwrap(),
+            answer.to_str().unwrap(),
+        ],
+        "",
+    );
+    assert_eq!(judged.code, 3, "{}{}", judged.stdout, judged.stderr);
+    assert!(
+        judged.stdout.starts_with(
+            "undecided: the search for moves that fit the damaged ones stopped after "
+        ) && judged.stdout.contains("--limit gives the search more time"),
+        "{}",
+        judged.stdout
+    );
+    // A record with few unknowns is confirmed within the same limit.
+    let few = postfacto(
+        &[
+            "generate",
+            "--count",
+            "1",
+            "--plies",
+            "40",
+            "--unknown-moves",
+            "5",
+            "--seed",
+            "7",
+        ],
+        "",
+    );
+    let input = scratch("few-unknowns.in", &few.stdout);
+    let answer = scratch(
+        "few-unknowns.ans",
+        &postfacto(&["solve", input.to_str().unwrap()], "").stdout,
+    );
+    let judged = postfacto(
+        &[
+            "verify",
+            "--limit",
+            "300ms",
+            input.to_str().unwrap(),
+            answer.to_str().unwrap(),
+        ],
+        "",
+    );
+    assert_eq!(judged.stdout, "OK\n", "{}", judged.stderr);
+}

@@ -202,10 +202,13 @@ pub struct VerifyArgs {
     /// With --repair: the most edits tried.
     #[arg(long, value_name = "K", default_value_t = 3, requires = "repair")]
     pub max_edits: usize,
-    /// With --repair: give up a record's or game's repair after this long
-    /// (e.g. 2s, 500ms): it is undecided, with the fewest edits a repair
-    /// needs as far as the search got; the others go on; exit 3 at the end.
-    #[arg(long, value_parser = parse_time_limit, requires = "repair")]
+    /// Give up a record's judgement after this long (e.g. 2s, 500ms; the
+    /// formula that looks for a damaged record's filling when the
+    /// replayer's own search is too long; default 10 s), and with --repair a
+    /// record's or game's repair (with the fewest edits a repair needs as
+    /// far as the search got): it is undecided, the others go on, exit 3 at
+    /// the end.
+    #[arg(long, value_parser = parse_time_limit)]
     pub limit: Option<std::time::Duration>,
     /// With --pdn: refuse what real archives write but the PDN standard
     /// does not (damaged tag lines, upper-case squares, the other

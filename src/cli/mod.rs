@@ -64,9 +64,10 @@ fn dispatch(request: Request, out: &mut impl Write) -> Result<Status, Failure> {
         Request::Verify {
             input,
             answer,
+            limit,
             reading,
             repair,
-        } => verify::run(&input, &answer, reading, repair, out),
+        } => verify::run(&input, &answer, reading, (repair, limit), out),
         Request::VerifyPdn {
             file,
             rules,

@@ -28,6 +28,8 @@ pub enum Request {
     Verify {
         input: PathBuf,
         answer: PathBuf,
+        /// How long a record's judgement may take.
+        limit: Option<std::time::Duration>,
         reading: Reading,
         repair: Option<RepairRequest>,
     },
@@ -191,6 +193,7 @@ fn verify_request(args: VerifyArgs) -> Result<Request, Failure> {
         (None, Some(input), Some(answer)) => Ok(Request::Verify {
             input,
             answer,
+            limit: args.limit,
             reading: Reading {
                 rules,
                 short_captures: args.short_captures,

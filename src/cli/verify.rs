@@ -3,6 +3,7 @@
 
 use std::io::Write;
 use std::path::Path;
+use std::time::Duration;
 
 use postfacto::analysis::{
     repair_game, repair_summary, repair_summary_numbered, Analysis, RepairOutcome,
@@ -14,8 +15,9 @@ use postfacto::board::PartialBoard;
 use postfacto::encode::BoardFacts;
 use postfacto::notation::plural;
 use postfacto::notation::{games, parse_answers_on, parse_named_answers_on, Answer, MoveNumbers};
-use postfacto::replay::judge;
+use postfacto::replay::Rejection;
 use postfacto::rules::Variant;
+use postfacto::solve::judge_answer;
 
 use super::input::{read_input, read_items, Item, Reading, RulesChoice};
 use super::request::RepairRequest;
@@ -252,7 +254,7 @@ pub fn run(
     input_path: &Path,
     answer_path: &Path,
     reading: Reading,
-    repair: Option<RepairRequest>,
+    (repair, limit): (Option<RepairRequest>, Option<Duration>),
     out: &mut impl Write,
 ) -> Result<Status, Failure> {
     let input = read_input(Some(input_path))?;
@@ -281,7 +283,7 @@ pub fn run(
                 .iter()
                 .zip(&answers)
                 .map(|(item, answer)| match answer {
-                    Some(answer) => judged(item, variant, answer, repair),
+                    Some(answer) => judged(item, variant, answer, (repair, limit)),
                     None => Err("no answer was given for it".to_string().into()),
                 })
                 .collect(),
@@ -348,7 +350,7 @@ fn judged(
     item: &Item,
     variant: Variant,
     answer: &Answer,
-    repair: Option<RepairRequest>,
+    (repair, limit): (Option<RepairRequest>, Option<Duration>),
 ) -> Result<(), Rejected> {
     if let Some(error) = &item.error {
         return Err(error.to_string().into());
@@ -358,7 +360,15 @@ fn judged(
         .iter()
         .find(|r| r.variant == variant)
         .ok_or_else(|| format!("the record is not written in {} notation", variant.name()))?;
-    let rejected = judge(variant.rules(), &reader.record, answer).map_err(|r| r.to_string());
+    let rejected = match judge_answer(&reader.record, variant, answer, limit) {
+        Err(Rejection::Undecided(why)) => {
+            return Err(Rejected {
+                why,
+                undecided: true,
+            })
+        }
+        other => other.map_err(|r| r.to_string()),
+    };
     match (rejected, repair) {
         (Err(why), Some(asked)) => {
             let (summary, undecided) = repaired_to(&reader.record, variant, answer, asked);

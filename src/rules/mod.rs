@@ -439,6 +439,12 @@ pub enum Violation {
     /// No legal move fits a damaged move (a `?`, a capture written short).
     #[error("no legal move fits what is written")]
     NothingFits,
+    /// The search for moves that fit the damaged ones gave up: no verdict.
+    #[error("undecided: the search for moves that fit the damaged ones stopped after {positions} positions")]
+    SearchGaveUp {
+        /// Positions visited.
+        positions: usize,
+    },
     /// What is written is no move on the board at all (a miswritten move).
     #[error("{why}")]
     NoMoveOnTheBoard {
