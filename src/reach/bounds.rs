@@ -13,6 +13,7 @@
 //! alternate, so the plies follow from the side that needs more.
 
 use crate::board::{Board, Color, PartialBoard, Role, Square};
+use crate::notation::plural;
 use crate::rules::Movement;
 
 /// A cost that no assignment may use.
@@ -75,11 +76,15 @@ pub(crate) fn plies_from(needs: [(u32, bool); 2], side: Color, turn: Color) -> R
         } else {
             (side, mine)
         };
+        let moves = |n: u32| plural(n as usize, "move");
         return Err(NoGame(format!(
-            "{} must make exactly {count} more move(s) (its men advance {count} row(s) in all, and no piece is taken or crowned); with {} to move at the end, that leaves {} no room for the {needs} move(s) it needs",
+            "{} must make exactly {} more (its men advance {} in all, and no piece is taken or crowned); with {} to move at the end, that leaves {} no room for the {} it needs",
             who.title(),
+            moves(count),
+            plural(count as usize, "row"),
             turn.name(),
-            other.title()
+            other.title(),
+            moves(needs),
         )));
     }
     Ok(k)
