@@ -1107,7 +1107,7 @@ fn decode_turns_a_model_of_the_cnf_back_into_an_answer() {
     let unsat = postfacto(&["decode", input, "-"], "s UNSATISFIABLE\n");
     assert_eq!(unsat.code, 1, "{}", unsat.stderr);
     for (bad, says) in [
-        ("1 2 x", "'x' is not a literal"),
+        ("1 2 x", "\"x\" is not a literal"),
         ("99999", "variable 99999"),
     ] {
         let run = postfacto(&["decode", input, "-"], bad);

@@ -7,7 +7,8 @@ use std::path::{Path, PathBuf};
 
 use postfacto::analysis::{Analysis, Decoded};
 use postfacto::request::{first_solving, start_facts};
-use postfacto::solve::{parse_solver_output, Reconstructor, SolveError, Verdict};
+use postfacto::sat::parse_model;
+use postfacto::solve::{Reconstructor, SolveError};
 
 use postfacto::notation::Record;
 
@@ -125,7 +126,7 @@ pub fn decode(target: &Target, model: &Path, out: &mut impl Write) -> Result<Sta
     let (analysis, record) = chosen_record(&input, target)?;
     let model_input = read_input(Some(model))?;
     let text = model_input.text("the model")?;
-    let literals = model_literals(text)
+    let literals = parse_model(text)
         .map_err(|m| fail(Status::BadInput, format!("{}: {m}", model.display())))?;
     let Some(literals) = literals else {
         super::report(&format!(
@@ -170,34 +171,4 @@ pub fn decode(target: &Target, model: &Path, out: &mut impl Write) -> Result<Sta
             Ok(Status::Rejected)
         }
     }
-}
-
-/// The true literals of a solver's output: its `v` lines under `s
-/// SATISFIABLE`, or, with no `s` line, every number in the text (a bare
-/// model). `None` when the solver said UNSATISFIABLE or UNKNOWN.
-fn model_literals(text: &str) -> Result<Option<Vec<varisat::Lit>>, String> {
-    if text.lines().any(|l| l.trim_start().starts_with("s ")) {
-        return match parse_solver_output(text).map_err(|e| e.to_string())? {
-            Verdict::Satisfiable(model) => Ok(Some(model)),
-            _ => Ok(None),
-        };
-    }
-    let mut model = Vec::new();
-    for word in text
-        .lines()
-        .filter(|l| !l.starts_with('c'))
-        .flat_map(str::split_whitespace)
-    {
-        let word = word.strip_prefix('v').unwrap_or(word);
-        if word.is_empty() {
-            continue;
-        }
-        let value: isize = word
-            .parse()
-            .map_err(|_| format!("'{word}' is not a literal"))?;
-        if value != 0 {
-            model.push(varisat::Lit::from_dimacs(value));
-        }
-    }
-    Ok(Some(model))
 }

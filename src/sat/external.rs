@@ -31,7 +31,7 @@ pub enum Verdict {
 #[non_exhaustive]
 pub enum SolverOutputError {
     /// A `v` line holds something else than literals.
-    #[error("{0:?} on a v line is not a literal")]
+    #[error("{0:?} is not a literal")]
     NotALiteral(String),
     /// An `s` line of an unknown verdict.
     #[error("the solver says 's {0}'")]
@@ -71,6 +71,40 @@ pub fn parse_solver_output(text: &str) -> Result<Verdict, SolverOutputError> {
         Some(other) => Err(SolverOutputError::UnknownStatus(other.to_string())),
         None => Err(SolverOutputError::NoStatus),
     }
+}
+
+/// The true literals of a model: a solver's `v` lines under `s
+/// SATISFIABLE`, or, with no `s` line, every number of the text (the
+/// literals alone; `c` lines skipped). `None` when the solver said
+/// UNSATISFIABLE or UNKNOWN.
+///
+/// # Errors
+/// A word that is not a literal, or an `s` line of no known status.
+pub fn parse_model(text: &str) -> Result<Option<Vec<Lit>>, SolverOutputError> {
+    if text.lines().any(|l| l.trim_start().starts_with("s ")) {
+        return match parse_solver_output(text)? {
+            Verdict::Satisfiable(model) => Ok(Some(model)),
+            _ => Ok(None),
+        };
+    }
+    let mut model = Vec::new();
+    let words = text
+        .lines()
+        .filter(|l| !l.starts_with('c'))
+        .flat_map(str::split_whitespace);
+    for word in words {
+        let word = word.strip_prefix('v').unwrap_or(word);
+        if word.is_empty() {
+            continue;
+        }
+        let value: isize = word
+            .parse()
+            .map_err(|_| SolverOutputError::NotALiteral(word.to_string()))?;
+        if value != 0 {
+            model.push(Lit::from_dimacs(value));
+        }
+    }
+    Ok(Some(model))
 }
 
 /// Runs the outside solver `command` (program and arguments; the DIMACS

@@ -34,7 +34,7 @@ pub use self::smallest::{smallest_core_within, SmallestCore};
 pub use deadline::within;
 pub use dimacs::{AnnotatedCnf, GroupedClauses};
 pub use external::{
-    parse_solver_output, run_solver, run_solver_proving, SolverOutputError, Verdict,
+    parse_model, parse_solver_output, run_solver, run_solver_proving, SolverOutputError, Verdict,
 };
 pub use lucky::lucky_model;
 pub use oll::{minimize_true, CoreGuided};
