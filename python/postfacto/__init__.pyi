@@ -158,6 +158,17 @@ def cnf(
 ) -> str:
     """The formula ``solve`` hands its SAT solver, as DIMACS text."""
 
+def decode(
+    moves: MovesLike,
+    model: str,
+    rules: str = "english",
+    first: Optional[str] = None,
+    start: Optional[BoardLike] = None,
+    end: Optional[BoardLike] = None,
+    short_captures: bool = False,
+) -> Answer:
+    """A solver's model of ``cnf``'s formula (``s``/``v`` lines or literals) as its answer."""
+
 def legal_moves(position: BoardLike, rules: str = "english", turn: Optional[str] = None) -> List[str]:
     """The legal moves on ``position`` (a FEN names the side; rows need ``turn``)."""
 

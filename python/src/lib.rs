@@ -348,6 +348,29 @@ fn cnf(
         .map_err(|e| raised(py, e))
 }
 
+/// A SAT solver's model of `cnf`'s formula for the same moves and options
+/// (its `s` and `v` lines, or the literals alone) read back into the
+/// answer it stands for, replayed; `BadInput` when it is no answer.
+#[pyfunction]
+#[pyo3(signature = (moves, model, rules="english", first=None, start=None, end=None, short_captures=false))]
+#[allow(clippy::too_many_arguments)]
+fn decode(
+    py: Python<'_>,
+    moves: &Bound<'_, PyAny>,
+    model: &str,
+    rules: &str,
+    first: Option<&str>,
+    start: Option<&Bound<'_, PyAny>>,
+    end: Option<&Bound<'_, PyAny>>,
+    short_captures: bool,
+) -> PyResult<Answer> {
+    let fragment = described(moves, rules, first, start, end, short_captures)?;
+    let request = CnfRequest::new(fragment);
+    py.allow_threads(|| request.decode(model))
+        .map(|solved| Answer::of(&solved))
+        .map_err(|e| raised(py, e))
+}
+
 /// The legal moves of the side to move, every landing of a capture
 /// written, sorted as strings.
 #[pyfunction]
@@ -538,6 +561,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(solve, m)?)?;
     m.add_function(wrap_pyfunction!(repair, m)?)?;
     m.add_function(wrap_pyfunction!(cnf, m)?)?;
+    m.add_function(wrap_pyfunction!(decode, m)?)?;
     m.add_function(wrap_pyfunction!(legal_moves, m)?)?;
     m.add_function(wrap_pyfunction!(reach, m)?)?;
     m.add_function(wrap_pyfunction!(read_pdn, m)?)?;

@@ -119,6 +119,28 @@ def test_cnf_is_the_dimacs_text_of_the_binary():
     assert text == postfacto.cnf(["11-15"], rules="english", first="black")
 
 
+def test_a_model_of_the_cnf_decodes_to_its_answer():
+    moves = ["21-17", "13x22x31x24", "19x28"]
+    answer = postfacto.solve(moves, first="white")
+    text = postfacto.cnf(moves, first="white")
+    variables = int(next(l for l in text.splitlines() if l.startswith("p cnf")).split()[2])
+    # English: square n has variables 3n-2 (occupied), 3n-1 (white), 3n (king).
+    rows = answer.start.splitlines() if isinstance(answer.start, str) else list(answer.start)
+    pieces = [c for r, row in enumerate(rows) for i, c in enumerate(row) if (i + r) % 2 == 1]
+    literals = []
+    for n, piece in enumerate(pieces, start=1):
+        occupied, white, king = piece != ".", piece in "wW", piece in "WB"
+        literals += [(3 * n - 2) * (1 if occupied else -1), (3 * n - 1) * (1 if white else -1), 3 * n * (1 if king else -1)]
+    model = "s SATISFIABLE\nv " + " ".join(map(str, literals[:variables])) + " 0\n"
+    decoded = postfacto.decode(moves, model, first="white")
+    assert decoded.start_fen == answer.start_fen and decoded.end_fen == answer.end_fen
+    flipped = "v " + " ".join(str(-l) for l in literals[:variables]) + " 0\n"
+    with pytest.raises(postfacto.BadInput, match="not a model of the formula"):
+        postfacto.decode(moves, flipped, first="white")
+    with pytest.raises(postfacto.BadInput, match="the model"):
+        postfacto.decode(moves, "s UNSATISFIABLE\n", first="white")
+
+
 def test_reach_finds_a_shortest_game():
     after = postfacto.solve(["11-15", "23-19", "8-11"], start=None, first="black")
     # The position after 11-15 23-19 8-11 from the opening:

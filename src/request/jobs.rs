@@ -3,16 +3,17 @@
 
 use std::time::{Duration, Instant};
 
-use crate::analysis::Analysis;
+use crate::analysis::{Analysis, Decoded};
 use crate::archive::{reading, verify_archive, verify_games, GameReport, VerifyOptions};
 use crate::board::{Board, Color};
 use crate::notation::{games, to_fen, GameReading, RawGame, Record};
 use crate::reach::{Goal, Reach, ReachError, ReachOutcome};
 use crate::rules::Variant;
+use crate::sat::parse_model;
 use crate::solve::{Reconstructor, SolveError};
 
 use super::input::{first_solving, pdn_text};
-use super::{BoardText, Fragment, InputError, RequestError};
+use super::{BoardText, Fragment, InputError, Problem, RequestError, Solved};
 
 /// The legal moves on a board.
 #[derive(Clone, Debug)]
@@ -94,7 +95,50 @@ impl CnfRequest {
     /// # Errors
     /// Bad input, or the formula cannot be built.
     pub fn run(&self) -> Result<String, RequestError> {
-        let problems = self.fragment.problems()?;
+        let (problem, analysis) = self.chosen()?;
+        let cnf = analysis
+            .dimacs(&problem.record)
+            .map_err(RequestError::from_solve)?;
+        let mut text = Vec::new();
+        cnf.write_dimacs(&mut text)
+            .map_err(|e| SolveError::Internal(format!("writing DIMACS: {e}")))?;
+        Ok(String::from_utf8_lossy(&text).into_owned())
+    }
+
+    /// A solver's model of the formula [`CnfRequest::run`] gives (its `s`
+    /// and `v` lines, or the literals alone) read back into the answer it
+    /// stands for, replayed.
+    ///
+    /// # Errors
+    /// [`InputError::Model`] for a model that is no answer (unreadable,
+    /// not a model of the formula, rejected by the replayer, or none).
+    pub fn decode(&self, model: &str) -> Result<Solved, RequestError> {
+        let bad = |reason: String| RequestError::BadInput(InputError::Model { reason });
+        let literals = parse_model(model)
+            .map_err(|e| bad(e.to_string()))?
+            .ok_or_else(|| bad("the solver found none (s UNSATISFIABLE or UNKNOWN)".into()))?;
+        let (problem, analysis) = self.chosen()?;
+        let decoded = analysis
+            .decode(&problem.record, &literals)
+            .map_err(|e| match e {
+                SolveError::Unsupported(m) => bad(m),
+                other => RequestError::from_solve(other),
+            })?;
+        match decoded {
+            Decoded::Answer(solution) => Ok(Solved::checked(&problem, solution)?),
+            Decoded::Unsatisfied { clause, group } => Err(bad(format!(
+                "not a model of the formula: clause {clause} is false ({group})"
+            ))),
+            Decoded::Rejected { ply, why } => Err(bad(format!(
+                "a model of the formula, but the replayer rejects ply {ply}: {why}"
+            ))),
+        }
+    }
+
+    /// The fragment's problem under the first rule set it solves under
+    /// (the one its formula is written for), with its analysis.
+    fn chosen(&self) -> Result<(Problem, Analysis), RequestError> {
+        let mut problems = self.fragment.problems()?;
         let (chosen, _) = first_solving(
             &problems,
             |p| {
@@ -105,15 +149,9 @@ impl CnfRequest {
             None,
         )
         .map_err(RequestError::from_solve)?;
-        let problem = &problems[chosen];
-        let cnf = Analysis::new(problem.variant)
-            .facts(problem.known)
-            .dimacs(&problem.record)
-            .map_err(RequestError::from_solve)?;
-        let mut text = Vec::new();
-        cnf.write_dimacs(&mut text)
-            .map_err(|e| SolveError::Internal(format!("writing DIMACS: {e}")))?;
-        Ok(String::from_utf8_lossy(&text).into_owned())
+        let problem = problems.swap_remove(chosen);
+        let analysis = Analysis::new(problem.variant).facts(problem.known);
+        Ok((problem, analysis))
     }
 }
 

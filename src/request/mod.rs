@@ -90,6 +90,13 @@ pub enum InputError {
     /// A rule set postfacto does not know.
     #[error("unknown rule set '{0}' (known: english, russian, international, brazilian, pool, czech, italian, spanish, portuguese, canadian, auto)")]
     UnknownRules(String),
+    /// A solver's model that is no answer: unreadable, not a model of the
+    /// formula, one the replayer rejects, or none (UNSATISFIABLE).
+    #[error("the model: {reason}")]
+    Model {
+        /// What is wrong with it.
+        reason: String,
+    },
     /// A side that is neither white nor black.
     #[error("unknown side '{0}': white or black")]
     UnknownSide(String),
