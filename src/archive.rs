@@ -12,7 +12,7 @@ use crate::notation::{
     describe_leniencies, games, GameReading, Leniency, MoveNumbers, MovePattern, ParsePdnError,
     PdnGame, RawGame, Record, WrittenMove,
 };
-use crate::replay::{replay, replay_filling_within, ReplayError, MAX_FILLING_STEPS};
+use crate::replay::{replay, replay_filling_until, ReplayError, MAX_FILLING_STEPS};
 use crate::rules::{pdn_game_name, Variant};
 
 /// Where a game's rule set came from.
@@ -209,6 +209,10 @@ pub enum Verdict {
     Unreadable(ParsePdnError),
     /// Its rules are not postfacto's.
     Unsupported(UnsupportedGame),
+    /// No verdict: the search for the moves that fit its damaged ones
+    /// (`?`, captures written short) gave up (`--limit`, or a million
+    /// positions).
+    Undecided(String),
 }
 
 impl Verdict {
@@ -226,6 +230,7 @@ impl Verdict {
             Verdict::Illegal(_) => "illegal",
             Verdict::Unreadable(_) => "unreadable",
             Verdict::Unsupported(_) => "unsupported",
+            Verdict::Undecided(_) => "undecided",
         }
     }
 
@@ -236,6 +241,7 @@ impl Verdict {
             Verdict::Illegal(why) => Some(why.clone()),
             Verdict::Unreadable(e) => Some(e.to_string()),
             Verdict::Unsupported(u) => Some(u.to_string()),
+            Verdict::Undecided(why) => Some(why.clone()),
         }
     }
 }
@@ -248,6 +254,7 @@ impl fmt::Display for Verdict {
             Verdict::Illegal(why) => f.write_str(why),
             Verdict::Unreadable(e) => write!(f, "cannot be read: {e}"),
             Verdict::Unsupported(u) => write!(f, "{u}"),
+            Verdict::Undecided(why) => f.write_str(why),
         }
     }
 }
@@ -260,6 +267,9 @@ pub struct VerifyOptions {
     /// Refuse what real archives write but the standard does not
     /// (`--strict`), instead of reading it leniently with a note.
     pub strict: bool,
+    /// How long the search for a game's damaged moves may take (else it
+    /// stops after a million positions); past it the game is undecided.
+    pub limit: Option<std::time::Duration>,
 }
 
 /// One game checked: where it is, the rules it was checked under, the
@@ -336,7 +346,7 @@ pub fn verify_games(raw: &[RawGame<'_>], options: VerifyOptions) -> Vec<GameRepo
             .is_some_and(|r| r.from == RulesFrom::Inferred);
         let allowed = || Variant::candidates(game.square_names()).contains(&commonest);
         if report.verdict == Verdict::NoMoves && inferred && allowed() {
-            let trial = verdict_under(game, commonest, options.strict);
+            let trial = verdict_under(game, commonest, options);
             *report = trial.report(game, commonest, RulesFrom::Inferred);
         }
     }
@@ -360,10 +370,10 @@ pub fn verify_game(game: &RawGame<'_>, options: VerifyOptions) -> GameReport {
     }
     let rules = match stated_rules(game, options.given) {
         Ok(Some(rules)) => rules,
-        Ok(None) => return infer_and_verify(game, options.strict),
+        Ok(None) => return infer_and_verify(game, options),
         Err(unsupported) => return report(None, Verdict::Unsupported(unsupported)),
     };
-    let trial = verdict_under(game, rules.variant, options.strict);
+    let trial = verdict_under(game, rules.variant, options);
     let mut checked = trial.report(game, rules.variant, rules.from);
     checked.rules = Some(rules);
     checked
@@ -450,7 +460,8 @@ impl Trial {
 }
 
 /// The verdict on `game` under `variant`.
-fn verdict_under(game: &RawGame<'_>, variant: Variant, strict: bool) -> Trial {
+fn verdict_under(game: &RawGame<'_>, variant: Variant, options: VerifyOptions) -> Trial {
+    let strict = options.strict;
     let read = match game.read(GameReading {
         strict,
         ..reading(variant)
@@ -474,7 +485,7 @@ fn verdict_under(game: &RawGame<'_>, variant: Variant, strict: bool) -> Trial {
         };
     }
     let lines: Vec<usize> = game.moves.iter().map(|m| m.line).collect();
-    match check_moves(&read, variant, strict, &lines) {
+    match check_moves(&read, variant, options, &lines) {
         Ok(notes) => Trial {
             verdict: Verdict::Ok,
             reached: Some(read.record.plies()),
@@ -483,10 +494,13 @@ fn verdict_under(game: &RawGame<'_>, variant: Variant, strict: bool) -> Trial {
         },
         Err(failure) => {
             let ply = failure.ply();
+            let words = failure.words(&read.record, &move_numbers(game, variant));
             Trial {
-                verdict: Verdict::Illegal(
-                    failure.words(&read.record, &move_numbers(game, variant)),
-                ),
+                verdict: if failure.gave_up() {
+                    Verdict::Undecided(words)
+                } else {
+                    Verdict::Illegal(words)
+                },
                 reached: Some(ply.saturating_sub(1)),
                 failed_at: Some(ply),
                 notes: read.notes,
@@ -503,6 +517,14 @@ pub fn move_numbers(game: &RawGame<'_>, variant: Variant) -> MoveNumbers {
     }
 }
 
+/// The search for the moves that fit the damaged ones gave up.
+fn gave_up(failure: &ReplayError) -> bool {
+    matches!(
+        failure.violation,
+        crate::rules::Violation::SearchGaveUp { .. }
+    )
+}
+
 /// Why a game does not replay: its FEN position, or a ply.
 #[derive(Debug)]
 enum CheckFailure {
@@ -513,6 +535,11 @@ enum CheckFailure {
 }
 
 impl CheckFailure {
+    /// The search for the damaged moves gave up: no verdict.
+    fn gave_up(&self) -> bool {
+        matches!(self, CheckFailure::Ply(e) if gave_up(e))
+    }
+
     /// The ply that fails; 0 for the FEN position.
     fn ply(&self) -> usize {
         match self {
@@ -556,7 +583,7 @@ pub fn start_of(game: &PdnGame, variant: Variant) -> Board {
 fn check_moves(
     game: &PdnGame,
     variant: Variant,
-    strict: bool,
+    options: VerifyOptions,
     lines: &[usize],
 ) -> Result<Vec<Leniency>, CheckFailure> {
     let rules = variant.rules();
@@ -564,14 +591,22 @@ fn check_moves(
     if let Some(problem) = rules.start_problems(&start).first() {
         return Err(CheckFailure::Fen(problem.to_string()));
     }
-    let failure = match replay_filled(rules, &start, &game.record, MAX_FILLING_STEPS) {
+    // A limit bounds the search by time instead of positions.
+    let (steps, deadline) = match options.limit {
+        Some(limit) => (usize::MAX - 1, Some(std::time::Instant::now() + limit)),
+        None => (MAX_FILLING_STEPS, None),
+    };
+    let failure = match replay_filled_until(rules, &start, &game.record, steps, deadline) {
         Ok(filled) => {
             let mut notes = game.notes.clone();
             name_separators(&mut notes, &filled, variant);
             return Ok(notes);
         }
+        // No verdict: no lenient reading is tried in its place.
+        Err(failure) if gave_up(&failure) => return Err(CheckFailure::Ply(failure)),
         Err(failure) => failure,
     };
+    let strict = options.strict;
     let line_of = |ply: usize| lines.get(ply - 1).copied().unwrap_or(game.record.line);
     let lenient = (!strict).then(|| {
         ply_by_ply(game, variant, &start, failure.clone(), line_of)
@@ -668,8 +703,19 @@ fn replay_filled(
     record: &Record,
     max_steps: usize,
 ) -> Result<Record, ReplayError> {
+    replay_filled_until(rules, start, record, max_steps, None)
+}
+
+/// [`replay_filled`] that also gives up when `deadline` passes.
+fn replay_filled_until(
+    rules: &dyn crate::rules::Rules,
+    start: &Board,
+    record: &Record,
+    max_steps: usize,
+    deadline: Option<std::time::Instant>,
+) -> Result<Record, ReplayError> {
     if record.is_damaged() {
-        return replay_filling_within(rules, start, record, None, max_steps)
+        return replay_filling_until(rules, start, record, None, max_steps, deadline)
             .map(|(_, filled)| filled);
     }
     replay(rules, start, record).map(|_| record.clone())
@@ -716,7 +762,7 @@ fn name_separators(notes: &mut [Leniency], filled: &Record, variant: Variant) {
 /// replays it, the other rule sets of its kind of notation are tried too
 /// (a miswritten square `55` in a game of the 10x10 board must not make it
 /// a 12x12 game).
-fn infer_and_verify(game: &RawGame<'_>, strict: bool) -> GameReport {
+fn infer_and_verify(game: &RawGame<'_>, options: VerifyOptions) -> GameReport {
     let names = game.square_names();
     let narrowed = Variant::candidates(names);
     // A numbered square beyond the smaller boards may be a miswritten one:
@@ -734,7 +780,7 @@ fn infer_and_verify(game: &RawGame<'_>, strict: bool) -> GameReport {
     let mut tried = Vec::new();
     for variant in narrowed.iter().copied().chain(wider) {
         tried.push(variant);
-        let trial = verdict_under(game, variant, strict);
+        let trial = verdict_under(game, variant, options);
         let better = best.as_ref().is_none_or(|(_, b)| trial.rank() > b.rank());
         if better {
             best = Some((variant, trial));
@@ -772,6 +818,8 @@ pub struct Tally {
     pub unreadable: usize,
     /// Games of rules postfacto does not play.
     pub unsupported: usize,
+    /// Games whose search for their damaged moves gave up.
+    pub undecided: usize,
 }
 
 impl Tally {
@@ -783,18 +831,19 @@ impl Tally {
             Verdict::Illegal(_) => &mut self.illegal,
             Verdict::Unreadable(_) => &mut self.unreadable,
             Verdict::Unsupported(_) => &mut self.unsupported,
+            Verdict::Undecided(_) => &mut self.undecided,
         };
         *slot += 1;
     }
 
     /// Every game with moves replays (diagrams do not count against it).
     pub fn all_ok(&self) -> bool {
-        self.illegal + self.unreadable + self.unsupported == 0
+        self.illegal + self.unreadable + self.unsupported + self.undecided == 0
     }
 
     /// All games counted.
     pub fn games(&self) -> usize {
-        self.ok + self.illegal + self.no_moves + self.unreadable + self.unsupported
+        self.ok + self.illegal + self.no_moves + self.unreadable + self.unsupported + self.undecided
     }
 }
 
@@ -810,6 +859,10 @@ impl fmt::Display for Tally {
             self.no_moves,
             self.unreadable,
             self.unsupported
-        )
+        )?;
+        if self.undecided > 0 {
+            write!(f, ", {} undecided", self.undecided)?;
+        }
+        Ok(())
     }
 }

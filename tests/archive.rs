@@ -541,3 +541,44 @@ fn verify_pdn_takes_a_folder_standard_input_and_quiet() {
     assert_eq!(stdin.code, 0, "{}", stdin.stderr);
     assert_eq!(stdin.stdout, "game 1 (line 1): OK\n");
 }
+
+/// A game whose damaged moves take too long to fill in is undecided (exit
+/// 3), never called illegal: `verify --pdn --limit` bounds each game.
+#[test]
+fn a_pdn_game_whose_search_gives_up_is_undecided() {
+    let moves: Vec<String> = (1..=10).map(|n| format!("{n}. ? ?")).collect();
+    let game = format!("[Event \"torn\"]\n{} 11. 28x1 *\n", moves.join(" "));
+    let file = scratch("torn.pdn", &game);
+    let run = postfacto(
+        &[
+            "verify",
+            "--pdn",
+            "--limit",
+            "200ms",
+            file.to_str().unwrap(),
+        ],
+        "",
+    );
+    assert_eq!(run.code, 3, "{}{}", run.stdout, run.stderr);
+    assert!(
+        run.stdout
+            .contains("undecided: the search for moves that fit the damaged ones stopped after"),
+        "{}",
+        run.stdout
+    );
+    assert!(run.stderr.contains(", 1 undecided"), "{}", run.stderr);
+    let json = postfacto(
+        &[
+            "verify",
+            "--pdn",
+            "--limit",
+            "200ms",
+            "--format",
+            "json",
+            file.to_str().unwrap(),
+        ],
+        "",
+    );
+    let object: serde_json::Value = serde_json::from_str(json.stdout.trim()).unwrap();
+    assert_eq!(object["status"], "undecided");
+}

@@ -68,23 +68,7 @@ fn dispatch(request: Request, out: &mut impl Write) -> Result<Status, Failure> {
             reading,
             repair,
         } => verify::run(&input, &answer, reading, (repair, limit), out),
-        Request::VerifyPdn {
-            file,
-            rules,
-            repair,
-            strict,
-            json,
-            quiet,
-        } => {
-            let options = verify::PdnOptions {
-                rules,
-                repair,
-                strict,
-                json,
-                quiet,
-            };
-            verify::run_pdn_files(&file, options, out)
-        }
+        Request::VerifyPdn { file, options } => verify::run_pdn_files(&file, options, out),
         Request::Cnf { target, output } => cnf::run(&target, output, out),
         Request::Decode { target, model } => cnf::decode(&target, &model, out),
         Request::Moves {

@@ -35,11 +35,7 @@ pub enum Request {
     },
     VerifyPdn {
         file: PathBuf,
-        rules: RulesChoice,
-        repair: Option<RepairRequest>,
-        strict: bool,
-        json: bool,
-        quiet: bool,
+        options: super::verify::PdnOptions,
     },
     Cnf {
         target: Target,
@@ -184,11 +180,14 @@ fn verify_request(args: VerifyArgs) -> Result<Request, Failure> {
     match (pdn, args.input, args.answer) {
         (Some(file), _, _) => Ok(Request::VerifyPdn {
             file,
-            rules,
-            repair,
-            strict: args.strict,
-            json: args.format == super::args::VerifyFormatArg::Json,
-            quiet: args.quiet,
+            options: super::verify::PdnOptions {
+                rules,
+                repair,
+                strict: args.strict,
+                json: args.format == super::args::VerifyFormatArg::Json,
+                quiet: args.quiet,
+                limit: args.limit,
+            },
         }),
         (None, Some(input), Some(answer)) => Ok(Request::Verify {
             input,

@@ -37,6 +37,8 @@ pub struct PdnOptions {
     pub json: bool,
     /// No summary line.
     pub quiet: bool,
+    /// How long one game's judgement may take (`--limit`).
+    pub limit: Option<Duration>,
 }
 
 /// `verify --pdn` on a file, or on every `*.pdn` of a folder (each line
@@ -94,6 +96,7 @@ pub fn run_pdn(
     let verify = VerifyOptions {
         given: options.rules.given(),
         strict: options.strict,
+        limit: options.limit,
     };
     let reports = verify_games(&raw, verify);
     let mut tally = Tally::default();
@@ -152,6 +155,9 @@ pub fn run_pdn(
             "{}: the time limit passed before some repairs were decided",
             input.name
         ));
+        return Ok(Status::Undecided);
+    }
+    if tally.undecided > 0 {
         return Ok(Status::Undecided);
     }
     Ok(if tally.all_ok() {
