@@ -272,6 +272,24 @@ pub struct VerifyOptions {
     pub limit: Option<std::time::Duration>,
 }
 
+/// How one game is judged: strictly or not, and until when its search
+/// for damaged moves may run (one deadline for every rule set tried).
+#[derive(Clone, Copy, Debug)]
+struct Judging {
+    strict: bool,
+    deadline: Option<std::time::Instant>,
+}
+
+impl Judging {
+    /// From now on, as `options` ask.
+    fn of(options: VerifyOptions) -> Judging {
+        Judging {
+            strict: options.strict,
+            deadline: options.limit.map(|l| std::time::Instant::now() + l),
+        }
+    }
+}
+
 /// One game checked: where it is, the rules it was checked under, the
 /// verdict, and what of it was read leniently.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -346,7 +364,7 @@ pub fn verify_games(raw: &[RawGame<'_>], options: VerifyOptions) -> Vec<GameRepo
             .is_some_and(|r| r.from == RulesFrom::Inferred);
         let allowed = || Variant::candidates(game.square_names()).contains(&commonest);
         if report.verdict == Verdict::NoMoves && inferred && allowed() {
-            let trial = verdict_under(game, commonest, options);
+            let trial = verdict_under(game, commonest, Judging::of(options));
             *report = trial.report(game, commonest, RulesFrom::Inferred);
         }
     }
@@ -370,10 +388,10 @@ pub fn verify_game(game: &RawGame<'_>, options: VerifyOptions) -> GameReport {
     }
     let rules = match stated_rules(game, options.given) {
         Ok(Some(rules)) => rules,
-        Ok(None) => return infer_and_verify(game, options),
+        Ok(None) => return infer_and_verify(game, Judging::of(options)),
         Err(unsupported) => return report(None, Verdict::Unsupported(unsupported)),
     };
-    let trial = verdict_under(game, rules.variant, options);
+    let trial = verdict_under(game, rules.variant, Judging::of(options));
     let mut checked = trial.report(game, rules.variant, rules.from);
     checked.rules = Some(rules);
     checked
@@ -460,8 +478,8 @@ impl Trial {
 }
 
 /// The verdict on `game` under `variant`.
-fn verdict_under(game: &RawGame<'_>, variant: Variant, options: VerifyOptions) -> Trial {
-    let strict = options.strict;
+fn verdict_under(game: &RawGame<'_>, variant: Variant, judging: Judging) -> Trial {
+    let strict = judging.strict;
     let read = match game.read(GameReading {
         strict,
         ..reading(variant)
@@ -485,7 +503,7 @@ fn verdict_under(game: &RawGame<'_>, variant: Variant, options: VerifyOptions) -
         };
     }
     let lines: Vec<usize> = game.moves.iter().map(|m| m.line).collect();
-    match check_moves(&read, variant, options, &lines) {
+    match check_moves(&read, variant, judging, &lines) {
         Ok(notes) => Trial {
             verdict: Verdict::Ok,
             reached: Some(read.record.plies()),
@@ -583,7 +601,7 @@ pub fn start_of(game: &PdnGame, variant: Variant) -> Board {
 fn check_moves(
     game: &PdnGame,
     variant: Variant,
-    options: VerifyOptions,
+    judging: Judging,
     lines: &[usize],
 ) -> Result<Vec<Leniency>, CheckFailure> {
     let rules = variant.rules();
@@ -592,10 +610,11 @@ fn check_moves(
         return Err(CheckFailure::Fen(problem.to_string()));
     }
     // A limit bounds the search by time instead of positions.
-    let (steps, deadline) = match options.limit {
-        Some(limit) => (usize::MAX - 1, Some(std::time::Instant::now() + limit)),
-        None => (MAX_FILLING_STEPS, None),
+    let steps = match judging.deadline {
+        Some(_) => usize::MAX - 1,
+        None => MAX_FILLING_STEPS,
     };
+    let deadline = judging.deadline;
     let failure = match replay_filled_until(rules, &start, &game.record, steps, deadline) {
         Ok(filled) => {
             let mut notes = game.notes.clone();
@@ -606,7 +625,7 @@ fn check_moves(
         Err(failure) if gave_up(&failure) => return Err(CheckFailure::Ply(failure)),
         Err(failure) => failure,
     };
-    let strict = options.strict;
+    let strict = judging.strict;
     let line_of = |ply: usize| lines.get(ply - 1).copied().unwrap_or(game.record.line);
     let lenient = (!strict).then(|| {
         ply_by_ply(game, variant, &start, failure.clone(), line_of)
@@ -762,7 +781,7 @@ fn name_separators(notes: &mut [Leniency], filled: &Record, variant: Variant) {
 /// replays it, the other rule sets of its kind of notation are tried too
 /// (a miswritten square `55` in a game of the 10x10 board must not make it
 /// a 12x12 game).
-fn infer_and_verify(game: &RawGame<'_>, options: VerifyOptions) -> GameReport {
+fn infer_and_verify(game: &RawGame<'_>, judging: Judging) -> GameReport {
     let names = game.square_names();
     let narrowed = Variant::candidates(names);
     // A numbered square beyond the smaller boards may be a miswritten one:
@@ -780,7 +799,7 @@ fn infer_and_verify(game: &RawGame<'_>, options: VerifyOptions) -> GameReport {
     let mut tried = Vec::new();
     for variant in narrowed.iter().copied().chain(wider) {
         tried.push(variant);
-        let trial = verdict_under(game, variant, options);
+        let trial = verdict_under(game, variant, judging);
         let better = best.as_ref().is_none_or(|(_, b)| trial.rank() > b.rank());
         if better {
             best = Some((variant, trial));
