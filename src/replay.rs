@@ -337,6 +337,8 @@ impl std::error::Error for Rejection {}
 
 /// Judges `answer` for `record`: the start board must obey the start rules, the
 /// moves must replay from it, and they must reach exactly the answer's end board.
+/// A damaged record's moves are filled in by a bounded search towards the
+/// end board; cut short, that is [`Rejection::Undecided`], not a rejection.
 ///
 /// # Errors
 /// The first problem found.
@@ -348,6 +350,10 @@ pub fn judge(rules: &dyn Rules, record: &Record, answer: &Answer) -> Result<(), 
         // The filling that ends on the answer's end board, if any does.
         match replay_filling(rules, &answer.start, record, Some(&answer.end)) {
             Ok((end, _)) => end,
+            // Cut short: no verdict, not the first filling's.
+            Err(e) if matches!(e.violation, Violation::SearchGaveUp { .. }) => {
+                return Err(Rejection::Undecided(e.violation.to_string()))
+            }
             Err(_) => replay(rules, &answer.start, record).map_err(Rejection::Illegal)?,
         }
     } else {
