@@ -343,16 +343,38 @@ impl std::error::Error for Rejection {}
 /// # Errors
 /// The first problem found.
 pub fn judge(rules: &dyn Rules, record: &Record, answer: &Answer) -> Result<(), Rejection> {
+    judge_within(rules, record, answer, None)
+}
+
+/// [`judge`] whose search for a damaged record's filling is bounded by
+/// `limit` (time) instead of [`MAX_FILLING_STEPS`] positions.
+///
+/// # Errors
+/// As [`judge`].
+pub fn judge_within(
+    rules: &dyn Rules,
+    record: &Record,
+    answer: &Answer,
+    limit: Option<std::time::Duration>,
+) -> Result<(), Rejection> {
     if let Some(&problem) = rules.start_problems(&answer.start).first() {
         return Err(Rejection::BadStart(problem));
     }
     let end = if record.is_damaged() {
+        let (steps, deadline) = match limit {
+            Some(limit) => (usize::MAX - 1, Some(std::time::Instant::now() + limit)),
+            None => (MAX_FILLING_STEPS, None),
+        };
         // The filling that ends on the answer's end board, if any does.
-        match replay_filling(rules, &answer.start, record, Some(&answer.end)) {
+        let end = Some(&answer.end);
+        match replay_filling_until(rules, &answer.start, record, end, steps, deadline) {
             Ok((end, _)) => end,
             // Cut short: no verdict, not the first filling's.
             Err(e) if matches!(e.violation, Violation::SearchGaveUp { .. }) => {
-                return Err(Rejection::Undecided(e.violation.to_string()))
+                return Err(Rejection::Undecided(format!(
+                    "{}; --limit gives the search more time",
+                    e.violation
+                )))
             }
             Err(_) => replay(rules, &answer.start, record).map_err(Rejection::Illegal)?,
         }

@@ -15,9 +15,8 @@ use postfacto::board::PartialBoard;
 use postfacto::encode::BoardFacts;
 use postfacto::notation::plural;
 use postfacto::notation::{games, parse_answers_on, parse_named_answers_on, Answer, MoveNumbers};
-use postfacto::replay::Rejection;
+use postfacto::replay::{judge_within, Rejection};
 use postfacto::rules::Variant;
-use postfacto::solve::judge_answer;
 
 use super::input::{read_input, read_items, Item, Reading, RulesChoice};
 use super::request::RepairRequest;
@@ -366,7 +365,7 @@ fn judged(
         .iter()
         .find(|r| r.variant == variant)
         .ok_or_else(|| format!("the record is not written in {} notation", variant.name()))?;
-    let rejected = match judge_answer(&reader.record, variant, answer, limit) {
+    let rejected = match judge_within(variant.rules(), &reader.record, answer, limit) {
         Err(Rejection::Undecided(why)) => {
             return Err(Rejected {
                 why,

@@ -24,7 +24,7 @@ use std::time::Duration;
 use crate::board::Board;
 use crate::encode::BoardFacts;
 use crate::notation::{Answer, Record};
-use crate::replay::{judge, replay, replay_filling_until, Rejection};
+use crate::replay::replay;
 use crate::rules::Variant;
 use crate::sat::SatError;
 
@@ -358,47 +358,6 @@ pub fn check_facts(answer: &Answer, known: crate::encode::BoardFacts) -> Result<
         }
     }
     Ok(())
-}
-
-/// The judge of an answer: [`crate::replay::judge`], whose search for a
-/// damaged record's filling (the moves that fit, ending on the answer's
-/// end board) is bounded: by [`crate::replay::MAX_FILLING_STEPS`]
-/// positions, or with a `limit` by time alone. A search cut short is no
-/// verdict ([`Rejection::Undecided`]), never a rejection: a valid answer
-/// to a record with many `?` on an open board may take longer to confirm
-/// than to find.
-///
-/// # Errors
-/// The [`Rejection`].
-pub fn judge_answer(
-    record: &Record,
-    variant: Variant,
-    answer: &Answer,
-    limit: Option<Duration>,
-) -> Result<(), Rejection> {
-    let rules = variant.rules();
-    if !record.is_damaged() {
-        return judge(rules, record, answer);
-    }
-    if let Some(&problem) = rules.start_problems(&answer.start).first() {
-        return Err(Rejection::BadStart(problem));
-    }
-    let (steps, deadline) = match limit {
-        Some(limit) => (usize::MAX - 1, Some(std::time::Instant::now() + limit)),
-        None => (crate::replay::MAX_FILLING_STEPS, None),
-    };
-    let end = Some(&answer.end);
-    match replay_filling_until(rules, &answer.start, record, end, steps, deadline) {
-        Ok((_, filled)) => judge(rules, &filled, answer),
-        Err(e) if matches!(e.violation, crate::rules::Violation::SearchGaveUp { .. }) => {
-            Err(Rejection::Undecided(format!(
-                "{}; --limit gives the search more time",
-                e.violation
-            )))
-        }
-        // No filling ends there: the first filling's verdict says why.
-        Err(_) => judge(rules, record, answer),
-    }
 }
 
 /// Checks a start board that `who` (e.g. "the dfs engine") found for
