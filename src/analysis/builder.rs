@@ -209,9 +209,7 @@ impl Analysis {
     /// [`SolveError::Unsupported`] for a model with variables the formula
     /// does not have; other [`SolveError`]s if the record cannot be encoded.
     pub fn decode(&self, record: &Record, model: &[varisat::Lit]) -> Result<Decoded, SolveError> {
-        let read = self.as_solved(record)?;
-        let cnf = refined_dimacs(&read, self.variant, self.known)?;
-        decode_model(&read, self.variant, self.known, &cnf, model)
+        decode_model(&*self.as_solved(record)?, self.variant, self.known, model)
     }
 
     /// Writes a proof that no start board exists to `out`: `Ok(true)`

@@ -5,11 +5,13 @@
 
 use varisat::Lit;
 
-use crate::encode::{dimacs_encoded, BoardFacts};
+use crate::encode::BoardFacts;
 use crate::notation::Record;
 use crate::rules::Variant;
 use crate::solve::refine::Check;
-use crate::solve::{checked_answer, Formula, Solution, SolveError, SolveStats};
+use crate::solve::{checked_answer, Solution, SolveError, SolveStats};
+
+use super::proof::refined_formula;
 
 /// What a model of a record's formula is.
 #[derive(Clone, Debug)]
@@ -45,9 +47,9 @@ pub fn decode_model(
     record: &Record,
     variant: Variant,
     known: BoardFacts,
-    cnf: &crate::sat::AnnotatedCnf,
     model: &[Lit],
 ) -> Result<Decoded, SolveError> {
+    let (cnf, formula) = refined_formula(record, variant, known)?;
     let vars = cnf.formula().var_count();
     if let Some(far) = model.iter().find(|l| l.index() >= vars) {
         return Err(SolveError::Unsupported(format!(
@@ -71,13 +73,6 @@ pub fn decode_model(
         .enumerate()
         .map(|(i, &v)| Lit::from_index(i, v))
         .collect();
-    let (_, encoded) = dimacs_encoded(record, variant, known)?;
-    let formula = Formula {
-        variant,
-        record: record.clone(),
-        known,
-        encoded,
-    };
     match formula.refiner().check(&full)? {
         Check::Answer { start, filled, .. } => {
             let answer = checked_answer(&filled, start, "the model", variant)?;

@@ -120,16 +120,29 @@ pub fn refined_dimacs(
     variant: Variant,
     known: BoardFacts,
 ) -> Result<AnnotatedCnf, SolveError> {
+    refined_formula(record, variant, known).map(|(cnf, _)| cnf)
+}
+
+/// [`refined_dimacs`] with the formula it was written from, whose
+/// refiner reads its models back (`decode`).
+///
+/// # Errors
+/// As [`refined_dimacs`].
+pub(crate) fn refined_formula(
+    record: &Record,
+    variant: Variant,
+    known: BoardFacts,
+) -> Result<(AnnotatedCnf, Formula), SolveError> {
     let (mut cnf, encoded) = dimacs_encoded(record, variant, known)?;
-    if encoded.layout.is_none() && !variant.facts().movement.choice_learned() {
-        return Ok(cnf);
-    }
     let mut formula = Formula {
         variant,
         record: record.clone(),
         known,
         encoded,
     };
+    if formula.encoded.layout.is_none() && !variant.facts().movement.choice_learned() {
+        return Ok((cnf, formula));
+    }
     let canonical = solve_canonically(&mut formula, cnf.formula())?;
     if !canonical.learned.is_empty() {
         cnf.comment(format!(
@@ -141,7 +154,7 @@ pub fn refined_dimacs(
         cnf.begin_group(format!("learned at ply {}: {}", learned.ply, learned.why));
         cnf.add_clause(&learned.clause);
     }
-    Ok(cnf)
+    Ok((cnf, formula))
 }
 
 #[cfg(test)]
