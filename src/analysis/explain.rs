@@ -8,7 +8,7 @@ use itertools::Itertools;
 use varisat::Lit;
 
 use crate::board::Color;
-use crate::board::{Board, Square, Topology};
+use crate::board::{Board, PartialBoard, Square, Topology};
 use crate::encode::vars::{self, lit, Fact};
 use crate::encode::{BoardFacts, Rule};
 use crate::notation::{MoveNumbers, Record};
@@ -140,19 +140,13 @@ fn broken_from_known_start(
     variant: Variant,
     known: BoardFacts,
 ) -> Option<ReplayError> {
-    let start = known.start?;
-    if start.known != variant.topology().all_bits() {
-        return None;
+    let start = known.start.filter(PartialBoard::is_whole)?;
+    if record.is_damaged() {
+        // Read whole: the record with every move as written.
+        let whole = record.as_written(variant.geometry())?;
+        return replay(variant.rules(), &start.board, &whole).err();
     }
-    let whole = if record.is_damaged() {
-        Record {
-            written: None,
-            ..record.as_written(variant.geometry())?
-        }
-    } else {
-        record.clone()
-    };
-    replay(variant.rules(), &start.board, &whole).err()
+    replay(variant.rules(), &start.board, record).err()
 }
 
 /// A known ply's rule with the clauses refinement learned for it (the
@@ -652,16 +646,11 @@ mod tests {
 
     #[test]
     fn a_known_start_is_explained_by_the_ply_the_replayer_rejects() {
-        use crate::board::PartialBoard;
         // From the opening, Black's 11-15 then White's 22-18, then Black
         // must take 15x22 but steps 12-16.
         let game = record("B 3\n11-15\n22-18\n12-16\n");
-        let opening = Variant::English.topology().opening();
         let known = BoardFacts {
-            start: Some(PartialBoard {
-                board: opening,
-                known: Variant::English.topology().all_bits(),
-            }),
+            start: Some(PartialBoard::whole(Variant::English.topology().opening())),
             end: None,
         };
         let e = explain_impossible_knowing(&game, Variant::English, known)

@@ -222,6 +222,19 @@ pub struct PartialBoard {
 }
 
 impl PartialBoard {
+    /// `board` known on every square.
+    pub fn whole(board: Board) -> PartialBoard {
+        PartialBoard {
+            known: board.topology().all_bits(),
+            board,
+        }
+    }
+
+    /// Every square is known.
+    pub fn is_whole(&self) -> bool {
+        self.known == self.board.topology().all_bits()
+    }
+
     /// The known squares, in numbering order, with what they hold.
     pub fn facts(&self) -> impl Iterator<Item = (Square, Option<Piece>)> + '_ {
         self.board

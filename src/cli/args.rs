@@ -475,7 +475,7 @@ impl ValueEnum for RulesArg {
     fn to_possible_value(&self) -> Option<clap::builder::PossibleValue> {
         use clap::builder::PossibleValue;
         Some(match self.0 {
-            Some(v) => PossibleValue::new(v.name()).help(v.facts().summary),
+            Some(v) => RuleSetArg(v).to_possible_value()?,
             None => PossibleValue::new("auto").help(
                 "Inferred from the notation, and from which rule set the record replays or solves under (`solve`, `verify`, `cnf`)",
             ),

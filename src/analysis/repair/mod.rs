@@ -282,10 +282,7 @@ pub fn repair_game(
     let Ok(read) = game.read(crate::archive::reading(variant)) else {
         return Ok(None);
     };
-    let start = PartialBoard {
-        board: crate::archive::start_of(&read, variant),
-        known: variant.topology().all_bits(),
-    };
+    let start = PartialBoard::whole(crate::archive::start_of(&read, variant));
     let known = BoardFacts {
         start: Some(start),
         end: None,
@@ -413,10 +410,7 @@ mod tests {
         let record = &parse_records("B 3\n11-15\n22-17\n17-14\n").unwrap()[0];
         let opening = Variant::English.topology().opening();
         let known = BoardFacts {
-            start: Some(PartialBoard {
-                board: opening,
-                known: Variant::English.topology().all_bits(),
-            }),
+            start: Some(PartialBoard::whole(opening)),
             end: None,
         };
         let options = RepairOptions {
