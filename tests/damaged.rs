@@ -969,72 +969,47 @@ fn a_capture_written_whole_is_not_a_damaged_move() {
 /// bounds it by time instead of positions.
 #[test]
 fn a_judge_that_gives_up_is_undecided_not_a_rejection() {
-    let records = postfacto(
-        &[
-            "generate",
-            "--count",
-            "1",
-            "--plies",
-            "40",
-            "--unknown-moves",
-            "20",
-            "--seed",
-            "7",
-        ],
-        "",
+    // A generated record with `unknown` of its 40 plies a lone `?`, and
+    // the answer `solve` gives it, judged within 300 ms.
+    let judged = |name: &str, unknown: &str| {
+        let records = postfacto(
+            &[
+                "generate",
+                "--count",
+                "1",
+                "--plies",
+                "40",
+                "--unknown-moves",
+                unknown,
+                "--seed",
+                "7",
+            ],
+            "",
+        );
+        assert_eq!(records.code, 0, "{}", records.stderr);
+        let input = scratch(&format!("{name}.in"), &records.stdout);
+        let solved = postfacto(&["solve", input.to_str().unwrap()], "");
+        assert_eq!(solved.code, 0, "{}", solved.stderr);
+        let answer = scratch(&format!("{name}.ans"), &solved.stdout);
+        let (input, answer) = (input.to_str().unwrap(), answer.to_str().unwrap());
+        postfacto(&["verify", "--limit", "300ms", input, answer], "")
+    };
+    let judged_many = judged("many-unknowns", "20");
+    assert_eq!(
+        judged_many.code, 3,
+        "{}{}",
+        judged_many.stdout, judged_many.stderr
     );
-    assert_eq!(records.code, 0, "{}", records.stderr);
-    let input = scratch("many-unknowns.in", &records.stdout);
-    let solved = postfacto(&["solve", input.to_str().unwrap()], "");
-    assert_eq!(solved.code, 0, "{}", solved.stderr);
-    let answer = scratch("many-unknowns.ans", &solved.stdout);
-    let judged = postfacto(
-        &[
-            "verify",
-            "--limit",
-            "300ms",
-            input.to_str().unwrap(),
-            answer.to_str().unwrap(),
-        ],
-        "",
-    );
-    assert_eq!(judged.code, 3, "{}{}", judged.stdout, judged.stderr);
     assert!(
-        judged.stdout.starts_with(
+        judged_many.stdout.starts_with(
             "undecided: the search for moves that fit the damaged ones stopped after "
-        ) && judged.stdout.contains("--limit gives the search more time"),
+        ) && judged_many
+            .stdout
+            .contains("--limit gives the search more time"),
         "{}",
-        judged.stdout
+        judged_many.stdout
     );
     // A record with few unknowns is confirmed within the same limit.
-    let few = postfacto(
-        &[
-            "generate",
-            "--count",
-            "1",
-            "--plies",
-            "40",
-            "--unknown-moves",
-            "5",
-            "--seed",
-            "7",
-        ],
-        "",
-    );
-    let input = scratch("few-unknowns.in", &few.stdout);
-    let answer = scratch(
-        "few-unknowns.ans",
-        &postfacto(&["solve", input.to_str().unwrap()], "").stdout,
-    );
-    let judged = postfacto(
-        &[
-            "verify",
-            "--limit",
-            "300ms",
-            input.to_str().unwrap(),
-            answer.to_str().unwrap(),
-        ],
-        "",
-    );
-    assert_eq!(judged.stdout, "OK\n", "{}", judged.stderr);
+    let judged_few = judged("few-unknowns", "5");
+    assert_eq!(judged_few.stdout, "OK\n", "{}", judged_few.stderr);
 }
