@@ -27,6 +27,7 @@ pub mod checks;
 pub mod encode;
 pub mod hard;
 pub mod notation;
+pub mod output;
 pub mod pawns;
 pub mod random;
 pub mod reach;

@@ -13,7 +13,7 @@ use postfacto::replay::judge;
 use postfacto::rules::Variant;
 
 use super::tables::{Cell, Tables};
-use super::{fail, on_path, Failure, Status};
+use super::{fail, Failure, Status};
 
 /// Splits a command line given as one string ("prog --flag") into words.
 pub fn command_words(command: &str) -> Vec<String> {
@@ -150,7 +150,7 @@ pub fn run(
 /// Checks that an outside command (`--against`) names a program that exists.
 pub fn outside_program(command: &[String]) -> Result<(), Failure> {
     match command.first() {
-        Some(program) if on_path(program) => Ok(()),
+        Some(program) if postfacto::solve::program_exists(program) => Ok(()),
         program => Err(fail(
             Status::BadInput,
             format!(

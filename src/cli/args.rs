@@ -530,6 +530,20 @@ pub enum FormatArg {
     Pdn,
 }
 
+impl FormatArg {
+    /// The library's format.
+    pub fn format(self) -> postfacto::output::Format {
+        use postfacto::output::Format;
+        match self {
+            FormatArg::Icpc => Format::Icpc,
+            FormatArg::Json => Format::Json,
+            FormatArg::Fen => Format::Fen,
+            FormatArg::Svg => Format::Svg,
+            FormatArg::Pdn => Format::Pdn,
+        }
+    }
+}
+
 /// The side to move.
 #[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
 pub enum TurnArg {
@@ -597,17 +611,25 @@ pub struct AnalysisArgs {
 }
 
 impl AnalysisArgs {
-    /// True when any option needs the SAT engine.
-    pub fn any(&self) -> bool {
-        self.explain
-            || self.proof.is_some()
-            || self.minimize.is_some()
-            || self.max_per_side.is_some()
-            || self.count
-            || self.all
-            || self.unique
-            || self.repair
-            || self.from_opening
+    /// The library's analyses these options ask for.
+    pub fn analyses(self) -> postfacto::request::Analyses {
+        postfacto::request::Analyses {
+            explain: self.explain,
+            proof: self.proof,
+            proof_format: match self.proof_format {
+                ProofFormatArg::Drat => varisat::ProofFormat::Drat,
+                ProofFormatArg::Varisat => varisat::ProofFormat::Varisat,
+            },
+            minimize: self.minimize.is_some(),
+            max_per_side: self.max_per_side,
+            count: self.count,
+            all: self.all,
+            count_limit: self.count_limit,
+            unique: self.unique,
+            repair: self.repair,
+            max_edits: self.max_edits,
+            from_opening: self.from_opening,
+        }
     }
 }
 

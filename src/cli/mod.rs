@@ -26,7 +26,6 @@ mod timing;
 mod verify;
 
 use std::io::{self, Write};
-use std::path::Path;
 use std::process::ExitCode;
 
 use clap::Parser;
@@ -177,15 +176,6 @@ fn one_line(text: &str) -> String {
         }
     }
     out
-}
-
-/// Whether `program` names an existing file, directly or through `PATH`.
-fn on_path(program: &str) -> bool {
-    if program.contains('/') {
-        return Path::new(program).is_file();
-    }
-    std::env::var_os("PATH")
-        .is_some_and(|paths| std::env::split_paths(&paths).any(|dir| dir.join(program).is_file()))
 }
 
 /// Prints `postfacto: <message>` on stderr, on one line whatever the message quotes.

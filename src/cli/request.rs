@@ -122,18 +122,23 @@ fn solve_request(args: SolveArgs) -> Result<Request, Failure> {
     let (engine, time_limit) = engine_of(args.engine, args.limit)?;
     let rules = rules_choice(args.rules);
     let solver: Vec<String> = args.solver.split_whitespace().map(str::to_string).collect();
-    let settings = Settings {
+    let quiet = args.quiet;
+    let solve = postfacto::request::SolveOptions {
         solver: (solver != ["varisat"]).then_some(solver),
         engine,
-        rules,
-        options: args.analysis,
-        format: args.format,
-        out_dir: args.out,
         time_limit,
-        quiet: args.quiet,
         known: known_facts(&args.facts, rules)?,
-        short_captures: args.short_captures,
         fragment: args.fragment,
+        quiet,
+        analyses: args.analysis.analyses(),
+    };
+    let settings = Settings {
+        solve: Arc::new(solve),
+        rules,
+        short_captures: args.short_captures,
+        format: args.format.format(),
+        out_dir: args.out,
+        quiet,
     };
     settings.check()?;
     Ok(Request::Solve {

@@ -40,3 +40,16 @@ impl From<Status> for ExitCode {
         ExitCode::from(status.code())
     }
 }
+
+impl From<postfacto::request::Verdict> for Status {
+    fn from(verdict: postfacto::request::Verdict) -> Status {
+        use postfacto::request::Verdict;
+        match verdict {
+            Verdict::Solved => Status::Ok,
+            Verdict::Impossible => Status::Rejected,
+            Verdict::Undecided => Status::Undecided,
+            Verdict::BadInput => Status::BadInput,
+            Verdict::Internal => Status::Internal,
+        }
+    }
+}

@@ -15,9 +15,12 @@
 //! # Ok::<_, postfacto::request::RequestError>(())
 //! ```
 
+mod analyses;
 mod fragment;
 mod input;
 mod jobs;
+mod record;
+mod report;
 mod solve;
 
 use std::io;
@@ -30,6 +33,8 @@ pub use input::{
     first_solving, is_pdn, pdn_text, read_items, start_facts, with_fen, Item, ReadAs, StartFrom,
 };
 pub use jobs::{CheckedGame, CnfRequest, MovesRequest, ReachRequest, Reached, VerifyRequest};
+pub use record::{silent, solve_item, Analyses, OptionsError, Progress, SolveOptions};
+pub use report::{summary, Analysed, Name, PrefixReport, Report, Verdict};
 pub use solve::{RepairRequest, Repaired, SolveRequest, Solved};
 
 /// Why a request gives no answer; [`RequestError::exit_status`] is the
@@ -165,6 +170,9 @@ pub enum InputError {
     /// A request this engine or rule set cannot serve.
     #[error("{0}")]
     Unsupported(String),
+    /// Options that cannot be used together.
+    #[error(transparent)]
+    Options(#[from] OptionsError),
 }
 
 #[cfg(test)]

@@ -82,3 +82,13 @@ pub fn solve_external(
         }
     }
 }
+
+/// Whether `program` names an existing file, directly or through `PATH`
+/// (an outside solver is checked before any record is read).
+pub fn program_exists(program: &str) -> bool {
+    if program.contains('/') {
+        return std::path::Path::new(program).is_file();
+    }
+    std::env::var_os("PATH")
+        .is_some_and(|paths| std::env::split_paths(&paths).any(|dir| dir.join(program).is_file()))
+}

@@ -30,6 +30,7 @@ use crate::sat::SatError;
 
 pub use crate::sat::{lucky, parse_solver_output, Verdict};
 pub use dfs::{solve_dfs, Limit};
+pub use external::program_exists;
 pub use formula::{solve_canonically, Canonical, Formula, Learned, Refined};
 // The refinement loop's parts, for the analyses built on it (not the API).
 pub(crate) use formula::{solve_refining, Backend};

@@ -1,0 +1,409 @@
+//! `solve` on one record of an input (or one PDN game): the reading it
+//! solves under, solved and analysed as the options ask, every answer
+//! replayed and fact-checked, reported as a [`Report`] that every front
+//! end prints the same way.
+//!
+//! Each record comes with the rule sets to read it under (one when the
+//! user, or a PDN game's tag, names it; the candidates its notation allows
+//! otherwise, tried in order: the first it solves under is its rule set).
+
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use crate::archive::{Reading, RulesFrom};
+use crate::encode::BoardFacts;
+use crate::notation::MoveNumbers;
+use crate::rules::Variant;
+use crate::sat::within;
+use crate::solve::{Engine, Reconstructor};
+
+use super::analyses::Job;
+use super::report::{Name, Report, Verdict};
+use super::{first_solving, start_facts, Item, StartFrom};
+
+/// Where long work says how far it is (a progress line, a log); called
+/// from the work's thread.
+pub type Progress = Arc<dyn Fn(String) + Send + Sync>;
+
+/// A progress sink that says nothing.
+pub fn silent() -> Progress {
+    Arc::new(|_| {})
+}
+
+/// What `solve` is asked to do, the same for every record of a batch.
+#[derive(Clone, Debug)]
+pub struct SolveOptions {
+    /// The engine.
+    pub engine: Engine,
+    /// An outside SAT solver command instead of varisat.
+    pub solver: Option<Vec<String>>,
+    /// A time limit per record for the SAT engine (embedded or outside);
+    /// the DFS engine carries its own in `engine`.
+    pub time_limit: Option<Duration>,
+    /// What is known of the start and end boards besides the moves.
+    pub known: BoardFacts,
+    /// PDN games without `[FEN]` are fragments (start unknown), not games
+    /// from the opening.
+    pub fragment: bool,
+    /// Leave out the notes that only say which rule set was inferred.
+    pub quiet: bool,
+    /// What to find out besides an answer.
+    pub analyses: Analyses,
+}
+
+impl Default for SolveOptions {
+    fn default() -> SolveOptions {
+        SolveOptions {
+            engine: Engine::Sat,
+            solver: None,
+            time_limit: None,
+            known: BoardFacts::default(),
+            fragment: false,
+            quiet: false,
+            analyses: Analyses::default(),
+        }
+    }
+}
+
+/// The analyses `solve` can run on a record besides finding an answer.
+#[derive(Clone, Debug)]
+pub struct Analyses {
+    /// Why an impossible record is so, in detail; for a solvable one,
+    /// which squares every answer shares and why.
+    pub explain: bool,
+    /// Write a proof of unsatisfiability of `cnf`'s formula here.
+    pub proof: Option<PathBuf>,
+    /// The format of that proof.
+    pub proof_format: varisat::ProofFormat,
+    /// The answer with the fewest pieces, then kings, proved optimal.
+    pub minimize: bool,
+    /// At most this many pieces of each colour on the start board.
+    pub max_per_side: Option<usize>,
+    /// Count start boards.
+    pub count: bool,
+    /// Every start board counted (or every minimum repair with `repair`).
+    pub all: bool,
+    /// Stop counting after this many.
+    pub count_limit: usize,
+    /// Whether every answer puts the same pieces on the used squares.
+    pub unique: bool,
+    /// The fewest edits that make an impossible record possible.
+    pub repair: bool,
+    /// The most edits a repair tries.
+    pub max_edits: usize,
+    /// The start board must be one a legal game from the opening reaches.
+    pub from_opening: bool,
+}
+
+impl Default for Analyses {
+    fn default() -> Analyses {
+        Analyses {
+            explain: false,
+            proof: None,
+            proof_format: varisat::ProofFormat::Drat,
+            minimize: false,
+            max_per_side: None,
+            count: false,
+            all: false,
+            count_limit: 100_000,
+            unique: false,
+            repair: false,
+            max_edits: crate::analysis::RepairOptions::default().max_edits,
+            from_opening: false,
+        }
+    }
+}
+
+impl Analyses {
+    /// True when any analysis is asked for (each needs the SAT engine).
+    pub fn any(&self) -> bool {
+        self.explain
+            || self.proof.is_some()
+            || self.minimize
+            || self.max_per_side.is_some()
+            || self.count
+            || self.all
+            || self.unique
+            || self.repair
+            || self.from_opening
+    }
+}
+
+/// A combination of options no record can be solved under.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum OptionsError {
+    /// The DFS engine plays one rule set only.
+    #[error("--engine dfs knows English rules only; use the SAT engine for {}", .0.name())]
+    DfsRules(Variant),
+    /// An outside solver writes DRAT only.
+    #[error("--solver writes DRAT proofs only: --proof-format varisat needs the embedded varisat")]
+    SolverProofFormat,
+    /// An outside solver with an analysis it cannot run.
+    #[error("--solver works with the SAT engine's plain solve and --proof only (no --engine dfs, no other analysis options)")]
+    SolverAnalyses,
+    /// `--solver` with no program.
+    #[error("--solver needs a command")]
+    SolverEmpty,
+    /// `--solver` naming a program that is not there.
+    #[error("--solver: cannot find the program '{0}'")]
+    SolverMissing(String),
+    /// Board facts with the DFS engine.
+    #[error("--start-board and --end-board need the SAT engine (the DFS engine does not take board facts)")]
+    FactsNeedSat,
+    /// Analyses with the DFS engine.
+    #[error("--explain, --proof, --minimize, --max-per-side, --count, --all and --unique need the SAT engine")]
+    AnalysesNeedSat,
+}
+
+impl SolveOptions {
+    /// Refuses combinations no record could be solved under; `rules` is
+    /// the rule set named, if one was.
+    ///
+    /// # Errors
+    /// The first combination that cannot work.
+    pub fn check(&self, rules: Option<Variant>) -> Result<(), OptionsError> {
+        let (engine, analyses) = (self.engine, &self.analyses);
+        if let (Engine::Dfs(_), Some(variant)) = (engine, rules) {
+            if variant != Variant::English {
+                return Err(OptionsError::DfsRules(variant));
+            }
+        }
+        if let Some(command) = &self.solver {
+            self.check_solver(command)?;
+        }
+        if !self.known.is_empty() && engine != Engine::Sat {
+            return Err(OptionsError::FactsNeedSat);
+        }
+        if analyses.any() && engine != Engine::Sat {
+            return Err(OptionsError::AnalysesNeedSat);
+        }
+        Ok(())
+    }
+
+    /// An outside solver: a program that exists, the plain solve or a
+    /// DRAT proof only (which it writes itself).
+    fn check_solver(&self, command: &[String]) -> Result<(), OptionsError> {
+        let analyses = &self.analyses;
+        let proof_only = Analyses {
+            proof: None,
+            ..analyses.clone()
+        };
+        if analyses.proof.is_some() && analyses.proof_format != varisat::ProofFormat::Drat {
+            return Err(OptionsError::SolverProofFormat);
+        }
+        if self.engine != Engine::Sat || proof_only.any() {
+            return Err(OptionsError::SolverAnalyses);
+        }
+        match command.first() {
+            None => Err(OptionsError::SolverEmpty),
+            Some(program) if !crate::solve::program_exists(program) => {
+                Err(OptionsError::SolverMissing(program.clone()))
+            }
+            Some(_) => Ok(()),
+        }
+    }
+
+    /// The reconstruction these options ask for under `variant`, with `known`.
+    pub(super) fn reconstructor(&self, variant: Variant, known: BoardFacts) -> Reconstructor {
+        let reconstructor = Reconstructor::new(variant).engine(self.engine).facts(known);
+        match &self.solver {
+            Some(command) => reconstructor.outside_solver(command.clone(), self.time_limit),
+            None => reconstructor,
+        }
+    }
+
+    /// What is known of a record's boards, and where its start comes from:
+    /// the facts given; when `--start-board` does not say, a PDN game's
+    /// `[FEN]`, else its rule set's opening unless `fragment` (see
+    /// [`start_facts`]). For the SAT engine only: the DFS engine takes no
+    /// facts (a PDN game is then a fragment).
+    fn known_for(&self, reading: &Reading, pdn_game: bool) -> (BoardFacts, StartFrom) {
+        if self.engine == Engine::Sat {
+            start_facts(self.known, reading, pdn_game, self.fragment)
+        } else if self.known.start.is_some() {
+            (self.known, StartFrom::Given)
+        } else {
+            (self.known, StartFrom::Unknown)
+        }
+    }
+}
+
+/// Solves one record (or PDN game) of an input as `options` ask: its own
+/// problem, nothing to do for a game without moves, or the reading it
+/// solves under, solved and analysed. `progress` hears how a long repair
+/// or proof-game search is going.
+pub fn solve_item<'r>(
+    name: Name<'r>,
+    item: &'r Item,
+    options: &Arc<SolveOptions>,
+    progress: &Progress,
+) -> Report<'r> {
+    if let Some(error) = &item.error {
+        let mut report = Report::bad_input(name.input, &format!("{name}: {error}"));
+        report.name = name;
+        return report;
+    }
+    let mut report = if item.no_moves {
+        position_only(name, &item.readings[0])
+    } else {
+        let pdn_first = item
+            .pdn
+            .as_ref()
+            .map(|g| g.first_number.map_or(1, |n| n.max(1) as usize));
+        solve_limited(name, &item.readings, pdn_first, options, progress)
+    };
+    report.pdn = item.pdn.as_ref();
+    if let Some(warning) = &item.warning {
+        report.err.insert(0, format!("{name}: {warning}"));
+    }
+    if item.rules_from == RulesFrom::Inferred {
+        note_inferred(&mut report, item, options.quiet);
+    }
+    report
+}
+
+/// Says which rule set an inferred record was read under, or that none of
+/// those its notation allows makes it legal.
+fn note_inferred(report: &mut Report, item: &Item, quiet: bool) {
+    let name = report.name;
+    report.inferred = true;
+    let solved = report.status == Verdict::Solved;
+    let line = if solved || item.readings.len() == 1 {
+        format!(
+            "{name}: read under {} rules (inferred)",
+            report.variant.name()
+        )
+    } else {
+        let tried: Vec<&str> = item.readings.iter().map(|r| r.variant.name()).collect();
+        format!(
+            "{name}: no rule set its notation allows ({}) makes it legal; the verdict under {}, the first:",
+            tried.join(", "),
+            report.variant.name()
+        )
+    };
+    // Quiet keeps only what says why a record has no answer.
+    if !quiet || (!solved && item.readings.len() > 1) {
+        report.err.insert(0, line);
+    }
+}
+
+/// A PDN game without moves: nothing to reconstruct; its `[FEN]`
+/// position, if it has one, is its start and end.
+fn position_only<'r>(name: Name<'r>, reading: &'r Reading) -> Report<'r> {
+    let mut report = Report::new(name, &reading.record);
+    report.variant = reading.variant;
+    report.no_moves = true;
+    if let Some(board) = reading.fen {
+        report.answers.push(crate::notation::Answer {
+            start: board,
+            end: board,
+        });
+    }
+    report.err.push(format!(
+        "{name}: no moves (a position only): nothing to reconstruct"
+    ));
+    report
+}
+
+/// Solves one record (under the first of its readings that solves);
+/// under a time limit, on a thread of its own that is abandoned when the
+/// limit passes: the choice of reading counts against the limit too. A
+/// repair or a proof-game search watches the clock itself and answers
+/// with the bound it proved, so its thread is given a little longer.
+fn solve_limited<'r>(
+    name: Name<'r>,
+    readings: &'r [Reading],
+    pdn_first: Option<usize>,
+    options: &Arc<SolveOptions>,
+    progress: &Progress,
+) -> Report<'r> {
+    let limit = match options.time_limit {
+        Some(limit) if options.solver.is_none() => limit,
+        _ => return solve_readings(name, readings, pdn_first, options, None, progress),
+    };
+    let deadline = Instant::now() + limit;
+    let analyses = &options.analyses;
+    let waited = if analyses.repair || analyses.from_opening {
+        limit + (limit / 4).max(Duration::from_millis(500))
+    } else {
+        limit
+    };
+    let (owned, shared, job_name) = (readings.to_vec(), Arc::clone(options), name.to_string());
+    let job_progress = Arc::clone(progress);
+    let finished = within(waited, move || {
+        let name = Name::input(&job_name);
+        solve_readings(
+            name,
+            &owned,
+            pdn_first,
+            &shared,
+            Some(deadline),
+            &job_progress,
+        )
+        .without_record()
+    });
+    if let Some(mut report) = finished {
+        let chosen = readings.iter().find(|r| r.variant == report.variant);
+        report.record = Some(&chosen.unwrap_or(&readings[0]).record);
+        report.name = name;
+        return report;
+    }
+    let mut report = Report::new(name, &readings[0].record);
+    report.variant = readings[0].variant;
+    report.status = Verdict::Undecided;
+    report.micros = limit.as_micros();
+    report.err.push(format!(
+        "{name}: undecided: the time limit of {limit:?} passed before a verdict"
+    ));
+    report
+}
+
+/// The first of `readings` whose record the engine solves (the first of
+/// all when none does: its verdict is given), solved and analysed; the
+/// outcome found while choosing is not computed again. `pdn_first` is the
+/// first move number of a PDN game (`None` for the task's format).
+fn solve_readings<'r>(
+    name: Name<'r>,
+    readings: &'r [Reading],
+    pdn_first: Option<usize>,
+    options: &SolveOptions,
+    deadline: Option<Instant>,
+    progress: &Progress,
+) -> Report<'r> {
+    let pdn_game = pdn_first.is_some();
+    let solve = |r: &Reading| {
+        let known = options.known_for(r, pdn_game).0;
+        options.reconstructor(r.variant, known).solve(&r.record)
+    };
+    let (chosen, solved) = match first_solving(readings, solve, deadline) {
+        Ok((i, outcome)) => (i, outcome.map(Ok)),
+        Err(e) => (0, Some(Err(e))),
+    };
+    let reading = &readings[chosen];
+    let (known, start_from) = options.known_for(reading, pdn_game);
+    let mut report = Job {
+        name,
+        record: &reading.record,
+        variant: reading.variant,
+        options,
+        known,
+        deadline,
+        progress,
+        solved,
+        numbers: pdn_first.map(|first_number| MoveNumbers {
+            first_player: reading.variant.first_player(),
+            first_number,
+        }),
+    }
+    .run();
+    report.variant = reading.variant;
+    report.start_from = Some(start_from);
+    if start_from == StartFrom::Opening && report.status == Verdict::Impossible {
+        report.err.push(format!(
+            "{name}: read from the opening (the game has no [FEN]); --fragment reads it as a fragment whose start is unknown"
+        ));
+    }
+    report
+}
