@@ -540,7 +540,7 @@ pub enum TurnArg {
 /// What is known of the boards besides the moves (`solve`, `cnf`).
 #[derive(clap::Args, Debug, Default, Clone)]
 pub struct FactArgs {
-    /// What is known of the start board: a board text (8 or 10 lines) with
+    /// What is known of the start board: a board text (8, 10 or 12 lines) with
     /// '?' on the squares whose content is unknown; every other square is a fact.
     #[arg(long, value_name = "FILE")]
     pub start_board: Option<PathBuf>,
