@@ -592,9 +592,11 @@ const fn by_default(
 
 const EXPLAIN: &str = "src/analysis/explain.rs";
 const GENERATE: &str = "src/cli/generate.rs";
+const BENCH: &str = "src/cli/bench.rs";
+const REACH: &str = "src/cli/reach.rs";
 
 /// The figures the documents tie to a constant or a default.
-const FIGURES: [Figure; 18] = [
+const FIGURES: [Figure; 23] = [
     in_source(
         "README.md",
         "that search runs out of its time (",
@@ -670,7 +672,7 @@ const FIGURES: [Figure; 18] = [
     in_source(
         "encodings/damaged.md",
         "lone `?` moves, ",
-        "src/cli/bench.rs",
+        BENCH,
         "const DAMAGED_RECORDS: usize = ",
     ),
     by_default(
@@ -702,6 +704,36 @@ const FIGURES: [Figure; 18] = [
         "fragments, seed ",
         "bench",
         "--seed",
+    ),
+    in_source(
+        "docs/hard-instances.md",
+        "Medians of ",
+        BENCH,
+        "const HARD_RUNS: usize = ",
+    ),
+    in_source(
+        "docs/cli.md",
+        "the first N games of each file (at most ",
+        BENCH,
+        "const REACH_GAMES: usize = ",
+    ),
+    in_source(
+        "encodings/reach.md",
+        "(the counter lists them, up to ",
+        "src/reach/prefix.rs",
+        "const PREFIX_BOARDS: usize = ",
+    ),
+    in_source(
+        "encodings/reach.md",
+        "prints them when there are at most ",
+        REACH,
+        "const ALL_SHOWN: usize = ",
+    ),
+    in_source(
+        "docs/cli.md",
+        "(each printed when N <= ",
+        REACH,
+        "const ALL_SHOWN: usize = ",
     ),
 ];
 
