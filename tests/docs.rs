@@ -594,9 +594,10 @@ const EXPLAIN: &str = "src/analysis/explain.rs";
 const GENERATE: &str = "src/cli/generate.rs";
 const BENCH: &str = "src/cli/bench.rs";
 const REACH: &str = "src/cli/reach.rs";
+const REPAIR: &str = "src/analysis/repair/mod.rs";
 
 /// The figures the documents tie to a constant or a default.
-const FIGURES: [Figure; 23] = [
+const FIGURES: [Figure; 27] = [
     in_source(
         "README.md",
         "that search runs out of its time (",
@@ -734,6 +735,30 @@ const FIGURES: [Figure; 23] = [
         "(each printed when N <= ",
         REACH,
         "const ALL_SHOWN: usize = ",
+    ),
+    in_source(
+        "encodings/repair.md",
+        "another neighbour, ",
+        BENCH,
+        "const REPAIR_RECORDS: usize = ",
+    ),
+    in_source(
+        "encodings/repair.md",
+        "looks at the clock every ",
+        REPAIR,
+        "self.steps.is_multiple_of(",
+    ),
+    in_source(
+        "docs/cli.md",
+        "watches the clock itself (every ",
+        REPAIR,
+        "self.steps.is_multiple_of(",
+    ),
+    in_source(
+        "encodings/international.md",
+        "`MOST_PIECES_BUDGET` = ",
+        "src/encode/emitter.rs",
+        "const MOST_PIECES_BUDGET: usize = ",
     ),
 ];
 

@@ -176,7 +176,7 @@ pub struct VerifyArgs {
     /// The records.
     #[arg(required_unless_present = "pdn")]
     pub input: Option<PathBuf>,
-    /// The answers (8 lines per record, as `solve` prints them).
+    /// The answers (8 lines per record, 10 or 12 on the larger boards, as `solve` prints them).
     #[arg(required_unless_present = "pdn")]
     pub answer: Option<PathBuf>,
     /// Instead, check each game of a PDN file, game by game: do its moves
@@ -518,7 +518,7 @@ impl ValueEnum for RuleSetArg {
 /// Output formats of `solve`.
 #[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
 pub enum FormatArg {
-    /// The task's 8 lines per answer.
+    /// The task's 8 lines per answer (10 or 12 on the larger boards).
     Icpc,
     /// One JSON object per record per line.
     Json,
