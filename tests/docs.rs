@@ -597,7 +597,7 @@ const REACH: &str = "src/cli/reach.rs";
 const REPAIR: &str = "src/analysis/repair/mod.rs";
 
 /// The figures the documents tie to a constant or a default.
-const FIGURES: [Figure; 27] = [
+const FIGURES: [Figure; 28] = [
     in_source(
         "README.md",
         "that search runs out of its time (",
@@ -759,6 +759,12 @@ const FIGURES: [Figure; 27] = [
         "`MOST_PIECES_BUDGET` = ",
         "src/encode/emitter.rs",
         "const MOST_PIECES_BUDGET: usize = ",
+    ),
+    in_source(
+        "README.md",
+        "Inputs over ",
+        "src/cli/input.rs",
+        ".unwrap_or(",
     ),
 ];
 
