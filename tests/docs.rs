@@ -278,7 +278,9 @@ fn block_owner(line: &str) -> Option<&str> {
     if let Some(name) = declared_name(line, &["struct", "enum", "trait", "union"]) {
         return Some(name);
     }
-    let header = line.strip_prefix("impl")?;
+    let header = line
+        .strip_prefix("impl")
+        .filter(|rest| rest.starts_with([' ', '<']))?;
     let header = header.split('{').next().unwrap_or(header);
     let header = header.split(" where").next().unwrap_or(header);
     let target = match header.rsplit_once(" for ") {
@@ -432,6 +434,7 @@ fn the_item_reader_finds_members_and_not_mere_words() {
     assert!(unresolved("Board::ghost", &files, &members).is_some());
     assert!(unresolved("board::free", &files, &members).is_none());
     assert!(unresolved("board::ghost", &files, &members).is_some());
+    assert_eq!(block_owner("implied = { 1 };"), None);
 }
 
 // ---------------------------------------------------------------------------
