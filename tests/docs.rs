@@ -883,3 +883,27 @@ fn figures_read_as_written() {
     assert_eq!(evaluate("Duration::from_millis(500)"), Some(0.5));
     assert_eq!(evaluate("1_000_000"), Some(1e6));
 }
+
+// ---------------------------------------------------------------------------
+// The JSON schema of `solve --format json`
+
+#[test]
+fn the_json_table_of_the_command_reference_lists_every_key_solve_prints() {
+    let text = read("docs/cli.md");
+    let (_, schema) = text
+        .split_once("## `solve --format json`")
+        .expect("docs/cli.md has the JSON schema section");
+    let rows = schema.lines().filter(|l| l.starts_with("| `"));
+    let first_cells = rows.filter_map(|row| row.split(" | ").next());
+    let documented: BTreeSet<String> = first_cells
+        .flat_map(|cell| spans(cell).into_iter())
+        .collect();
+    let run = postfacto(&["solve", "--format", "json", "tests/data/sample1.in"], "");
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let object: serde_json::Value = serde_json::from_str(run.stdout.trim()).unwrap();
+    let printed: BTreeSet<String> = object.as_object().unwrap().keys().cloned().collect();
+    assert_eq!(
+        documented, printed,
+        "docs/cli.md's JSON table against the keys printed"
+    );
+}
