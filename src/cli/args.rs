@@ -404,7 +404,7 @@ pub struct BenchArgs {
     /// Seed of the generator (same seed, same instances).
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
-    /// Rule set (Russian: the SAT engine only, and no hard family).
+    /// Rule set (all but English: the SAT engine only, and no hard family).
     #[arg(long, value_enum, default_value_t = RuleSetArg::ENGLISH)]
     pub rules: RuleSetArg,
     /// Instead, time both pawn-puzzle engines on random boards of half density,
