@@ -174,8 +174,8 @@ pub fn random_fragment(
 
 /// A fragment of `plies` moves cut from a random game that starts at the
 /// standard opening after `lead` random moves. Black moves first under
-/// English and Russian rules (as this generator always did), White under
-/// the rules whose games always start that way here.
+/// English, Russian and American pool rules (as this generator always
+/// did), White under the others (the rule table's `generated_first`).
 pub fn opening_fragment(
     rules: &dyn Rules,
     rng: &mut Rng,

@@ -3,8 +3,8 @@
 //! best answer, how many answers there are, certificates, and the fewest
 //! edits that make a miswritten record possible.
 //!
-//! Everything here works on the English encoding through varisat's
-//! assumptions and failed cores.
+//! Everything here works on the encoding of the record's rule set (any
+//! of them) through varisat's assumptions and failed cores.
 
 mod builder;
 mod count;

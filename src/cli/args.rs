@@ -176,7 +176,7 @@ pub struct VerifyArgs {
     /// The records.
     #[arg(required_unless_present = "pdn")]
     pub input: Option<PathBuf>,
-    /// The answers (8 lines per record, as `solve` prints them).
+    /// The answers (8 lines per record, 10 or 12 on the larger boards, as `solve` prints them).
     #[arg(required_unless_present = "pdn")]
     pub answer: Option<PathBuf>,
     /// Instead, check each game of a PDN file, game by game: do its moves
@@ -404,7 +404,7 @@ pub struct BenchArgs {
     /// Seed of the generator (same seed, same instances).
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
-    /// Rule set (Russian: the SAT engine only, and no hard family).
+    /// Rule set (all but English: the SAT engine only, and no hard family).
     #[arg(long, value_enum, default_value_t = RuleSetArg::ENGLISH)]
     pub rules: RuleSetArg,
     /// Instead, time both pawn-puzzle engines on random boards of half density,
@@ -518,7 +518,7 @@ impl ValueEnum for RuleSetArg {
 /// Output formats of `solve`.
 #[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
 pub enum FormatArg {
-    /// The task's 8 lines per answer.
+    /// The task's 8 lines per answer (10 or 12 on the larger boards).
     Icpc,
     /// One JSON object per record per line.
     Json,
@@ -554,7 +554,7 @@ pub enum TurnArg {
 /// What is known of the boards besides the moves (`solve`, `cnf`).
 #[derive(clap::Args, Debug, Default, Clone)]
 pub struct FactArgs {
-    /// What is known of the start board: a board text (8 or 10 lines) with
+    /// What is known of the start board: a board text (8, 10 or 12 lines) with
     /// '?' on the squares whose content is unknown; every other square is a fact.
     #[arg(long, value_name = "FILE")]
     pub start_board: Option<PathBuf>,

@@ -1,5 +1,6 @@
 //! One request per job, each answering with checked results: the layer the
-//! binary, the Python package and a cluster task all call.
+//! Python package and a cluster task call (the binary, so far, for `moves`
+//! and for reading its input only).
 //!
 //! A request holds what a user has in hand (move strings, FEN strings or
 //! board rows, a rule set's name) and its `run` returns an answer the

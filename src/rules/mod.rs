@@ -194,7 +194,7 @@ impl Variant {
     /// written in, in the order to try them (`shared/spec/pdn.md`):
     /// algebraic squares fit Russian, then Brazilian, then Czech (the
     /// Czech archives write no `GameType`); numbers above 32
-    /// the 10x10 board; numbers up to 32 fit English, then International
+    /// the 10x10 board, then the 12x12; numbers up to 32 fit English, then International
     /// (`32-28` is International's commonest first move), then Italian,
     /// then Spanish (Portuguese, with Spanish rules, only by its
     /// `GameType`); numbers above 50 the 12x12 board.
