@@ -33,9 +33,25 @@ from postfacto._native import (
     read_pdn,
     repair,
     solve,
+    solve_json,
 )
 
 __version__ = "0.1.0"
+
+
+def report(moves, **options):
+    """The report ``postfacto solve --format json`` prints for ``moves``.
+
+    Takes :func:`solve`'s arguments and the binary's analysis options
+    (``explain``, ``count``, ``all``, ``unique``, ``minimize``,
+    ``max_per_side``, ``repair``, ``max_edits``, ``count_limit``) and
+    returns the same object, key for key, as a ``dict``: the verdict is in
+    it (``status``, ``message``, ``explanation``); only input that cannot
+    be read raises :class:`BadInput`.
+    """
+    import json
+
+    return json.loads(solve_json(moves, **options))
 
 __all__ = [
     "RULES",
@@ -55,5 +71,7 @@ __all__ = [
     "reach",
     "read_pdn",
     "repair",
+    "report",
     "solve",
+    "solve_json",
 ]

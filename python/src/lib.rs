@@ -544,6 +544,8 @@ fn rule_names() -> Vec<&'static str> {
     Variant::ALL.iter().map(|v| v.name()).collect()
 }
 
+mod report;
+
 #[pymodule]
 fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     let py = m.py();
@@ -565,5 +567,6 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(legal_moves, m)?)?;
     m.add_function(wrap_pyfunction!(reach, m)?)?;
     m.add_function(wrap_pyfunction!(read_pdn, m)?)?;
+    m.add_function(wrap_pyfunction!(report::solve_json, m)?)?;
     Ok(())
 }

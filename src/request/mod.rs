@@ -34,7 +34,9 @@ pub use input::{
     first_solving, is_pdn, pdn_text, read_items, start_facts, with_fen, Item, ReadAs, StartFrom,
 };
 pub use jobs::{CheckedGame, CnfRequest, MovesRequest, ReachRequest, Reached, VerifyRequest};
-pub use record::{silent, solve_item, Analyses, OptionsError, Progress, SolveOptions};
+pub use record::{
+    silent, solve_item, solve_problems, Analyses, OptionsError, Progress, SolveOptions,
+};
 pub use report::{summary, Analysed, Name, PrefixReport, Report, Verdict};
 pub use solve::{RepairRequest, Repaired, SolveRequest, Solved};
 

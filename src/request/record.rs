@@ -13,14 +13,14 @@ use std::time::{Duration, Instant};
 
 use crate::archive::{Reading, RulesFrom};
 use crate::encode::BoardFacts;
-use crate::notation::MoveNumbers;
+use crate::notation::{MoveNumbers, Record};
 use crate::rules::Variant;
 use crate::sat::within;
 use crate::solve::{Engine, Reconstructor};
 
 use super::analyses::Job;
 use super::report::{Name, Report, Verdict};
-use super::{first_solving, start_facts, Item, StartFrom};
+use super::{first_solving, start_facts, Item, Problem, StartFrom};
 
 /// Where long work says how far it is (a progress line, a log); called
 /// from the work's thread.
@@ -307,14 +307,74 @@ fn position_only<'r>(name: Name<'r>, reading: &'r Reading) -> Report<'r> {
     report
 }
 
+/// One way to read a record: a rule set, the moves read under it, and
+/// what is known of its boards. A file's records come as
+/// [`Reading`]s (their facts given once for the batch, a PDN game's
+/// `[FEN]` or opening added), a fragment's as [`Problem`]s (their facts
+/// read under each rule set).
+pub(super) trait Candidate: Clone + Send + 'static {
+    /// Its rule set.
+    fn variant(&self) -> Variant;
+    /// Its moves.
+    fn record(&self) -> &Record;
+    /// What is known of its boards, and where its start comes from.
+    fn facts(&self, options: &SolveOptions, pdn_game: bool) -> (BoardFacts, StartFrom);
+}
+
+impl Candidate for Reading {
+    fn variant(&self) -> Variant {
+        self.variant
+    }
+
+    fn record(&self) -> &Record {
+        &self.record
+    }
+
+    fn facts(&self, options: &SolveOptions, pdn_game: bool) -> (BoardFacts, StartFrom) {
+        options.known_for(self, pdn_game)
+    }
+}
+
+impl Candidate for Problem {
+    fn variant(&self) -> Variant {
+        self.variant
+    }
+
+    fn record(&self) -> &Record {
+        &self.record
+    }
+
+    fn facts(&self, _: &SolveOptions, _: bool) -> (BoardFacts, StartFrom) {
+        let from = if self.known.start.is_some() {
+            StartFrom::Given
+        } else {
+            StartFrom::Unknown
+        };
+        (self.known, from)
+    }
+}
+
+/// Solves a fragment read under each rule set it may follow (see
+/// [`solve_item`]); `options.known` is not used: each problem has its own.
+pub fn solve_problems<'r>(
+    name: Name<'r>,
+    problems: &'r [Problem],
+    options: &Arc<SolveOptions>,
+    progress: &Progress,
+) -> Report<'r> {
+    let mut report = solve_limited(name, problems, None, options, progress);
+    report.inferred = problems.first().is_some_and(|p| p.inferred);
+    report
+}
+
 /// Solves one record (under the first of its readings that solves);
 /// under a time limit, on a thread of its own that is abandoned when the
 /// limit passes: the choice of reading counts against the limit too. A
 /// repair or a proof-game search watches the clock itself and answers
 /// with the bound it proved, so its thread is given a little longer.
-fn solve_limited<'r>(
+fn solve_limited<'r, C: Candidate>(
     name: Name<'r>,
-    readings: &'r [Reading],
+    readings: &'r [C],
     pdn_first: Option<usize>,
     options: &Arc<SolveOptions>,
     progress: &Progress,
@@ -345,13 +405,13 @@ fn solve_limited<'r>(
         .without_record()
     });
     if let Some(mut report) = finished {
-        let chosen = readings.iter().find(|r| r.variant == report.variant);
-        report.record = Some(&chosen.unwrap_or(&readings[0]).record);
+        let chosen = readings.iter().find(|r| r.variant() == report.variant);
+        report.record = Some(chosen.unwrap_or(&readings[0]).record());
         report.name = name;
         return report;
     }
-    let mut report = Report::new(name, &readings[0].record);
-    report.variant = readings[0].variant;
+    let mut report = Report::new(name, readings[0].record());
+    report.variant = readings[0].variant();
     report.status = Verdict::Undecided;
     report.micros = limit.as_micros();
     report.err.push(format!(
@@ -364,41 +424,42 @@ fn solve_limited<'r>(
 /// all when none does: its verdict is given), solved and analysed; the
 /// outcome found while choosing is not computed again. `pdn_first` is the
 /// first move number of a PDN game (`None` for the task's format).
-fn solve_readings<'r>(
+fn solve_readings<'r, C: Candidate>(
     name: Name<'r>,
-    readings: &'r [Reading],
+    readings: &'r [C],
     pdn_first: Option<usize>,
     options: &SolveOptions,
     deadline: Option<Instant>,
     progress: &Progress,
 ) -> Report<'r> {
     let pdn_game = pdn_first.is_some();
-    let solve = |r: &Reading| {
-        let known = options.known_for(r, pdn_game).0;
-        options.reconstructor(r.variant, known).solve(&r.record)
+    let solve = |r: &C| {
+        let known = r.facts(options, pdn_game).0;
+        options.reconstructor(r.variant(), known).solve(r.record())
     };
     let (chosen, solved) = match first_solving(readings, solve, deadline) {
         Ok((i, outcome)) => (i, outcome.map(Ok)),
         Err(e) => (0, Some(Err(e))),
     };
     let reading = &readings[chosen];
-    let (known, start_from) = options.known_for(reading, pdn_game);
+    let variant = reading.variant();
+    let (known, start_from) = reading.facts(options, pdn_game);
     let mut report = Job {
         name,
-        record: &reading.record,
-        variant: reading.variant,
+        record: reading.record(),
+        variant,
         options,
         known,
         deadline,
         progress,
         solved,
         numbers: pdn_first.map(|first_number| MoveNumbers {
-            first_player: reading.variant.first_player(),
+            first_player: variant.first_player(),
             first_number,
         }),
     }
     .run();
-    report.variant = reading.variant;
+    report.variant = variant;
     report.start_from = Some(start_from);
     if start_from == StartFrom::Opening && report.status == Verdict::Impossible {
         report.err.push(format!(

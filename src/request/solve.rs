@@ -1,19 +1,20 @@
 //! Solving and repairing a fragment: the first rule set under which it
 //! solves, its answer replayed, and why when there is none.
 
-use crate::notation::plural;
-use std::time::{Duration, Instant};
+use std::sync::Arc;
+use std::time::Duration;
 
-use crate::analysis::{Analysis, Edit, RepairOptions, RepairOutcome};
+use crate::analysis::{Edit, RepairOptions};
 use crate::board::Color;
 use crate::notation::{to_fen, Answer, Record};
 use crate::replay::replay;
 use crate::rules::Variant;
-use crate::sat::within;
-use crate::solve::{Engine, Outcome, Reconstructor, Solution, SolveError, SolveStats};
+use crate::solve::{Engine, Solution, SolveError, SolveStats};
 
-use super::input::first_solving;
-use super::{Fragment, Problem, RequestError};
+use super::{
+    silent, solve_problems, Analyses, Fragment, InputError, Name, Problem, Report, RequestError,
+    SolveOptions, Verdict,
+};
 
 /// A fragment reconstructed: the rule set, the moves as written and as
 /// played, and the answer, replayed by the native replayer.
@@ -125,13 +126,18 @@ impl Solved {
 }
 
 /// Reconstruct a fragment: the first rule set it may follow under which
-/// it solves, its answer replayed.
+/// it solves, its answer replayed; with analyses, what they find, as the
+/// binary's `solve` reports it.
 #[derive(Clone, Debug)]
 pub struct SolveRequest {
     fragment: Fragment,
     engine: Engine,
     limit: Option<Duration>,
+    analyses: Analyses,
 }
+
+/// How the report of a request names its fragment in notes.
+const FRAGMENT: &str = "the fragment";
 
 impl SolveRequest {
     /// Solve `fragment` with the SAT engine, no time limit.
@@ -140,6 +146,7 @@ impl SolveRequest {
             fragment,
             engine: Engine::Sat,
             limit: None,
+            analyses: Analyses::default(),
         }
     }
 
@@ -158,58 +165,99 @@ impl SolveRequest {
         self
     }
 
+    /// With these analyses (counts, explanations, a minimum, a repair).
+    #[must_use]
+    pub fn analyses(mut self, analyses: Analyses) -> SolveRequest {
+        self.analyses = analyses;
+        self
+    }
+
+    /// The options the binary's `solve` would run this request with.
+    fn options(&self) -> SolveOptions {
+        SolveOptions {
+            engine: self.engine,
+            time_limit: self.limit,
+            analyses: self.analyses.clone(),
+            ..SolveOptions::default()
+        }
+    }
+
+    /// The whole report, as `solve --format json` prints it (the verdict
+    /// is in it: only input that cannot be read is an error).
+    ///
+    /// # Errors
+    /// [`RequestError::BadInput`] (the options too).
+    pub fn json(&self) -> Result<String, RequestError> {
+        let problems = self.fragment.problems_reading(self.analyses.repair)?;
+        let options = Arc::new(self.options());
+        options
+            .check(self.fragment.rule_choice().given())
+            .map_err(InputError::from)?;
+        let report = solve_problems(Name::input(FRAGMENT), &problems, &options, &silent());
+        Ok(crate::output::to_json(&report, &options))
+    }
+
     /// The answer.
     ///
     /// # Errors
     /// [`RequestError`]: bad input, impossible (with the smallest set of
     /// rules in conflict), undecided, or a bug.
     pub fn run(&self) -> Result<Solved, RequestError> {
-        let problems = self.fragment.problems()?;
-        let engine = self.engine;
-        limited(self.limit, move || solve_first(&problems, engine))
+        let problems = self.fragment.problems_reading(self.analyses.repair)?;
+        let options = Arc::new(self.options());
+        options
+            .check(self.fragment.rule_choice().given())
+            .map_err(InputError::from)?;
+        let report = solve_problems(Name::input(FRAGMENT), &problems, &options, &silent());
+        Solved::of(&report)
     }
 }
 
-/// Runs `job`, or on a thread of its own that is abandoned (undecided)
-/// when `limit` passes: varisat cannot be interrupted.
-fn limited<T: Send + 'static>(
-    limit: Option<Duration>,
-    job: impl FnOnce() -> Result<T, RequestError> + Send + 'static,
-) -> Result<T, RequestError> {
-    let Some(limit) = limit else {
-        return job();
-    };
-    within(limit, job).unwrap_or_else(|| {
-        Err(RequestError::Undecided {
-            reason: format!("the time limit of {limit:?} passed before a verdict"),
-        })
-    })
+/// Why a report has no answer, as one request error: its notes without
+/// the name they start with.
+fn refusal(report: &Report) -> RequestError {
+    let prefix = format!("{}: ", report.name);
+    let said: Vec<&str> = report
+        .err
+        .iter()
+        .map(|line| line.strip_prefix(&prefix).unwrap_or(line))
+        .collect();
+    let said = said.join("; ");
+    match report.status {
+        Verdict::Impossible => RequestError::Impossible {
+            reason: report.explanation.clone().unwrap_or(said),
+        },
+        Verdict::Undecided => RequestError::Undecided {
+            reason: said
+                .strip_prefix("undecided: ")
+                .unwrap_or(&said)
+                .to_string(),
+        },
+        Verdict::BadInput => InputError::Unsupported(said).into(),
+        Verdict::Solved | Verdict::Internal => SolveError::Internal(said).into(),
+    }
 }
 
-/// The first of `problems` that solves, else the verdict on the first.
-fn solve_first(problems: &[Problem], engine: Engine) -> Result<Solved, RequestError> {
-    let solve = |p: &Problem| {
-        Reconstructor::new(p.variant)
-            .engine(engine)
-            .facts(p.known)
-            .solve(&p.record)
-    };
-    let (chosen, outcome) =
-        first_solving(problems, solve, None).map_err(RequestError::from_solve)?;
-    let problem = &problems[chosen];
-    let outcome = match outcome {
-        Some(outcome) => outcome,
-        None => solve(problem).map_err(RequestError::from_solve)?,
-    };
-    match outcome {
-        Outcome::Solved(solution) => Ok(Solved::checked(problem, solution)?),
-        Outcome::Impossible { reason, .. } => {
-            let analysis = Analysis::new(problem.variant).facts(problem.known);
-            let (reason, _) =
-                analysis.confirm_impossible(&problem.record, reason, engine.name())?;
-            Err(RequestError::Impossible { reason })
-        }
-        Outcome::GaveUp { reason, .. } => Err(RequestError::Undecided { reason }),
+impl Solved {
+    /// The first answer of a report (replayed and fact-checked where the
+    /// report was made), or why it has none.
+    ///
+    /// # Errors
+    /// The report's verdict, when it is not solved.
+    pub fn of(report: &Report) -> Result<Solved, RequestError> {
+        let (Verdict::Solved, Some(record), Some(answer)) =
+            (report.status, report.record, report.answers.first())
+        else {
+            return Err(refusal(report));
+        };
+        Ok(Solved {
+            variant: report.variant,
+            inferred: report.inferred,
+            record: record.clone(),
+            filled: report.filled.first().unwrap_or(record).clone(),
+            answer: *answer,
+            stats: report.stats.unwrap_or_default(),
+        })
     }
 }
 
@@ -257,73 +305,29 @@ impl RepairRequest {
         self
     }
 
-    /// The repair: under the first rule set that needs none or the
-    /// fewest edits, tried in order.
+    /// The repair, as `solve --repair` finds it: under the first rule set
+    /// the fragment solves under as written, else the first it may follow.
     ///
     /// # Errors
     /// [`RequestError`]: bad input, impossible (no repair within the
     /// edits allowed), undecided (with the bound proved), or a bug.
     pub fn run(&self) -> Result<Repaired, RequestError> {
-        let problems = self.fragment.problems_reading(true)?;
-        let options = RepairOptions {
+        let analyses = Analyses {
+            repair: true,
             max_edits: self.max_edits,
-            deadline: self.limit.map(|limit| Instant::now() + limit),
-            ..RepairOptions::default()
+            ..Analyses::default()
         };
-        // The repair reads the clock itself; its thread gets a grace before
-        // it is abandoned (one solver call is not interrupted).
-        let waited = self
-            .limit
-            .map(|limit| limit + (limit / 4).max(Duration::from_millis(500)));
-        limited(waited, move || repair_first(&problems, options))
+        let problems = self.fragment.problems_reading(true)?;
+        let options = Arc::new(SolveOptions {
+            time_limit: self.limit,
+            analyses,
+            ..SolveOptions::default()
+        });
+        let report = solve_problems(Name::input(FRAGMENT), &problems, &options, &silent());
+        let solved = Solved::of(&report)?;
+        Ok(Repaired {
+            edits: report.repairs.clone().unwrap_or_default(),
+            solved,
+        })
     }
-}
-
-/// The repair under the first of `problems` that has one.
-fn repair_first(problems: &[Problem], options: RepairOptions) -> Result<Repaired, RequestError> {
-    let mut verdict = None;
-    for problem in problems {
-        let outcome = Analysis::new(problem.variant)
-            .facts(problem.known)
-            .repair(&problem.record, options, &mut |_| {})
-            .map_err(RequestError::from_solve)?;
-        match outcome {
-            RepairOutcome::NotNeeded(solution) => {
-                let solved = Solved::checked(problem, *solution)?;
-                return Ok(Repaired {
-                    edits: Vec::new(),
-                    solved,
-                });
-            }
-            RepairOutcome::Repaired(repairs) => {
-                let Some(first) = repairs.into_iter().next() else {
-                    return Err(SolveError::Internal("a repair without edits".into()).into());
-                };
-                let solution = first.solution;
-                let solved =
-                    Solved::replayed(problem, first.record, solution.answer, solution.stats)?;
-                return Ok(Repaired {
-                    edits: first.edits,
-                    solved,
-                });
-            }
-            other => {
-                verdict.get_or_insert(other);
-            }
-        }
-    }
-    Err(match verdict {
-        Some(RepairOutcome::Undecided { at_least }) => RequestError::Undecided {
-            reason: format!(
-                "the time limit passed: no repair of fewer than {} exists; whether one of {at_least} does is not known",
-                plural(at_least, "edit")
-            ),
-        },
-        _ => RequestError::Impossible {
-            reason: format!(
-                "no repair of at most {} edits makes the moves legal",
-                options.max_edits
-            ),
-        },
-    })
 }
