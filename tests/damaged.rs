@@ -14,7 +14,7 @@ use postfacto::replay::{judge, replay};
 use postfacto::rules::Variant;
 use postfacto::solve::{Outcome, Reconstructor};
 
-use crate::util::{path, postfacto, scratch, solved_rules, square_of};
+use crate::util::{path, postfacto, scratch, square_of};
 
 fn sample1() -> String {
     path("tests/data/sample1.in").to_str().unwrap().to_string()
@@ -400,7 +400,7 @@ proptest! {
         short_captures in any::<bool>(),
         end_mask in any::<u64>(),
     ) {
-        let variant = *variant_index.get(&solved_rules());
+        let variant = *variant_index.get(&postfacto::rules::Variant::ALL);
         let damage_of = Damage { unknown_moves, unknown_squares, short_captures };
         let Some((origin, record, damaged)) = damaged_fragment(variant, seed, damage_of) else {
             return Ok(());
@@ -428,7 +428,7 @@ proptest! {
         end_mask in any::<u64>(),
         changed in any::<prop::sample::Index>(),
     ) {
-        let variant = *variant_index.get(&solved_rules());
+        let variant = *variant_index.get(&postfacto::rules::Variant::ALL);
         let topology = variant.topology();
         let damage_of = Damage { unknown_moves, unknown_squares, short_captures };
         let Some((origin, record, damaged)) = damaged_fragment(variant, seed, damage_of) else {

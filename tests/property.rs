@@ -336,7 +336,7 @@ fn check_exactness_but(
         complete: true,
         ..EncodeOptions::default()
     };
-    encode_with(variant, record, &mut formula, options).expect("the rules are encoded");
+    encode_with(variant, record, &mut formula, options);
     for change in changes {
         let board = perturbed(origin, change);
         let model = vars::encode_board(&board);
