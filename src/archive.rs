@@ -785,16 +785,11 @@ fn infer_and_verify(game: &RawGame<'_>, judging: Judging) -> GameReport {
     let names = game.square_names();
     let narrowed = Variant::candidates(names);
     // A numbered square beyond the smaller boards may be a miswritten one:
-    // those boards' rule sets come after the narrowed ones.
-    let smaller = [
-        Variant::English,
-        Variant::International,
-        Variant::Italian,
-        Variant::Spanish,
-    ];
-    let wider = smaller
+    // the other numbered rule sets come after the narrowed ones.
+    let wider = Variant::inferred()
         .into_iter()
-        .filter(|v| !names.algebraic && names.highest > 32 && !narrowed.contains(v));
+        .filter(|v| !names.algebraic && names.highest > 32 && !v.algebraic())
+        .filter(|v| !narrowed.contains(v));
     let mut best: Option<(Variant, Trial)> = None;
     let mut tried = Vec::new();
     for variant in narrowed.iter().copied().chain(wider) {

@@ -14,7 +14,7 @@ use postfacto::replay::{judge, replay};
 use postfacto::rules::Variant;
 use postfacto::solve::{Outcome, Reconstructor};
 
-use crate::util::{path, postfacto, scratch, solved_rules, square_of};
+use crate::util::{path, postfacto, scratch, square_of};
 
 fn sample1() -> String {
     path("tests/data/sample1.in").to_str().unwrap().to_string()
@@ -157,7 +157,9 @@ proptest! {
         let variant = if russian { Variant::Russian } else { Variant::English };
         let rules = variant.rules();
         let mut rng = Rng::new(seed);
-        let Some((origin, record)) = random_fragment(rules, &mut rng, 5, 30) else { return Ok(()) };
+        let found = random_fragment(rules, &mut rng, 5, 30);
+        prop_assume!(found.is_some(), "the game ended before the fragment");
+        let (origin, record) = found.expect("assumed above");
         let end = replay(rules, &origin, &record).unwrap();
         let topology = variant.topology();
         let known = BoardFacts {
@@ -400,11 +402,11 @@ proptest! {
         short_captures in any::<bool>(),
         end_mask in any::<u64>(),
     ) {
-        let variant = *variant_index.get(&solved_rules());
+        let variant = *variant_index.get(&postfacto::rules::Variant::ALL);
         let damage_of = Damage { unknown_moves, unknown_squares, short_captures };
-        let Some((origin, record, damaged)) = damaged_fragment(variant, seed, damage_of) else {
-            return Ok(());
-        };
+        let found = damaged_fragment(variant, seed, damage_of);
+        prop_assume!(found.is_some(), "the game ended before the fragment");
+        let (origin, record, damaged) = found.expect("assumed above");
         let end = replay(variant.rules(), &origin, &record).unwrap();
         let known = BoardFacts {
             start: None,
@@ -428,12 +430,12 @@ proptest! {
         end_mask in any::<u64>(),
         changed in any::<prop::sample::Index>(),
     ) {
-        let variant = *variant_index.get(&solved_rules());
+        let variant = *variant_index.get(&postfacto::rules::Variant::ALL);
         let topology = variant.topology();
         let damage_of = Damage { unknown_moves, unknown_squares, short_captures };
-        let Some((origin, record, damaged)) = damaged_fragment(variant, seed, damage_of) else {
-            return Ok(());
-        };
+        let found = damaged_fragment(variant, seed, damage_of);
+        prop_assume!(found.is_some(), "the game ended before the fragment");
+        let (origin, record, damaged) = found.expect("assumed above");
         let end = replay(variant.rules(), &origin, &record).unwrap();
         let square = changed.get(&topology.squares().collect::<Vec<_>>()).to_owned();
         let known = BoardFacts {

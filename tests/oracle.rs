@@ -325,79 +325,85 @@ fn board_of(grid: &Grid, topology: Topology) -> Board {
     board
 }
 
-const ORACLE_RULES: [Variant; 8] = [
-    Variant::Russian,
-    Variant::Brazilian,
-    Variant::Pool,
-    Variant::Czech,
-    Variant::International,
-    Variant::Spanish,
-    Variant::Portuguese,
-    Variant::Canadian,
-];
-
-/// The library's perft from the opening agrees with the oracle's to depth
-/// 6 under every rule set the oracle knows (5 on the larger boards, and in
-/// debug builds; the counts are also pinned in `tests/data/perft.txt`).
-#[test]
-fn the_oracle_counts_what_the_library_counts_from_the_opening() {
-    for variant in ORACLE_RULES {
-        let small = variant.topology().size() == 8;
-        let depth = if cfg!(debug_assertions) || !small {
-            5
-        } else {
-            6
-        };
-        let opening = variant.topology().opening();
-        let white = variant.first_player() == Color::White;
-        let n = variant.topology().size() as i8;
-        let ours = perft(variant.rules(), &opening, variant.first_player(), depth);
-        let theirs = oracle_perft(flags(variant), n, &grid_of(&opening), white, depth);
-        assert_eq!(ours, theirs, "{} depth {depth}", variant.name());
-    }
+/// Whether the oracle knows `variant` (the flying-king rule sets; English
+/// and Italian moves are pinned by perft and `tests/property.rs`).
+pub fn knows(variant: Variant) -> bool {
+    variant.facts().movement.flying_kings
 }
 
-proptest! {
-    #![proptest_config(ProptestConfig { cases: 400, ..ProptestConfig::default() })]
+/// The library's perft from the opening agrees with the oracle's to depth
+/// 6 (5 on the larger boards, and in debug builds; the counts are also
+/// pinned in `tests/data/perft.txt`).
+pub fn counts_what_the_library_counts_from_the_opening(variant: Variant) {
+    let small = variant.topology().size() == 8;
+    let depth = if cfg!(debug_assertions) || !small {
+        5
+    } else {
+        6
+    };
+    let opening = variant.topology().opening();
+    let white = variant.first_player() == Color::White;
+    let n = variant.topology().size() as i8;
+    let ours = perft(variant.rules(), &opening, variant.first_player(), depth);
+    let theirs = oracle_perft(flags(variant), n, &grid_of(&opening), white, depth);
+    assert_eq!(ours, theirs, "{} depth {depth}", variant.name());
+}
 
-    /// On random boards with kings, the library lists the same moves as
-    /// the oracle (paths, in any order), and they lead to the same boards.
-    #[test]
-    fn the_oracle_lists_what_the_library_lists(
-        seed in any::<u64>(),
-        density in 10u32..70,
-        kings in 0u32..60,
-        white in any::<bool>(),
-        rule in 0usize..ORACLE_RULES.len(),
-    ) {
-        use postfacto::random::{random_board_on, Rng};
-        let variant = ORACLE_RULES[rule];
-        let topology = variant.topology();
-        let board = random_board_on(&mut Rng::new(seed), topology, density, kings);
-        let side = if white { Color::White } else { Color::Black };
-        let generator = Gen { flags: flags(variant), white, n: topology.size() as i8 };
-        let grid = grid_of(&board);
-        // Internal coordinates (the light-corner boards' are mirrored when drawn).
-        let square = |(r, c): (i8, i8)| {
-            topology.squares().find(|s| (s.row(), s.col()) == (r as u8, c as u8)).unwrap()
-        };
-        let mut theirs: Vec<(Vec<Square>, Board)> = generator
-            .moves(&grid)
-            .iter()
-            .map(|m| (m.path.iter().map(|&p| square(p)).collect(), board_of(&generator.play(&grid, m), topology)))
-            .collect();
-        let rules = variant.rules();
-        let mut ours: Vec<(Vec<Square>, Board)> = rules
-            .legal_moves(&board, side)
-            .iter()
-            .map(|m| (m.path().to_vec(), rules.play(&board, side, m).unwrap()))
-            .collect();
-        theirs.sort_by_key(|(p, _)| p.clone());
-        ours.sort_by_key(|(p, _)| p.clone());
-        let paths = |v: &[(Vec<Square>, Board)]| v.iter().map(|(p, _)| p.clone()).collect::<Vec<_>>();
-        prop_assert_eq!(paths(&ours), paths(&theirs), "{} {:?} on\n{}", variant.name(), side, board);
-        for ((path, a), (_, b)) in ours.iter().zip(&theirs) {
-            prop_assert_eq!(a, b, "{} {:?} after {:?} on\n{}", variant.name(), side, path, board);
-        }
+/// On a random board with kings (from `seed`), the library lists the same
+/// moves as the oracle (paths, in any order), and they lead to the same
+/// boards.
+pub fn lists_what_the_library_lists(
+    variant: Variant,
+    seed: u64,
+    density: u32,
+    kings: u32,
+    white: bool,
+) -> Result<(), TestCaseError> {
+    use postfacto::random::{random_board_on, Rng};
+    let topology = variant.topology();
+    let board = random_board_on(&mut Rng::new(seed), topology, density, kings);
+    let side = if white { Color::White } else { Color::Black };
+    let generator = Gen {
+        flags: flags(variant),
+        white,
+        n: topology.size() as i8,
+    };
+    let grid = grid_of(&board);
+    // Internal coordinates (the light-corner boards' are mirrored when drawn).
+    let square = |(r, c): (i8, i8)| {
+        topology
+            .squares()
+            .find(|s| (s.row(), s.col()) == (r as u8, c as u8))
+            .unwrap()
+    };
+    let mut theirs: Vec<(Vec<Square>, Board)> = generator
+        .moves(&grid)
+        .iter()
+        .map(|m| {
+            let path = m.path.iter().map(|&p| square(p)).collect();
+            (path, board_of(&generator.play(&grid, m), topology))
+        })
+        .collect();
+    let rules = variant.rules();
+    let mut ours: Vec<(Vec<Square>, Board)> = rules
+        .legal_moves(&board, side)
+        .iter()
+        .map(|m| (m.path().to_vec(), rules.play(&board, side, m).unwrap()))
+        .collect();
+    theirs.sort_by_key(|(p, _)| p.clone());
+    ours.sort_by_key(|(p, _)| p.clone());
+    let paths = |v: &[(Vec<Square>, Board)]| v.iter().map(|(p, _)| p.clone()).collect::<Vec<_>>();
+    let name = variant.name();
+    prop_assert_eq!(
+        paths(&ours),
+        paths(&theirs),
+        "{} {:?} on\n{}",
+        name,
+        side,
+        board
+    );
+    for ((path, a), (_, b)) in ours.iter().zip(&theirs) {
+        prop_assert_eq!(a, b, "{} {:?} after {:?} on\n{}", name, side, path, board);
     }
+    Ok(())
 }

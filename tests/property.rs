@@ -7,14 +7,12 @@ use proptest::prelude::*;
 
 use postfacto::board::{Board, Color, Piece, Role, Square};
 use postfacto::encode::english_dimacs;
-use postfacto::encode::{encode_with, vars, EncodeOptions};
+use postfacto::encode::{vars, EncodeOptions};
 use postfacto::notation::{MoveText, Record};
 use postfacto::replay::judge;
 use postfacto::replay::replay;
-use postfacto::rules::{
-    Brazilian, Czech, English, Italian, Pool, Rules, Russian, Spanish, Variant,
-};
-use postfacto::solve::{solve, solve_with, Engine, Outcome};
+use postfacto::rules::{Brazilian, English, Rules, Russian, Variant};
+use postfacto::solve::{solve, Engine, Outcome};
 
 use crate::golden::dimacs_satisfiable;
 
@@ -79,12 +77,6 @@ fn fragments() -> impl Strategy<Value = (Board, Record)> {
 /// Fragments of random games under `rules`, on the numbered 8x8 board.
 fn fragments_under(rules: &'static dyn Rules) -> impl Strategy<Value = (Board, Record)> {
     fragments_with(rules, Board::empty().topology())
-}
-
-/// Fragments of random games under `rules`, on its own board (the
-/// light-corner boards number their squares in their own way).
-fn fragments_on(rules: &'static dyn Rules) -> impl Strategy<Value = (Board, Record)> {
-    fragments_with(rules, rules.variant().topology())
 }
 
 fn fragments_with(
@@ -165,73 +157,6 @@ proptest! {
     }
 }
 
-proptest! {
-    #![proptest_config(ProptestConfig { cases: 300, ..ProptestConfig::default() })]
-
-    /// The SAT and DFS engines agree on whether a record is solvable, on game
-    /// fragments and on fragments made (often) impossible by giving the other
-    /// side the first move. Both engines' answers pass the replayer inside `solve`.
-    #[test]
-    fn sat_and_dfs_agree((_, record) in fragments(), flip in any::<bool>()) {
-        let record = if flip { Record::new(record.first.opposite(), record.moves.clone()) } else { record };
-        let limit = postfacto::solve::Limit { nodes: Some(200_000), time: None };
-        let sat = solve(&record, Engine::Sat).unwrap();
-        let dfs = solve(&record, Engine::Dfs(limit)).unwrap();
-        match (&sat, &dfs) {
-            (_, Outcome::GaveUp { .. }) => {}
-            (Outcome::Solved(_), Outcome::Solved(_)) | (Outcome::Impossible { .. }, Outcome::Impossible { .. }) => {}
-            _ => prop_assert!(false, "sat {sat:?}\ndfs {dfs:?}\n{record}"),
-        }
-    }
-}
-
-proptest! {
-    #![proptest_config(ProptestConfig { cases: 500, ..ProptestConfig::default() })]
-
-    #[test]
-    fn every_brazilian_game_fragment_is_solved_and_verified((origin, record) in fragments_under(&Brazilian)) {
-        prop_assert!(Brazilian.start_problems(&origin).is_empty());
-        match solve_with(&record, Engine::Sat, Variant::Brazilian) {
-            Ok(Outcome::Solved(solution)) => {
-                prop_assert_eq!(judge(&Brazilian, &record, &solution.answer), Ok(()));
-            }
-            other => prop_assert!(false, "{other:?} for\n{record}from\n{origin}"),
-        }
-    }
-
-    /// American pool and Czech draughts (`shared/spec/variants.md`).
-    #[test]
-    fn every_pool_game_fragment_is_solved_and_verified((origin, record) in fragments_under(&Pool)) {
-        match solve_with(&record, Engine::Sat, Variant::Pool) {
-            Ok(Outcome::Solved(solution)) => {
-                prop_assert_eq!(judge(&Pool, &record, &solution.answer), Ok(()));
-            }
-            other => prop_assert!(false, "{other:?} for\n{record}from\n{origin}"),
-        }
-    }
-
-    #[test]
-    fn every_czech_game_fragment_is_solved_and_verified((origin, record) in fragments_under(&Czech)) {
-        match solve_with(&record, Engine::Sat, Variant::Czech) {
-            Ok(Outcome::Solved(solution)) => {
-                prop_assert_eq!(judge(&Czech, &record, &solution.answer), Ok(()));
-            }
-            other => prop_assert!(false, "{other:?} for\n{record}from\n{origin}"),
-        }
-    }
-
-    #[test]
-    fn every_russian_game_fragment_is_solved_and_verified((origin, record) in fragments_under(&Russian)) {
-        prop_assert!(Russian.start_problems(&origin).is_empty());
-        match solve_with(&record, Engine::Sat, Variant::Russian) {
-            Ok(Outcome::Solved(solution)) => {
-                prop_assert_eq!(judge(&Russian, &record, &solution.answer), Ok(()));
-            }
-            other => prop_assert!(false, "{other:?} for\n{record}from\n{origin}"),
-        }
-    }
-}
-
 /// The SAT engine's shortcut (the board of the moves' own unit facts,
 /// replayed) against the full engine (formula, lucky check, varisat): the
 /// full engine's answer replays; when its model is the lucky one and the
@@ -307,61 +232,7 @@ fn perturbed(origin: Board, changes: &[(u8, u8)]) -> Board {
     board
 }
 
-/// The formula holds on a start board exactly when the record replays from
-/// it (and it obeys the start rules): checked on boards near the real start,
-/// where legal and illegal boards are both common.
-fn check_exactness(
-    variant: Variant,
-    origin: Board,
-    record: &Record,
-    changes: &[Vec<(u8, u8)>],
-) -> Result<(), TestCaseError> {
-    check_exactness_but(variant, origin, record, changes, |_| false)
-}
-
-/// [`check_exactness`] for rules with a step left to refinement: the
-/// formula may also hold where the replayer refuses, but only for a
-/// break `learned` says refinement learns.
-fn check_exactness_but(
-    variant: Variant,
-    origin: Board,
-    record: &Record,
-    changes: &[Vec<(u8, u8)>],
-    learned: impl Fn(&postfacto::rules::Violation) -> bool,
-) -> Result<(), TestCaseError> {
-    let rules = variant.rules();
-    let mut formula = varisat::CnfFormula::new();
-    // Complete: no most-pieces rule left to refinement, however long.
-    let options = EncodeOptions {
-        complete: true,
-        ..EncodeOptions::default()
-    };
-    encode_with(variant, record, &mut formula, options).expect("the rules are encoded");
-    for change in changes {
-        let board = perturbed(origin, change);
-        let model = vars::encode_board(&board);
-        let holds = formula
-            .iter()
-            .all(|clause| clause.iter().any(|l| model[l.index()] == *l));
-        let starts = rules.start_problems(&board).is_empty();
-        let replayed = replay(rules, &board, record);
-        let legal = starts && replayed.is_ok();
-        if holds && starts && replayed.as_ref().is_err_and(|e| learned(&e.violation)) {
-            continue;
-        }
-        prop_assert_eq!(
-            holds,
-            legal,
-            "{:?} on\n{}for\n{}",
-            replay(rules, &board, record).err(),
-            board.to_string(),
-            record
-        );
-    }
-    Ok(())
-}
-
-/// [`check_exactness`] through refinement, with every most-pieces rule
+/// The formula is exact (`every_rule_set.rs`) through refinement, with every most-pieces rule
 /// deferred: each board near `origin`, given as the start, is solved
 /// exactly when it is legal; a board the rule refuses has it deferred
 /// (else the test would not test refinement); and every clause learned on
@@ -438,52 +309,6 @@ fn check_deferral(
 
 proptest! {
     #![proptest_config(ProptestConfig { cases: 150, ..ProptestConfig::default() })]
-
-    #[test]
-    fn the_english_formula_is_exact((origin, record) in fragments(), changes in vec(vec((any::<u8>(), any::<u8>()), 1..4), 10)) {
-        check_exactness(Variant::English, origin, &record, &changes)?;
-    }
-
-    #[test]
-    fn the_russian_formula_is_exact((origin, record) in fragments_under(&Russian), changes in vec(vec((any::<u8>(), any::<u8>()), 1..4), 10)) {
-        check_exactness(Variant::Russian, origin, &record, &changes)?;
-    }
-
-    #[test]
-    fn the_pool_formula_is_exact((origin, record) in fragments_under(&Pool), changes in vec(vec((any::<u8>(), any::<u8>()), 1..4), 10)) {
-        check_exactness(Variant::Pool, origin, &record, &changes)?;
-    }
-
-    /// Men that may not take kings and captured pieces that stay; only
-    /// the order of captures is left to refinement.
-    #[test]
-    fn the_italian_formula_is_exact_but_for_the_order((origin, record) in fragments_on(&Italian), changes in vec(vec((any::<u8>(), any::<u8>()), 1..4), 10)) {
-        check_exactness_but(Variant::Italian, origin, &record, &changes, |v| {
-            matches!(v, postfacto::rules::Violation::NotPreferred { .. })
-        })?;
-    }
-
-    /// Forward-only men and the most pieces; only the most kings is left
-    /// to refinement.
-    #[test]
-    fn the_spanish_formula_is_exact_but_for_the_most_kings((origin, record) in fragments_on(&Spanish), changes in vec(vec((any::<u8>(), any::<u8>()), 1..4), 10)) {
-        check_exactness_but(Variant::Spanish, origin, &record, &changes, |v| {
-            matches!(v, postfacto::rules::Violation::NotTheMostKings { .. })
-        })?;
-    }
-
-    /// Men that capture forwards only and kings that capture first.
-    #[test]
-    fn the_czech_formula_is_exact((origin, record) in fragments_under(&Czech), changes in vec(vec((any::<u8>(), any::<u8>()), 1..4), 10)) {
-        check_exactness(Variant::Czech, origin, &record, &changes)?;
-    }
-
-    /// The majority capture's clauses included: near the true start, the
-    /// Brazilian formula holds exactly where the replayer accepts.
-    #[test]
-    fn the_brazilian_formula_is_exact((origin, record) in fragments_under(&Brazilian), changes in vec(vec((any::<u8>(), any::<u8>()), 1..4), 10)) {
-        check_exactness(Variant::Brazilian, origin, &record, &changes)?;
-    }
 
     /// Every most-pieces rule left to refinement (a budget of none): near
     /// the true start, a start board given in full is solved exactly where

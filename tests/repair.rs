@@ -17,7 +17,7 @@ use postfacto::replay::judge;
 use postfacto::rules::Variant;
 use postfacto::solve::{Outcome, Reconstructor};
 
-use crate::util::{postfacto, scratch, solved_rules};
+use crate::util::{postfacto, scratch};
 
 /// The 8x8 rule sets (short records of the 10x10 board add nothing here
 /// but time).
@@ -144,9 +144,9 @@ proptest! {
         mistakes in 1usize..=2,
     ) {
         let variant = EIGHT[rule];
-        let Some(record) = miswritten(variant, seed, plies, mistakes) else {
-            return Ok(());
-        };
+        let found = miswritten(variant, seed, plies, mistakes);
+        prop_assume!(found.is_some(), "no mistake of that kind fits the game");
+        let record = found.expect("assumed above");
         let options = RepairOptions { max_edits: 2, all: true, limit: 10_000, ..RepairOptions::default() };
         let found = repair(&record, variant, BoardFacts::none(), options).unwrap();
         let want = exhaustive(&record, variant, 2);
@@ -193,9 +193,9 @@ proptest! {
         let mut record = play_game(variant.rules(), &mut rng, &opening, variant.first_player(), plies, Play::Uniform);
         for _ in 0..mistakes {
             let kind = Mistake::ALL[rng.below(Mistake::ALL.len())];
-            let Some(wrong) = miswrite(&record, kind, &mut rng) else {
-                return Ok(());
-            };
+            let found = miswrite(&record, kind, &mut rng);
+            prop_assume!(found.is_some(), "no mistake of that kind fits the game");
+            let wrong = found.expect("assumed above");
             record = wrong;
         }
         let known = BoardFacts {
@@ -351,11 +351,11 @@ proptest! {
         rule in any::<prop::sample::Index>(),
         mistakes in 1usize..=if cfg!(debug_assertions) { 2 } else { 3 },
     ) {
-        let variant = *rule.get(&solved_rules());
+        let variant = *rule.get(&postfacto::rules::Variant::ALL);
         let mistakes = if variant == Variant::International { 1 } else { mistakes };
-        let Some(record) = miswritten(variant, seed, 40, mistakes) else {
-            return Ok(());
-        };
+        let found = miswritten(variant, seed, 40, mistakes);
+        prop_assume!(found.is_some(), "no mistake of that kind fits the game");
+        let record = found.expect("assumed above");
         // The deadline stops the search between solver calls; `within`
         // stops waiting for one call that does not end (see RepairOptions).
         let deadline = Some(std::time::Instant::now() + std::time::Duration::from_secs(120));
@@ -365,8 +365,7 @@ proptest! {
             repair(&owned, variant, BoardFacts::none(), options)
         });
         let Some(repaired) = repaired else {
-            prop_assert!(false, "{}: one solver call of the repair ran past 150 s for\n{record}", variant.name());
-            return Ok(());
+            return Err(TestCaseError::fail(format!("{}: one solver call of the repair ran past 150 s for\n{record}", variant.name())));
         };
         match repaired.unwrap() {
             RepairOutcome::NotNeeded(_) => prop_assert!(solvable(&record, variant)),
@@ -395,9 +394,9 @@ proptest! {
         let opening = variant.topology().opening();
         let mut rng = Rng::new(seed);
         let game = play_game(variant.rules(), &mut rng, &opening, variant.first_player(), 30, Play::Careful);
-        let Some(record) = miswrite(&game, EditKind::Square, &mut rng) else {
-            return Ok(());
-        };
+        let found = miswrite(&game, EditKind::Square, &mut rng);
+        prop_assume!(found.is_some(), "no mistake of that kind fits the game");
+        let record = found.expect("assumed above");
         let known = BoardFacts {
             start: Some(PartialBoard { board: opening, known: variant.topology().all_bits() }),
             end: None,
@@ -438,9 +437,9 @@ proptest! {
         let mut record = play_game(variant.rules(), &mut rng, &opening, variant.first_player(), 80, Play::Careful);
         for _ in 0..3 {
             let kind = Mistake::ALL[rng.below(Mistake::ALL.len())];
-            let Some(wrong) = miswrite(&record, kind, &mut rng) else {
-                return Ok(());
-            };
+            let found = miswrite(&record, kind, &mut rng);
+            prop_assume!(found.is_some(), "no mistake of that kind fits the game");
+            let wrong = found.expect("assumed above");
             record = wrong;
         }
         let known = BoardFacts {

@@ -8,6 +8,7 @@ mod cases;
 mod cli;
 mod damaged;
 mod docs;
+mod every_rule_set;
 mod formats;
 mod fuzz;
 mod golden;

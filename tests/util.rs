@@ -101,16 +101,8 @@ pub fn solve_with_proof(name: &str, rules: &str, text: &str) -> (Run, PathBuf, O
             .find(|v| v.name() == rules)
             .expect("a known rule set");
         let record = &postfacto::notation::parse_records_with(text, variant.geometry()).unwrap()[0];
-        let formula = postfacto::encode::dimacs(record, variant).expect("the rules are encoded");
+        let formula = postfacto::encode::dimacs(record, variant);
         postfacto::analysis::check_drat(formula.formula(), &written).expect("the proof checks")
     });
     (run, proof, lemmas)
-}
-
-/// The rule sets the SAT engine solves (Italian is replayed only).
-pub fn solved_rules() -> Vec<postfacto::rules::Variant> {
-    postfacto::rules::Variant::ALL
-        .into_iter()
-        .filter(|v| v.facts().encoded)
-        .collect()
 }

@@ -234,57 +234,6 @@ fn the_ten_board_through_the_binary() {
     );
 }
 
-proptest::proptest! {
-    // 10x10 formulas are large at the first plies of a random board.
-    #![proptest_config(proptest::prelude::ProptestConfig { cases: 40, ..Default::default() })]
-
-    /// International fragments of random games: the SAT engine reconstructs
-    /// them and the judge accepts; near the true start, the formula holds
-    /// exactly on the boards the replayer accepts.
-    #[test]
-    fn international_fragments_solve_and_the_formula_is_exact(seed in 0u64..u64::MAX) {
-        use postfacto::board::{Piece, Role, Topology};
-        use postfacto::encode::{encode_with, vars, EncodeOptions};
-        use postfacto::random::{random_fragment, Rng};
-        use postfacto::replay::{judge, replay};
-        use postfacto::solve::{solve_with, Engine, Outcome};
-        let v = Variant::International;
-        let rules = v.rules();
-        let mut rng = Rng::new(seed);
-        let (lead, plies) = (rng.below(20), 1 + rng.below(25));
-        let Some((origin, record)) = random_fragment(rules, &mut rng, lead, plies) else {
-            return Ok(());
-        };
-        match solve_with(&record, Engine::Sat, v) {
-            Ok(Outcome::Solved(solution)) => {
-                proptest::prop_assert_eq!(judge(rules, &record, &solution.answer), Ok(()));
-            }
-            other => proptest::prop_assert!(false, "{other:?} for\n{record}from\n{origin}"),
-        }
-        let mut formula = varisat::CnfFormula::new();
-        // Complete: the most-pieces rule written however long it is.
-        let options = EncodeOptions { complete: true, ..EncodeOptions::default() };
-        encode_with(v, &record, &mut formula, options).expect("encoded");
-        for _ in 0..10 {
-            let mut board = origin;
-            for _ in 0..1 + rng.below(3) {
-                let piece = [
-                    None,
-                    Some(Piece::new(Color::Black, Role::Man)),
-                    Some(Piece::new(Color::Black, Role::King)),
-                    Some(Piece::new(Color::White, Role::Man)),
-                    Some(Piece::new(Color::White, Role::King)),
-                ][rng.below(5)];
-                board.set(Topology::Ten.square_at(rng.below(50)).expect("a square"), piece);
-            }
-            let model = vars::encode_board(&board);
-            let holds = formula.iter().all(|c| c.iter().any(|l| model[l.index()] == *l));
-            let legal = rules.start_problems(&board).is_empty() && replay(rules, &board, &record).is_ok();
-            proptest::prop_assert_eq!(holds, legal, "on\n{}for\n{}", board, record);
-        }
-    }
-}
-
 #[test]
 fn analysis_options_work_on_the_ten_board() {
     let input = path("tests/data/international1.in");

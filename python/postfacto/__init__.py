@@ -4,9 +4,8 @@ Every call runs the postfacto library (the code the ``postfacto`` binary
 runs, compiled in; no subprocess) and returns answers its own replayer has
 checked. Strings are those pydraughts and lidraughts use: FEN such as
 ``W:W31,32,K33:B1-20``, PDN moves such as ``32-28``, ``28x19``, ``c3-d4``,
-``c3:e5``, rule sets by name (``english``, ``russian``, ``international``
-or ``standard``, ``brazilian``, ``italian``, ``pool``, ``czech``,
-``spanish``, ``portuguese``, ``canadian``; ``auto`` to infer one).
+``c3:e5``, rule sets by name (one of :data:`RULES`, the library's rule
+table; ``standard`` for ``international``; ``auto`` to infer one).
 
 Errors are exceptions: :class:`BadInput` (the binary exits 2),
 :class:`Impossible` (exit 1, ``.reason`` says why), :class:`Undecided` (a

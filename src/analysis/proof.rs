@@ -133,7 +133,7 @@ pub(crate) fn refined_formula(
     variant: Variant,
     known: BoardFacts,
 ) -> Result<(AnnotatedCnf, Formula), SolveError> {
-    let (mut cnf, encoded) = dimacs_encoded(record, variant, known)?;
+    let (mut cnf, encoded) = dimacs_encoded(record, variant, known);
     let mut formula = Formula {
         variant,
         record: record.clone(),

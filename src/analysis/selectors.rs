@@ -121,7 +121,7 @@ impl SelectorFormula {
         // Selectors come after the encoder's own variables: a damaged
         // record's choices and later boards (numbered the same every time).
         let vars = if record.is_damaged() {
-            encode_with(variant, record, &mut crate::encode::Discard, options)?
+            encode_with(variant, record, &mut crate::encode::Discard, options)
                 .stats
                 .vars
         } else {
@@ -227,14 +227,7 @@ fn damaged_plies(record: &Record, variant: Variant) -> Vec<(usize, String)> {
         .iter()
         .enumerate()
         .filter(|(_, w)| w.known().is_none())
-        .map(|(i, w)| {
-            let text = if variant.algebraic() {
-                w.algebraic()
-            } else {
-                w.numbered()
-            };
-            (i + 1, text)
-        })
+        .map(|(i, w)| (i + 1, variant.write_written(w)))
         .collect()
 }
 

@@ -36,11 +36,7 @@ impl UnknownVerdict {
 impl fmt::Display for UnknownVerdict {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let played = self.variant.write_move(&self.played);
-        let written = if self.variant.algebraic() {
-            self.written.algebraic()
-        } else {
-            self.written.numbered()
-        };
+        let written = self.variant.write_written(&self.written);
         match &self.other {
             None => write!(f, "ply {} ({written}): forced to {played}", self.ply),
             Some(other) => write!(

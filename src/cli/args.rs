@@ -321,8 +321,9 @@ pub struct CompareArgs {
     #[arg(required = true)]
     pub paths: Vec<PathBuf>,
     /// Rule set: English for the task's format unless named; a PDN game's own
-    /// GameType, else the one its notation allows. The DFS engine knows English
-    /// only: under other rules its column says n/a.
+    /// GameType, else the one its notation allows. The DFS engine plays only
+    /// the rule sets `solve --help` lists under --engine dfs: under the
+    /// others its column says n/a.
     #[arg(long, value_enum)]
     pub rules: Option<RulesArg>,
     /// Node or time limit for the DFS engine per record (e.g. 1000000nodes, 2s).
@@ -666,12 +667,38 @@ impl PawnEngineArg {
     }
 }
 
-#[derive(ValueEnum, Clone, Copy, Debug)]
+/// `--engine`: its help names the rule sets the DFS engine plays, from
+/// the rule table.
+#[derive(Clone, Copy, Debug)]
 pub enum EngineArg {
     /// SAT encoding solved by varisat.
     Sat,
     /// The known repair-and-replay search.
     Dfs,
+}
+
+impl ValueEnum for EngineArg {
+    fn value_variants<'a>() -> &'a [Self] {
+        &[EngineArg::Sat, EngineArg::Dfs]
+    }
+
+    fn to_possible_value(&self) -> Option<clap::builder::PossibleValue> {
+        use clap::builder::PossibleValue;
+        Some(match self {
+            EngineArg::Sat => PossibleValue::new("sat").help("SAT encoding solved by varisat"),
+            EngineArg::Dfs => {
+                let rules = postfacto::rules::Variant::ALL
+                    .into_iter()
+                    .filter(|v| v.has_dfs())
+                    .map(|v| v.name())
+                    .collect::<Vec<_>>()
+                    .join(", ");
+                PossibleValue::new("dfs").help(format!(
+                    "The known repair-and-replay search (--rules {rules} only)"
+                ))
+            }
+        })
+    }
 }
 
 #[derive(ValueEnum, Clone, Copy, Debug)]

@@ -47,11 +47,7 @@ fn stages(records: &[Record], variant: Variant, tables: &mut Tables<'_>) -> Resu
     let mut times: [Vec<Duration>; 6] = Default::default();
     let mut full_path = Vec::new();
     for record in records {
-        let text = if variant.algebraic() {
-            record.algebraic()
-        } else {
-            record.to_string()
-        };
+        let text = variant.write_record(record);
         let whole = Instant::now();
         let started = Instant::now();
         let parsed = parse_records_with(&text, variant.geometry()).map_err(|e| e.to_string())?;
@@ -157,16 +153,7 @@ pub fn run_against(
         .suffix(".in")
         .tempfile()
         .map_err(|e| e.to_string())?;
-    let text: String = records
-        .iter()
-        .map(|r| {
-            if variant.algebraic() {
-                r.algebraic()
-            } else {
-                r.to_string()
-            }
-        })
-        .collect();
+    let text: String = records.iter().map(|r| variant.write_record(r)).collect();
     file.write_all(text.as_bytes()).map_err(|e| e.to_string())?;
     super::against::run(file.path(), &records, variant, command, tables)
 }
@@ -207,10 +194,10 @@ pub fn run(
         .map_err(w)?;
     let mut medians = Vec::new();
     let (mut shortcut, mut lucky) = (0, 0);
-    // The DFS engine knows English only.
-    let engines = match variant {
-        Variant::English => vec![Engine::Sat, Engine::Dfs(Limit::default())],
-        _ => vec![Engine::Sat],
+    let engines = if variant.has_dfs() {
+        vec![Engine::Sat, Engine::Dfs(Limit::default())]
+    } else {
+        vec![Engine::Sat]
     };
     for &engine in &engines {
         let (times, outcomes) = time_engine(&records, engine, variant)?;

@@ -81,10 +81,10 @@ pub fn run(
             };
             compared += 1;
             sat_times.push(sat_time);
-            // The DFS engine knows English rules and whole moves only.
+            // The DFS engine knows some rule sets and whole moves only.
             // (PDN captures read short but written whole are whole moves.)
             let whole = !record.is_damaged() || record.as_written(variant.geometry()).is_some();
-            let dfs = if variant == Variant::English && whole {
+            let dfs = if variant.has_dfs() && whole {
                 Some(timed(&record, variant, Engine::Dfs(limit)))
             } else {
                 None

@@ -61,13 +61,7 @@ pub fn run(
     out: &mut impl Write,
 ) -> Result<(), String> {
     let records = records?;
-    let text = |r: &Record| {
-        if variant.algebraic() {
-            r.algebraic()
-        } else {
-            r.to_string()
-        }
-    };
+    let text = |r: &Record| variant.write_record(r);
     match out_dir {
         None => {
             for record in &records {

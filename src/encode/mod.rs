@@ -27,59 +27,30 @@ pub use symbolic::KnownFacts;
 use crate::notation::Record;
 use crate::rules::Variant;
 
-/// A rule set the encoder does not know yet.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("the SAT encoding does not know {} rules yet; `verify`, `moves` and `generate` know them", .0.name())]
-pub struct Unsupported(pub Variant);
-
-/// Why a record could not be encoded.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-pub enum EncodeError {
-    /// The rule set has no encoding.
-    #[error(transparent)]
-    Unsupported(#[from] Unsupported),
-}
-
-/// Whether the encoder knows `variant`'s rules.
-///
-/// # Errors
-/// [`Unsupported`] when it does not.
-pub fn encodes(variant: Variant) -> Result<(), Unsupported> {
-    if variant.facts().encoded {
-        Ok(())
-    } else {
-        Err(Unsupported(variant))
-    }
-}
-
 /// Encodes `record` under the rules of `variant` into `sink`.
 ///
 /// A damaged record (see [`Record::written`]) gets the encoding of
 /// `encodings/damaged.md`; [`Encoded::layout`] then says where its
-/// damaged plies' variables are.
-///
-/// # Errors
-/// [`EncodeError::Unsupported`] for a rule set without an encoding
-/// (nothing is written).
+/// damaged plies' variables are. Every rule set of the table has an
+/// encoding.
 pub fn encode_with(
     variant: Variant,
     record: &Record,
     sink: &mut impl ClauseSink,
     options: EncodeOptions,
-) -> Result<Encoded, EncodeError> {
-    encodes(variant)?;
+) -> Encoded {
     if record.is_damaged() {
         let (mut encoded, layout) =
             damaged::encode_damaged(variant, record, sink, options, options.named);
         encoded.layout = Some(layout);
-        return Ok(encoded);
+        return encoded;
     }
     let movement = variant.facts().movement;
-    Ok(if movement.flying_kings {
+    if movement.flying_kings {
         encode_flying_with(record, sink, options, movement)
     } else {
         encode_short_with(record, sink, options, movement)
-    })
+    }
 }
 
 /// The start-board facts the moves of `record` state by themselves under
@@ -89,12 +60,12 @@ pub fn encode_with(
 /// the moves replay from; a contradiction among them means there is none.
 ///
 /// `None` when the facts contradict each other (there is no start board
-/// then) or the rule set has no encoding.
+/// then) or the record is damaged.
 pub fn unit_facts(variant: Variant, record: &Record) -> Option<KnownFacts> {
     if record.is_damaged() {
         return None;
     }
-    let encoded = encode_with(variant, record, &mut Discard, EncodeOptions::units_only()).ok()?;
+    let encoded = encode_with(variant, record, &mut Discard, EncodeOptions::units_only());
     encoded.contradiction.is_none().then_some(encoded.facts)
 }
 
@@ -114,24 +85,18 @@ pub fn english_dimacs(record: &Record) -> AnnotatedCnf {
 /// The annotated formula of `record` under `variant`, exactly as `solve`
 /// hands it to varisat, with a preamble that names the record, the sizes and
 /// the variable scheme.
-///
-/// # Errors
-/// As [`encode_with`].
-pub fn dimacs(record: &Record, variant: Variant) -> Result<AnnotatedCnf, EncodeError> {
-    dimacs_encoded(record, variant, BoardFacts::none()).map(|(cnf, _)| cnf)
+pub fn dimacs(record: &Record, variant: Variant) -> AnnotatedCnf {
+    dimacs_encoded(record, variant, BoardFacts::none()).0
 }
 
 /// [`dimacs`] with what is `known` of the boards (`--start-board`,
 /// `--end-board`), and what the encoder says of the formula (a damaged
 /// record's layout above all, to read a model back).
-///
-/// # Errors
-/// As [`encode_with`].
 pub fn dimacs_encoded(
     record: &Record,
     variant: Variant,
     known: BoardFacts,
-) -> Result<(AnnotatedCnf, Encoded), EncodeError> {
+) -> (AnnotatedCnf, Encoded) {
     let mut cnf = AnnotatedCnf::new();
     let topology = variant.topology();
     cnf.name_vars(vars::var_count(topology), vars::name_on(topology));
@@ -145,7 +110,7 @@ pub fn dimacs_encoded(
         complete: true,
         ..EncodeOptions::default()
     };
-    let encoded = encode_with(variant, record, &mut sink, options)?;
+    let encoded = encode_with(variant, record, &mut sink, options);
     if let Some(layout) = &encoded.layout {
         let start_name = vars::name_on(topology);
         cnf.name_vars(encoded.stats.vars, |v| {
@@ -156,7 +121,7 @@ pub fn dimacs_encoded(
         });
     }
     annotate(&mut cnf, record, variant, &encoded);
-    Ok((cnf, encoded))
+    (cnf, encoded)
 }
 
 /// The preamble of [`dimacs`]: the record, the sizes and the variable scheme.
@@ -164,13 +129,7 @@ fn annotate(cnf: &mut AnnotatedCnf, record: &Record, variant: Variant, encoded: 
     let moves: Vec<String> = record
         .written_moves()
         .iter()
-        .map(|m| {
-            if variant.algebraic() {
-                m.algebraic()
-            } else {
-                m.numbered()
-            }
-        })
+        .map(|m| variant.write_written(m))
         .collect();
     let document = variant.facts().encoding_doc;
     cnf.comment(format!(

@@ -7,7 +7,7 @@ mod json;
 
 use crate::analysis::EditKind;
 use crate::board::{Board, Color};
-use crate::notation::{to_fen, write_game, Answer, GameText, MoveText, Record, WrittenMove};
+use crate::notation::{to_fen, write_game, Answer, GameText, MoveText, Record};
 use crate::render::svg_named;
 use crate::request::{Report, SolveOptions};
 use crate::rules::Variant;
@@ -127,14 +127,11 @@ fn written_of(record: &Record, variant: Variant) -> Vec<String> {
     if !record.is_damaged() {
         return moves_of(record, variant);
     }
-    let text = |w: &WrittenMove| {
-        if variant.algebraic() {
-            w.algebraic()
-        } else {
-            w.numbered()
-        }
-    };
-    record.written_moves().iter().map(text).collect()
+    record
+        .written_moves()
+        .iter()
+        .map(|w| variant.write_written(w))
+        .collect()
 }
 
 /// The moves the first answer plays: the record's own, or for a damaged

@@ -203,14 +203,9 @@ impl<'a> Job<'a, '_> {
         let news: Vec<_> = verdicts
             .iter()
             .filter(|v| {
-                !(v.is_forced() && v.written.known().is_none() && {
-                    let written = if variant.algebraic() {
-                        v.written.algebraic()
-                    } else {
-                        v.written.numbered()
-                    };
-                    written == variant.write_move(&v.played)
-                })
+                !(v.is_forced()
+                    && v.written.known().is_none()
+                    && variant.write_written(&v.written) == variant.write_move(&v.played))
             })
             .collect();
         if news.is_empty() {

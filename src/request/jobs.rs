@@ -247,14 +247,12 @@ fn moves_read(game: &RawGame<'_>, report: &GameReport, strict: bool) -> Vec<Stri
     let Ok(read) = game.read(options) else {
         return Vec::new();
     };
-    let algebraic = variant.algebraic();
     read.record
         .written_moves()
         .iter()
         .map(|w| match w.known() {
             Some(mv) => variant.write_move(mv),
-            None if algebraic => w.algebraic(),
-            None => w.numbered(),
+            None => variant.write_written(w),
         })
         .collect()
 }

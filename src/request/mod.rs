@@ -96,7 +96,7 @@ impl RequestError {
 #[non_exhaustive]
 pub enum InputError {
     /// A rule set postfacto does not know.
-    #[error("unknown rule set '{0}' (known: english, russian, international, brazilian, pool, czech, italian, spanish, portuguese, canadian, auto)")]
+    #[error("unknown rule set '{0}' (known: {known}, auto)", known = crate::rules::Variant::known_names())]
     UnknownRules(String),
     /// A solver's model that is no answer: unreadable, not a model of the
     /// formula, one the replayer rejects, or none (UNSATISFIABLE).

@@ -134,7 +134,7 @@ impl Analyses {
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
 pub enum OptionsError {
-    /// The DFS engine plays one rule set only.
+    /// The DFS engine plays some rule sets only (the table's `dfs`).
     #[error("--engine dfs knows English rules only; use the SAT engine for {}", .0.name())]
     DfsRules(Variant),
     /// An outside solver writes DRAT only.
@@ -166,7 +166,7 @@ impl SolveOptions {
     pub fn check(&self, rules: Option<Variant>) -> Result<(), OptionsError> {
         let (engine, analyses) = (self.engine, &self.analyses);
         if let (Engine::Dfs(_), Some(variant)) = (engine, rules) {
-            if variant != Variant::English {
+            if !variant.has_dfs() {
                 return Err(OptionsError::DfsRules(variant));
             }
         }

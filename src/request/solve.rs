@@ -110,17 +110,10 @@ impl Solved {
     /// The moves as written, in the rule set's notation (`?` where a move
     /// was not legible).
     pub fn written(&self) -> Vec<String> {
-        let algebraic = self.variant.algebraic();
         self.record
             .written_moves()
             .iter()
-            .map(|w| {
-                if algebraic {
-                    w.algebraic()
-                } else {
-                    w.numbered()
-                }
-            })
+            .map(|w| self.variant.write_written(w))
             .collect()
     }
 }

@@ -11,13 +11,13 @@ mod table;
 use std::fmt;
 
 use crate::board::{Board, Color, Piece, Square, Topology};
-use crate::notation::MoveText;
+use crate::notation::{MoveText, Record, WrittenMove};
 
 pub use english::English;
 pub use flying::{Brazilian, Canadian, Czech, International, Pool, Portuguese, Russian, Spanish};
 pub use italian::Italian;
 pub use movement::{Crowning, Movement, Priority};
-pub use table::RuleSet;
+pub use table::{Inference, RuleSet};
 
 /// A rule set: which start boards are allowed, which moves are legal, how they are played.
 pub trait Rules: fmt::Debug + Sync {
@@ -113,18 +113,7 @@ pub enum Variant {
 impl Variant {
     /// The rules object for this variant.
     pub fn rules(self) -> &'static dyn Rules {
-        match self {
-            Variant::English => &English,
-            Variant::Russian => &Russian,
-            Variant::International => &International,
-            Variant::Brazilian => &Brazilian,
-            Variant::Pool => &Pool,
-            Variant::Czech => &Czech,
-            Variant::Italian => &Italian,
-            Variant::Spanish => &Spanish,
-            Variant::Portuguese => &Portuguese,
-            Variant::Canadian => &Canadian,
-        }
+        self.facts().rules
     }
 
     /// Every variant, in the order of the command line's list (and of the
@@ -191,28 +180,46 @@ impl Variant {
     }
 
     /// The rule sets a text whose squares are named as `names` says may be
-    /// written in, in the order to try them (`shared/spec/pdn.md`):
-    /// algebraic squares fit Russian, then Brazilian, then Czech (the
-    /// Czech archives write no `GameType`); numbers above 32
-    /// the 10x10 board, then the 12x12; numbers up to 32 fit English, then International
-    /// (`32-28` is International's commonest first move), then Italian,
-    /// then Spanish (Portuguese, with Spanish rules, only by its
-    /// `GameType`); numbers above 50 the 12x12 board.
+    /// written in, in the order to try them (`shared/spec/pdn.md`): the
+    /// table's rows that `--rules auto` tries, that write squares as the
+    /// text does and whose range of highest numbers holds the text's, by
+    /// [`Inference::rank`].
     pub fn candidates(names: crate::notation::SquareNames) -> Vec<Variant> {
-        if names.algebraic {
-            vec![Variant::Russian, Variant::Brazilian, Variant::Czech]
-        } else if names.highest > 50 {
-            vec![Variant::Canadian]
-        } else if names.highest > 32 {
-            vec![Variant::International, Variant::Canadian]
-        } else {
-            vec![
-                Variant::English,
-                Variant::International,
-                Variant::Italian,
-                Variant::Spanish,
-            ]
-        }
+        let mut fitting: Vec<(u8, Variant)> = Variant::ALL
+            .into_iter()
+            .filter(|v| v.algebraic() == names.algebraic)
+            .filter_map(|v| {
+                let inference = v.facts().inference?;
+                let (lowest, highest) = inference.highest;
+                (lowest..=highest)
+                    .contains(&names.highest)
+                    .then_some((inference.rank, v))
+            })
+            .collect();
+        fitting.sort_unstable_by_key(|&(rank, _)| rank);
+        fitting.into_iter().map(|(_, v)| v).collect()
+    }
+
+    /// Every rule set `--rules auto` may try, by [`Inference::rank`].
+    pub fn inferred() -> Vec<Variant> {
+        let mut ranked: Vec<(u8, Variant)> = Variant::ALL
+            .into_iter()
+            .filter_map(|v| Some((v.facts().inference?.rank, v)))
+            .collect();
+        ranked.sort_unstable_by_key(|&(rank, _)| rank);
+        ranked.into_iter().map(|(_, v)| v).collect()
+    }
+
+    /// Every name the command line takes for a rule set, comma-separated,
+    /// in the table's order (for messages that list them).
+    pub fn known_names() -> String {
+        Variant::ALL.map(Variant::name).join(", ")
+    }
+
+    /// Whether the DFS engine plays this rule set (the SAT engine plays
+    /// them all).
+    pub const fn has_dfs(self) -> bool {
+        self.facts().dfs
     }
 
     /// Whether PDN FEN strings name squares algebraically: Russian PDN
@@ -240,6 +247,26 @@ impl Variant {
             mv.algebraic()
         } else {
             mv.numbered()
+        }
+    }
+
+    /// A move as written in a record, damage and all (`c3:?`, `22x?`), as
+    /// this variant writes squares.
+    pub fn write_written(self, written: &WrittenMove) -> String {
+        if self.algebraic() {
+            written.algebraic()
+        } else {
+            written.numbered()
+        }
+    }
+
+    /// A record in the input format, its moves as this variant writes
+    /// them.
+    pub fn write_record(self, record: &Record) -> String {
+        if self.algebraic() {
+            record.algebraic()
+        } else {
+            record.to_string()
         }
     }
 }

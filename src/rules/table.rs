@@ -6,11 +6,12 @@
 use crate::board::{Color, Topology};
 
 use super::movement::{Crowning, Movement, Priority};
-use super::Variant;
+use super::{Brazilian, Canadian, Czech, English, International, Italian, Pool, Portuguese};
+use super::{Rules, Russian, Spanish, Variant};
 
 /// One rule set: its board and notation, its move rules, and how the
 /// tool names and documents it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug)]
 pub struct RuleSet {
     /// Lower-case name, as on the command line.
     pub name: &'static str,
@@ -36,8 +37,37 @@ pub struct RuleSet {
     /// Who moves first in the generator's fragments from the opening (kept
     /// as earlier releases had it, so a seed gives the same records).
     pub generated_first: Color,
-    /// The SAT engine has an encoding of these rules.
-    pub encoded: bool,
+    /// The replayer's and the generator's rules object.
+    pub rules: &'static dyn Rules,
+    /// The DFS engine (`solve --engine dfs`, `compare`'s second column)
+    /// plays these rules; the SAT engine plays every rule set.
+    pub dfs: bool,
+    /// Whether and when `--rules auto` tries this rule set; `None`: only
+    /// when named or given by a PDN `GameType`.
+    pub inference: Option<Inference>,
+}
+
+/// When `--rules auto` tries a rule set for a text, and in which order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Inference {
+    /// Rule sets that fit a text are tried by rank, lowest first.
+    pub rank: u8,
+    /// Tried only for texts whose highest square number lies in this range
+    /// (both ends included): a fragment of a game on a bigger board may
+    /// name only low squares, and a miswritten number may lie beyond the
+    /// board. Texts are tried only under rule sets that write squares as
+    /// they do (numbers or algebraic).
+    pub highest: (u32, u32),
+}
+
+impl Inference {
+    /// Tried at `rank` for texts whose highest number is in `lowest..=highest`.
+    const fn ranked(rank: u8, lowest: u32, highest: u32) -> Option<Inference> {
+        Some(Inference {
+            rank,
+            highest: (lowest, highest),
+        })
+    }
 }
 
 const ENGLISH_MOVES: Movement = Movement {
@@ -78,6 +108,7 @@ const SPANISH_MOVES: Movement = Movement {
 
 const INTERNATIONAL: RuleSet = RuleSet {
     name: "international",
+    rules: &International,
     title: "International",
     summary: "International draughts: 10x10, squares 1..50, the majority capture",
     topology: Topology::Ten,
@@ -88,11 +119,13 @@ const INTERNATIONAL: RuleSet = RuleSet {
     encoding_doc: "international",
     careful_play: true,
     generated_first: Color::White,
-    encoded: true,
+    dfs: false,
+    inference: Inference::ranked(20, 0, 50),
 };
 
 const SPANISH: RuleSet = RuleSet {
     name: "spanish",
+    rules: &Spanish,
     title: "Spanish",
     summary: "Spanish draughts: flying kings, men capture forwards, the most pieces then the most kings; squares 1..32 from the bottom right of a board whose bottom-left corner is light",
     topology: Topology::EightMirroredFromBottom,
@@ -103,14 +136,15 @@ const SPANISH: RuleSet = RuleSet {
     encoding_doc: "variants",
     careful_play: true,
     generated_first: Color::White,
-    // "Then the most kings" is learned in refinement.
-    encoded: true,
+    dfs: false,
+    inference: Inference::ranked(70, 0, 32),
 };
 
 /// The rows, in [`Variant`] order.
 const TABLE: [RuleSet; Variant::ALL.len()] = [
     RuleSet {
         name: "english",
+        rules: &English,
         title: "English",
         summary: "English draughts (the ICPC task): numbered squares, short kings",
         topology: Topology::Eight,
@@ -121,10 +155,12 @@ const TABLE: [RuleSet; Variant::ALL.len()] = [
         encoding_doc: "english",
         careful_play: false,
         generated_first: Color::Black,
-        encoded: true,
+        dfs: true,
+        inference: Inference::ranked(0, 0, 32),
     },
     RuleSet {
         name: "russian",
+        rules: &Russian,
         title: "Russian",
         summary: "Russian draughts: flying kings, men capture backwards; algebraic notation",
         topology: Topology::EightAlgebraic,
@@ -135,19 +171,23 @@ const TABLE: [RuleSet; Variant::ALL.len()] = [
         encoding_doc: "russian",
         careful_play: true,
         generated_first: Color::Black,
-        encoded: true,
+        dfs: false,
+        inference: Inference::ranked(10, 0, u32::MAX),
     },
     INTERNATIONAL,
     RuleSet {
         name: "brazilian",
+        rules: &Brazilian,
         title: "Brazilian",
         summary: "Brazilian draughts: International rules on 8x8; algebraic notation",
         topology: Topology::EightAlgebraic,
         pdn_game_type: 26,
+        inference: Inference::ranked(30, 0, u32::MAX),
         ..INTERNATIONAL
     },
     RuleSet {
         name: "pool",
+        rules: &Pool,
         title: "American pool",
         summary: "American pool checkers: flying kings, free choice of capture; numbered as English",
         topology: Topology::Eight,
@@ -162,10 +202,13 @@ const TABLE: [RuleSet; Variant::ALL.len()] = [
         encoding_doc: "variants",
         careful_play: true,
         generated_first: Color::Black,
-        encoded: true,
+        dfs: false,
+        // Its texts read as English ones: only its name or `GameType` names it.
+        inference: None,
     },
     RuleSet {
         name: "czech",
+        rules: &Czech,
         title: "Czech",
         summary: "Czech draughts: flying kings, men capture forwards, kings capture first; algebraic",
         topology: Topology::EightAlgebraic,
@@ -182,10 +225,12 @@ const TABLE: [RuleSet; Variant::ALL.len()] = [
         encoding_doc: "variants",
         careful_play: true,
         generated_first: Color::White,
-        encoded: true,
+        dfs: false,
+        inference: Inference::ranked(40, 0, u32::MAX),
     },
     RuleSet {
         name: "italian",
+        rules: &Italian,
         title: "Italian",
         summary: "Italian draughts: short kings, men may not take kings, an order of captures; squares 1..32 from the top left of a board whose bottom-left corner is light",
         topology: Topology::EightMirrored,
@@ -201,25 +246,29 @@ const TABLE: [RuleSet; Variant::ALL.len()] = [
         encoding_doc: "variants",
         careful_play: false,
         generated_first: Color::White,
-        // The English encoder writes men that may not take kings and
-        // captured pieces that stay; the order of captures is learned in
-        // refinement.
-        encoded: true,
+        dfs: false,
+        inference: Inference::ranked(60, 0, 32),
     },
     SPANISH,
     RuleSet {
         name: "portuguese",
+        rules: &Portuguese,
         title: "Portuguese",
         summary: "Portuguese draughts: as Spanish",
         pdn_game_type: 28,
+        // Its texts read as Spanish ones: only its `GameType` names it.
+        inference: None,
         ..SPANISH
     },
     RuleSet {
         name: "canadian",
+        rules: &Canadian,
         title: "Canadian",
         summary: "Canadian draughts: International rules on 12x12, squares 1..72",
         topology: Topology::Twelve,
         pdn_game_type: 27,
+        // Below 33, a smaller board's text is likelier.
+        inference: Inference::ranked(80, 33, u32::MAX),
         ..INTERNATIONAL
     },
 ];
@@ -251,9 +300,99 @@ mod tests {
                     .count(),
                 1
             );
+            assert_eq!(
+                facts.rules.variant(),
+                variant,
+                "its rules object is its own"
+            );
             // Only flying kings have a landing rule; only English removes at once.
             assert!(!facts.movement.king_lands_to_continue || facts.movement.flying_kings);
             assert_eq!(facts.movement.removed_at_once, variant == Variant::English);
         }
+    }
+
+    #[test]
+    fn inference_ranks_are_unique() {
+        let ranks: Vec<u8> = Variant::ALL
+            .iter()
+            .filter_map(|v| Some(v.facts().inference?.rank))
+            .collect();
+        let mut unique = ranks.clone();
+        unique.sort_unstable();
+        unique.dedup();
+        assert_eq!(unique.len(), ranks.len(), "{ranks:?}");
+    }
+
+    /// The orders `shared/spec/pdn.md` gives, as the table makes them.
+    #[test]
+    fn candidates_follow_the_documented_orders() {
+        use crate::notation::SquareNames;
+        use Variant::*;
+        let numbered = |highest| SquareNames {
+            algebraic: false,
+            highest,
+        };
+        let algebraic = SquareNames {
+            algebraic: true,
+            highest: 0,
+        };
+        assert_eq!(Variant::candidates(algebraic), [Russian, Brazilian, Czech]);
+        for highest in [0, 1, 32] {
+            assert_eq!(
+                Variant::candidates(numbered(highest)),
+                [English, International, Italian, Spanish]
+            );
+        }
+        for highest in [33, 50] {
+            assert_eq!(
+                Variant::candidates(numbered(highest)),
+                [International, Canadian]
+            );
+        }
+        for highest in [51, 72, 99] {
+            assert_eq!(Variant::candidates(numbered(highest)), [Canadian]);
+        }
+        assert_eq!(
+            Variant::inferred(),
+            [
+                English,
+                Russian,
+                International,
+                Brazilian,
+                Czech,
+                Italian,
+                Spanish,
+                Canadian
+            ]
+        );
+    }
+
+    #[test]
+    fn only_rule_sets_with_the_dfs_column_are_played_by_the_dfs_engine() {
+        use crate::solve::{Engine, Limit, Outcome, Reconstructor, SolveError};
+        let record = &crate::notation::parse_records("B 1\n9-14\n").unwrap()[0];
+        for variant in Variant::ALL {
+            let answer = Reconstructor::new(variant)
+                .engine(Engine::Dfs(Limit::default()))
+                .solve(record);
+            if variant.has_dfs() {
+                assert!(
+                    matches!(answer, Ok(Outcome::Solved(_))),
+                    "{variant:?}: {answer:?}"
+                );
+            } else {
+                assert!(
+                    matches!(answer, Err(SolveError::Unsupported(_))),
+                    "{variant:?}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn the_list_of_names_is_the_table_s() {
+        let names = Variant::known_names();
+        assert!(names.starts_with("english, russian, "), "{names}");
+        assert_eq!(names.split(", ").count(), Variant::ALL.len());
     }
 }

@@ -28,7 +28,7 @@ pub fn solve_external(
     command: &[String],
     limit: Option<Duration>,
 ) -> Result<Outcome, SolveError> {
-    let (mut cnf, encoded) = dimacs_encoded(record, variant, known)?;
+    let (mut cnf, encoded) = dimacs_encoded(record, variant, known);
     let formula = Formula {
         variant,
         record: record.clone(),

@@ -48,7 +48,7 @@ impl Formula {
         options: EncodeOptions,
     ) -> Result<Formula, SolveError> {
         let options = EncodeOptions { known, ..options };
-        let encoded = encode_with(variant, record, sink, options)?;
+        let encoded = encode_with(variant, record, sink, options);
         Ok(Formula {
             variant,
             record: record.clone(),

@@ -163,20 +163,6 @@ impl std::error::Error for SolveError {
     }
 }
 
-impl From<crate::encode::Unsupported> for SolveError {
-    fn from(e: crate::encode::Unsupported) -> SolveError {
-        SolveError::Unsupported(e.to_string())
-    }
-}
-
-impl From<crate::encode::EncodeError> for SolveError {
-    fn from(e: crate::encode::EncodeError) -> SolveError {
-        match e {
-            crate::encode::EncodeError::Unsupported(u) => u.into(),
-        }
-    }
-}
-
 impl From<SatError> for SolveError {
     fn from(e: SatError) -> SolveError {
         SolveError::Sat(e)
@@ -320,7 +306,7 @@ impl Reconstructor {
                 "the DFS engine does not take board facts; the SAT engine does".into(),
             ));
         }
-        if self.variant != Variant::English {
+        if !self.variant.has_dfs() {
             return Err(SolveError::Unsupported(format!(
                 "the DFS engine knows English rules only, not {}",
                 self.variant.name()

@@ -263,13 +263,7 @@ impl<'a> Edits<'a> {
                 .map(|mv| self.variant.write_move(mv))
                 .unwrap_or_default()
         };
-        let written_text = |i: usize| {
-            if self.variant.algebraic() {
-                self.written[i].algebraic()
-            } else {
-                self.written[i].numbered()
-            }
-        };
+        let written_text = |i: usize| self.variant.write_written(&self.written[i]);
         let mut edits: Vec<Edit> = spots
             .iter()
             .enumerate()
