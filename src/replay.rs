@@ -99,7 +99,8 @@ pub fn replay_filling_within(
     replay_filling_until(rules, start, record, end, max_steps, None)
 }
 
-/// [`replay_filling_within`] that also gives up when `deadline` passes.
+/// [`replay_filling_within`] that also gives up when `deadline` (or one in
+/// force on this thread, see [`crate::sat::under`]) passes.
 ///
 /// # Errors
 /// As [`replay_filling`]; [`Violation::SearchGaveUp`] when cut short.
@@ -120,7 +121,7 @@ pub fn replay_filling_until(
         moves: Vec::with_capacity(written.len()),
         steps: 0,
         max_steps,
-        deadline,
+        deadline: crate::sat::earlier(deadline, crate::sat::current_deadline()),
         furthest: None,
         dead: std::collections::HashSet::new(),
     };

@@ -13,6 +13,7 @@ mod formats;
 mod fuzz;
 mod golden;
 mod lenient;
+mod limits;
 mod oracle;
 mod pawns;
 mod property;

@@ -11,7 +11,7 @@
 
 use std::collections::BTreeSet;
 
-use varisat::{CnfFormula, ExtendFormula, Lit, Solver};
+use varisat::{CnfFormula, ExtendFormula, Lit};
 
 use crate::board::{Board, Piece, Square};
 use crate::encode::vars::{self, lit, Fact};
@@ -153,7 +153,7 @@ pub fn count_start_boards(
         &mut cnf,
         EncodeOptions::default(),
     )?;
-    let mut solver = Solver::new();
+    let mut solver = crate::sat::new_solver();
     solver.add_formula(&cnf);
     let squares = used_squares(record);
     if options.others_empty && !record.is_damaged() {

@@ -197,7 +197,7 @@ impl SelectorFormula {
 
     /// A fresh solver loaded with the formula.
     pub fn solver(&self) -> Solver<'static> {
-        let mut solver = Solver::new();
+        let mut solver = crate::sat::new_solver();
         solver.add_formula(&self.formula);
         solver
     }

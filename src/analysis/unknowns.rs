@@ -4,7 +4,7 @@
 
 use std::fmt;
 
-use varisat::{CnfFormula, ExtendFormula, Solver};
+use varisat::{CnfFormula, ExtendFormula};
 
 use crate::encode::{BoardFacts, EncodeOptions, Term};
 use crate::notation::{MoveText, Record, WrittenMove};
@@ -64,7 +64,7 @@ pub fn forced_unknowns(
 ) -> Result<Vec<UnknownVerdict>, SolveError> {
     let mut cnf = CnfFormula::new();
     let mut formula = Formula::encode(variant, record, known, &mut cnf, EncodeOptions::default())?;
-    let mut solver = Solver::new();
+    let mut solver = crate::sat::new_solver();
     solver.add_formula(&cnf);
     let written = record.written_moves();
     let mut learned = Vec::new();

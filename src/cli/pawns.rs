@@ -10,7 +10,9 @@ use std::time::{Duration, Instant};
 use rayon::prelude::*;
 use varisat::ProofFormat;
 
-use postfacto::pawns::{parse_pawn_boards, pawn_cnf, solve_pawns, PawnBoard, PawnEngine};
+use postfacto::pawns::{
+    parse_pawn_boards, pawn_cnf, solve_pawns, PawnBoard, PawnEngine, PawnsError,
+};
 use postfacto::sat::{prove_unsat, within};
 
 use super::input::read_input;
@@ -89,6 +91,9 @@ pub fn run(
                     within(limit, move || solve_pawns(&board, engine))
                 }
             };
+            // A solve the deadline stopped just before the wait ended.
+            let result =
+                result.filter(|r| !matches!(r, Err(PawnsError::Solver(e)) if e.is_undecided()));
             (i, result, started.elapsed())
         })
         .collect();
@@ -194,6 +199,7 @@ fn write_proof(
         None => Some(prove()),
         Some(limit) => within(limit, prove),
     };
+    let proved = proved.filter(|p| !matches!(p, Err(e) if e.is_undecided()));
     let Some(proved) = proved else {
         return Err(fail(
             Status::Undecided,

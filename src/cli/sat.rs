@@ -6,8 +6,8 @@ use std::io::Write;
 
 use std::time::Duration;
 
-use postfacto::sat::within;
-use varisat::{dimacs::DimacsParser, Solver};
+use postfacto::sat::{new_solver, stopped_by_deadline, within};
+use varisat::dimacs::DimacsParser;
 
 use super::input::read_input;
 use super::{fail, write_err, Failure, Status};
@@ -32,16 +32,17 @@ pub fn run(
         return run_proving(formula, limit, path, out);
     }
     let solve = move || {
-        let mut solver = Solver::new();
+        let mut solver = new_solver();
         solver.add_formula(&formula);
-        solver
-            .solve()
-            .map(|sat| sat.then(|| solver.model().unwrap_or_default()))
-            .map_err(|e| e.to_string())
+        match solver.solve() {
+            Ok(sat) => Some(Ok(sat.then(|| solver.model().unwrap_or_default()))),
+            Err(e) if stopped_by_deadline(&e) => None,
+            Err(e) => Some(Err(e.to_string())),
+        }
     };
     let verdict = match limit {
-        None => Some(solve()),
-        Some(limit) => within(limit, solve),
+        None => solve(),
+        Some(limit) => within(limit, solve).flatten(),
     };
     let Some(verdict) = verdict else {
         writeln!(out, "s UNKNOWN").map_err(write_err)?;
@@ -85,6 +86,7 @@ fn run_proving(
         None => Some(prove()),
         Some(limit) => within(limit, prove),
     };
+    let proved = proved.filter(|p| !matches!(p, Err(e) if e.is_undecided()));
     let Some(proved) = proved else {
         writeln!(out, "s UNKNOWN").map_err(write_err)?;
         return Ok(Status::Undecided);

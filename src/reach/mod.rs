@@ -199,7 +199,9 @@ impl Reach {
             known: goal.board.known,
         };
         let rules = self.variant.rules();
-        let mut search = search::Search::new(rules, &target, goal.turn, self.deadline, accept);
+        // A deadline in force on this thread (a limit around the call) too.
+        let deadline = crate::sat::earlier(self.deadline, crate::sat::current_deadline());
+        let mut search = search::Search::new(rules, &target, goal.turn, deadline, accept);
         let h = match search.lower_bound(&self.start, self.first) {
             Ok(h) => h,
             Err(bounds::NoGame(reason)) => {

@@ -11,7 +11,8 @@
 //!   problems where one totalizer over everything is too big;
 //! - [`prove_unsat`] and [`check_drat`]: certificates of unsatisfiability;
 //! - [`run_solver`]: an outside SAT-competition solver on a DIMACS file;
-//! - [`within`]: a time limit around work varisat cannot interrupt;
+//! - [`within`], [`under`] and [`new_solver`]: time limits that stop the
+//!   work, varisat's search included;
 //! - [`propagate_units`] and [`split`]: what unit clauses force, and the
 //!   parts of the rest that share no variable.
 //!
@@ -31,7 +32,10 @@ mod units;
 
 pub use self::core::{minimal_core, minimal_core_within};
 pub use self::smallest::{smallest_core_within, SmallestCore};
-pub use deadline::within;
+pub use deadline::{
+    current_deadline, earlier, new_solver, out_of_time, stopped_by_deadline, under, within,
+    DeadlinePassed, StopAt,
+};
 pub use dimacs::{AnnotatedCnf, GroupedClauses};
 pub use external::{
     parse_model, parse_solver_output, run_solver, run_solver_proving, SolverOutputError, Verdict,
@@ -96,6 +100,9 @@ impl std::fmt::Display for SatError {
 
 impl From<varisat::solver::SolverError> for SatError {
     fn from(e: varisat::solver::SolverError) -> SatError {
+        if stopped_by_deadline(&e) {
+            return SatError::Undecided("the time limit passed before a verdict".into());
+        }
         SatError::Varisat(VarisatFailure(std::sync::Arc::new(e)))
     }
 }

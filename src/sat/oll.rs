@@ -109,7 +109,7 @@ pub fn minimize_true(
     let known = minimise.iter().map(|v| v.index() + 1).max().unwrap_or(0);
     let var_count = formula.var_count().max(known);
     let mut search = Search {
-        solver: Solver::new(),
+        solver: super::new_solver(),
         vars: BasicVarManager::from_next_free(RsVar::new(var_count as u32)),
         totalizers: Vec::new(),
         bound_of: HashMap::new(),

@@ -108,7 +108,7 @@ impl Optimizer {
     /// A solver loaded with `formula`; new variables start after
     /// `var_count` (or after the formula's, if larger).
     pub fn new(formula: &CnfFormula, var_count: usize) -> Optimizer {
-        let mut solver = Solver::new();
+        let mut solver = super::new_solver();
         solver.add_formula(formula);
         let next = formula.var_count().max(var_count) as u32;
         Optimizer {

@@ -25,7 +25,10 @@ pub fn prove_unsat(
     let mut buffer = Vec::new();
     let unsat = {
         let mut solver = Solver::new();
-        solver.write_proof(&mut buffer, format);
+        match super::current_deadline() {
+            Some(deadline) => solver.write_proof(super::StopAt::new(deadline, &mut buffer), format),
+            None => solver.write_proof(&mut buffer, format),
+        }
         solver.add_formula(formula);
         let sat = solver.solve().map_err(SatError::from)?;
         solver.close_proof().map_err(SatError::from)?;

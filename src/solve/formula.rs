@@ -255,6 +255,14 @@ pub(crate) fn solve_refining<B: Backend>(
     learned: &mut Vec<Learned>,
 ) -> Result<Option<Refined>, SolveError> {
     loop {
+        // Checking a model (decoding, replaying) between solves takes time
+        // too: past the deadline no more rounds.
+        if crate::sat::out_of_time() {
+            return Err(crate::sat::SatError::Undecided(
+                "the time limit passed before a verdict".into(),
+            )
+            .into());
+        }
         let mut all = assumptions.to_vec();
         all.extend(formula.limits());
         let Some(model) = backend.solve_under(&all)? else {
@@ -334,7 +342,7 @@ pub fn solve_canonically(formula: &mut Formula, cnf: &CnfFormula) -> Result<Cano
             Check::Deepen { .. } => {}
         }
     }
-    let mut solver = Solver::new();
+    let mut solver = crate::sat::new_solver();
     solver.add_formula(cnf);
     for l in &learned {
         ExtendFormula::add_clause(&mut solver, &l.clause);

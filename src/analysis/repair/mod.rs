@@ -77,12 +77,10 @@ pub struct RepairOptions {
     pub all: bool,
     /// The most repairs listed with `all`.
     pub limit: usize,
-    /// When to stop searching and answer [`RepairOutcome::Undecided`].
-    /// The clock is read between steps and before every solver call, but
-    /// one call is not interrupted (varisat has no interrupt): a record
-    /// whose single damaged solve is hard can run past it. For a hard
-    /// limit, run the repair under [`crate::sat::within`] as the binary
-    /// does (it waits the limit plus a grace, then answers undecided).
+    /// When to stop searching and answer [`RepairOutcome::Undecided`]:
+    /// the clock is read between steps, and every solver call stops there
+    /// too (see [`crate::sat::under`]). A deadline in force on the calling
+    /// thread counts as well.
     pub deadline: Option<Instant>,
 }
 
@@ -110,8 +108,13 @@ pub(super) enum Stop {
 }
 
 impl From<SolveError> for Stop {
+    /// A solver call the deadline stopped is the search running out of time.
     fn from(e: SolveError) -> Stop {
-        Stop::Failed(e)
+        if e.is_undecided() {
+            Stop::OutOfTime
+        } else {
+            Stop::Failed(e)
+        }
     }
 }
 
@@ -173,8 +176,23 @@ pub fn repair_observed(
     options: RepairOptions,
     progress: &mut dyn FnMut(usize),
 ) -> Result<RepairOutcome, SolveError> {
+    let deadline = crate::sat::earlier(options.deadline, crate::sat::current_deadline());
+    crate::sat::under(deadline, || {
+        repair_until(record, variant, known, options, deadline, progress)
+    })
+}
+
+/// [`repair_observed`] with every solver made under `deadline`.
+fn repair_until(
+    record: &Record,
+    variant: Variant,
+    known: BoardFacts,
+    options: RepairOptions,
+    deadline: Option<Instant>,
+    progress: &mut dyn FnMut(usize),
+) -> Result<RepairOutcome, SolveError> {
     let edits = Edits::new(record, variant);
-    let budget = Budget::new(options.deadline);
+    let budget = Budget::new(deadline);
     let searched = match fully_known(known, variant) {
         Some(start) => {
             let mut search = replayed::Replayed::new(&edits, start, known.end, options, budget);
