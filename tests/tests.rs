@@ -16,6 +16,7 @@ mod oracle;
 mod pawns;
 mod property;
 mod reach;
+mod reading;
 mod repair;
 mod russian;
 mod variants;

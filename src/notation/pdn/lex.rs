@@ -662,10 +662,10 @@ impl<'a> Games<'a> {
                 }
                 *after = false;
             }
-            Word::Marks if word == "?" && !*after => {
-                unknown(game);
-                *after = true;
-            }
+            // A lone `?` where a move is due (after a move number or
+            // another lone `?`) is an unknown move, and a move is still
+            // due after it: `1. ? ?` is two.
+            Word::Marks if word == "?" && !*after => unknown(game),
             Word::Marks => {}
             Word::Dash => {
                 // `- -` is one unknown move; a lone `-` is one too.

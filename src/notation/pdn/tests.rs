@@ -85,6 +85,13 @@ fn nags_and_strength_marks_are_left_out() {
     // A `?` standing after a move is a mark; where a move stands, an unknown move.
     assert_eq!(moves_of("1. 11-15 ? 23-19 *"), [["11-15", "23-19"]]);
     assert_eq!(moves_of("1. ? 23-19 2. 16-? *"), [["?", "23-19", "16-?"]]);
+    // A lone `?` after a lone `?` is no mark: no move is written to mark.
+    assert_eq!(
+        moves_of("1. ? ? 2. ? 28-24 3. 9-13 22-18 *"),
+        [["?", "?", "?", "28-24", "9-13", "22-18"]]
+    );
+    assert_eq!(moves_of("1. ? ? ? 23-19 *"), [["?", "?", "?", "23-19"]]);
+    assert_eq!(moves_of("1. 11-15 ? ? 23-19 *"), [["11-15", "23-19"]]);
 }
 
 #[test]
