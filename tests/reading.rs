@@ -41,3 +41,44 @@ fn a_lone_question_mark_after_another_is_an_unknown_move() {
         (&"ok".into(), &"english".into())
     );
 }
+
+/// A real tournament file with every line ending in the two characters
+/// `\r` (as some exports write them): read whole, each game as the clean
+/// file reads it, with one note per game, not one per line.
+#[test]
+fn a_written_out_cr_on_every_line_is_read_whole_with_one_note_per_game() {
+    let clean = std::fs::read_to_string(crate::util::path("../shared/pdn/wk2003.pdn")).unwrap();
+    let marked: String = clean.lines().map(|line| format!("{line}\\r\n")).collect();
+    let file = scratch("written-cr.pdn", &marked);
+    let clean_run = postfacto(&["verify", "--pdn", "../shared/pdn/wk2003.pdn"], "");
+    let marked_run = postfacto(&["verify", "--pdn", file.to_str().unwrap()], "");
+    assert_eq!(
+        (clean_run.code, marked_run.code),
+        (0, 0),
+        "{}",
+        marked_run.stdout
+    );
+    let lines: Vec<&str> = marked_run.stdout.lines().collect();
+    assert_eq!(lines.len(), clean_run.stdout.lines().count());
+    assert!(lines.len() > 20);
+    for (clean_line, line) in clean_run.stdout.lines().zip(&lines) {
+        let (verdict, notes) = line.split_once("; read leniently: ").expect(line);
+        assert_eq!(verdict, clean_line);
+        assert!(notes.contains("stray text '\\r', and "), "{line}");
+        assert_eq!(notes.matches("stray text").count(), 1, "{line}");
+    }
+    let json = postfacto(
+        &[
+            "verify",
+            "--pdn",
+            file.to_str().unwrap(),
+            "--format",
+            "json",
+        ],
+        "",
+    );
+    for line in json.stdout.lines() {
+        let game: Value = serde_json::from_str(line).expect(line);
+        assert_eq!(game["notes"].as_array().map(Vec::len), Some(1), "{line}");
+    }
+}

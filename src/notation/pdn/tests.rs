@@ -95,6 +95,29 @@ fn nags_and_strength_marks_are_left_out() {
 }
 
 #[test]
+fn a_written_out_cr_ending_every_line_is_one_note_per_game() {
+    let line_ends = "[Event \"a\"]\\r\n1. 11-15 23-19\\r\n2. 8-11 - -\\r\n*\\r\n\\r\n\
+                     [Event \"b\"]\\r\n1. 9-13 1-0\\r\n";
+    let all: Vec<RawGame> = games(line_ends).collect();
+    let moves: Vec<Vec<&str>> = all
+        .iter()
+        .map(|g| g.moves.iter().map(|m| m.text.as_ref()).collect())
+        .collect();
+    assert_eq!(moves, [vec!["11-15", "23-19", "8-11", "?"], vec!["9-13"]]);
+    assert_eq!((all[0].result, all[1].result), (Some("*"), Some("1-0")));
+    // The first game's four lines; the second's two and the blank line before.
+    let stray = |line, more| {
+        vec![Leniency::StrayText {
+            line,
+            text: "\\r".into(),
+            more,
+        }]
+    };
+    assert_eq!((&all[0].notes, &all[1].notes), (&stray(1, 3), &stray(6, 2)));
+    assert_eq!(all[1].line, 6);
+}
+
+#[test]
 fn comments_of_every_kind_and_nested_variations_are_skipped() {
     let text = "% a line comment\n1. 11-15 {a {nested} comment with (parens} 23-19 ; rest of line 9-13\n\
                 2. 8-11 (2. 9-13 {in (a) variation} (2... 22-18 ) 22-17) 22-17 {[%clock w0:10:00 B0:10:00]} *";
