@@ -82,3 +82,24 @@ fn a_written_out_cr_on_every_line_is_read_whole_with_one_note_per_game() {
         assert_eq!(game["notes"].as_array().map(Vec::len), Some(1), "{line}");
     }
 }
+
+/// A PDN fragment numbered from move 11 without `[FEN]` is read from the
+/// opening, as PDN says; when that fails, the error leads with the
+/// numbering, then says how to read it as a fragment, which solves it.
+#[test]
+fn a_game_numbered_from_move_11_without_fen_says_so_first() {
+    let game = "[GameType \"21\"]\n11. 9-14 22-18 12. 14-9 24-19 *\n";
+    let opening = postfacto(&["solve", "-"], game);
+    assert_eq!(opening.code, 1, "{}", opening.stderr);
+    let first = opening.stderr.lines().next().unwrap_or_default();
+    assert!(
+        first.contains(
+            ": its numbering starts at move 11, yet it has no [FEN], so it was read from \
+             the opening; --fragment reads it as a fragment whose start is unknown"
+        ),
+        "{}",
+        opening.stderr
+    );
+    let fragment = postfacto(&["solve", "--fragment", "-"], game);
+    assert_eq!(fragment.code, 0, "{}", fragment.stderr);
+}
