@@ -103,3 +103,25 @@ fn a_game_numbered_from_move_11_without_fen_says_so_first() {
     let fragment = postfacto(&["solve", "--fragment", "-"], game);
     assert_eq!(fragment.code, 0, "{}", fragment.stderr);
 }
+
+/// `moves` lists moves by their squares' numbers, not as strings (which
+/// put `10-14` before `9-13`); algebraic squares by file, then rank.
+#[test]
+fn moves_are_sorted_by_square_numbers() {
+    let opening = "B:W21-32:B1-12\n";
+    let run = postfacto(&["moves", "--rules", "english"], opening);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert_eq!(
+        run.stdout,
+        "9-13\n9-14\n10-14\n10-15\n11-15\n11-16\n12-16\n"
+    );
+    let ten = postfacto(&["moves", "--rules", "international"], "W:W9,46:B\n");
+    assert_eq!(ten.code, 0, "{}", ten.stderr);
+    let first_squares: Vec<&str> = ten
+        .stdout
+        .lines()
+        .map(|mv| mv.split(['-', 'x']).next().unwrap())
+        .collect();
+    assert_eq!(first_squares.first(), Some(&"9"), "{}", ten.stdout);
+    assert_eq!(first_squares.last(), Some(&"46"), "{}", ten.stdout);
+}

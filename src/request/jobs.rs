@@ -41,7 +41,7 @@ impl MovesRequest {
     }
 
     /// The legal moves as the rule set writes them (every landing of a
-    /// capture), sorted as strings, each once.
+    /// capture), sorted by square, each once.
     ///
     /// # Errors
     /// The board cannot be read, has unknown squares, or breaks a rule
@@ -69,7 +69,17 @@ impl MovesRequest {
             .iter()
             .map(|m| self.variant.write_move(m))
             .collect();
-        moves.sort();
+        // By their squares' numbers (`9-13` before `10-14`); algebraic
+        // squares by file, then rank.
+        moves.sort_by_cached_key(|mv| {
+            mv.split(['-', 'x', ':'])
+                .map(|square| {
+                    let rank = square.trim_start_matches(|c: char| c.is_ascii_alphabetic());
+                    let file = square[..square.len() - rank.len()].to_string();
+                    (file, rank.parse::<u32>().ok())
+                })
+                .collect::<Vec<_>>()
+        });
         moves.dedup();
         Ok(moves)
     }
