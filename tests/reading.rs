@@ -125,3 +125,61 @@ fn moves_are_sorted_by_square_numbers() {
     assert_eq!(first_squares.first(), Some(&"9"), "{}", ten.stdout);
     assert_eq!(first_squares.last(), Some(&"46"), "{}", ten.stdout);
 }
+
+/// A move that cannot be read is named once (`move 2: '33-29': ...`), not
+/// twice, in the error the library hands to Python and other callers.
+#[test]
+fn a_bad_move_is_named_once() {
+    use postfacto::request::{Fragment, SolveRequest};
+    let error = SolveRequest::new(Fragment::new(["11-15", "33-29"]))
+        .run()
+        .err()
+        .map(|e| e.to_string());
+    let error = error.expect("33 is no square");
+    assert!(
+        error.starts_with("move 2: '33-29': unknown square '33'"),
+        "{error}"
+    );
+    assert_eq!(error.matches("33-29").count(), 1, "{error}");
+}
+
+/// Counts of one are said in the singular: `the input has 1 record`.
+#[test]
+fn counts_of_one_are_singular() {
+    let input = scratch("one-record.in", "W 1\n21-17\n");
+    let solved = postfacto(&["solve", input.to_str().unwrap()], "");
+    assert_eq!(solved.code, 0, "{}", solved.stderr);
+    let answer = scratch(
+        "two-boards.ans",
+        &format!("{0}\n{0}", solved.stdout.trim_end()),
+    );
+    let verified = postfacto(
+        &["verify", input.to_str().unwrap(), answer.to_str().unwrap()],
+        "",
+    );
+    let said = format!("{}{}", verified.stdout, verified.stderr);
+    assert!(
+        said.contains("the input has 1 record but the answer has 2 boards"),
+        "{said}"
+    );
+    let cnf = postfacto(&["cnf", "--instance", "2", input.to_str().unwrap()], "");
+    assert_eq!(cnf.code, 2, "{}", cnf.stderr);
+    assert!(
+        cnf.stderr.contains("--instance 2: the input has 1 record"),
+        "{}",
+        cnf.stderr
+    );
+}
+
+/// The task format reads a move with spaces around its separator
+/// (`21 - 17`) as PDN reads `1- 6`.
+#[test]
+fn task_moves_with_spaced_separators_are_read() {
+    let run = postfacto(
+        &["solve", "-"],
+        "W 3\n21 - 17\n13 x 22 x 31 x 24\n19 x 28\n",
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let tight = postfacto(&["solve", "-"], "W 3\n21-17\n13x22x31x24\n19x28\n");
+    assert_eq!(run.stdout, tight.stdout);
+}

@@ -372,7 +372,7 @@ fn decode(
 }
 
 /// The legal moves of the side to move, every landing of a capture
-/// written, sorted as strings.
+/// written, sorted by square (`9-13` before `10-14`).
 #[pyfunction]
 #[pyo3(signature = (position, rules="english", turn=None))]
 fn legal_moves(

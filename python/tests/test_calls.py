@@ -79,9 +79,15 @@ def test_bad_input_raises_bad_input_with_a_message(call):
     assert str(caught.value) and "\n" not in str(caught.value)
 
 
-def test_bad_input_names_the_move():
-    with pytest.raises(postfacto.BadInput, match=r"move 2 '99-15'"):
+def test_bad_input_names_the_move_once():
+    with pytest.raises(postfacto.BadInput, match=r"^move 2: '99-15': unknown square '99'") as caught:
         postfacto.solve(["11-15", "99-15"], first="black")
+    assert str(caught.value).count("99-15") == 1
+
+
+def test_a_light_square_is_named_as_one():
+    with pytest.raises(postfacto.BadInput, match=r"^move 2: 'd5-e4': 'd5' is a light square"):
+        postfacto.solve(["c3-d4", "d5-e4"], rules="russian")
 
 
 def test_legal_moves_of_a_fen_and_of_rows():
@@ -161,10 +167,11 @@ def test_reach_of_an_unreachable_position_is_impossible():
 
 def position_after(plies, rules="english", opening="B:W21-32:B1-12"):
     """The position after a game of `plies` plies, played by the package
-    itself: each ply one of the legal moves, its board by `solve`."""
+    itself: each ply one of the legal moves, its board by `solve`. The
+    moves are taken in string order, the walk these tests were written on."""
     fen = opening
     for ply in range(plies):
-        moves = postfacto.legal_moves(fen, rules=rules)
+        moves = sorted(postfacto.legal_moves(fen, rules=rules))
         move = moves[(7 * ply + 3) % len(moves)]
         fen = postfacto.solve([move], rules=rules, start=fen).end_fen
     return fen
@@ -231,3 +238,16 @@ def test_the_package_is_typed():
     package = Path(postfacto.__file__).parent
     assert (package / "py.typed").exists() and (package / "__init__.pyi").exists()
     assert os.path.getsize(package / "__init__.pyi") > 0
+
+
+def test_read_pdn_reads_a_lone_question_mark_after_another_as_a_move():
+    games = postfacto.read_pdn(text='[Event "t"]\n1. ? ? 2. ? 28-24 3. 9-13 22-18 *\n')
+    assert games[0].moves == ["?", "?", "?", "28-24", "9-13", "22-18"]
+    assert (games[0].status, games[0].rules) == ("ok", "english")
+
+
+def test_legal_moves_are_sorted_by_square():
+    opening = "B:W21-32:B1-12"
+    assert postfacto.legal_moves(opening, rules="english") == [
+        "9-13", "9-14", "10-14", "10-15", "11-15", "11-16", "12-16",
+    ]

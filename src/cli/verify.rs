@@ -279,9 +279,9 @@ pub fn run(
         {
             Err(message) => vec![Err(message.into())],
             Ok(answers) if answers.len() != items.len() => vec![Err(format!(
-                "the input has {} records but the answer has {} boards",
-                items.len(),
-                answers.len()
+                "the input has {} but the answer has {}",
+                plural(items.len(), "record"),
+                plural(answers.len(), "board")
             )
             .into())],
             Ok(answers) => items
