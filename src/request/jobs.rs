@@ -227,9 +227,13 @@ impl VerifyRequest {
         Ok(verify_games(&raw, self.options)
             .into_iter()
             .zip(&raw)
-            .map(|(report, game)| CheckedGame {
-                moves: moves_read(game, &report, self.options.strict),
-                report,
+            .map(|(report, game)| {
+                let (moves, start_fen) = moves_read(game, &report, self.options.strict);
+                CheckedGame {
+                    moves,
+                    start_fen,
+                    report,
+                }
             })
             .collect())
     }
@@ -243,22 +247,34 @@ pub struct CheckedGame {
     /// The moves as read (`?` where illegible), in the notation of the
     /// rule set it was checked under; none when it could not be read.
     pub moves: Vec<String>,
+    /// Where it starts, as a FEN: its `[FEN]`, or its rule set's opening
+    /// (`None` when it could not be read).
+    pub start_fen: Option<String>,
 }
 
-/// The moves of `game` as read under the rule set of its report.
-fn moves_read(game: &RawGame<'_>, report: &GameReport, strict: bool) -> Vec<String> {
+/// The moves of `game` as read under the rule set of its report, and
+/// its start as a FEN.
+fn moves_read(
+    game: &RawGame<'_>,
+    report: &GameReport,
+    strict: bool,
+) -> (Vec<String>, Option<String>) {
     let Some(variant) = report.rules.as_ref().map(|r| r.variant) else {
-        return Vec::new();
+        return (Vec::new(), None);
     };
     let options = GameReading {
         strict,
         ..reading(variant)
     };
     let Ok(read) = game.read(options) else {
-        return Vec::new();
+        return (Vec::new(), None);
     };
     let algebraic = variant.algebraic();
-    read.record
+    let (turn, start) = read
+        .fen
+        .unwrap_or((variant.first_player(), variant.topology().opening()));
+    let moves = read
+        .record
         .written_moves()
         .iter()
         .map(|w| match w.known() {
@@ -266,7 +282,8 @@ fn moves_read(game: &RawGame<'_>, report: &GameReport, strict: bool) -> Vec<Stri
             None if algebraic => w.algebraic(),
             None => w.numbered(),
         })
-        .collect()
+        .collect();
+    (moves, Some(to_fen(&start, turn, algebraic)))
 }
 
 /// A shortest game found: its moves from the opening and the board it
