@@ -183,3 +183,44 @@ fn task_moves_with_spaced_separators_are_read() {
     let tight = postfacto(&["solve", "-"], "W 3\n21-17\n13x22x31x24\n19x28\n");
     assert_eq!(run.stdout, tight.stdout);
 }
+
+/// `verify --pdn --format json FOLDER`: every line names its file
+/// (`input`), so game 1 of one file is told from game 1 of another.
+#[test]
+fn verify_pdn_json_lines_name_their_file() {
+    let folder = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("json-folder");
+    std::fs::create_dir_all(&folder).unwrap();
+    std::fs::write(
+        folder.join("a.pdn"),
+        "[GameType \"21\"]\n1. 11-15 23-19 *\n",
+    )
+    .unwrap();
+    std::fs::write(folder.join("b.pdn"), "[GameType \"21\"]\n1. 9-13 22-18 *\n").unwrap();
+    let run = postfacto(
+        &[
+            "verify",
+            "--pdn",
+            "--format",
+            "json",
+            folder.to_str().unwrap(),
+        ],
+        "",
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let lines = json_lines(&run.stdout);
+    let named: Vec<(String, u64)> = lines
+        .iter()
+        .map(|v| {
+            (
+                v["input"].as_str().unwrap_or_default().to_string(),
+                v["game"].as_u64().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(named.len(), 2, "{}", run.stdout);
+    assert!(
+        named[0].0.ends_with("a.pdn") && named[1].0.ends_with("b.pdn"),
+        "{named:?}"
+    );
+    assert_eq!((named[0].1, named[1].1), (1, 1));
+}
