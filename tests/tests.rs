@@ -18,6 +18,7 @@ mod oracle;
 mod pawns;
 mod property;
 mod reach;
+mod reading;
 mod repair;
 mod russian;
 mod variants;

@@ -54,12 +54,12 @@ def check_file(path: str, repair: bool = False, limit: Optional[float] = None) -
 
 def repaired(game, limit: Optional[float]) -> str:
     """The fewest edits that make a game that does not replay replay, in
-    words, or why there is none."""
+    words, or why there is none: from where the game starts (its [FEN], or
+    its rule set's opening), as `postfacto verify --pdn --repair` does."""
     import postfacto
 
-    start = game.headers.get("FEN")
     try:
-        fix = postfacto.repair(game.moves, rules=game.rules, start=start, limit=limit)
+        fix = game.repair(limit=limit)
     except postfacto.PostfactoError as error:
         return f"{type(error).__name__}: {error}"
     return "; ".join(f"ply {e.ply} {e.kind}: {e.written or '-'} -> {e.read or '-'}" for e in fix.edits)

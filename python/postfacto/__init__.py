@@ -5,15 +5,18 @@ runs, compiled in; no subprocess) and returns answers its own replayer has
 checked. Strings are those pydraughts and lidraughts use: FEN such as
 ``W:W31,32,K33:B1-20``, PDN moves such as ``32-28``, ``28x19``, ``c3-d4``,
 ``c3:e5``, rule sets by name (one of :data:`RULES`, the library's rule
-table; ``standard`` for ``international``; ``auto`` to infer one).
+table; ``standard`` for ``international``; ``auto``, :data:`AUTO`, to infer one).
 
 Errors are exceptions: :class:`BadInput` (the binary exits 2),
 :class:`Impossible` (exit 1, ``.reason`` says why), :class:`Undecided` (a
 time limit passed), :class:`InternalError` (a bug), all subclasses of
-:class:`PostfactoError`. Long calls release the GIL.
+:class:`PostfactoError`; a file that cannot be read raises the ``OSError``
+Python raises for it (``FileNotFoundError`` when it is missing). Long
+calls release the GIL.
 """
 
 from postfacto._native import (
+    AUTO,
     RULES,
     Answer,
     BadInput,
@@ -53,6 +56,7 @@ def report(moves, **options):
     return json.loads(solve_json(moves, **options))
 
 __all__ = [
+    "AUTO",
     "RULES",
     "Answer",
     "BadInput",

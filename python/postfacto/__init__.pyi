@@ -7,6 +7,8 @@ __version__: str
 
 #: The rule sets postfacto plays, by the names its calls take.
 RULES: List[str]
+#: ``"auto"``: how a call that reads moves is asked to infer the rule set.
+AUTO: str
 
 #: A board: a FEN string (``W:W31,32:B1-20``), or its rows as the binary
 #: prints them (one string of lines, or a list of row strings; ``?`` for a
@@ -112,8 +114,18 @@ class PdnGame:
     notes: List[str]
     #: The moves as read.
     moves: List[str]
+    #: Where it starts, as a FEN: its ``[FEN]``, or its rule set's opening
+    #: (None when it could not be read).
+    start_fen: Optional[str]
     #: Its tags.
     headers: Dict[str, str]
+
+    def repair(self, max_edits: int = 3, limit: Optional[float] = None) -> Repair:
+        """The fewest edits that make its moves legal from ``start_fen`` (a
+        game without ``[FEN]`` from the opening, not as a fragment), as
+        ``postfacto verify --pdn --repair`` repairs it. Raises
+        :class:`BadInput` for a game that could not be read,
+        :class:`Impossible`, :class:`Undecided`."""
 
 def solve(
     moves: MovesLike,
@@ -170,7 +182,8 @@ def decode(
     """A solver's model of ``cnf``'s formula (``s``/``v`` lines or literals) as its answer."""
 
 def legal_moves(position: BoardLike, rules: str = "english", turn: Optional[str] = None) -> List[str]:
-    """The legal moves on ``position`` (a FEN names the side; rows need ``turn``)."""
+    """The legal moves on ``position`` (a FEN names the side; rows need ``turn``),
+    sorted by square (``9-13`` before ``10-14``)."""
 
 def reach(
     position: BoardLike,
@@ -191,4 +204,6 @@ def read_pdn(
     rules: Optional[str] = None,
     strict: bool = False,
 ) -> List[PdnGame]:
-    """Every game of a PDN archive (a file, or ``text=``), checked."""
+    """Every game of a PDN archive (a file, or ``text=``), checked. A file
+    that cannot be read raises the ``OSError`` Python raises for it
+    (``FileNotFoundError`` for a missing one)."""

@@ -8,7 +8,7 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use pyo3::create_exception;
-use pyo3::exceptions::PyException;
+use pyo3::exceptions::{PyException, PyOSError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyString};
 
@@ -71,6 +71,21 @@ fn raised(py: Python<'_>, error: RequestError) -> PyErr {
 
 fn bad(error: InputError) -> PyErr {
     BadInput::new_err(error.to_string())
+}
+
+/// A file that cannot be read as the `OSError` Python raises for it
+/// (`FileNotFoundError` for a missing one: `OSError` picks the subclass
+/// by its errno), naming the file; any other error as `BadInput`.
+fn file_error(error: InputError) -> PyErr {
+    match error {
+        InputError::Io { path, source } => {
+            let errno = source.raw_os_error().unwrap_or(0);
+            let reason = source.to_string();
+            let reason = reason.split(" (os error").next().unwrap_or_default();
+            PyOSError::new_err((errno, reason.to_string(), path))
+        }
+        other => bad(other),
+    }
 }
 
 /// Moves: a list of strings, or one movetext string (`1. 32-28 18-23`).
@@ -308,6 +323,16 @@ fn repair(
     limit: Option<f64>,
 ) -> PyResult<Repair> {
     let fragment = described(moves, rules, first, start, end, false)?;
+    repair_fragment(py, fragment, max_edits, limit)
+}
+
+/// The repair of `fragment`, as the package's `Repair`.
+fn repair_fragment(
+    py: Python<'_>,
+    fragment: Fragment,
+    max_edits: usize,
+    limit: Option<f64>,
+) -> PyResult<Repair> {
     let request = RepairRequest::new(fragment)
         .max_edits(max_edits)
         .limit(seconds(limit)?);
@@ -372,7 +397,7 @@ fn decode(
 }
 
 /// The legal moves of the side to move, every landing of a capture
-/// written, sorted as strings.
+/// written, sorted by square (`9-13` before `10-14`).
 #[pyfunction]
 #[pyo3(signature = (position, rules="english", turn=None))]
 fn legal_moves(
@@ -466,6 +491,9 @@ struct PdnGame {
     notes: Vec<String>,
     /// The moves as read (`?` where illegible).
     moves: Vec<String>,
+    /// Where it starts, as a FEN: its `[FEN]`, or its rule set's opening
+    /// (None when it could not be read).
+    start_fen: Option<String>,
     /// Its tags, in order.
     headers: Py<PyDict>,
 }
@@ -481,6 +509,24 @@ impl PdnGame {
             "PdnGame(number={}, line={}, rules={rules}, status={:?})",
             self.number, self.line, self.status
         )
+    }
+
+    /// The fewest edits that make its moves legal from where it starts
+    /// (`start_fen`: a game without `[FEN]` from the opening, not as a
+    /// fragment), as `postfacto verify --pdn --repair` repairs it.
+    #[pyo3(signature = (max_edits=3, limit=None))]
+    fn repair(&self, py: Python<'_>, max_edits: usize, limit: Option<f64>) -> PyResult<Repair> {
+        let (Some(rules), Some(start)) = (&self.rules, &self.start_fen) else {
+            return Err(BadInput::new_err(format!(
+                "game {} (line {}): {}, so it has no moves to repair",
+                self.number, self.line, self.status
+            )));
+        };
+        let fragment = Fragment::new(self.moves.clone())
+            .rules_named(rules)
+            .map_err(bad)?
+            .start(BoardText::Fen(start.clone()));
+        repair_fragment(py, fragment, max_edits, limit)
     }
 }
 
@@ -504,6 +550,7 @@ impl PdnGame {
             reason: report.verdict.reason(),
             notes: report.notes.iter().map(ToString::to_string).collect(),
             moves: game.moves,
+            start_fen: game.start_fen,
             headers: headers.unbind(),
         })
     }
@@ -521,7 +568,7 @@ fn read_pdn<'py>(
     strict: bool,
 ) -> PyResult<Bound<'py, PyList>> {
     let request = match (path, text) {
-        (Some(path), None) => VerifyRequest::from_path(&path).map_err(bad)?,
+        (Some(path), None) => VerifyRequest::from_path(&path).map_err(file_error)?,
         (None, Some(text)) => VerifyRequest::new(text),
         _ => {
             return Err(BadInput::new_err(
@@ -539,7 +586,8 @@ fn read_pdn<'py>(
     PyList::new(py, games)
 }
 
-/// The rule sets postfacto plays, by the names its calls take.
+/// The rule sets postfacto plays, by the names its calls take (`AUTO`,
+/// `"auto"`, asks a call that reads moves to infer one of them).
 fn rule_names() -> Vec<&'static str> {
     Variant::ALL.iter().map(|v| v.name()).collect()
 }
@@ -555,6 +603,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("Undecided", py.get_type::<Undecided>())?;
     m.add("InternalError", py.get_type::<InternalError>())?;
     m.add("RULES", rule_names())?;
+    m.add("AUTO", "auto")?;
     m.add_class::<Answer>()?;
     m.add_class::<Edit>()?;
     m.add_class::<Repair>()?;

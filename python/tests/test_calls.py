@@ -69,7 +69,6 @@ def test_impossible_carries_its_reason():
         lambda: postfacto.legal_moves("W:W31,32:B27", rules="auto"),
         lambda: postfacto.legal_moves(["." * 8] * 8),
         lambda: postfacto.read_pdn(),
-        lambda: postfacto.read_pdn("/no/such/file.pdn"),
         lambda: postfacto.solve(["11-15"], limit=-1),
     ],
 )
@@ -79,9 +78,15 @@ def test_bad_input_raises_bad_input_with_a_message(call):
     assert str(caught.value) and "\n" not in str(caught.value)
 
 
-def test_bad_input_names_the_move():
-    with pytest.raises(postfacto.BadInput, match=r"move 2 '99-15'"):
+def test_bad_input_names_the_move_once():
+    with pytest.raises(postfacto.BadInput, match=r"^move 2: '99-15': unknown square '99'") as caught:
         postfacto.solve(["11-15", "99-15"], first="black")
+    assert str(caught.value).count("99-15") == 1
+
+
+def test_a_light_square_is_named_as_one():
+    with pytest.raises(postfacto.BadInput, match=r"^move 2: 'd5-e4': 'd5' is a light square"):
+        postfacto.solve(["c3-d4", "d5-e4"], rules="russian")
 
 
 def test_legal_moves_of_a_fen_and_of_rows():
@@ -161,10 +166,11 @@ def test_reach_of_an_unreachable_position_is_impossible():
 
 def position_after(plies, rules="english", opening="B:W21-32:B1-12"):
     """The position after a game of `plies` plies, played by the package
-    itself: each ply one of the legal moves, its board by `solve`."""
+    itself: each ply one of the legal moves, its board by `solve`. The
+    moves are taken in string order, the walk these tests were written on."""
     fen = opening
     for ply in range(plies):
-        moves = postfacto.legal_moves(fen, rules=rules)
+        moves = sorted(postfacto.legal_moves(fen, rules=rules))
         move = moves[(7 * ply + 3) % len(moves)]
         fen = postfacto.solve([move], rules=rules, start=fen).end_fen
     return fen
@@ -231,3 +237,55 @@ def test_the_package_is_typed():
     package = Path(postfacto.__file__).parent
     assert (package / "py.typed").exists() and (package / "__init__.pyi").exists()
     assert os.path.getsize(package / "__init__.pyi") > 0
+
+
+def test_read_pdn_reads_a_lone_question_mark_after_another_as_a_move():
+    games = postfacto.read_pdn(text='[Event "t"]\n1. ? ? 2. ? 28-24 3. 9-13 22-18 *\n')
+    assert games[0].moves == ["?", "?", "?", "28-24", "9-13", "22-18"]
+    assert (games[0].status, games[0].rules) == ("ok", "english")
+
+
+def test_legal_moves_are_sorted_by_square():
+    opening = "B:W21-32:B1-12"
+    assert postfacto.legal_moves(opening, rules="english") == [
+        "9-13", "9-14", "10-14", "10-15", "11-15", "11-16", "12-16",
+    ]
+
+
+def test_a_missing_file_raises_file_not_found():
+    with pytest.raises(FileNotFoundError) as caught:
+        postfacto.read_pdn("/no/such/file.pdn")
+    assert isinstance(caught.value, OSError)
+    assert caught.value.filename == "/no/such/file.pdn"
+
+
+def test_rules_lists_the_rule_sets_and_auto_is_named():
+    assert {"english", "international", "russian", "brazilian", "italian"} <= set(postfacto.RULES)
+    assert postfacto.AUTO == "auto" and postfacto.AUTO not in postfacto.RULES
+    for name in postfacto.RULES:
+        assert postfacto.read_pdn(text="1. ? *", rules=name)[0].rules == name
+    assert postfacto.solve(["32-28", "19-23"], rules=postfacto.AUTO).inferred
+
+
+def test_a_pdn_game_without_fen_starts_and_is_repaired_at_the_opening():
+    text = '[GameType "21"]\n1. 11-15 23-19 2. 15x24 28x19 *\n'
+    game = postfacto.read_pdn(text=text)[0]
+    assert game.status == "illegal"
+    assert game.start_fen == "B:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,11,12"
+    # As a fragment (start unknown) nothing needs mending; from the opening
+    # one square does, as `verify --pdn --repair` says.
+    assert postfacto.repair(game.moves, rules=game.rules).edits == []
+    fixed = game.repair(limit=30)
+    assert [(e.ply, e.kind, e.written, e.read) for e in fixed.edits] == [(2, "square", "23-19", "24-19")]
+    assert fixed.answer.start_fen == game.start_fen
+
+
+def test_a_pdn_game_with_fen_starts_there():
+    text = '[GameType "21"]\n[FEN "W:W18:B14"]\n1. 18x9 *\n'
+    game = postfacto.read_pdn(text=text)[0]
+    assert (game.status, game.start_fen) == ("ok", "W:W18:B14")
+    assert game.repair().edits == []
+    unread = postfacto.read_pdn(text='[GameType "21"]\n1. 11-15 {never closed\n')[0]
+    assert unread.start_fen is None
+    with pytest.raises(postfacto.BadInput):
+        unread.repair()

@@ -78,3 +78,13 @@ def test_an_illegal_game_is_repaired_on_request(tmp_path):
     assert (rows[0]["status"], rows[0]["ply"]) == ("illegal", 4)
     # 14x23 and 13x24 are both one square away and both replay.
     assert rows[0]["repair"] in ("ply 4 square: 14x24 -> 14x23", "ply 4 square: 14x24 -> 13x24")
+
+
+def test_a_game_without_fen_is_repaired_from_the_opening(tmp_path):
+    # As a fragment these moves need no edit; from the opening (where a
+    # game without [FEN] starts) square 24 is taken, and one edit mends it.
+    game = tmp_path / "opening.pdn"
+    game.write_text('[GameType "21"]\n1. 11-15 23-19 2. 15x24 28x19 *\n')
+    rows = example().check_file(str(game), repair=True, limit=30)
+    assert (rows[0]["status"], rows[0]["ply"]) == ("illegal", 3)
+    assert rows[0]["repair"] == "ply 2 square: 23-19 -> 24-19"

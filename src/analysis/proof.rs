@@ -146,8 +146,9 @@ pub(crate) fn refined_formula(
     let canonical = solve_canonically(&mut formula, cnf.formula())?;
     if !canonical.learned.is_empty() {
         cnf.comment(format!(
-            "{} clauses were learned from models the replayer rejected (encodings/damaged.md); they end the formula",
-            canonical.learned.len()
+            "{} {} learned from models the replayer rejected (encodings/damaged.md); they end the formula",
+            crate::notation::plural(canonical.learned.len(), "clause"),
+            if canonical.learned.len() == 1 { "was" } else { "were" }
         ));
     }
     for learned in &canonical.learned {

@@ -63,7 +63,10 @@ pub fn chosen_record(input: &Input, target: &Target) -> Result<(Analysis, Record
         Some(n) => {
             return Err(fail(
                 Status::BadInput,
-                format!("--instance {n}: the input has {} records", items.len()),
+                format!(
+                    "--instance {n}: the input has {}",
+                    postfacto::notation::plural(items.len(), "record")
+                ),
             ))
         }
     };

@@ -12,7 +12,7 @@ use super::args::TurnArg;
 use super::input::read_input;
 use super::{fail, write_err, Failure, Status};
 
-/// Prints the legal moves, sorted as plain strings, each once.
+/// Prints the legal moves, sorted by square, each once.
 pub fn run(
     file: Option<&std::path::Path>,
     variant: Option<Variant>,

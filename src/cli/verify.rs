@@ -128,7 +128,9 @@ pub fn run_pdn(
         // Edits named as the game numbers its moves.
         let numbers = report.rules.as_ref().map(|r| move_numbers(game, r.variant));
         let line = if options.json {
-            json_report(report, repaired.as_ref(), numbers.as_ref()).to_string()
+            let mut value = json_report(report, repaired.as_ref(), numbers.as_ref());
+            value["input"] = input.name.clone().into();
+            value.to_string()
         } else {
             let mut line = report.to_string();
             if let Some(outcome) = &repaired {
@@ -279,9 +281,9 @@ pub fn run(
         {
             Err(message) => vec![Err(message.into())],
             Ok(answers) if answers.len() != items.len() => vec![Err(format!(
-                "the input has {} records but the answer has {} boards",
-                items.len(),
-                answers.len()
+                "the input has {} but the answer has {}",
+                plural(items.len(), "record"),
+                plural(answers.len(), "board")
             )
             .into())],
             Ok(answers) => items

@@ -90,7 +90,7 @@ pub enum ParseMoveError {
     #[error("'{0}': a simple move names exactly two squares")]
     LongSimpleMove(String),
     /// A square name is not 1..=32.
-    #[error("'{text}': {source}")]
+    #[error("'{text}': {}", square_problem(.source))]
     BadSquare {
         /// The whole move.
         text: String,
@@ -140,6 +140,21 @@ pub enum ParseMoveError {
         /// Where it lands.
         to: Square,
     },
+}
+
+/// What is wrong with a square's name. An algebraic light square (`d5`)
+/// is named as one: it is a real square, only not one pieces stand on.
+fn square_problem(error: &ParseSquareError) -> String {
+    let algebraic = error.topology.size() == 8 && !error.topology.mirrored();
+    match error.text.as_bytes() {
+        [file @ b'a'..=b'h', rank @ b'1'..=b'8'] if algebraic && (file + rank) % 2 == 1 => {
+            format!(
+                "'{}' is a light square (pieces stand on the dark squares: a1, c1, b2, ...)",
+                error.text
+            )
+        }
+        _ => error.to_string(),
+    }
 }
 
 impl MoveText {
@@ -509,6 +524,27 @@ mod tests {
         for (text, want) in cases {
             let err = text.parse::<MoveText>().unwrap_err().to_string();
             assert!(err.contains(want), "{text:?}: {err}");
+        }
+    }
+
+    #[test]
+    fn a_light_square_is_named_as_one_not_as_unknown() {
+        let light = |text: &str| {
+            let err = MoveText::parse_with(text, Geometry::FLYING).unwrap_err();
+            err.to_string()
+        };
+        assert_eq!(
+            light("d5-e4"),
+            "'d5-e4': 'd5' is a light square (pieces stand on the dark squares: a1, c1, b2, ...)"
+        );
+        assert!(light("c3-b3").contains("'b3' is a light square"));
+        assert!(light("c3-i4").contains("unknown square 'i4'"));
+        // Dark squares are read: a1, h8, d4.
+        for dark in ["a1-b2", "h8-g7", "d4-e5"] {
+            assert!(
+                MoveText::parse_with(dark, Geometry::FLYING).is_ok(),
+                "{dark}"
+            );
         }
     }
 }

@@ -413,8 +413,9 @@ fn parse_move_line(
             return Ok(WrittenMove::Known(mv));
         }
     }
-    let mut words = text.split_whitespace();
-    let word = words.next().unwrap_or_default();
+    let tight = tightened(text);
+    let mut words = tight.iter();
+    let word = words.next().map_or("", String::as_str);
     let parsed = WrittenMove::parse_with(word, geometry)
         .map_err(|e| error(line, RecordErrorKind::BadMove(e)));
     if let Some(extra) = words.next() {
@@ -426,6 +427,22 @@ fn parse_move_line(
         ));
     }
     parsed
+}
+
+/// A move line's words, a move written with spaces around a separator
+/// (`21 - 17`, `1- 6`, `13 x22`) joined into one, as PDN reads them.
+fn tightened(text: &str) -> Vec<String> {
+    let separator = |c: char| matches!(c, '-' | 'x' | ':');
+    let mut words: Vec<String> = Vec::new();
+    for word in text.split_whitespace() {
+        match words.last_mut() {
+            Some(last) if last.ends_with(separator) || word.starts_with(separator) => {
+                last.push_str(word);
+            }
+            _ => words.push(word.to_string()),
+        }
+    }
+    words
 }
 
 #[cfg(test)]
@@ -442,6 +459,18 @@ mod tests {
         assert_eq!(records[0].moves.len(), 3);
         assert_eq!(records[0].mover(2), Color::Black);
         assert_eq!(records[0].to_string(), SAMPLE1);
+    }
+
+    #[test]
+    fn reads_moves_with_spaces_around_their_separator() {
+        let text = "W 3\n21 - 17\n13 x 22 x31x 24\n19 x28\n";
+        let records = parse_records(text).unwrap();
+        assert_eq!(records[0].to_string(), "W 3\n21-17\n13x22x31x24\n19x28\n");
+        let (line, message) = fails("B 1\n9 - 13 junk\n");
+        assert_eq!(
+            (line, message.as_str()),
+            (2, "unexpected text after the move: 'junk'")
+        );
     }
 
     #[test]

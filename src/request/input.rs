@@ -191,6 +191,20 @@ impl StartFrom {
             StartFrom::Unknown => "unknown",
         }
     }
+
+    /// What to say of a PDN game without `[FEN]` that the opening does not
+    /// lead to: its numbering first when it starts past move 1 (the sign
+    /// of a fragment), then that `--fragment` reads it as one.
+    pub fn opening_hint(first_number: usize) -> String {
+        let fragment = "--fragment reads it as a fragment whose start is unknown";
+        if first_number > 1 {
+            format!(
+                "its numbering starts at move {first_number}, yet it has no [FEN], so it was read from the opening; {fragment}"
+            )
+        } else {
+            format!("read from the opening (the game has no [FEN]); {fragment}")
+        }
+    }
 }
 
 /// The facts of a record and where its start comes from: the facts given;

@@ -41,7 +41,7 @@ impl MovesRequest {
     }
 
     /// The legal moves as the rule set writes them (every landing of a
-    /// capture), sorted as strings, each once.
+    /// capture), sorted by square, each once.
     ///
     /// # Errors
     /// The board cannot be read, has unknown squares, or breaks a rule
@@ -69,7 +69,17 @@ impl MovesRequest {
             .iter()
             .map(|m| self.variant.write_move(m))
             .collect();
-        moves.sort();
+        // By their squares' numbers (`9-13` before `10-14`); algebraic
+        // squares by file, then rank.
+        moves.sort_by_cached_key(|mv| {
+            mv.split(['-', 'x', ':'])
+                .map(|square| {
+                    let rank = square.trim_start_matches(|c: char| c.is_ascii_alphabetic());
+                    let file = square[..square.len() - rank.len()].to_string();
+                    (file, rank.parse::<u32>().ok())
+                })
+                .collect::<Vec<_>>()
+        });
         moves.dedup();
         Ok(moves)
     }
@@ -217,9 +227,13 @@ impl VerifyRequest {
         Ok(verify_games(&raw, self.options)
             .into_iter()
             .zip(&raw)
-            .map(|(report, game)| CheckedGame {
-                moves: moves_read(game, &report, self.options.strict),
-                report,
+            .map(|(report, game)| {
+                let (moves, start_fen) = moves_read(game, &report, self.options.strict);
+                CheckedGame {
+                    moves,
+                    start_fen,
+                    report,
+                }
             })
             .collect())
     }
@@ -233,28 +247,42 @@ pub struct CheckedGame {
     /// The moves as read (`?` where illegible), in the notation of the
     /// rule set it was checked under; none when it could not be read.
     pub moves: Vec<String>,
+    /// Where it starts, as a FEN: its `[FEN]`, or its rule set's opening
+    /// (`None` when it could not be read).
+    pub start_fen: Option<String>,
 }
 
-/// The moves of `game` as read under the rule set of its report.
-fn moves_read(game: &RawGame<'_>, report: &GameReport, strict: bool) -> Vec<String> {
+/// The moves of `game` as read under the rule set of its report, and
+/// its start as a FEN.
+fn moves_read(
+    game: &RawGame<'_>,
+    report: &GameReport,
+    strict: bool,
+) -> (Vec<String>, Option<String>) {
     let Some(variant) = report.rules.as_ref().map(|r| r.variant) else {
-        return Vec::new();
+        return (Vec::new(), None);
     };
     let options = GameReading {
         strict,
         ..reading(variant)
     };
     let Ok(read) = game.read(options) else {
-        return Vec::new();
+        return (Vec::new(), None);
     };
-    read.record
+    let algebraic = variant.algebraic();
+    let (turn, start) = read
+        .fen
+        .unwrap_or((variant.first_player(), variant.topology().opening()));
+    let moves = read
+        .record
         .written_moves()
         .iter()
         .map(|w| match w.known() {
             Some(mv) => variant.write_move(mv),
             None => variant.write_written(w),
         })
-        .collect()
+        .collect();
+    (moves, Some(to_fen(&start, turn, algebraic)))
 }
 
 /// A shortest game found: its moves from the opening and the board it

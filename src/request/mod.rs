@@ -112,7 +112,8 @@ pub enum InputError {
     #[error("no moves to reconstruct")]
     NoMoves,
     /// A move that cannot be read.
-    #[error("move {ply} '{text}': {source}")]
+    // Every `ParseMoveError` names the move: not said twice.
+    #[error("move {ply}: {source}")]
     Move {
         /// Its 1-based ply.
         ply: usize,
@@ -229,7 +230,12 @@ mod tests {
             .run()
             .unwrap_err();
         assert_eq!(error.exit_status(), 2);
-        assert!(error.to_string().starts_with("move 2 '99-15'"), "{error}");
+        assert!(
+            error
+                .to_string()
+                .starts_with("move 2: '99-15': unknown square '99'"),
+            "{error}"
+        );
         let error = SolveRequest::new(Fragment::new(Vec::<String>::new()))
             .run()
             .unwrap_err();

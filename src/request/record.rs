@@ -462,9 +462,8 @@ fn solve_readings<'r, C: Candidate>(
     report.variant = variant;
     report.start_from = Some(start_from);
     if start_from == StartFrom::Opening && report.status == Verdict::Impossible {
-        report.err.push(format!(
-            "{name}: read from the opening (the game has no [FEN]); --fragment reads it as a fragment whose start is unknown"
-        ));
+        let hint = StartFrom::opening_hint(pdn_first.unwrap_or(1));
+        report.err.insert(0, format!("{name}: {hint}"));
     }
     report
 }

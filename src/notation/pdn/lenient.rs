@@ -9,13 +9,15 @@ use std::fmt;
 /// One thing of a game read leniently, with the line it stands on.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Leniency {
-    /// Text on a tag line that is no tag and no move: the two characters
-    /// `\r` one federation's export writes after every tag.
+    /// Text that is no tag and no move: the two characters `\r` that some
+    /// exports write at the end of every line. One note per game.
     StrayText {
-        /// 1-based line.
+        /// 1-based line of the first.
         line: usize,
         /// The text.
         text: String,
+        /// How many more times the game has it.
+        more: usize,
     },
     /// A tag value that goes on over the next line: read as one value.
     SplitTag {
@@ -68,6 +70,15 @@ pub enum Leniency {
 }
 
 impl Leniency {
+    /// Stray `text` on `line`, met once so far.
+    pub fn stray(line: usize, text: &str) -> Leniency {
+        Leniency::StrayText {
+            line,
+            text: text.to_string(),
+            more: 0,
+        }
+    }
+
     /// The line it stands on.
     pub fn line(&self) -> usize {
         match self {
@@ -128,10 +139,17 @@ impl Leniency {
 }
 
 impl fmt::Display for Leniency {
-    /// `tag line 118: stray text '\r'`, `ply 12 '10x14' as 10-14`.
+    /// `line 118: stray text '\r', and 40 more times`, `ply 12 '10x14' as 10-14`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Leniency::StrayText { line, text } => write!(f, "tag line {line}: stray text '{text}'"),
+            Leniency::StrayText { line, text, more } => {
+                write!(f, "line {line}: stray text '{text}'")?;
+                match more {
+                    0 => Ok(()),
+                    1 => write!(f, ", and once more"),
+                    _ => write!(f, ", and {more} more times"),
+                }
+            }
             Leniency::SplitTag { line, name } => {
                 write!(f, "tag line {line}: [{name}] split over two lines")
             }
@@ -165,9 +183,9 @@ impl fmt::Display for Leniency {
 /// How many notes of one kind are named before the rest are counted.
 const NAMED_PER_KIND: usize = 3;
 
-/// The notes of a game in one line: `ply 12 '10x14' as 10-14; tag line
-/// 118: stray text '\r'`. A kind with many notes (a file that writes `x`
-/// for every move) names its first few and counts the rest.
+/// The notes of a game in one line: `ply 12 '10x14' as 10-14; line 118:
+/// stray text '\r', and 40 more times`. A kind with many notes (a file
+/// that writes `x` for every move) names its first few and counts the rest.
 pub fn describe(notes: &[Leniency]) -> String {
     let mut parts = Vec::new();
     let mut kinds: Vec<&str> = notes.iter().map(Leniency::kind).collect();
@@ -201,11 +219,12 @@ mod tests {
         notes.push(Leniency::StrayText {
             line: 3,
             text: "\\r".into(),
+            more: 4,
         });
         assert_eq!(
             describe(&notes),
             "ply 1 '1x5' as 1-5; ply 2 '2x6' as 2-6; ply 3 '3x7' as 3-7; \
-             2 more notes like it; tag line 3: stray text '\\r'"
+             2 more notes like it; line 3: stray text '\\r', and 4 more times"
         );
         assert_eq!(notes[5].line(), 3);
         assert_eq!(notes[0].ply(), Some(1));

@@ -71,6 +71,22 @@ impl<'a> RawGame<'a> {
         self.tags.iter().find(|t| t.name.eq_ignore_ascii_case(name))
     }
 
+    /// Keeps a note; the same stray text again (a `\r` that ends every
+    /// line) is counted on the game's first note of it, not noted anew.
+    fn note(&mut self, note: Leniency) {
+        if let Leniency::StrayText { text, more, .. } = &note {
+            let first = self.notes.iter_mut().find_map(|n| match n {
+                Leniency::StrayText { text: t, more, .. } if t == text => Some(more),
+                _ => None,
+            });
+            if let Some(first) = first {
+                *first += more + 1;
+                return;
+            }
+        }
+        self.notes.push(note);
+    }
+
     /// True when nothing of a game was read: no tag, move, result or problem.
     fn is_blank(&self) -> bool {
         self.tags.is_empty()
@@ -147,8 +163,9 @@ pub struct Games<'a> {
     pos: usize,
     line: usize,
     number: usize,
-    /// One item read ahead (a word that may be joined to the one before).
-    ahead: Option<Item<'a>>,
+    /// Items read ahead, the next last (a word that may be joined to the
+    /// one before, the note of a `\r` cut off a word).
+    ahead: Vec<Item<'a>>,
 }
 
 /// The games of `text`, read lazily. A byte order mark is skipped; line
@@ -160,7 +177,7 @@ pub fn games(text: &str) -> Games<'_> {
         pos: 0,
         line: 1,
         number: 0,
-        ahead: None,
+        ahead: Vec::new(),
     }
 }
 
@@ -223,7 +240,7 @@ impl<'a> Games<'a> {
 
     /// The next item, comments and variations skipped; `None` at the end.
     fn item(&mut self) -> Option<Item<'a>> {
-        if let Some(item) = self.ahead.take() {
+        if let Some(item) = self.ahead.pop() {
             return Some(item);
         }
         loop {
@@ -251,15 +268,12 @@ impl<'a> Games<'a> {
                 b')' | b'}' | b']' => self.pos += 1,
                 b'\\' => {
                     let text = self.word_here();
-                    return Some(Item::Note(Leniency::StrayText {
-                        line,
-                        text: text.to_string(),
-                    }));
+                    return Some(Item::Note(Leniency::stray(line, text)));
                 }
                 b'A'..=b'Z' | b'a'..=b'z' if self.at_line_start() && self.bare_tag_line() => {
                     return Some(self.tag());
                 }
-                _ => return Some(Item::Word(self.word_here(), line)),
+                _ => return Some(self.movetext_word(line)),
             }
         }
     }
@@ -304,6 +318,21 @@ impl<'a> Games<'a> {
             self.pos += 1;
         }
         &self.text[start..self.pos]
+    }
+
+    /// The movetext word that starts here. A written-out `\r` ending it
+    /// (`*\r`, `22-18\r`: exports that end every line so) is cut off and
+    /// noted, read next.
+    fn movetext_word(&mut self, line: usize) -> Item<'a> {
+        let word = self.word_here();
+        match word.strip_suffix(WRITTEN_CR) {
+            Some(bare) if !bare.is_empty() => {
+                self.ahead
+                    .push(Item::Note(Leniency::stray(line, WRITTEN_CR)));
+                Item::Word(bare, line)
+            }
+            _ => Item::Word(word, line),
+        }
     }
 
     /// Whether only spaces stand between the line's start and here.
@@ -484,6 +513,9 @@ impl<'a> Games<'a> {
     }
 }
 
+/// The two characters `\r` some exports write at the end of every line.
+const WRITTEN_CR: &str = "\\r";
+
 /// What a movetext word is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Word<'a> {
@@ -569,17 +601,21 @@ impl<'a> Iterator for Games<'a> {
         let mut after_move = false;
         // The lexer skipped to this tag line after a problem: a new game.
         let mut skipped = false;
+        // A `\r` on the blank lines before the game: counted with its own.
+        let mut before = RawGame::default();
         while let Some(item) = self.item() {
             match item {
                 Item::Tag(tag, note) => {
                     if skipped || game.ends_before(tag.name) {
-                        self.ahead = Some(Item::Tag(tag, note));
+                        self.ahead.push(Item::Tag(tag, note));
                         break;
                     }
                     if game.is_blank() {
                         game.line = tag.line;
                     }
-                    game.notes.extend(note);
+                    if let Some(note) = note {
+                        game.note(note);
+                    }
                     if game.find_tag(tag.name).is_some() {
                         game.notes.push(Leniency::RepeatedTag {
                             line: tag.line,
@@ -589,7 +625,10 @@ impl<'a> Iterator for Games<'a> {
                         game.tags.push(tag);
                     }
                 }
-                Item::Note(note) => game.notes.push(note),
+                Item::Note(note @ Leniency::StrayText { .. }) if game.is_blank() => {
+                    before.note(note);
+                }
+                Item::Note(note) => game.note(note),
                 Item::Problem {
                     line,
                     message,
@@ -606,6 +645,7 @@ impl<'a> Iterator for Games<'a> {
                         game.line = line;
                     }
                     if self.word(&mut game, word, line, &mut after_move) {
+                        self.end_of_line_note(&mut game, line);
                         break;
                     }
                 }
@@ -613,6 +653,9 @@ impl<'a> Iterator for Games<'a> {
         }
         if game.is_blank() {
             return None;
+        }
+        for note in before.notes {
+            game.note(note);
         }
         game.take_score();
         self.number += 1;
@@ -622,6 +665,18 @@ impl<'a> Iterator for Games<'a> {
 }
 
 impl<'a> Games<'a> {
+    /// The note of a `\r` cut off the word that ended `game` (`*\r` on
+    /// `line`): the game's, not the next one's.
+    fn end_of_line_note(&mut self, game: &mut RawGame<'a>, line: usize) {
+        if let Some(Item::Note(note)) = self.ahead.last() {
+            if note.line() == line && matches!(note, Leniency::StrayText { .. }) {
+                if let Some(Item::Note(note)) = self.ahead.pop() {
+                    game.note(note);
+                }
+            }
+        }
+    }
+
     /// Adds one movetext word to `game`; true when it ends the game (a result).
     fn word(
         &mut self,
@@ -662,17 +717,17 @@ impl<'a> Games<'a> {
                 }
                 *after = false;
             }
-            Word::Marks if word == "?" && !*after => {
-                unknown(game);
-                *after = true;
-            }
+            // A lone `?` where a move is due (after a move number or
+            // another lone `?`) is an unknown move, and a move is still
+            // due after it: `1. ? ?` is two.
+            Word::Marks if word == "?" && !*after => unknown(game),
             Word::Marks => {}
             Word::Dash => {
                 // `- -` is one unknown move; a lone `-` is one too.
                 if word.trim_end_matches(['!', '?']) == "-" {
                     match self.item() {
                         Some(Item::Word(next, _)) if is_dash(next) => {}
-                        other => self.ahead = other,
+                        other => self.ahead.extend(other),
                     }
                 }
                 unknown(game);
@@ -717,7 +772,7 @@ impl<'a> Games<'a> {
                 Cow::Owned(format!("{bare}{}", strip_annotation(next)))
             }
             other => {
-                self.ahead = other;
+                self.ahead.extend(other);
                 Cow::Borrowed(bare)
             }
         }

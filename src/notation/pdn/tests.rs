@@ -85,6 +85,36 @@ fn nags_and_strength_marks_are_left_out() {
     // A `?` standing after a move is a mark; where a move stands, an unknown move.
     assert_eq!(moves_of("1. 11-15 ? 23-19 *"), [["11-15", "23-19"]]);
     assert_eq!(moves_of("1. ? 23-19 2. 16-? *"), [["?", "23-19", "16-?"]]);
+    // A lone `?` after a lone `?` is no mark: no move is written to mark.
+    assert_eq!(
+        moves_of("1. ? ? 2. ? 28-24 3. 9-13 22-18 *"),
+        [["?", "?", "?", "28-24", "9-13", "22-18"]]
+    );
+    assert_eq!(moves_of("1. ? ? ? 23-19 *"), [["?", "?", "?", "23-19"]]);
+    assert_eq!(moves_of("1. 11-15 ? ? 23-19 *"), [["11-15", "23-19"]]);
+}
+
+#[test]
+fn a_written_out_cr_ending_every_line_is_one_note_per_game() {
+    let line_ends = "[Event \"a\"]\\r\n1. 11-15 23-19\\r\n2. 8-11 - -\\r\n*\\r\n\\r\n\
+                     [Event \"b\"]\\r\n1. 9-13 1-0\\r\n";
+    let all: Vec<RawGame> = games(line_ends).collect();
+    let moves: Vec<Vec<&str>> = all
+        .iter()
+        .map(|g| g.moves.iter().map(|m| m.text.as_ref()).collect())
+        .collect();
+    assert_eq!(moves, [vec!["11-15", "23-19", "8-11", "?"], vec!["9-13"]]);
+    assert_eq!((all[0].result, all[1].result), (Some("*"), Some("1-0")));
+    // The first game's four lines; the second's two and the blank line before.
+    let stray = |line, more| {
+        vec![Leniency::StrayText {
+            line,
+            text: "\\r".into(),
+            more,
+        }]
+    };
+    assert_eq!((&all[0].notes, &all[1].notes), (&stray(1, 3), &stray(6, 2)));
+    assert_eq!(all[1].line, 6);
 }
 
 #[test]
