@@ -1,7 +1,7 @@
 """Type stubs of postfacto (see the module's docstring)."""
 
 from os import PathLike
-from typing import Dict, List, Optional, Sequence, Tuple, Union
+from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
 
 __version__: str
 
@@ -159,6 +159,31 @@ def repair(
     Raises :class:`Impossible` when none within ``max_edits`` exists,
     :class:`Undecided` (with the bound proved) when ``limit`` passes.
     """
+
+def solve_json(
+    moves: MovesLike,
+    rules: str = "english",
+    first: Optional[str] = None,
+    start: Optional[BoardLike] = None,
+    end: Optional[BoardLike] = None,
+    short_captures: bool = False,
+    limit: Optional[float] = None,
+    explain: bool = False,
+    count: bool = False,
+    all: bool = False,
+    unique: bool = False,
+    minimize: bool = False,
+    max_per_side: Optional[int] = None,
+    repair: bool = False,
+    max_edits: int = 3,
+    count_limit: int = 100000,
+) -> str:
+    """The JSON text ``postfacto solve --format json`` prints for ``moves``
+    with these options; only input that cannot be read raises."""
+
+def report(moves: MovesLike, **options: Any) -> Dict[str, Any]:
+    """:func:`solve_json` read into a ``dict``: the binary's report, key for
+    key (``status``, ``answers``, ``count``, ``forced``, ``repairs``, ...)."""
 
 def cnf(
     moves: MovesLike,

@@ -1,6 +1,9 @@
 //! One request per job, each answering with checked results: the layer the
-//! Python package and a cluster task call (the binary, so far, for `moves`
-//! and for reading its input only).
+//! binary, the Python package and a cluster task call. The binary's
+//! `solve` runs [`solve_item`] on each record of its input; Python's
+//! `solve`, `repair` and `report` run the same job through
+//! [`SolveRequest`] and [`RepairRequest`]; [`crate::output`] writes what
+//! it found in every format.
 //!
 //! A request holds what a user has in hand (move strings, FEN strings or
 //! board rows, a rule set's name) and its `run` returns an answer the
