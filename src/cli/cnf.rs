@@ -6,13 +6,13 @@ use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
 use postfacto::analysis::{Analysis, Decoded};
-use postfacto::request::{first_solving, start_facts};
+use postfacto::request::item_formula;
 use postfacto::sat::parse_model;
-use postfacto::solve::{Reconstructor, SolveError};
+use postfacto::solve::SolveError;
 
 use postfacto::notation::Record;
 
-use super::input::{read_input, read_items, Input, Reader};
+use super::input::{read_input, read_items, Input};
 use super::request::Target;
 use super::{fail, write_err, Failure, Status};
 
@@ -75,19 +75,8 @@ pub fn chosen_record(input: &Input, target: &Target) -> Result<(Analysis, Record
         return Err(fail(Status::BadInput, format!("{}: {error}", input.name)));
     }
     // A PDN game without [FEN] starts at the opening unless --fragment.
-    let pdn_game = item.pdn.is_some();
-    let facts = |r: &Reader| start_facts(known, r, pdn_game, fragment).0;
-    let solve = |r: &Reader| {
-        Reconstructor::new(r.variant)
-            .facts(facts(r))
-            .solve(&r.record)
-    };
-    let chosen = match first_solving(&item.readings, solve, None) {
-        Ok((i, _)) => &item.readings[i],
-        Err(e) => return Err(fail(Status::Internal, format!("{}: {e}", input.name))),
-    };
-    let analysis = Analysis::new(chosen.variant).facts(facts(chosen));
-    Ok((analysis, chosen.record.clone()))
+    item_formula(item, known, fragment)
+        .map_err(|e| fail(Status::Internal, format!("{}: {e}", input.name)))
 }
 
 /// Writes `path` (gzip-compressed when its name ends in `.gz`).

@@ -10,9 +10,9 @@ use crate::notation::{games, to_fen, GameReading, RawGame, Record};
 use crate::reach::{Goal, Reach, ReachError, ReachOutcome};
 use crate::rules::Variant;
 use crate::sat::parse_model;
-use crate::solve::{Reconstructor, SolveError};
+use crate::solve::SolveError;
 
-use super::input::{first_solving, pdn_text};
+use super::input::pdn_text;
 use super::{BoardText, Fragment, InputError, Problem, RequestError, Solved};
 
 /// The legal moves on a board.
@@ -148,19 +148,9 @@ impl CnfRequest {
     /// The fragment's problem under the first rule set it solves under
     /// (the one its formula is written for), with its analysis.
     fn chosen(&self) -> Result<(Problem, Analysis), RequestError> {
-        let mut problems = self.fragment.problems()?;
-        let (chosen, _) = first_solving(
-            &problems,
-            |p| {
-                Reconstructor::new(p.variant)
-                    .facts(p.known)
-                    .solve(&p.record)
-            },
-            None,
-        )
-        .map_err(RequestError::from_solve)?;
-        let problem = problems.swap_remove(chosen);
-        let analysis = Analysis::new(problem.variant).facts(problem.known);
+        let problems = self.fragment.problems()?;
+        let (analysis, problem) =
+            super::record::problem_formula(problems).map_err(RequestError::from_solve)?;
         Ok((problem, analysis))
     }
 }

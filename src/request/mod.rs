@@ -38,7 +38,8 @@ pub use input::{
 };
 pub use jobs::{CheckedGame, CnfRequest, MovesRequest, ReachRequest, Reached, VerifyRequest};
 pub use record::{
-    silent, solve_item, solve_problems, Analyses, OptionsError, Progress, SolveOptions,
+    item_formula, silent, solve_item, solve_problems, Analyses, OptionsError, Progress,
+    SolveOptions,
 };
 pub use report::{summary, Analysed, Name, PrefixReport, Report, Verdict};
 pub use solve::{RepairRequest, Repaired, SolveRequest, Solved};

@@ -11,6 +11,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+use crate::analysis::Analysis;
 use crate::archive::{Reading, RulesFrom};
 use crate::encode::BoardFacts;
 use crate::notation::{MoveNumbers, Record};
@@ -367,6 +368,75 @@ pub fn solve_problems<'r>(
     report
 }
 
+/// Which of `candidates` a record is worked on under: the first the
+/// engine solves (the first of all when none does), with the outcome found
+/// while choosing (not computed again). At `deadline` the choice stops and
+/// the first is taken.
+fn choose<C: Candidate>(
+    candidates: &[C],
+    options: &SolveOptions,
+    pdn_game: bool,
+    deadline: Option<Instant>,
+) -> (
+    usize,
+    Option<Result<crate::solve::Outcome, crate::solve::SolveError>>,
+) {
+    let solve = |c: &C| {
+        let known = c.facts(options, pdn_game).0;
+        options.reconstructor(c.variant(), known).solve(c.record())
+    };
+    match first_solving(candidates, solve, deadline) {
+        Ok((i, outcome)) => (i, outcome.map(Ok)),
+        Err(e) => (0, Some(Err(e))),
+    }
+}
+
+/// The reading whose formula `cnf` writes and `decode` reads, with the
+/// analysis of its rule set and facts: the one `solve` works on.
+fn formula_reading<'c, C: Candidate>(
+    candidates: &'c [C],
+    options: &SolveOptions,
+    pdn_game: bool,
+) -> Result<(Analysis, &'c C), crate::solve::SolveError> {
+    let (chosen, outcome) = choose(candidates, options, pdn_game, None);
+    if let Some(Err(e)) = outcome {
+        return Err(e);
+    }
+    let candidate = &candidates[chosen];
+    let known = candidate.facts(options, pdn_game).0;
+    Ok((Analysis::new(candidate.variant()).facts(known), candidate))
+}
+
+/// The record of `item` whose formula `cnf` writes (and `decode` reads):
+/// under the rule set `solve` works on it under, with `known` and, for a
+/// PDN game, its `[FEN]` or (unless `fragment`) its opening.
+///
+/// # Errors
+/// A solver error while choosing among several rule sets.
+pub fn item_formula(
+    item: &Item,
+    known: BoardFacts,
+    fragment: bool,
+) -> Result<(Analysis, Record), crate::solve::SolveError> {
+    let options = SolveOptions {
+        known,
+        fragment,
+        ..SolveOptions::default()
+    };
+    let (analysis, reading) = formula_reading(&item.readings, &options, item.pdn.is_some())?;
+    Ok((analysis, reading.record.clone()))
+}
+
+/// As [`item_formula`], for a fragment read under each rule set it may follow.
+pub(super) fn problem_formula(
+    problems: Vec<Problem>,
+) -> Result<(Analysis, Problem), crate::solve::SolveError> {
+    let options = SolveOptions::default();
+    let (analysis, problem) = formula_reading(&problems, &options, false)?;
+    let problem = problem.clone();
+    Ok((analysis, problem))
+}
+
 /// Solves one record (under the first of its readings that solves);
 /// under a time limit, on a thread of its own that is abandoned when the
 /// limit passes: the choice of reading counts against the limit too. A
@@ -433,14 +503,7 @@ fn solve_readings<'r, C: Candidate>(
     progress: &Progress,
 ) -> Report<'r> {
     let pdn_game = pdn_first.is_some();
-    let solve = |r: &C| {
-        let known = r.facts(options, pdn_game).0;
-        options.reconstructor(r.variant(), known).solve(r.record())
-    };
-    let (chosen, solved) = match first_solving(readings, solve, deadline) {
-        Ok((i, outcome)) => (i, outcome.map(Ok)),
-        Err(e) => (0, Some(Err(e))),
-    };
+    let (chosen, solved) = choose(readings, options, pdn_game, deadline);
     let reading = &readings[chosen];
     let variant = reading.variant();
     let (known, start_from) = reading.facts(options, pdn_game);
