@@ -5,7 +5,7 @@ use std::collections::BTreeSet;
 
 use proptest::prelude::*;
 
-use postfacto::analysis::{explain_impossible_knowing, minimize_pieces, Limits};
+use postfacto::analysis::Analysis;
 use postfacto::board::{Board, Color, PartialBoard, Piece, Role, Square, Topology};
 use postfacto::encode::BoardFacts;
 use postfacto::notation::Record;
@@ -367,7 +367,9 @@ fn solve_like_the_cli(
             Ok(Some(solution))
         }
         Ok(Outcome::Impossible { .. }) => {
-            let explained = explain_impossible_knowing(damaged, variant, known);
+            let explained = Analysis::new(variant)
+                .facts(known)
+                .explain_impossible(damaged);
             prop_assert!(
                 matches!(explained, Ok(Some(_))),
                 "impossible, but the explanation gives {:?}\n{}",
@@ -446,8 +448,7 @@ proptest! {
             // The minimum's formula says the same: none. (Its search on a
             // solvable record proves its optimum over every capture a
             // damaged ply may make: seconds, left to other tests.)
-            let limits = Limits { max_per_side: None, known };
-            match minimize_pieces(&damaged, variant, limits) {
+            match Analysis::new(variant).facts(known).minimum(&damaged, None) {
                 Ok(minimum) => prop_assert!(minimum.is_none(), "a minimum of an impossible record:\n{}", damaged),
                 Err(e) => prop_assert!(false, "the minimum fails: {} for\n{}", e, damaged),
             }

@@ -8,11 +8,24 @@ use std::collections::BTreeSet;
 use proptest::prelude::*;
 
 use postfacto::analysis::{
-    edited_record, every_edit, repair, EditKind, EditSpot, RepairOptions, RepairOutcome,
+    edited_record, every_edit, Analysis, EditKind, EditSpot, RepairOptions, RepairOutcome,
 };
 use postfacto::encode::BoardFacts;
 use postfacto::notation::Record;
 use postfacto::random::{random_fragment, Rng};
+use postfacto::solve::SolveError;
+
+/// The fewest edits, through the one way into the analyses.
+fn repair(
+    record: &Record,
+    variant: Variant,
+    known: BoardFacts,
+    options: RepairOptions,
+) -> Result<RepairOutcome, SolveError> {
+    Analysis::new(variant)
+        .facts(known)
+        .repair(record, options, &mut |_| {})
+}
 use postfacto::replay::judge;
 use postfacto::rules::Variant;
 use postfacto::solve::{Outcome, Reconstructor};

@@ -42,17 +42,6 @@ fn solver_failed(e: varisat::solver::SolverError) -> SolveError {
     e.into()
 }
 
-/// Explains why no start board makes `record` legal; `None` if one does.
-///
-/// # Errors
-/// [`SolveError`] if varisat fails.
-pub fn explain_impossible(
-    record: &Record,
-    variant: Variant,
-) -> Result<Option<Explanation>, SolveError> {
-    explain_impossible_knowing(record, variant, BoardFacts::none())
-}
-
 /// How long a conflict is shrunk towards a minimal one: past this, the
 /// conflict found so far is reported (still a conflict, maybe with rules
 /// it does not need). Only hard damaged records get near it.
@@ -540,20 +529,6 @@ impl std::fmt::Display for SquareReport {
     }
 }
 
-/// For each square some rule looks at, whether every answer shares `start`'s
-/// content there (occupancy, colour, kind) and which plies force it. Squares
-/// no rule looks at are left out: any content works there.
-///
-/// # Errors
-/// [`SolveError`] if varisat fails, or if `start` is not an answer.
-pub fn forced_facts(
-    record: &Record,
-    variant: Variant,
-    start: &Board,
-) -> Result<Vec<SquareReport>, SolveError> {
-    forced_facts_knowing(record, variant, BoardFacts::none(), start)
-}
-
 /// [`forced_facts`] with what is `known` of the boards (a fact that forces
 /// a square is named among the reasons, as "the start board" or "the end board").
 ///
@@ -639,6 +614,21 @@ pub fn forced_facts_knowing(
 mod tests {
     use super::*;
     use crate::notation::parse_records;
+
+    fn explain_impossible(
+        record: &Record,
+        variant: Variant,
+    ) -> Result<Option<Explanation>, SolveError> {
+        explain_impossible_knowing(record, variant, BoardFacts::none())
+    }
+
+    fn forced_facts(
+        record: &Record,
+        variant: Variant,
+        start: &Board,
+    ) -> Result<Vec<SquareReport>, SolveError> {
+        forced_facts_knowing(record, variant, BoardFacts::none(), start)
+    }
 
     fn record(text: &str) -> Record {
         parse_records(text).unwrap().remove(0)

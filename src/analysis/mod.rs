@@ -18,17 +18,25 @@ mod unknowns;
 
 pub use crate::sat::check_drat;
 pub use builder::Analysis;
-pub use count::{count_start_boards, used_squares, Count, CountOptions};
-pub use decode::{decode_model, Decoded};
-pub use explain::{
-    explain_impossible, explain_impossible_knowing, forced_facts, forced_facts_knowing,
-    Explanation, FactVerdict, SquareReport,
-};
-pub use minimize::{minimize_pieces, Limits, Minimum};
-pub use proof::{prove_with_solver, refined_dimacs, write_proof, write_proof_knowing, SolverProof};
+pub use count::{Count, CountOptions};
+pub use decode::Decoded;
+pub use explain::{Explanation, FactVerdict, SquareReport};
+pub use minimize::Minimum;
+pub use proof::SolverProof;
 pub use repair::{
-    edited_record, every_edit, repair, repair_game, repair_observed, repair_summary,
-    repair_summary_numbered, Edit, EditKind, EditSpot, Repair, RepairOptions, RepairOutcome,
+    edited_record, every_edit, repair_game, repair_summary, repair_summary_numbered, Edit,
+    EditKind, EditSpot, Repair, RepairOptions, RepairOutcome,
 };
 pub use selectors::{Guarded, RuleGroup, SelectorFormula};
-pub use unknowns::{forced_unknowns, UnknownVerdict};
+pub use unknowns::UnknownVerdict;
+
+// One way into each analysis: the builder ([`Analysis`]), which takes the
+// rule set and the facts once. The free functions behind it serve the
+// crate only.
+pub(crate) use count::{count_start_boards, used_squares};
+pub(crate) use decode::decode_model;
+pub(crate) use explain::{explain_impossible_knowing, forced_facts_knowing};
+pub(crate) use minimize::{minimize_pieces, Limits};
+pub(crate) use proof::{prove_with_solver, refined_dimacs, write_proof_knowing};
+pub(crate) use repair::repair_observed;
+pub(crate) use unknowns::forced_unknowns;

@@ -20,21 +20,6 @@ use crate::sat::{
 };
 use crate::solve::{solve_canonically, Formula, SolveError};
 
-/// Solves the formula of `record` (exactly as `cnf` prints it) while writing a
-/// proof to `out`. `Ok(true)`: the record is impossible and the proof is
-/// complete; `Ok(false)`: the record is solvable and `out` holds no proof.
-///
-/// # Errors
-/// [`SolveError`] if varisat fails or cannot write the proof.
-pub fn write_proof(
-    record: &Record,
-    variant: Variant,
-    format: ProofFormat,
-    out: &mut impl Write,
-) -> Result<bool, SolveError> {
-    write_proof_knowing(record, variant, BoardFacts::none(), format, out)
-}
-
 /// [`write_proof`] for the formula with what is `known` of the boards
 /// (`postfacto cnf` prints it without them: the proof refers to the
 /// formula `solve` builds with the same facts).
@@ -162,6 +147,15 @@ pub(crate) fn refined_formula(
 mod tests {
     use super::*;
     use crate::notation::parse_records;
+
+    fn write_proof(
+        record: &Record,
+        variant: Variant,
+        format: ProofFormat,
+        out: &mut impl Write,
+    ) -> Result<bool, SolveError> {
+        write_proof_knowing(record, variant, BoardFacts::none(), format, out)
+    }
     use crate::sat::check_drat;
 
     fn dimacs_en(r: &Record) -> crate::encode::AnnotatedCnf {

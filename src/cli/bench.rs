@@ -683,8 +683,7 @@ fn run_repair(
     variant: Variant,
     tables: &mut Tables<'_>,
 ) -> Result<(), String> {
-    use postfacto::analysis::{repair, RepairOptions, RepairOutcome};
-    use postfacto::encode::BoardFacts;
+    use postfacto::analysis::{Analysis, RepairOptions, RepairOutcome};
     use postfacto::random::Rng;
     let w = |e: std::io::Error| e.to_string();
     tables
@@ -720,7 +719,8 @@ fn run_repair(
                     ..RepairOptions::default()
                 };
                 let started = Instant::now();
-                let outcome = repair(&wrong, variant, BoardFacts::none(), options)
+                let outcome = Analysis::new(variant)
+                    .repair(&wrong, options, &mut |_| {})
                     .map_err(|e| e.to_string())?;
                 times.push(started.elapsed());
                 match outcome {
@@ -879,7 +879,7 @@ impl GameRow {
         start: postfacto::board::Board,
         mistakes: usize,
     ) -> Result<(), String> {
-        use postfacto::analysis::{repair, RepairOptions, RepairOutcome};
+        use postfacto::analysis::{Analysis, RepairOptions, RepairOutcome};
         use postfacto::board::PartialBoard;
         use postfacto::encode::BoardFacts;
         let known = BoardFacts {
@@ -894,7 +894,10 @@ impl GameRow {
             deadline: Some(started + GAME_REPAIR_LIMIT),
             ..RepairOptions::default()
         };
-        let outcome = repair(wrong, variant, known, options).map_err(|e| e.to_string())?;
+        let outcome = Analysis::new(variant)
+            .facts(known)
+            .repair(wrong, options, &mut |_| {})
+            .map_err(|e| e.to_string())?;
         self.times.push(started.elapsed());
         match outcome {
             RepairOutcome::Repaired(found) => {

@@ -149,21 +149,6 @@ impl Budget {
     }
 }
 
-/// The fewest edits that make `record` possible under `variant` with the
-/// facts `known`, as `options` say.
-///
-/// # Errors
-/// [`SolveError`] from the solver (a bug, or varisat failing), or a repair
-/// that does not replay (a bug).
-pub fn repair(
-    record: &Record,
-    variant: Variant,
-    known: BoardFacts,
-    options: RepairOptions,
-) -> Result<RepairOutcome, SolveError> {
-    repair_observed(record, variant, known, options, &mut |_| {})
-}
-
 /// [`repair`], telling `progress` each number of edits as the search
 /// starts on it (for a progress line on long searches).
 ///
@@ -389,6 +374,15 @@ fn last_true<E>(
 mod tests {
     use super::*;
     use crate::notation::parse_records;
+
+    fn repair(
+        record: &Record,
+        variant: Variant,
+        known: BoardFacts,
+        options: RepairOptions,
+    ) -> Result<RepairOutcome, SolveError> {
+        repair_observed(record, variant, known, options, &mut |_| {})
+    }
 
     #[test]
     fn bisection_finds_the_edge_of_a_monotone_test() {
