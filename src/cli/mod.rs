@@ -41,6 +41,20 @@ struct Failure {
     message: String,
 }
 
+impl Failure {
+    /// A library request's error, with the exit status the library gives
+    /// it ([`postfacto::request::RequestError::exit_status`]), its message
+    /// after the input's name when there is one.
+    fn request(input: Option<&str>, error: impl Into<postfacto::request::RequestError>) -> Failure {
+        let error = error.into();
+        let message = match input {
+            Some(name) => format!("{name}: {error}"),
+            None => error.to_string(),
+        };
+        fail(Status::from_exit(error.exit_status()), message)
+    }
+}
+
 fn fail(status: Status, message: impl Into<String>) -> Failure {
     Failure {
         status,

@@ -10,7 +10,7 @@ use postfacto::rules::Variant;
 
 use super::args::TurnArg;
 use super::input::read_input;
-use super::{fail, write_err, Failure, Status};
+use super::{write_err, Failure, Status};
 
 /// Prints the legal moves, sorted by square, each once.
 pub fn run(
@@ -36,7 +36,7 @@ pub fn run(
     }
     let moves = request
         .run()
-        .map_err(|e| fail(Status::BadInput, format!("{}: {e}", input.name)))?;
+        .map_err(|e| Failure::request(Some(&input.name), e))?;
     for mv in moves {
         writeln!(out, "{mv}").map_err(write_err)?;
     }

@@ -43,7 +43,7 @@ impl Settings {
         }
         self.solve
             .check(self.rules.given())
-            .map_err(|e| fail(Status::BadInput, e.to_string()))
+            .map_err(|e| Failure::request(None, postfacto::request::InputError::from(e)))
     }
 
     /// How records are read under these settings.

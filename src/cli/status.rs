@@ -35,6 +35,19 @@ impl Status {
     }
 }
 
+impl Status {
+    /// The status of an exit code of the library's table (0 to 4).
+    pub fn from_exit(code: u8) -> Status {
+        match code {
+            0 => Status::Ok,
+            1 => Status::Rejected,
+            2 => Status::BadInput,
+            3 => Status::Undecided,
+            _ => Status::Internal,
+        }
+    }
+}
+
 impl From<Status> for ExitCode {
     fn from(status: Status) -> ExitCode {
         ExitCode::from(status.code())
@@ -43,13 +56,6 @@ impl From<Status> for ExitCode {
 
 impl From<postfacto::request::Verdict> for Status {
     fn from(verdict: postfacto::request::Verdict) -> Status {
-        use postfacto::request::Verdict;
-        match verdict {
-            Verdict::Solved => Status::Ok,
-            Verdict::Impossible => Status::Rejected,
-            Verdict::Undecided => Status::Undecided,
-            Verdict::BadInput => Status::BadInput,
-            Verdict::Internal => Status::Internal,
-        }
+        Status::from_exit(verdict.exit_status())
     }
 }
