@@ -55,6 +55,18 @@ pub fn run(
             format!("--proof needs an input with exactly one record (this one has {total})"),
         ));
     }
+    let reports = solve_all(&sources, settings);
+    let status = output::print(&reports, settings, out)?;
+    if total > 1 && !settings.quiet {
+        eprintln!("postfacto: {}", summary(&reports, started.elapsed()));
+    }
+    Ok(status)
+}
+
+/// Every record of every source solved, in parallel, in input order (an
+/// unreadable source is one report); a progress bar for large batches on
+/// a terminal, a progress line for a few long repairs.
+fn solve_all<'s>(sources: &'s [Source], settings: &Settings) -> Vec<Report<'s>> {
     let jobs: Vec<(&Source, Option<usize>)> = sources
         .iter()
         .flat_map(|s| match &s.items {
@@ -62,23 +74,13 @@ pub fn run(
             Err(_) => vec![(s, None)],
         })
         .collect();
-    let show_progress =
-        !settings.quiet && jobs.len() >= PROGRESS_FROM && std::io::stderr().is_terminal();
-    // Repairs of a few records may take a while each: a line says how far.
     let ticker = Arc::new(Ticker::start(
         settings.solve.analyses.repair && !settings.quiet && jobs.len() < PROGRESS_FROM,
     ));
     let said = Arc::clone(&ticker);
     let say: Progress = Arc::new(move |line| said.say(line));
-    let progress = show_progress.then(|| {
-        let bar = indicatif::ProgressBar::new(jobs.len() as u64);
-        bar.set_style(
-            indicatif::ProgressStyle::with_template("{bar:40} {pos}/{len} records, {eta} left")
-                .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
-        );
-        bar
-    });
-    let reports: Vec<Report> = jobs
+    let bar = progress_bar(settings, jobs.len());
+    let reports = jobs
         .par_iter()
         .map(|&(source, index)| {
             let report = match (index, &source.items) {
@@ -91,21 +93,31 @@ pub fn run(
                 (_, Err(failure)) => Report::bad_input(&source.input.name, &failure.message),
                 (None, Ok(_)) => unreachable!("a readable source has a job per record"),
             };
-            if let Some(bar) = &progress {
+            if let Some(bar) = &bar {
                 bar.inc(1);
             }
             report
         })
         .collect();
-    if let Some(bar) = progress {
+    if let Some(bar) = bar {
         bar.finish_and_clear();
     }
     ticker.finish();
-    let status = output::print(&reports, settings, out)?;
-    if total > 1 && !settings.quiet {
-        eprintln!("postfacto: {}", summary(&reports, started.elapsed()));
-    }
-    Ok(status)
+    reports
+}
+
+/// A bar for a batch of `jobs` records, when it is large and standard
+/// error is a terminal.
+fn progress_bar(settings: &Settings, jobs: usize) -> Option<indicatif::ProgressBar> {
+    let shown = !settings.quiet && jobs >= PROGRESS_FROM && std::io::stderr().is_terminal();
+    shown.then(|| {
+        let bar = indicatif::ProgressBar::new(jobs as u64);
+        bar.set_style(
+            indicatif::ProgressStyle::with_template("{bar:40} {pos}/{len} records, {eta} left")
+                .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+        );
+        bar
+    })
 }
 
 /// The inputs: standard input when `paths` is empty; a folder stands for

@@ -6,7 +6,9 @@ use std::fmt::Write as _;
 use std::path::Path;
 use std::time::Instant;
 
-use crate::analysis::{repair_summary, Analysis, RepairOptions, RepairOutcome, SolverProof};
+use crate::analysis::{
+    repair_summary, Analysis, Repair, RepairOptions, RepairOutcome, SolverProof,
+};
 use crate::board::Board;
 use crate::encode::BoardFacts;
 use crate::notation::{plural, Answer, MoveNumbers, Record};
@@ -335,50 +337,7 @@ impl<'a> Job<'a, '_> {
                 // Notes on stderr: stdout holds only boards, for `verify`.
                 report.err.push(format!("{}: no edit needed", self.name));
             }
-            RepairOutcome::Repaired(mut repairs) => {
-                // One correction found under several labels (a square or
-                // a whole move misread) is one repair.
-                let mut seen = Vec::new();
-                repairs.retain(|r| {
-                    let new = !seen.contains(&r.record);
-                    seen.push(r.record.clone());
-                    new
-                });
-                let edits = repairs[0].edits.len();
-                let many = if options.all {
-                    format!("{} of", plural(repairs.len(), "repair"))
-                } else {
-                    "repaired with".to_string()
-                };
-                report.err.push(format!(
-                    "{}: {many} {}; no repair of {} exists",
-                    self.name,
-                    plural(edits, "edit"),
-                    plural(edits - 1, "edit")
-                ));
-                for (i, found) in repairs.iter().enumerate() {
-                    let answer = checked_answer(
-                        &found.record,
-                        found.solution.answer.start,
-                        "the repair",
-                        self.variant(),
-                    )?;
-                    check_facts(&answer, self.known)?;
-                    let label = if options.all {
-                        format!("{}: repair {} (answer {}): ", self.name, i + 1, i + 1)
-                    } else {
-                        format!("{}: ", self.name)
-                    };
-                    let numbered = self.numbers.as_ref().map(|n| (n, &found.record));
-                    for edit in &found.edits {
-                        report.err.push(format!("{label}{}", edit.words(numbered)));
-                    }
-                    report.answers.push(answer);
-                    report.filled.push(found.record.clone());
-                }
-                report.stats = Some(repairs[0].solution.stats);
-                report.repairs = Some(repairs[0].edits.clone());
-            }
+            RepairOutcome::Repaired(repairs) => self.repaired(repairs, options.all, report)?,
             outcome @ RepairOutcome::Undecided { .. } => {
                 report.status = Verdict::Undecided;
                 report
@@ -392,6 +351,59 @@ impl<'a> Job<'a, '_> {
                     .push(format!("{}: {}", self.name, repair_summary(&outcome)));
             }
         }
+        Ok(())
+    }
+
+    /// The repairs found, each correction once (one found under several
+    /// labels, a square or a whole move misread, is one repair), each
+    /// answer replayed with its repaired moves and checked against the
+    /// facts; with `all`, every one, each named.
+    fn repaired(
+        &self,
+        mut repairs: Vec<Repair>,
+        all: bool,
+        report: &mut Report,
+    ) -> Result<(), SolveError> {
+        let mut seen = Vec::new();
+        repairs.retain(|r| {
+            let new = !seen.contains(&r.record);
+            seen.push(r.record.clone());
+            new
+        });
+        let edits = repairs[0].edits.len();
+        let many = if all {
+            format!("{} of", plural(repairs.len(), "repair"))
+        } else {
+            "repaired with".to_string()
+        };
+        report.err.push(format!(
+            "{}: {many} {}; no repair of {} exists",
+            self.name,
+            plural(edits, "edit"),
+            plural(edits - 1, "edit")
+        ));
+        for (i, found) in repairs.iter().enumerate() {
+            let answer = checked_answer(
+                &found.record,
+                found.solution.answer.start,
+                "the repair",
+                self.variant(),
+            )?;
+            check_facts(&answer, self.known)?;
+            let label = if all {
+                format!("{}: repair {} (answer {}): ", self.name, i + 1, i + 1)
+            } else {
+                format!("{}: ", self.name)
+            };
+            let numbered = self.numbers.as_ref().map(|n| (n, &found.record));
+            for edit in &found.edits {
+                report.err.push(format!("{label}{}", edit.words(numbered)));
+            }
+            report.answers.push(answer);
+            report.filled.push(found.record.clone());
+        }
+        report.stats = Some(repairs[0].solution.stats);
+        report.repairs = Some(repairs[0].edits.clone());
         Ok(())
     }
 
