@@ -579,6 +579,41 @@ fn completions_and_the_man_page_are_generated() {
     assert_eq!(to_full_disk(&["completions", "bash"]).code, 2);
 }
 
+/// Issue 44, item 18: every page the main page names (`postfacto-solve(1)`,
+/// ...) is there: `postfacto man solve`; an unknown command exits 2.
+#[test]
+fn r44_18_every_page_the_manual_names_exists() {
+    let main = postfacto(&["man"], "");
+    let named: Vec<String> = main
+        .stdout
+        .split("postfacto\\-")
+        .skip(1)
+        .filter_map(|rest| {
+            rest.split_once("(1)")
+                .map(|(name, _)| name.replace("\\-", "-"))
+        })
+        .filter(|name| !name.contains(char::is_whitespace))
+        .collect();
+    assert!(named.iter().any(|n| n == "solve"), "{named:?}");
+    for name in &named {
+        let page = postfacto(&["man", name], "");
+        assert_eq!(page.code, 0, "{name}: {}", page.stderr);
+        let title = format!(".TH postfacto-{name} 1");
+        assert!(
+            page.stdout.contains(&title),
+            "{name}: {}",
+            &page.stdout[..200]
+        );
+    }
+    let unknown = postfacto(&["man", "nope"], "");
+    assert_eq!(unknown.code, 2);
+    assert!(
+        unknown.stderr.contains("no command 'nope'"),
+        "{}",
+        unknown.stderr
+    );
+}
+
 #[test]
 fn batches_off_a_terminal_show_no_progress_bar_and_quiet_drops_the_summary() {
     let batch = postfacto(&["generate", "--count", "70", "--plies", "3"], "");

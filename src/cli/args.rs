@@ -62,8 +62,13 @@ pub enum Command {
         #[arg(value_enum)]
         shell: clap_complete::Shell,
     },
-    /// Print the manual page in roff (e.g. `postfacto man > postfacto.1; man ./postfacto.1`).
-    Man,
+    /// Print the manual page in roff (e.g. `postfacto man > postfacto.1; man ./postfacto.1`);
+    /// with a command, that command's page, one the main page names
+    /// (`postfacto man solve > postfacto-solve.1`).
+    Man {
+        /// The command whose page to print (the main page without one).
+        command: Option<String>,
+    },
     /// Time the engines on generated instances and print a table.
     Bench(BenchArgs),
     /// The shortest legal game from the opening (or --from) to a position,

@@ -103,10 +103,7 @@ fn dispatch(request: Request, out: &mut impl Write) -> Result<Status, Failure> {
                 .map(|()| Status::Ok)
                 .map_err(write_err)
         }
-        Request::Man => clap_mangen::Man::new(<Args as clap::CommandFactory>::command())
-            .render(out)
-            .map(|()| Status::Ok)
-            .map_err(write_err),
+        Request::Man(command) => man_page(command.as_deref(), out),
         Request::Compare {
             paths,
             limit,
@@ -120,6 +117,34 @@ fn dispatch(request: Request, out: &mut impl Write) -> Result<Status, Failure> {
         Request::Bench(request, json) => request.run(json, out),
         Request::Reach(request) => request.run(out),
     }
+}
+
+/// The manual page in roff: the main one, or a command's
+/// (`postfacto-solve(1)`, as the main page names it).
+fn man_page(command: Option<&str>, out: &mut impl Write) -> Result<Status, Failure> {
+    let mut main = <Args as clap::CommandFactory>::command();
+    // Built, the command has the `help` subcommand its page names too.
+    main.build();
+    let page = match command {
+        None => main,
+        Some(name) => {
+            let Some(sub) = main.find_subcommand(name) else {
+                let known: Vec<&str> = main
+                    .get_subcommands()
+                    .map(clap::Command::get_name)
+                    .collect();
+                return Err(fail(
+                    Status::BadInput,
+                    format!("no command '{name}' (commands: {})", known.join(", ")),
+                ));
+            };
+            sub.clone().name(format!("postfacto-{name}"))
+        }
+    };
+    clap_mangen::Man::new(page)
+        .render(out)
+        .map(|()| Status::Ok)
+        .map_err(write_err)
 }
 
 /// Flushes the output and turns the result into the exit code, printing

@@ -62,7 +62,7 @@ pub enum Request {
         settings: super::pawns::Settings,
     },
     Completions(clap_complete::Shell),
-    Man,
+    Man(Option<String>),
     Compare {
         paths: Vec<PathBuf>,
         limit: Limit,
@@ -107,7 +107,7 @@ impl Request {
             Command::Generate(args) => Request::Generate(generate::Request::from_args(args)?),
             Command::Pawns(args) => pawns_request(args),
             Command::Completions { shell } => Request::Completions(shell),
-            Command::Man => Request::Man,
+            Command::Man { command } => Request::Man(command),
             Command::Compare(args) => compare_request(args)?,
             Command::Bench(args) => {
                 let json = args.format == super::args::VerifyFormatArg::Json;
