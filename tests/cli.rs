@@ -1204,3 +1204,25 @@ fn bench_tables_come_as_json_lines() {
         .stdout
         .contains("\n# damaged records: the first 3 fragments"));
 }
+
+/// Issue 44, item 26: `solve -q` on a file of diagrams says so in one line,
+/// not a line per diagram; without `-q`, each diagram is named.
+#[test]
+fn r44_26_quiet_diagrams_are_one_line() {
+    let game = |n: usize| format!("[Event \"diagram {n}\"]\n[FEN \"W:W21:B1\"]\n*\n\n");
+    let file = scratch("diagrams.pdn", &(1..=3).map(game).collect::<String>());
+    let file = file.to_str().unwrap();
+    let quiet = postfacto(&["solve", "-q", file], "");
+    assert_eq!(quiet.code, 0, "{}", quiet.stderr);
+    assert_eq!(
+        quiet.stderr.trim(),
+        "postfacto: 3 games without moves (positions only): nothing to reconstruct"
+    );
+    let loud = postfacto(&["solve", file], "");
+    assert_eq!(
+        loud.stderr.matches("no moves (a position only)").count(),
+        3,
+        "{}",
+        loud.stderr
+    );
+}

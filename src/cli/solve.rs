@@ -60,6 +60,14 @@ pub fn run(
     if total > 1 && !settings.quiet {
         eprintln!("postfacto: {}", summary(&reports, started.elapsed()));
     }
+    let positions = reports.iter().filter(|r| r.no_moves).count();
+    if settings.quiet && positions > 0 {
+        // Quiet: the games without moves in one line, not one each.
+        eprintln!(
+            "postfacto: {} without moves (positions only): nothing to reconstruct",
+            postfacto::notation::plural(positions, "game")
+        );
+    }
     Ok(status)
 }
 

@@ -247,7 +247,7 @@ pub fn solve_item<'r>(
         return report;
     }
     let mut report = if item.no_moves {
-        position_only(name, &item.readings[0])
+        position_only(name, &item.readings[0], options.quiet)
     } else {
         let pdn_first = item
             .pdn
@@ -291,8 +291,9 @@ fn note_inferred(report: &mut Report, item: &Item, quiet: bool) {
 }
 
 /// A PDN game without moves: nothing to reconstruct; its `[FEN]`
-/// position, if it has one, is its start and end.
-fn position_only<'r>(name: Name<'r>, reading: &'r Reading) -> Report<'r> {
+/// position, if it has one, is its start and end. Quiet, it says nothing
+/// (the batch counts them in one line).
+fn position_only<'r>(name: Name<'r>, reading: &'r Reading, quiet: bool) -> Report<'r> {
     let mut report = Report::new(name, &reading.record);
     report.variant = reading.variant;
     report.no_moves = true;
@@ -302,9 +303,11 @@ fn position_only<'r>(name: Name<'r>, reading: &'r Reading) -> Report<'r> {
             end: board,
         });
     }
-    report.err.push(format!(
-        "{name}: no moves (a position only): nothing to reconstruct"
-    ));
+    if !quiet {
+        report.err.push(format!(
+            "{name}: no moves (a position only): nothing to reconstruct"
+        ));
+    }
     report
 }
 
