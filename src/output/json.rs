@@ -182,9 +182,12 @@ impl JsonReport {
             self.dfs_nodes = Some(stats.nodes);
             return;
         }
-        self.variables = Some(stats.vars);
-        // The shortcut builds no formula: no clause count to give.
-        self.clauses = (!stats.shortcut).then_some(stats.clauses);
+        // The shortcut builds no formula: no size to give (both figures
+        // are the `p` line of a formula built, or neither is given).
+        if !stats.shortcut {
+            self.variables = Some(stats.vars);
+            self.clauses = Some(stats.clauses);
+        }
         self.learned = (stats.learned > 0).then_some(stats.learned);
         if report.status == Verdict::Solved && options.solver.is_none() {
             self.decided_by = Some(match (stats.shortcut, stats.lucky) {
