@@ -615,3 +615,41 @@ fn a_pdn_fragment_with_whole_captures_counts_start_boards() {
         all.stdout
     );
 }
+
+/// Issue 44, item 17: a long game's SVG draws the last N plies' arrows
+/// (`--arrows N`), none with 0, and says so in the start board's title.
+#[test]
+fn r44_17_svg_arrows_of_the_last_plies() {
+    let dir = std::env::temp_dir().join(format!("postfacto-arrows-{}", std::process::id()));
+    let batch = postfacto(
+        &["generate", "--count", "1", "--plies", "40", "--seed", "4"],
+        "",
+    );
+    assert_eq!(batch.code, 0, "{}", batch.stderr);
+    let record = crate::util::scratch("arrows.in", &batch.stdout);
+    let out = dir.to_str().unwrap();
+    let picture = |arrows: &str| {
+        let run = postfacto(
+            &[
+                "solve",
+                "--format",
+                "svg",
+                "--out",
+                out,
+                "--arrows",
+                arrows,
+                record.to_str().unwrap(),
+            ],
+            "",
+        );
+        assert_eq!(run.code, 0, "{}", run.stderr);
+        std::fs::read_to_string(dir.join("0001.svg")).unwrap()
+    };
+    let last = picture("5");
+    assert_eq!(last.matches("<polyline").count(), 5);
+    assert!(last.contains("40 plies; arrows of plies 36-40)"), "{last}");
+    let none = picture("0");
+    assert_eq!(none.matches("<polyline").count(), 0);
+    assert!(none.contains("; no arrows)"));
+    let _ = std::fs::remove_dir_all(&dir);
+}

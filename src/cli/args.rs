@@ -140,6 +140,10 @@ pub struct SolveArgs {
     /// for the K-th answer of --all; default: current folder). Other formats print to stdout.
     #[arg(long, value_name = "DIR")]
     pub out: Option<PathBuf>,
+    /// With --format svg: arrows for the last N plies only (0: none), so a long game is no
+    /// tangle; plies filled in or repaired are always drawn, dashed.
+    #[arg(long, value_name = "N")]
+    pub arrows: Option<usize>,
     /// SAT solver: "varisat" (embedded) or a command such as "cadical" or
     /// "minisat-wrapper -q" that reads a DIMACS file (its path is added last)
     /// and prints SAT-competition output ("s SATISFIABLE", "v" lines).
@@ -544,7 +548,7 @@ impl FormatArg {
             FormatArg::Icpc => Format::Icpc,
             FormatArg::Json => Format::Json,
             FormatArg::Fen => Format::Fen,
-            FormatArg::Svg => Format::Svg,
+            FormatArg::Svg => Format::Svg { arrows: None },
             FormatArg::Pdn => Format::Pdn,
         }
     }

@@ -136,7 +136,12 @@ fn solve_request(args: SolveArgs) -> Result<Request, Failure> {
         solve: Arc::new(solve),
         rules,
         short_captures: args.short_captures,
-        format: args.format.format(),
+        format: match args.format.format() {
+            postfacto::output::Format::Svg { .. } => postfacto::output::Format::Svg {
+                arrows: args.arrows,
+            },
+            other => other,
+        },
         out_dir: args.out,
         quiet,
     };

@@ -28,7 +28,7 @@ impl Settings {
     /// Refuses combinations no record could be solved under (exit 2).
     pub fn check(&self) -> Result<(), Failure> {
         if let Some(dir) = &self.out_dir {
-            if self.format != Format::Svg {
+            if !matches!(self.format, Format::Svg { .. }) {
                 return Err(fail(
                     Status::BadInput,
                     "--out is the folder of --format svg's pictures; other formats print to standard output",

@@ -8,7 +8,7 @@ mod json;
 use crate::analysis::EditKind;
 use crate::board::{Board, Color};
 use crate::notation::{to_fen, write_game, Answer, GameText, MoveText, Record};
-use crate::render::svg_named;
+use crate::render::{svg_drawn, Picture};
 use crate::request::{Report, SolveOptions};
 use crate::rules::Variant;
 
@@ -27,7 +27,10 @@ pub enum Format {
     /// Each answer as a PDN game.
     Pdn,
     /// Each answer as an SVG picture of both boards and the moves.
-    Svg,
+    Svg {
+        /// Arrows for the last this many plies only (all when `None`).
+        arrows: Option<usize>,
+    },
 }
 
 /// What one report puts on standard output: its answers (each a board
@@ -61,7 +64,7 @@ pub fn render(index: usize, report: &Report, format: Format, options: &SolveOpti
                 .collect();
             rendered.text = games.join("\n");
         }
-        Format::Svg => rendered.pictures = pictures(index, report),
+        Format::Svg { arrows } => rendered.pictures = pictures(index, report, arrows),
     }
     rendered
 }
@@ -88,7 +91,7 @@ fn fen_pairs(report: &Report) -> String {
 
 /// Each answer as an SVG picture: `0001.svg`, and with `--all`
 /// `0001-2.svg`, `0001-3.svg`, ...; moves not as written are marked.
-fn pictures(index: usize, report: &Report) -> Vec<(String, String)> {
+fn pictures(index: usize, report: &Report, arrows: Option<usize>) -> Vec<(String, String)> {
     let mut pictures = Vec::new();
     for (k, (answer, played)) in answers_played(report).into_iter().enumerate() {
         let Some(record) = played else { continue };
@@ -102,8 +105,12 @@ fn pictures(index: usize, report: &Report) -> Vec<(String, String)> {
             .filter_map(|(i, c)| c.as_ref().map(|_| i + 1))
             .collect();
         let name = report.name.to_string();
-        let picture = svg_named(answer, record, report.variant, Some(&name), &marked);
-        pictures.push((file, picture));
+        let picture = Picture {
+            name: Some(&name),
+            marked: &marked,
+            last_plies: arrows,
+        };
+        pictures.push((file, svg_drawn(answer, record, report.variant, &picture)));
     }
     pictures
 }
