@@ -3,12 +3,12 @@ gives the verdicts `postfacto verify --pdn` gives on the same files."""
 
 import importlib.util
 import json
-import os
-import shutil
 import subprocess
 from pathlib import Path
 
 import pytest
+
+from binary import binary
 
 distributed = pytest.importorskip("dask.distributed", reason="dask[distributed] is not installed")
 
@@ -21,17 +21,6 @@ def example():
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
-
-
-def binary():
-    """The postfacto binary `cargo build` or `cargo test` made, if any."""
-    named = os.environ.get("POSTFACTO_BIN")
-    candidates = [Path(named)] if named else [ROOT / "target" / kind / "postfacto" for kind in ("debug", "release")]
-    found = [p for p in candidates if p.exists()]
-    if not found:
-        on_path = shutil.which("postfacto")
-        return Path(on_path) if on_path else None
-    return max(found, key=lambda p: p.stat().st_mtime)
 
 
 def verified_by_the_binary(program, path):

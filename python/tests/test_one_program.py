@@ -3,12 +3,12 @@ the same options give the same JSON, key for key, from `postfacto.report`
 and from `postfacto solve --format json`."""
 
 import json
-import os
-import shutil
 import subprocess
 from pathlib import Path
 
 import pytest
+
+from binary import binary
 
 import postfacto
 
@@ -29,17 +29,12 @@ ANALYSES = [
 
 # Keys that name the input or time the run: they differ by design.
 NAMING = ("name", "input", "time_us")
-
-
-def binary():
-    """The postfacto binary `cargo build` or `cargo test` made, if any."""
-    named = os.environ.get("POSTFACTO_BIN")
-    candidates = [Path(named)] if named else [ROOT / "target" / kind / "postfacto" for kind in ("debug", "release")]
-    found = [p for p in candidates if p.exists()]
-    if not found:
-        on_path = shutil.which("postfacto")
-        return Path(on_path) if on_path else None
-    return max(found, key=lambda p: p.stat().st_mtime)
+# The smallest reason of a large conflict is searched for 500 ms at most
+# (analysis/explain.rs): which conflict is found in that time depends on the
+# machine's load, so for the record whose search runs out of it the reason's
+# keys are compared as present, not as equal.
+TIMED_REASON = ("core", "core_cnf", "explanation", "message")
+TIMED_RECORDS = ("international-impossible.in",)
 
 
 PROGRAM = binary()
@@ -67,6 +62,11 @@ def records():
     return found
 
 
+def timed(text):
+    """Whether `text` is a record whose smallest reason is searched against the clock."""
+    return any(text == (DATA / name).read_text() for name in TIMED_RECORDS)
+
+
 def same_names(value, name):
     """`value` with the record's name written NAME wherever it appears."""
     if isinstance(value, str):
@@ -78,8 +78,8 @@ def same_names(value, name):
     return value
 
 
-def comparable(report):
-    return same_names({k: v for k, v in report.items() if k not in NAMING}, report["name"])
+def comparable(report, left_out=()):
+    return same_names({k: v for k, v in report.items() if k not in NAMING + left_out}, report["name"])
 
 
 @needs_binary
@@ -94,7 +94,10 @@ def test_the_call_and_the_binary_give_the_same_json(tmp_path, rules, text, optio
     first, moves = task_format(text)
     ours = postfacto.report(moves, rules=rules, first=first, **keywords)
     assert set(ours) == set(theirs)
-    assert comparable(ours) == comparable(theirs)
+    left_out = TIMED_REASON if timed(text) else ()
+    assert comparable(ours, left_out) == comparable(theirs, left_out)
+    for key in left_out:
+        assert (ours[key] is None) == (theirs[key] is None), key
     # The outcomes differ between records: these are not all one verdict.
     assert theirs["status"] in ("solved", "impossible")
 

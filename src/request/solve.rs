@@ -181,13 +181,7 @@ impl SolveRequest {
     /// # Errors
     /// [`RequestError::BadInput`] (the options too).
     pub fn json(&self) -> Result<String, RequestError> {
-        let problems = self.fragment.problems_reading(self.analyses.repair)?;
-        let options = Arc::new(self.options());
-        options
-            .check(self.fragment.rule_choice().given())
-            .map_err(InputError::from)?;
-        let report = solve_problems(Name::input(FRAGMENT), &problems, &options, &silent());
-        Ok(crate::output::to_json(&report, &options))
+        self.reported(|report, options| Ok(crate::output::to_json(report, options)))
     }
 
     /// The answer.
@@ -196,13 +190,21 @@ impl SolveRequest {
     /// [`RequestError`]: bad input, impossible (with the smallest set of
     /// rules in conflict), undecided, or a bug.
     pub fn run(&self) -> Result<Solved, RequestError> {
+        self.reported(|report, _| Solved::of(report))
+    }
+
+    /// What `then` makes of the record job's report on this fragment.
+    fn reported<T>(
+        &self,
+        then: impl FnOnce(&Report, &SolveOptions) -> Result<T, RequestError>,
+    ) -> Result<T, RequestError> {
         let problems = self.fragment.problems_reading(self.analyses.repair)?;
         let options = Arc::new(self.options());
         options
             .check(self.fragment.rule_choice().given())
             .map_err(InputError::from)?;
         let report = solve_problems(Name::input(FRAGMENT), &problems, &options, &silent());
-        Solved::of(&report)
+        then(&report, &options)
     }
 }
 
