@@ -1,0 +1,116 @@
+//! `verify INPUT ANSWER` with `solve`'s named answers: each record's
+//! answer found by its name, a folder of inputs, and the summary line.
+
+use std::path::PathBuf;
+
+use crate::util::{path, postfacto};
+
+/// A fresh folder under the test target holding sample1 and sample2 as
+/// `s1.in` and `s2.in`.
+fn two_inputs(name: &str) -> PathBuf {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(name);
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    for (from, to) in [("sample1.in", "s1.in"), ("sample2.in", "s2.in")] {
+        std::fs::copy(path(&format!("tests/data/{from}")), dir.join(to)).unwrap();
+    }
+    dir
+}
+
+/// `solve` on the files of `dir`, its answers written to `dir/../NAME.ans`.
+fn solved(dir: &std::path::Path, files: &[&str]) -> PathBuf {
+    let args: Vec<String> = std::iter::once("solve".to_string())
+        .chain(files.iter().map(|f| dir.join(f).display().to_string()))
+        .collect();
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let run = postfacto(&args, "");
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert_eq!(run.stdout.matches("==> ").count(), files.len());
+    let answer = dir.with_extension("ans");
+    std::fs::write(&answer, run.stdout).unwrap();
+    answer
+}
+
+fn verify(input: &std::path::Path, answer: &std::path::Path) -> crate::util::Run {
+    postfacto(
+        &["verify", input.to_str().unwrap(), answer.to_str().unwrap()],
+        "",
+    )
+}
+
+#[test]
+fn one_file_of_a_named_batch_is_judged_by_its_own_answer() {
+    let dir = two_inputs("named-batch");
+    let answer = solved(&dir, &["s1.in", "s2.in"]);
+    for file in ["s1.in", "s2.in"] {
+        let run = verify(&dir.join(file), &answer);
+        assert_eq!(
+            (run.code, run.stdout.as_str()),
+            (0, "OK\n"),
+            "{}",
+            run.stderr
+        );
+    }
+}
+
+#[test]
+fn a_folder_is_judged_against_one_answer_file_with_a_summary() {
+    let dir = two_inputs("named-folder");
+    let answer = solved(&dir, &["s1.in", "s2.in"]);
+    let run = verify(&dir, &answer);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let lines: Vec<&str> = run.stdout.lines().collect();
+    assert_eq!(lines.len(), 2, "{}", run.stdout);
+    assert!(lines[0].ends_with("s1.in: OK"), "{}", run.stdout);
+    assert!(lines[1].ends_with("s2.in: OK"), "{}", run.stdout);
+    assert_eq!(
+        run.stderr,
+        "postfacto: 2 records: 2 OK, 0 rejected, 0 undecided\n"
+    );
+}
+
+#[test]
+fn a_record_the_answer_does_not_name_is_rejected_by_name() {
+    let dir = two_inputs("named-missing");
+    // Named answers of s1 alone (a batch of s1 twice would name it twice).
+    let answer = solved(&dir, &["s1.in", "s1.in"]);
+    let run = verify(&dir, &answer);
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    assert!(run.stdout.lines().next().unwrap().ends_with("s1.in: OK"));
+    let second = run.stdout.lines().nth(1).unwrap();
+    assert!(
+        second.ends_with("s2.in: no answer was given for it"),
+        "{second}"
+    );
+    assert!(
+        run.stderr
+            .contains("2 records: 1 OK, 1 rejected, 0 undecided"),
+        "{}",
+        run.stderr
+    );
+}
+
+#[test]
+fn an_answer_that_names_no_record_of_the_input_says_so() {
+    let dir = two_inputs("named-none");
+    let answer = solved(&dir, &["s1.in", "s2.in"]);
+    let other = path("tests/data/damaged1.in");
+    let run = verify(&other, &answer);
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    assert!(
+        run.stdout.contains("the answer names no record of")
+            && run.stdout.contains("its first answer is named 's1.in'"),
+        "{}",
+        run.stdout
+    );
+}
+
+#[test]
+fn a_folder_without_records_is_bad_input() {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("named-empty");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let run = verify(&dir, &path("tests/data/sample1.ans"));
+    assert_eq!(run.code, 2);
+    assert!(run.stderr.contains("holds no *.in file"), "{}", run.stderr);
+}
