@@ -10,7 +10,7 @@ use std::fmt;
 use crate::board::Board;
 use crate::notation::{
     describe_leniencies, games, GameReading, Leniency, MoveNumbers, MovePattern, ParsePdnError,
-    PdnGame, RawGame, Record, WrittenMove,
+    PdnGame, RawGame, RawMove, Record, WrittenMove,
 };
 use crate::replay::{replay, replay_filling_until, ReplayError, MAX_FILLING_STEPS};
 use crate::rules::{pdn_game_name, Variant};
@@ -512,7 +512,7 @@ fn verdict_under(game: &RawGame<'_>, variant: Variant, judging: Judging) -> Tria
         },
         Err(failure) => {
             let ply = failure.ply();
-            let words = failure.words(&read.record, &move_numbers(game, variant));
+            let words = failure.words(&read.record, &move_numbers(game, variant), &game.moves);
             Trial {
                 verdict: if failure.gave_up() {
                     Verdict::Undecided(words)
@@ -533,6 +533,16 @@ pub fn move_numbers(game: &RawGame<'_>, variant: Variant) -> MoveNumbers {
         first_player: variant.first_player(),
         first_number: game.first_number.map_or(1, |n| n.max(1) as usize),
     }
+}
+
+/// The sheet's number of ply `ply` (1-based): the one written before its
+/// move, or the one before the previous move with `...` after it.
+fn written_number(moves: &[RawMove<'_>], ply: usize) -> Option<(u32, bool)> {
+    let own = moves.get(ply.checked_sub(1)?)?.number;
+    own.or_else(|| match moves.get(ply.checked_sub(2)?)?.number {
+        Some((n, false)) => Some((n, true)),
+        _ => None,
+    })
 }
 
 /// The search for the moves that fit the damaged ones gave up.
@@ -566,18 +576,47 @@ impl CheckFailure {
         }
     }
 
-    /// In the game's own numbering: `3... 17-15 (ply 6): ...`.
-    fn words(&self, record: &Record, numbers: &MoveNumbers) -> String {
-        match self {
-            CheckFailure::Fen(problem) => format!("FEN position: {problem}"),
-            CheckFailure::Ply(e) => format!(
-                "{} {} (ply {}): {}",
-                numbers.label(record, e.ply),
-                e.text,
-                e.ply,
-                e.violation
-            ),
-        }
+    /// In the game's own numbering: `3... 17-15 (ply 6): ...`; a move
+    /// the sheet numbers otherwise than its plies do is named by the
+    /// sheet's number, with where the numbering shows the gap.
+    fn words(&self, record: &Record, numbers: &MoveNumbers, moves: &[RawMove<'_>]) -> String {
+        let e = match self {
+            CheckFailure::Fen(problem) => return format!("FEN position: {problem}"),
+            CheckFailure::Ply(e) => e,
+        };
+        let due = numbers.label(record, e.ply);
+        let gap = |ply| written_number(moves, ply).map(|w| (w, numbers.gap(record.first, ply, w)));
+        let (label, gap_words) = match gap(e.ply) {
+            Some((written, k)) if k != 0 => {
+                // The first ply where the sheet's numbering parts from the plies'.
+                let from = (1..=e.ply)
+                    .find(|&p| gap(p).is_some_and(|(_, k)| k != 0))
+                    .unwrap_or(e.ply);
+                let at = match from == e.ply {
+                    true => "before it".to_string(),
+                    false => {
+                        let w = written_number(moves, from).map(MoveNumbers::written_label);
+                        let line = moves.get(from - 1).map_or(0, |m| m.line);
+                        format!("at {} (line {line})", w.unwrap_or_default())
+                    }
+                };
+                let what = match k.unsigned_abs() {
+                    1 if k > 0 => "skips a ply".to_string(),
+                    n if k > 0 => format!("skips {n} plies"),
+                    1 => "repeats a ply".to_string(),
+                    n => format!("repeats {n} plies"),
+                };
+                let words = format!(
+                    ", numbered {due} by the plies before it: the sheet's numbering {what} {at}"
+                );
+                (MoveNumbers::written_label(written), words)
+            }
+            _ => (due, String::new()),
+        };
+        format!(
+            "{label} {} (ply {}{gap_words}): {}",
+            e.text, e.ply, e.violation
+        )
     }
 }
 

@@ -114,3 +114,61 @@ fn a_folder_without_records_is_bad_input() {
     assert_eq!(run.code, 2);
     assert!(run.stderr.contains("holds no *.in file"), "{}", run.stderr);
 }
+
+/// `verify --pdn` on one English game with `moves`; its one line.
+fn pdn_line(name: &str, moves: &str) -> (i32, String) {
+    let file = crate::util::scratch(name, &format!("[GameType \"21\"]\n{moves} *\n"));
+    let run = postfacto(&["verify", "--pdn", file.to_str().unwrap()], "");
+    (run.code, run.stdout.trim_end().to_string())
+}
+
+#[test]
+fn a_move_after_a_dropped_one_is_named_by_the_sheets_own_number() {
+    // White's second move is missing: the sheet's `3. 9-13` is read as ply 4.
+    let (code, line) = pdn_line("gap.pdn", "1. 11-15 23-19 2. 8-11 3. 9-13 17-14");
+    assert_eq!(code, 1);
+    assert_eq!(
+        line,
+        "game 1 (line 1): 3. 9-13 (ply 4, numbered 2... by the plies before it: the sheet's \
+         numbering skips a ply before it): square 9 holds a black man, but it is White's move"
+    );
+}
+
+#[test]
+fn a_repeated_move_number_is_named_as_written() {
+    let (code, line) = pdn_line("repeat.pdn", "1. 11-15 23-19 1... 22-18");
+    assert_eq!(code, 1);
+    assert!(
+        line.starts_with(
+            "game 1 (line 1): 1... 22-18 (ply 3, numbered 2. by the plies before it: the \
+             sheet's numbering repeats a ply before it): "
+        ),
+        "{line}"
+    );
+}
+
+#[test]
+fn a_gap_that_opens_before_the_failing_ply_is_placed_by_its_line() {
+    // `3.` stands where 2... is due; the moves still replay until ply 7.
+    let moves = "1. 11-15 23-19 2. 8-11\n3. 22-17 9-13 4. 17-14 14-10";
+    let (code, line) = pdn_line("gap-earlier.pdn", moves);
+    assert_eq!(code, 1);
+    assert!(
+        line.starts_with("game 1 (line 1): 4... 14-10 (ply 7, numbered 4. by"),
+        "{line}"
+    );
+    assert!(
+        line.contains("the sheet's numbering skips a ply at 3. (line 3)"),
+        "{line}"
+    );
+}
+
+#[test]
+fn a_game_numbered_as_played_keeps_its_plain_name() {
+    let (code, line) = pdn_line("no-gap.pdn", "1. 11-15 23-19 2. 8-11 22-17 3. 17-13");
+    assert_eq!(code, 1);
+    assert!(
+        line.starts_with("game 1 (line 1): 3. 17-13 (ply 5): "),
+        "{line}"
+    );
+}
