@@ -339,12 +339,61 @@ pub fn verify_archive(text: &str, options: VerifyOptions) -> Vec<GameReport> {
     verify_games(&games(text).collect::<Vec<_>>(), options)
 }
 
-/// Checks the games of one file as [`verify_game`] does, in order. A
-/// game without moves whose rules are not stated takes the rule set the
-/// file's games with moves were read under (the commonest), where its
-/// notation allows it.
+/// Checks the games of one file as [`verify_game`] does, in order (see
+/// [`verify_file`]).
 pub fn verify_games(raw: &[RawGame<'_>], options: VerifyOptions) -> Vec<GameReport> {
+    verify_file(raw, options).reports
+}
+
+/// The games of one file checked, and the rule set inferred for the file.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FileCheck {
+    /// One report per game, in order.
+    pub reports: Vec<GameReport>,
+    /// The rule set inferred once for the file's games without rules,
+    /// when inferring them one by one would have disagreed.
+    pub inferred: Option<FileRules>,
+}
+
+/// The rule set a file's games without rules were read under.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FileRules {
+    /// The rule set.
+    pub variant: Variant,
+    /// How many games replay under each candidate tried, in order.
+    pub replaying: Vec<(Variant, usize)>,
+    /// Games whose own inference differed.
+    pub changed: usize,
+}
+
+impl fmt::Display for FileRules {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let counts: Vec<String> = self
+            .replaying
+            .iter()
+            .map(|(v, n)| format!("{n} under {}", v.name()))
+            .collect();
+        write!(
+            f,
+            "{} rules inferred once for the file's games without GameType, as the most \
+             replay under them ({}); {} would have been read otherwise game by game",
+            self.variant.name(),
+            counts.join(", "),
+            crate::notation::plural(self.changed, "game")
+        )
+    }
+}
+
+/// Checks the games of one file as [`verify_game`] does, in order. The
+/// rules of games that state none are inferred once for the file (the
+/// first candidate under which the most of them replay), unless the
+/// file's tags disagree, or a game's notation does not allow that rule
+/// set, or the game replays under its own and not under that one. A game without moves whose rules are not stated takes the rule
+/// set the file's games with moves were read under (the commonest), where
+/// its notation allows it.
+pub fn verify_file(raw: &[RawGame<'_>], options: VerifyOptions) -> FileCheck {
     let mut reports: Vec<GameReport> = raw.iter().map(|g| verify_game(g, options)).collect();
+    let inferred = infer_for_file(raw, &mut reports, options);
     let mut shown: Vec<(Variant, usize)> = Vec::new();
     for report in reports.iter().filter(|r| r.verdict != Verdict::NoMoves) {
         if let Some(rules) = &report.rules {
@@ -355,20 +404,96 @@ pub fn verify_games(raw: &[RawGame<'_>], options: VerifyOptions) -> Vec<GameRepo
         }
     }
     let Some(&(commonest, _)) = shown.iter().rev().max_by_key(|(_, n)| *n) else {
-        return reports;
+        return FileCheck { reports, inferred };
     };
     for (game, report) in raw.iter().zip(&mut reports) {
-        let inferred = report
-            .rules
-            .as_ref()
-            .is_some_and(|r| r.from == RulesFrom::Inferred);
         let allowed = || Variant::candidates(game.square_names()).contains(&commonest);
-        if report.verdict == Verdict::NoMoves && inferred && allowed() {
+        if report.verdict == Verdict::NoMoves && is_inferred(report) && allowed() {
             let trial = verdict_under(game, commonest, Judging::of(options));
             *report = trial.report(game, commonest, RulesFrom::Inferred);
         }
     }
-    reports
+    FileCheck { reports, inferred }
+}
+
+/// The report's rule set was inferred.
+fn is_inferred(report: &GameReport) -> bool {
+    report
+        .rules
+        .as_ref()
+        .is_some_and(|r| r.from == RulesFrom::Inferred)
+}
+
+/// Where games inferred one by one (with moves) disagree, and the file's
+/// tags do not, every such game is judged again under the first candidate
+/// under which the most of them replay, unless it replays under its own
+/// rule set and not under that one. `None` when nothing changed.
+fn infer_for_file(
+    raw: &[RawGame<'_>],
+    reports: &mut [GameReport],
+    options: VerifyOptions,
+) -> Option<FileRules> {
+    let inferred: Vec<usize> = (0..raw.len())
+        .filter(|&i| is_inferred(&reports[i]) && reports[i].verdict != Verdict::NoMoves)
+        .collect();
+    let own: Vec<Option<Variant>> = reports
+        .iter()
+        .map(|r| r.rules.as_ref().map(|r| r.variant))
+        .collect();
+    let variant_of = |i: usize| own[i];
+    let first = inferred.first().and_then(|&i| own[i]);
+    if inferred.iter().all(|&i| own[i] == first) || tags_disagree(raw) {
+        return None;
+    }
+    let mut candidates: Vec<Variant> = Vec::new();
+    for &i in &inferred {
+        for v in Variant::candidates(raw[i].square_names()) {
+            if !candidates.contains(&v) {
+                candidates.push(v);
+            }
+        }
+    }
+    let replaying: Vec<(Variant, usize)> = candidates
+        .iter()
+        .map(|&v| {
+            let replays = |&&i: &&usize| match variant_of(i) {
+                Some(w) if w == v => reports[i].verdict.is_ok(),
+                _ => verdict_under(&raw[i], v, Judging::of(options))
+                    .verdict
+                    .is_ok(),
+            };
+            (v, inferred.iter().filter(replays).count())
+        })
+        .filter(|(_, n)| *n > 0)
+        .collect();
+    // The first candidate with the most: max_by_key keeps the last maximum.
+    let &(variant, _) = replaying.iter().rev().max_by_key(|(_, n)| *n)?;
+    let mut changed = 0;
+    for &i in &inferred {
+        let allowed = Variant::candidates(raw[i].square_names()).contains(&variant);
+        if variant_of(i) == Some(variant) || !allowed {
+            continue;
+        }
+        // A game that replays under its own rules only keeps them: a
+        // file may hold games of several rule sets.
+        let trial = verdict_under(&raw[i], variant, Judging::of(options));
+        if trial.verdict.is_ok() || !reports[i].verdict.is_ok() {
+            reports[i] = trial.report(&raw[i], variant, RulesFrom::Inferred);
+            changed += 1;
+        }
+    }
+    (changed > 0).then_some(FileRules {
+        variant,
+        replaying,
+        changed,
+    })
+}
+
+/// The file's games name more than one rule set in their `GameType` tags.
+fn tags_disagree(raw: &[RawGame<'_>]) -> bool {
+    let mut tagged = raw.iter().filter_map(|g| g.game_type().map(|t| t.number));
+    let first = tagged.next();
+    tagged.any(|n| Some(n) != first)
 }
 
 /// Checks one game as the file states it: its moves must replay from its

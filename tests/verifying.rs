@@ -172,3 +172,79 @@ fn a_game_numbered_as_played_keeps_its_plain_name() {
         "{line}"
     );
 }
+
+/// `verify --pdn` on `file` with `flags`.
+fn verify_pdn(file: &std::path::Path, flags: &[&str]) -> crate::util::Run {
+    let mut args = vec!["verify", "--pdn", file.to_str().unwrap()];
+    args.extend_from_slice(flags);
+    postfacto(&args, "")
+}
+
+/// How many lines of `stdout` end with ` (R rules, inferred)`, per R.
+fn inferred_counts(stdout: &str) -> Vec<(String, usize)> {
+    let mut counts: Vec<(String, usize)> = Vec::new();
+    for line in stdout.lines() {
+        let Some(rest) = line.rsplit_once(" (").map(|(_, r)| r) else {
+            continue;
+        };
+        let Some(rules) = rest.strip_suffix(" rules, inferred)") else {
+            continue;
+        };
+        match counts.iter_mut().find(|(r, _)| r == rules) {
+            Some((_, n)) => *n += 1,
+            None => counts.push((rules.to_string(), 1)),
+        }
+    }
+    counts
+}
+
+#[test]
+fn a_file_without_game_types_is_inferred_once_and_says_so() {
+    let file = path("../shared/pdn/mrcd2006.pdn");
+    let run = verify_pdn(&file, &[]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert_eq!(inferred_counts(&run.stdout), [("czech".to_string(), 44)]);
+    let notes: Vec<&str> = run
+        .stderr
+        .lines()
+        .filter(|l| l.contains("inferred once for the file"))
+        .collect();
+    assert_eq!(notes.len(), 1, "{}", run.stderr);
+    assert!(
+        notes[0].contains("czech rules inferred once")
+            && notes[0].contains("10 under russian")
+            && notes[0].contains("44 under czech")
+            && notes[0].ends_with("10 games would have been read otherwise game by game"),
+        "{}",
+        notes[0]
+    );
+    // `-q` drops the note with the summary.
+    let quiet = verify_pdn(&file, &["-q"]);
+    assert_eq!(quiet.stderr, "");
+    assert_eq!(quiet.stdout, run.stdout);
+}
+
+#[test]
+fn a_file_whose_tags_disagree_is_inferred_game_by_game() {
+    let czech = std::fs::read_to_string(path("../shared/pdn/mrcd2006.pdn")).unwrap();
+    let mixed =
+        format!("{czech}\n\n[GameType \"21\"]\n1. 11-15 *\n\n[GameType \"20\"]\n1. 32-28 *\n");
+    let file = crate::util::scratch("mixed-tags.pdn", &mixed);
+    let run = verify_pdn(&file, &[]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let mut counts = inferred_counts(&run.stdout);
+    counts.sort();
+    assert_eq!(
+        counts,
+        [("czech".to_string(), 34), ("russian".to_string(), 10)]
+    );
+    assert!(!run.stderr.contains("inferred once"), "{}", run.stderr);
+}
+
+#[test]
+fn a_file_whose_games_agree_gets_no_note() {
+    let run = verify_pdn(&path("../shared/pdn/ussr1947.pdn"), &[]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert_eq!(inferred_counts(&run.stdout), [("russian".to_string(), 153)]);
+    assert_eq!(run.stderr.lines().count(), 1, "{}", run.stderr);
+}

@@ -10,7 +10,7 @@ use postfacto::analysis::{
     repair_game, repair_summary, repair_summary_numbered, Analysis, RepairOutcome,
 };
 use postfacto::archive::{
-    move_numbers, verify_games, GameReport, RulesFrom, Tally, Verdict, VerifyOptions,
+    move_numbers, verify_file, GameReport, RulesFrom, Tally, Verdict, VerifyOptions,
 };
 use postfacto::board::PartialBoard;
 use postfacto::encode::BoardFacts;
@@ -100,7 +100,11 @@ pub fn run_pdn(
         strict: options.strict,
         limit: options.limit,
     };
-    let reports = verify_games(&raw, verify);
+    let checked = verify_file(&raw, verify);
+    if let (Some(inferred), false) = (&checked.inferred, options.quiet) {
+        super::report(&format!("{}: {inferred}", input.name));
+    }
+    let reports = checked.reports;
     let mut tally = Tally::default();
     let ticker = Ticker::start(options.repair.is_some());
     let mut undecided = false;
