@@ -248,3 +248,77 @@ fn a_file_whose_games_agree_gets_no_note() {
     assert_eq!(inferred_counts(&run.stdout), [("russian".to_string(), 153)]);
     assert_eq!(run.stderr.lines().count(), 1, "{}", run.stderr);
 }
+
+/// A shell script that prints `answers` whatever it is given.
+fn printing_solver(name: &str, answers: &str) -> String {
+    let answers_file = crate::util::scratch(&format!("{name}.ans"), answers);
+    let script = crate::util::scratch(
+        &format!("{name}.sh"),
+        &format!("cat '{}'\n", answers_file.display()),
+    );
+    format!("sh {}", script.display())
+}
+
+#[test]
+fn compare_against_names_each_rejected_record_and_why() {
+    let sample1 = std::fs::read_to_string(path("tests/data/sample1.in")).unwrap();
+    let sample2 = std::fs::read_to_string(path("tests/data/sample2.in")).unwrap();
+    let input = crate::util::scratch("against-two.in", &format!("{sample1}{sample2}"));
+    let first = postfacto(&["solve", "tests/data/sample1.in"], "");
+    assert_eq!(first.code, 0, "{}", first.stderr);
+    // The first record's answer twice: the second record's is wrong.
+    let solver = printing_solver(
+        "against-wrong",
+        &format!("{}\n{}", first.stdout, first.stdout),
+    );
+    let run = postfacto(
+        &["compare", "--against", &solver, input.to_str().unwrap()],
+        "",
+    );
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    assert!(
+        run.stdout
+            .contains("outside command's answers accepted by the replayer: 1 of 2"),
+        "{}",
+        run.stdout
+    );
+    let rejected: Vec<&str> = run
+        .stdout
+        .lines()
+        .filter(|l| l.starts_with("rejected: "))
+        .collect();
+    assert_eq!(rejected.len(), 1, "{}", run.stdout);
+    let line2 = sample1.lines().count() + 1;
+    let named = format!("against-two.in: instance 2 (line {line2}): ");
+    assert!(rejected[0].contains(&named), "{}", rejected[0]);
+    // The reason is the replayer's, as verify gives it.
+    let answer = crate::util::scratch("against-wrong-2.ans", &first.stdout);
+    let verified = crate::util::verify_files(&path("tests/data/sample2.in"), &answer);
+    assert_eq!(verified.code, 1);
+    assert!(
+        rejected[0].ends_with(verified.stdout.trim_end()),
+        "{} / {}",
+        rejected[0],
+        verified.stdout
+    );
+    // JSON carries the record and the reason.
+    let json = postfacto(
+        &[
+            "compare",
+            "--json",
+            "--against",
+            &solver,
+            input.to_str().unwrap(),
+        ],
+        "",
+    );
+    let note = json
+        .stdout
+        .lines()
+        .find(|l| l.contains("\"note\":\"rejected\""))
+        .unwrap_or_else(|| panic!("{}", json.stdout));
+    let value: serde_json::Value = serde_json::from_str(note).unwrap();
+    assert_eq!(value["instance"], 2);
+    assert_eq!(value["line"], line2);
+    assert_eq!(value["reason"], verified.stdout.trim_end());
+}
