@@ -10,7 +10,7 @@ use std::fmt;
 use crate::board::Board;
 use crate::notation::{
     describe_leniencies, games, GameReading, Leniency, MoveNumbers, MovePattern, ParsePdnError,
-    PdnGame, RawGame, Record, WrittenMove,
+    PdnGame, RawGame, RawMove, Record, WrittenMove,
 };
 use crate::replay::{replay, replay_filling_until, ReplayError, MAX_FILLING_STEPS};
 use crate::rules::{pdn_game_name, Variant};
@@ -339,12 +339,61 @@ pub fn verify_archive(text: &str, options: VerifyOptions) -> Vec<GameReport> {
     verify_games(&games(text).collect::<Vec<_>>(), options)
 }
 
-/// Checks the games of one file as [`verify_game`] does, in order. A
-/// game without moves whose rules are not stated takes the rule set the
-/// file's games with moves were read under (the commonest), where its
-/// notation allows it.
+/// Checks the games of one file as [`verify_game`] does, in order (see
+/// [`verify_file`]).
 pub fn verify_games(raw: &[RawGame<'_>], options: VerifyOptions) -> Vec<GameReport> {
+    verify_file(raw, options).reports
+}
+
+/// The games of one file checked, and the rule set inferred for the file.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FileCheck {
+    /// One report per game, in order.
+    pub reports: Vec<GameReport>,
+    /// The rule set inferred once for the file's games without rules,
+    /// when inferring them one by one would have disagreed.
+    pub inferred: Option<FileRules>,
+}
+
+/// The rule set a file's games without rules were read under.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FileRules {
+    /// The rule set.
+    pub variant: Variant,
+    /// How many games replay under each candidate tried, in order.
+    pub replaying: Vec<(Variant, usize)>,
+    /// Games whose own inference differed.
+    pub changed: usize,
+}
+
+impl fmt::Display for FileRules {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let counts: Vec<String> = self
+            .replaying
+            .iter()
+            .map(|(v, n)| format!("{n} under {}", v.name()))
+            .collect();
+        write!(
+            f,
+            "{} rules inferred once for the file's games without GameType, as the most \
+             replay under them ({}); {} would have been read otherwise game by game",
+            self.variant.name(),
+            counts.join(", "),
+            crate::notation::plural(self.changed, "game")
+        )
+    }
+}
+
+/// Checks the games of one file as [`verify_game`] does, in order. The
+/// rules of games that state none are inferred once for the file (the
+/// first candidate under which the most of them replay), unless the
+/// file's tags disagree, or a game's notation does not allow that rule
+/// set, or the game replays under its own and not under that one. A game without moves whose rules are not stated takes the rule
+/// set the file's games with moves were read under (the commonest), where
+/// its notation allows it.
+pub fn verify_file(raw: &[RawGame<'_>], options: VerifyOptions) -> FileCheck {
     let mut reports: Vec<GameReport> = raw.iter().map(|g| verify_game(g, options)).collect();
+    let inferred = infer_for_file(raw, &mut reports, options);
     let mut shown: Vec<(Variant, usize)> = Vec::new();
     for report in reports.iter().filter(|r| r.verdict != Verdict::NoMoves) {
         if let Some(rules) = &report.rules {
@@ -355,20 +404,96 @@ pub fn verify_games(raw: &[RawGame<'_>], options: VerifyOptions) -> Vec<GameRepo
         }
     }
     let Some(&(commonest, _)) = shown.iter().rev().max_by_key(|(_, n)| *n) else {
-        return reports;
+        return FileCheck { reports, inferred };
     };
     for (game, report) in raw.iter().zip(&mut reports) {
-        let inferred = report
-            .rules
-            .as_ref()
-            .is_some_and(|r| r.from == RulesFrom::Inferred);
         let allowed = || Variant::candidates(game.square_names()).contains(&commonest);
-        if report.verdict == Verdict::NoMoves && inferred && allowed() {
+        if report.verdict == Verdict::NoMoves && is_inferred(report) && allowed() {
             let trial = verdict_under(game, commonest, Judging::of(options));
             *report = trial.report(game, commonest, RulesFrom::Inferred);
         }
     }
-    reports
+    FileCheck { reports, inferred }
+}
+
+/// The report's rule set was inferred.
+fn is_inferred(report: &GameReport) -> bool {
+    report
+        .rules
+        .as_ref()
+        .is_some_and(|r| r.from == RulesFrom::Inferred)
+}
+
+/// Where games inferred one by one (with moves) disagree, and the file's
+/// tags do not, every such game is judged again under the first candidate
+/// under which the most of them replay, unless it replays under its own
+/// rule set and not under that one. `None` when nothing changed.
+fn infer_for_file(
+    raw: &[RawGame<'_>],
+    reports: &mut [GameReport],
+    options: VerifyOptions,
+) -> Option<FileRules> {
+    let inferred: Vec<usize> = (0..raw.len())
+        .filter(|&i| is_inferred(&reports[i]) && reports[i].verdict != Verdict::NoMoves)
+        .collect();
+    let own: Vec<Option<Variant>> = reports
+        .iter()
+        .map(|r| r.rules.as_ref().map(|r| r.variant))
+        .collect();
+    let variant_of = |i: usize| own[i];
+    let first = inferred.first().and_then(|&i| own[i]);
+    if inferred.iter().all(|&i| own[i] == first) || tags_disagree(raw) {
+        return None;
+    }
+    let mut candidates: Vec<Variant> = Vec::new();
+    for &i in &inferred {
+        for v in Variant::candidates(raw[i].square_names()) {
+            if !candidates.contains(&v) {
+                candidates.push(v);
+            }
+        }
+    }
+    let replaying: Vec<(Variant, usize)> = candidates
+        .iter()
+        .map(|&v| {
+            let replays = |&&i: &&usize| match variant_of(i) {
+                Some(w) if w == v => reports[i].verdict.is_ok(),
+                _ => verdict_under(&raw[i], v, Judging::of(options))
+                    .verdict
+                    .is_ok(),
+            };
+            (v, inferred.iter().filter(replays).count())
+        })
+        .filter(|(_, n)| *n > 0)
+        .collect();
+    // The first candidate with the most: max_by_key keeps the last maximum.
+    let &(variant, _) = replaying.iter().rev().max_by_key(|(_, n)| *n)?;
+    let mut changed = 0;
+    for &i in &inferred {
+        let allowed = Variant::candidates(raw[i].square_names()).contains(&variant);
+        if variant_of(i) == Some(variant) || !allowed {
+            continue;
+        }
+        // A game that replays under its own rules only keeps them: a
+        // file may hold games of several rule sets.
+        let trial = verdict_under(&raw[i], variant, Judging::of(options));
+        if trial.verdict.is_ok() || !reports[i].verdict.is_ok() {
+            reports[i] = trial.report(&raw[i], variant, RulesFrom::Inferred);
+            changed += 1;
+        }
+    }
+    (changed > 0).then_some(FileRules {
+        variant,
+        replaying,
+        changed,
+    })
+}
+
+/// The file's games name more than one rule set in their `GameType` tags.
+fn tags_disagree(raw: &[RawGame<'_>]) -> bool {
+    let mut tagged = raw.iter().filter_map(|g| g.game_type().map(|t| t.number));
+    let first = tagged.next();
+    tagged.any(|n| Some(n) != first)
 }
 
 /// Checks one game as the file states it: its moves must replay from its
@@ -512,7 +637,7 @@ fn verdict_under(game: &RawGame<'_>, variant: Variant, judging: Judging) -> Tria
         },
         Err(failure) => {
             let ply = failure.ply();
-            let words = failure.words(&read.record, &move_numbers(game, variant));
+            let words = failure.words(&read.record, &move_numbers(game, variant), &game.moves);
             Trial {
                 verdict: if failure.gave_up() {
                     Verdict::Undecided(words)
@@ -533,6 +658,16 @@ pub fn move_numbers(game: &RawGame<'_>, variant: Variant) -> MoveNumbers {
         first_player: variant.first_player(),
         first_number: game.first_number.map_or(1, |n| n.max(1) as usize),
     }
+}
+
+/// The sheet's number of ply `ply` (1-based): the one written before its
+/// move, or the one before the previous move with `...` after it.
+fn written_number(moves: &[RawMove<'_>], ply: usize) -> Option<(u32, bool)> {
+    let own = moves.get(ply.checked_sub(1)?)?.number;
+    own.or_else(|| match moves.get(ply.checked_sub(2)?)?.number {
+        Some((n, false)) => Some((n, true)),
+        _ => None,
+    })
 }
 
 /// The search for the moves that fit the damaged ones gave up.
@@ -566,18 +701,47 @@ impl CheckFailure {
         }
     }
 
-    /// In the game's own numbering: `3... 17-15 (ply 6): ...`.
-    fn words(&self, record: &Record, numbers: &MoveNumbers) -> String {
-        match self {
-            CheckFailure::Fen(problem) => format!("FEN position: {problem}"),
-            CheckFailure::Ply(e) => format!(
-                "{} {} (ply {}): {}",
-                numbers.label(record, e.ply),
-                e.text,
-                e.ply,
-                e.violation
-            ),
-        }
+    /// In the game's own numbering: `3... 17-15 (ply 6): ...`; a move
+    /// the sheet numbers otherwise than its plies do is named by the
+    /// sheet's number, with where the numbering shows the gap.
+    fn words(&self, record: &Record, numbers: &MoveNumbers, moves: &[RawMove<'_>]) -> String {
+        let e = match self {
+            CheckFailure::Fen(problem) => return format!("FEN position: {problem}"),
+            CheckFailure::Ply(e) => e,
+        };
+        let due = numbers.label(record, e.ply);
+        let gap = |ply| written_number(moves, ply).map(|w| (w, numbers.gap(record.first, ply, w)));
+        let (label, gap_words) = match gap(e.ply) {
+            Some((written, k)) if k != 0 => {
+                // The first ply where the sheet's numbering parts from the plies'.
+                let from = (1..=e.ply)
+                    .find(|&p| gap(p).is_some_and(|(_, k)| k != 0))
+                    .unwrap_or(e.ply);
+                let at = match from == e.ply {
+                    true => "before it".to_string(),
+                    false => {
+                        let w = written_number(moves, from).map(MoveNumbers::written_label);
+                        let line = moves.get(from - 1).map_or(0, |m| m.line);
+                        format!("at {} (line {line})", w.unwrap_or_default())
+                    }
+                };
+                let what = match k.unsigned_abs() {
+                    1 if k > 0 => "skips a ply".to_string(),
+                    n if k > 0 => format!("skips {n} plies"),
+                    1 => "repeats a ply".to_string(),
+                    n => format!("repeats {n} plies"),
+                };
+                let words = format!(
+                    ", numbered {due} by the plies before it: the sheet's numbering {what} {at}"
+                );
+                (MoveNumbers::written_label(written), words)
+            }
+            _ => (due, String::new()),
+        };
+        format!(
+            "{label} {} (ply {}{gap_words}): {}",
+            e.text, e.ply, e.violation
+        )
     }
 }
 

@@ -21,8 +21,9 @@ const REAL_FILES: [(&str, usize, usize, usize, usize); 8] = [
     ("goulds", 262, 0, 262, 0),
     ("movestrength", 1, 1, 0, 0),
     // Czech championship games without a GameType: 34 break Russian and
-    // Brazilian rules (Czech men do not capture backwards) and are read
-    // as Czech; the other 10 replay under Russian rules, tried first.
+    // Brazilian rules (Czech men do not capture backwards); the other 10
+    // replay under Russian rules too, but the file is read as Czech, the
+    // rule set under which the most of its games replay.
     ("mrcd2006", 44, 44, 0, 0),
     ("ussr1947", 153, 153, 0, 0),
     ("variation", 1, 1, 0, 0),

@@ -22,3 +22,4 @@ mod reading;
 mod repair;
 mod russian;
 mod variants;
+mod verifying;

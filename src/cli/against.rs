@@ -40,9 +40,14 @@ fn best_of_three(make: &dyn Fn() -> Command) -> Result<(Duration, Vec<u8>), Stri
     Ok((best, stdout))
 }
 
-/// How many of `answers` (the outside command's output) the replayer
-/// accepts for `records`, or why they cannot be read.
-fn judged(records: &[Record], variant: Variant, answers: &[u8]) -> Result<usize, String> {
+/// The replayer's verdict on each of `answers` (the outside command's
+/// output) for `records`: `None` accepted, else why not; or why they
+/// cannot be read.
+fn judged(
+    records: &[Record],
+    variant: Variant,
+    answers: &[u8],
+) -> Result<Vec<Option<String>>, String> {
     let text = std::str::from_utf8(answers).map_err(|_| "its output is not text".to_string())?;
     let answers =
         parse_answers_on(text, variant.topology()).map_err(|e| format!("its output: {e}"))?;
@@ -57,8 +62,39 @@ fn judged(records: &[Record], variant: Variant, answers: &[u8]) -> Result<usize,
     Ok(records
         .iter()
         .zip(&answers)
-        .filter(|(record, answer)| judge(rules, record, answer).is_ok())
-        .count())
+        .map(|(record, answer)| judge(rules, record, answer).err().map(|r| r.to_string()))
+        .collect())
+}
+
+/// One note per answer the replayer rejected, naming its record as
+/// `verify` does (`FILE: instance 2 (line 5): ply 1 (21-17): ...`).
+fn rejections(
+    path: &Path,
+    records: &[Record],
+    verdicts: &[Option<String>],
+    tables: &mut Tables<'_>,
+) -> std::io::Result<()> {
+    for (i, (record, why)) in records.iter().zip(verdicts).enumerate() {
+        let Some(why) = why else { continue };
+        let name = match records.len() {
+            1 => path.display().to_string(),
+            _ => format!(
+                "{}: instance {} (line {})",
+                path.display(),
+                i + 1,
+                record.line
+            ),
+        };
+        let text = format!("rejected: {name}: {}", super::one_line(why));
+        let fields = serde_json::json!({
+            "input": path.display().to_string(),
+            "instance": i + 1,
+            "line": record.line,
+            "reason": why,
+        });
+        tables.note("rejected", &text, fields)?;
+    }
+    Ok(())
 }
 
 /// Times `postfacto solve` (one thread, all cores) and `command` (the
@@ -128,13 +164,15 @@ pub fn run(
         )
         .map_err(w)?;
     let passed = match judged(records, variant, &answers) {
-        Ok(accepted) => {
+        Ok(verdicts) => {
+            let accepted = verdicts.iter().filter(|v| v.is_none()).count();
             let text = format!(
                 "outside command's answers accepted by the replayer: {accepted} of {}",
                 records.len()
             );
             let fields = serde_json::json!({"accepted": accepted, "records": records.len()});
             tables.note("judged", &text, fields).map_err(w)?;
+            rejections(path, records, &verdicts, tables).map_err(w)?;
             accepted == records.len()
         }
         Err(why) => {

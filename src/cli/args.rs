@@ -182,7 +182,7 @@ pub struct SolveArgs {
 /// `verify`'s arguments.
 #[derive(clap::Args, Debug)]
 pub struct VerifyArgs {
-    /// The records.
+    /// The records (a folder: every *.in inside).
     #[arg(required_unless_present = "pdn")]
     pub input: Option<PathBuf>,
     /// The answers (8 lines per record, 10 or 12 on the larger boards, as `solve` prints them).

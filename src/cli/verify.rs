@@ -1,6 +1,7 @@
 //! `postfacto verify`: the judge. Answers to records are accepted or get
 //! the first rule they break; a PDN file is checked game by game.
 
+use std::collections::HashMap;
 use std::io::Write;
 use std::path::Path;
 use std::time::Duration;
@@ -9,12 +10,14 @@ use postfacto::analysis::{
     repair_game, repair_summary, repair_summary_numbered, Analysis, RepairOutcome,
 };
 use postfacto::archive::{
-    move_numbers, verify_games, GameReport, RulesFrom, Tally, Verdict, VerifyOptions,
+    move_numbers, verify_file, GameReport, RulesFrom, Tally, Verdict, VerifyOptions,
 };
 use postfacto::board::PartialBoard;
 use postfacto::encode::BoardFacts;
 use postfacto::notation::plural;
-use postfacto::notation::{games, parse_answers_on, parse_named_answers_on, Answer, MoveNumbers};
+use postfacto::notation::{
+    games, parse_answers_on, parse_named_answers_on, Answer, MoveNumbers, NAME_MARK,
+};
 use postfacto::replay::{judge_within, Rejection};
 use postfacto::rules::Variant;
 
@@ -97,7 +100,11 @@ pub fn run_pdn(
         strict: options.strict,
         limit: options.limit,
     };
-    let reports = verify_games(&raw, verify);
+    let checked = verify_file(&raw, verify);
+    if let (Some(inferred), false) = (&checked.inferred, options.quiet) {
+        super::report(&format!("{}: {inferred}", input.name));
+    }
+    let reports = checked.reports;
     let mut tally = Tally::default();
     let ticker = Ticker::start(options.repair.is_some());
     let mut undecided = false;
@@ -254,9 +261,79 @@ fn json_repair(outcome: &RepairOutcome, numbers: Option<&MoveNumbers>) -> serde_
     }
 }
 
-/// `verify INPUT ANSWER`: each record's answer judged. Under several
-/// candidate rule sets (`--rules auto`), the first under which every answer
-/// is accepted, else the first whose boards the answers are written on.
+/// One record to judge: the file it was read from and, in a file of
+/// several records (or a PDN file), its number there, as `solve` names it.
+struct Judged {
+    file: String,
+    instance: Option<(usize, usize)>,
+    game: bool,
+    item: Item,
+}
+
+impl Judged {
+    /// The record as `solve` names its answer (`file: instance 2 (line 5)`).
+    fn name(&self) -> String {
+        postfacto::request::Name {
+            input: &self.file,
+            instance: self.instance,
+            game: self.game,
+        }
+        .to_string()
+    }
+}
+
+/// The records of `path`: a file, or every `*.in` of a folder in name order.
+fn records_of(path: &Path, reading: Reading) -> Result<Vec<Judged>, Failure> {
+    let files = if path.is_dir() {
+        in_files(path)?
+    } else {
+        vec![path.to_path_buf()]
+    };
+    let mut records = Vec::new();
+    for file in &files {
+        let input = read_input(Some(file))?;
+        let items = read_items(&input, reading)?;
+        let count = items.len();
+        for (index, item) in items.into_iter().enumerate() {
+            records.push(Judged {
+                file: input.name.clone(),
+                instance: (count > 1 || item.game.is_some())
+                    .then_some((item.game.unwrap_or(index + 1), item.line)),
+                game: item.game.is_some(),
+                item,
+            });
+        }
+    }
+    Ok(records)
+}
+
+/// Every `*.in` file of `folder`, in name order.
+fn in_files(folder: &Path) -> Result<Vec<std::path::PathBuf>, Failure> {
+    let cannot = |e: std::io::Error| {
+        super::fail(
+            Status::BadInput,
+            format!("cannot read '{}': {e}", folder.display()),
+        )
+    };
+    let mut files: Vec<_> = std::fs::read_dir(folder)
+        .map_err(cannot)?
+        .filter_map(|entry| entry.ok().map(|e| e.path()))
+        .filter(|p| p.is_file() && p.extension().is_some_and(|x| x == "in"))
+        .collect();
+    files.sort();
+    if files.is_empty() {
+        return Err(super::fail(
+            Status::BadInput,
+            format!("'{}' holds no *.in file", folder.display()),
+        ));
+    }
+    Ok(files)
+}
+
+/// `verify INPUT ANSWER`: each record's answer judged (INPUT a file, or a
+/// folder: every `*.in` inside). Under several candidate rule sets
+/// (`--rules auto`), the first under which every answer is accepted, else
+/// the first whose boards the answers are written on.
 pub fn run(
     input_path: &Path,
     answer_path: &Path,
@@ -264,52 +341,51 @@ pub fn run(
     (repair, limit): (Option<RepairRequest>, Option<Duration>),
     out: &mut impl Write,
 ) -> Result<Status, Failure> {
-    let input = read_input(Some(input_path))?;
-    let items = read_items(&input, reading)?;
+    let records = records_of(input_path, reading)?;
     let answer = read_input(Some(answer_path))?;
     let text = std::str::from_utf8(&answer.bytes).map_err(|_| "the answer is not UTF-8 text");
-    let mut candidates: Vec<Variant> = items
+    let mut candidates: Vec<Variant> = records
         .iter()
-        .flat_map(|item| item.readings.iter().map(|r| r.variant))
+        .flat_map(|r| r.item.readings.iter().map(|r| r.variant))
         .collect();
     candidates.dedup();
     let mut fallback = None;
     for variant in candidates {
         let verdicts = match text
             .map_err(str::to_string)
-            .and_then(|t| answers_by_record(t, variant, items.len()))
+            .and_then(|t| answers_by_record(t, variant, &records))
         {
             Err(message) => vec![Err(message.into())],
-            Ok(answers) if answers.len() != items.len() => vec![Err(format!(
+            Ok(answers) if answers.len() != records.len() => vec![Err(format!(
                 "the input has {} but the answer has {}",
-                plural(items.len(), "record"),
+                plural(records.len(), "record"),
                 plural(answers.len(), "board")
             )
             .into())],
-            Ok(answers) => items
+            Ok(answers) => records
                 .iter()
                 .zip(&answers)
-                .map(|(item, answer)| match answer {
-                    Some(answer) => judged(item, variant, answer, (repair, limit)),
+                .map(|(record, answer)| match answer {
+                    Some(answer) => judged(&record.item, variant, answer, (repair, limit)),
                     None => Err("no answer was given for it".to_string().into()),
                 })
                 .collect(),
         };
         if verdicts.iter().all(Result::is_ok) {
-            return print(&verdicts, out);
+            return print(&records, &verdicts, out);
         }
-        if fallback.is_none() || verdicts.len() == items.len() && items.len() > 1 {
+        if fallback.is_none() || verdicts.len() == records.len() && records.len() > 1 {
             fallback.get_or_insert(verdicts);
         }
     }
     let verdicts = fallback.unwrap_or_else(|| {
-        let message = items
+        let message = records
             .iter()
-            .find_map(|i| i.error.as_ref().map(ToString::to_string))
+            .find_map(|r| r.item.error.as_ref().map(ToString::to_string))
             .unwrap_or_else(|| "no record to judge".into());
         vec![Err(message.into())]
     });
-    print(&verdicts, out)
+    print(&records, &verdicts, out)
 }
 
 /// The answer of each record: by its name when `solve` named a batch's
@@ -318,18 +394,90 @@ pub fn run(
 fn answers_by_record(
     text: &str,
     variant: Variant,
-    records: usize,
+    records: &[Judged],
 ) -> Result<Vec<Option<Answer>>, String> {
     let topology = variant.topology();
-    match parse_named_answers_on(text, topology).map_err(|e| e.to_string())? {
-        Some(blocks) if blocks.len() == records => {
-            Ok(blocks.into_iter().map(|b| b.into_iter().next()).collect())
-        }
-        _ => Ok(parse_answers_on(text, topology)
+    let Some(blocks) = parse_named_answers_on(text, topology).map_err(|e| e.to_string())? else {
+        return Ok(parse_answers_on(text, topology)
             .map_err(|e| e.to_string())?
             .into_iter()
             .map(Some)
-            .collect()),
+            .collect());
+    };
+    let names: Vec<Place> = text.lines().filter_map(Place::of_name).collect();
+    let index: HashMap<&Place, usize> = names.iter().enumerate().map(|(i, p)| (p, i)).collect();
+    let found: Vec<Option<usize>> = records
+        .iter()
+        .map(|record| {
+            let place = Place::of_record(record);
+            let from_stdin = Place {
+                file: STDIN.to_string(),
+                instance: place.instance,
+            };
+            index
+                .get(&place)
+                .or_else(|| index.get(&from_stdin))
+                .copied()
+        })
+        .collect();
+    if found.iter().all(Option::is_none) {
+        let first = names.first().map_or(String::new(), |p| p.file.clone());
+        let input = match records {
+            [one, ..] if records.iter().all(|r| r.file == one.file) => format!("'{}'", one.file),
+            _ => "the input".to_string(),
+        };
+        return Err(format!(
+            "the answer names no record of {input} (its first answer is named '{first}')"
+        ));
+    }
+    Ok(found
+        .into_iter()
+        .map(|i| i.and_then(|i| blocks[i].first().copied()))
+        .collect())
+}
+
+/// How standard input is named; its answers match a file's records by number.
+const STDIN: &str = "<stdin>";
+
+/// Where a named answer belongs: the file name (without its folder, so a
+/// batch solved elsewhere still matches) and the record's number there.
+#[derive(Debug, PartialEq, Eq, Hash)]
+struct Place {
+    file: String,
+    instance: Option<usize>,
+}
+
+impl Place {
+    /// The place a `==> NAME <==` line names; `None` for other lines.
+    fn of_name(line: &str) -> Option<Place> {
+        let name = line
+            .strip_prefix(NAME_MARK)?
+            .trim_end()
+            .strip_suffix("<==")?
+            .trim_end();
+        for what in [": instance ", ": game "] {
+            let Some((file, rest)) = name.rsplit_once(what) else {
+                continue;
+            };
+            if let Some(n) = rest.split(' ').next().and_then(|n| n.parse().ok()) {
+                return Some(Place::new(file, Some(n)));
+            }
+        }
+        Some(Place::new(name, None))
+    }
+
+    fn of_record(record: &Judged) -> Place {
+        Place::new(&record.file, record.instance.map(|(n, _)| n))
+    }
+
+    fn new(file: &str, instance: Option<usize>) -> Place {
+        let base = Path::new(file)
+            .file_name()
+            .map_or(file.to_string(), |n| n.to_string_lossy().into_owned());
+        Place {
+            file: base,
+            instance,
+        }
     }
 }
 
@@ -419,29 +567,51 @@ fn repaired_to(
     }
 }
 
-/// Prints each verdict; the status is 3 when a repair ran out of time, else
-/// 1 when an answer is rejected.
-fn print(verdicts: &[Result<(), Rejected>], out: &mut impl Write) -> Result<Status, Failure> {
+/// Prints each verdict (named when there are several: by instance, or by
+/// file and instance for a folder's), then a summary line on stderr for
+/// more than one; the status is 3 when a repair ran out of time, else 1
+/// when an answer is rejected.
+fn print(
+    records: &[Judged],
+    verdicts: &[Result<(), Rejected>],
+    out: &mut impl Write,
+) -> Result<Status, Failure> {
     let several = verdicts.len() > 1;
-    let mut status = Status::Ok;
+    let files = records.windows(2).any(|w| w[0].file != w[1].file);
+    let mut tally = [0usize; 3];
     for (i, verdict) in verdicts.iter().enumerate() {
-        let prefix = if several {
-            format!("instance {}: ", i + 1)
-        } else {
-            String::new()
+        let prefix = match records.get(i) {
+            Some(record) if files => format!("{}: ", record.name()),
+            _ if several => format!("instance {}: ", i + 1),
+            _ => String::new(),
         };
         match verdict {
-            Ok(()) => writeln!(out, "{prefix}OK"),
+            Ok(()) => {
+                tally[0] += 1;
+                writeln!(out, "{prefix}OK")
+            }
             Err(problem) => {
-                status = match status {
-                    Status::Undecided => Status::Undecided,
-                    _ if problem.undecided => Status::Undecided,
-                    _ => Status::Rejected,
-                };
+                tally[if problem.undecided { 2 } else { 1 }] += 1;
                 writeln!(out, "{prefix}{}", one_line(&problem.why))
             }
         }
         .map_err(write_err)?;
     }
-    Ok(status)
+    if several {
+        out.flush().map_err(write_err)?;
+        super::report(&format!(
+            "{}: {} OK, {} rejected, {} undecided",
+            plural(verdicts.len(), "record"),
+            tally[0],
+            tally[1],
+            tally[2]
+        ));
+    }
+    Ok(if tally[2] > 0 {
+        Status::Undecided
+    } else if tally[1] > 0 {
+        Status::Rejected
+    } else {
+        Status::Ok
+    })
 }

@@ -58,6 +58,9 @@ pub struct RawMove<'a> {
     pub text: Cow<'a, str>,
     /// 1-based line it stands on.
     pub line: usize,
+    /// The move number written just before it, and whether with `...`
+    /// (`8.` is `(8, false)`): the sheet's own numbering, to name it by.
+    pub number: Option<(u32, bool)>,
 }
 
 impl<'a> RawGame<'a> {
@@ -163,6 +166,8 @@ pub struct Games<'a> {
     pos: usize,
     line: usize,
     number: usize,
+    /// The move number just read, for the move that follows it.
+    written_number: Option<(u32, bool)>,
     /// Items read ahead, the next last (a word that may be joined to the
     /// one before, the note of a `\r` cut off a word).
     ahead: Vec<Item<'a>>,
@@ -177,6 +182,7 @@ pub fn games(text: &str) -> Games<'_> {
         pos: 0,
         line: 1,
         number: 0,
+        written_number: None,
         ahead: Vec::new(),
     }
 }
@@ -599,6 +605,7 @@ impl<'a> Iterator for Games<'a> {
         let mut game = RawGame::default();
         // The word before was a move (a `?` after it is a mark, not a move).
         let mut after_move = false;
+        self.written_number = None;
         // The lexer skipped to this tag line after a problem: a new game.
         let mut skipped = false;
         // A `\r` on the blank lines before the game: counted with its own.
@@ -685,10 +692,11 @@ impl<'a> Games<'a> {
         line: usize,
         after: &mut bool,
     ) -> bool {
-        let unknown = |game: &mut RawGame<'a>| {
+        let unknown = |game: &mut RawGame<'a>, number| {
             game.moves.push(RawMove {
                 text: Cow::Borrowed("?"),
                 line,
+                number,
             });
         };
         let first = game.moves.is_empty();
@@ -702,10 +710,12 @@ impl<'a> Games<'a> {
                 if first && game.second_first.is_none() && dots > 0 {
                     game.second_first = Some(dots >= 3);
                 }
+                let digits = word.bytes().take_while(u8::is_ascii_digit).count();
+                let written: Option<u32> = word[..digits].parse().ok();
                 if first && game.first_number.is_none() {
-                    let digits = word.bytes().take_while(u8::is_ascii_digit).count();
-                    game.first_number = word[..digits].parse().ok();
+                    game.first_number = written;
                 }
+                self.written_number = written.map(|n| (n, dots >= 3));
                 *after = false;
                 if !rest.is_empty() {
                     return self.word(game, rest, line, after);
@@ -715,12 +725,15 @@ impl<'a> Games<'a> {
                 if first && n >= 2 {
                     game.second_first = Some(true);
                 }
+                if let Some((_, second)) = &mut self.written_number {
+                    *second |= n >= 2;
+                }
                 *after = false;
             }
             // A lone `?` where a move is due (after a move number or
             // another lone `?`) is an unknown move, and a move is still
             // due after it: `1. ? ?` is two.
-            Word::Marks if word == "?" && !*after => unknown(game),
+            Word::Marks if word == "?" && !*after => unknown(game, self.written_number.take()),
             Word::Marks => {}
             Word::Dash => {
                 // `- -` is one unknown move; a lone `-` is one too.
@@ -730,7 +743,7 @@ impl<'a> Games<'a> {
                         other => self.ahead.extend(other),
                     }
                 }
-                unknown(game);
+                unknown(game, self.written_number.take());
                 *after = true;
             }
             Word::Move(text) => {
@@ -752,7 +765,8 @@ impl<'a> Games<'a> {
                     });
                     text = Cow::Owned(text.to_ascii_lowercase());
                 }
-                game.moves.push(RawMove { text, line });
+                let number = self.written_number.take();
+                game.moves.push(RawMove { text, line, number });
                 *after = true;
             }
         }

@@ -73,6 +73,20 @@ impl MoveNumbers {
         self.label_from(record.first, ply)
     }
 
+    /// How many plies the sheet's number `written` (with `...`: the second
+    /// player's) stands ahead of ply `ply` of a record whose first ply is
+    /// `first`'s: positive when plies are missing before it, negative when
+    /// the sheet repeats a number.
+    pub fn gap(&self, first: Color, ply: usize, (number, second): (u32, bool)) -> isize {
+        let written = (number as isize - self.first_number as isize) * 2 + isize::from(second);
+        written - self.half(first, ply) as isize
+    }
+
+    /// The sheet's number as written before a move: `8.` or `7...`.
+    pub fn written_label((number, second): (u32, bool)) -> String {
+        format!("{number}{}", if second { "..." } else { "." })
+    }
+
     /// [`MoveNumbers::label`] of a record whose first ply is `first`'s.
     pub fn label_from(&self, first: Color, ply: usize) -> String {
         let half = self.half(first, ply);
