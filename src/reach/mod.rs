@@ -116,7 +116,12 @@ pub enum ReachError {
     Formula(String),
     /// A game found does not replay: a bug.
     #[error("internal error: the game found does not replay: {0}")]
-    Internal(String),
+    GameDoesNotReplay(Box<crate::replay::ReplayError>),
+    /// A game found ends elsewhere than the goal: a bug.
+    #[error(
+        "internal error: the game found does not replay: the game found does not end on the position asked for"
+    )]
+    GameMissesGoal,
 }
 
 impl Reach {
@@ -339,13 +344,11 @@ impl Reach {
     ) -> Result<ProofGame, ReachError> {
         let record = Record::new(self.first, moves);
         let rules = self.variant.rules();
-        let end =
-            replay(rules, &self.start, &record).map_err(|e| ReachError::Internal(e.to_string()))?;
+        let end = replay(rules, &self.start, &record)
+            .map_err(|e| ReachError::GameDoesNotReplay(Box::new(e)))?;
         let side = record.mover(record.moves.len() + 1);
         if side != turn || target.first_difference(&end).is_some() || !accept(&end) {
-            return Err(ReachError::Internal(
-                "the game found does not end on the position asked for".into(),
-            ));
+            return Err(ReachError::GameMissesGoal);
         }
         Ok(ProofGame { record, end })
     }

@@ -65,7 +65,7 @@ pub enum PrefixOutcome {
 ///
 /// # Errors
 /// [`ReachError::Formula`] when the start boards cannot be listed (a
-/// damaged record); [`ReachError::Internal`] when a game found does not
+/// damaged record); [`ReachError::GameDoesNotReplay`] when a game found does not
 /// replay (a bug).
 pub fn shortest_prefix(
     variant: Variant,

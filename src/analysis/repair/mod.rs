@@ -263,9 +263,7 @@ fn checked(edits: &Edits<'_>, repair: &Repair, known: BoardFacts) -> Result<(), 
         edits.variant,
     )?;
     if answer.end != repair.solution.answer.end {
-        return Err(SolveError::Internal(
-            "the repair's end board is not the one its moves reach".into(),
-        ));
+        return Err(SolveError::RepairEndBoardDiffers);
     }
     check_facts(&answer, known)
 }
