@@ -5,11 +5,86 @@ use std::time::{Duration, Instant};
 
 use postfacto::hard::hard_instance;
 
+use super::generate::GenerateError;
 use super::tables::{Cell, Tables};
 use super::timing::{micros, Summary};
 use postfacto::notation::Record;
 use postfacto::rules::Variant;
-use postfacto::solve::{solve_with, Engine, Limit, Outcome};
+use postfacto::solve::{solve_with, Engine, Limit, Outcome, SolveError};
+
+/// Why a bench table stopped: a record an engine should have solved and
+/// did not, engines that disagree, or output that could not be written.
+#[derive(Debug, thiserror::Error)]
+pub enum BenchError {
+    /// An engine failed (a bug, or a limit).
+    #[error(transparent)]
+    Solve(#[from] SolveError),
+    /// A generated record does not read back.
+    #[error(transparent)]
+    Parse(#[from] postfacto::notation::ParseRecordError),
+    /// An answer does not replay.
+    #[error(transparent)]
+    Replay(#[from] postfacto::replay::ReplayError),
+    /// A generated pawn board does not read back.
+    #[error(transparent)]
+    ParsePawns(#[from] postfacto::pawns::ParsePawnsError),
+    /// A pawn engine failed.
+    #[error(transparent)]
+    Pawns(#[from] postfacto::pawns::PawnsError),
+    /// The records could not be generated.
+    #[error(transparent)]
+    Generate(#[from] GenerateError),
+    /// A table or a temporary file could not be written.
+    #[error(transparent)]
+    Io(#[from] std::io::Error),
+    /// `--against`: the outside command failed (its harness's own words).
+    #[error("{0}")]
+    Against(String),
+    /// A generated fragment (of a legal game) came out impossible.
+    #[error("a generated fragment has no start board")]
+    NoStartBoard,
+    /// An answer printed as nothing.
+    #[error("an empty answer")]
+    EmptyAnswer,
+    /// An engine left some fragments of legal games unsolved.
+    #[error("{engine} engine solved only {solved} of {total} fragments")]
+    EngineMissed {
+        /// The engine's name.
+        engine: &'static str,
+        /// Fragments solved.
+        solved: usize,
+        /// Fragments in all.
+        total: usize,
+    },
+    /// The hard family is empty.
+    #[error("no hard member")]
+    NoHardMember,
+    /// The DFS did not solve a member of the hard family.
+    #[error("the DFS did not solve hard member {0}")]
+    DfsMissedHard(usize),
+    /// A damaged fragment of a legal game got no answer.
+    #[error("a damaged fragment of a legal game gave {outcome:?}:\n{record}")]
+    DamagedUnsolved {
+        /// What the engine gave.
+        outcome: Box<Result<Outcome, SolveError>>,
+        /// The damaged record.
+        record: Box<Record>,
+    },
+    /// A pawn board does not read back as written.
+    #[error("a {0} x {0} board does not read back")]
+    PawnBoardDoesNotReadBack(usize),
+    /// The pawn engines found different optima.
+    #[error("the engines disagree on a {0} x {0} board")]
+    PawnEnginesDisagree(usize),
+    /// A misread record has no repair within the edits made to it.
+    #[error("no repair within {edits} edits of\n{wrong}")]
+    NoRepair {
+        /// Edits allowed.
+        edits: usize,
+        /// The misread record.
+        wrong: Box<Record>,
+    },
+}
 
 /// Runs per engine per hard member (the table shows the median).
 const HARD_RUNS: usize = 11;
@@ -19,12 +94,12 @@ pub fn time_engine(
     records: &[Record],
     engine: Engine,
     variant: Variant,
-) -> Result<(Vec<Duration>, Vec<Outcome>), String> {
+) -> Result<(Vec<Duration>, Vec<Outcome>), BenchError> {
     let mut times = Vec::with_capacity(records.len());
     let mut outcomes = Vec::with_capacity(records.len());
     for record in records {
         let started = Instant::now();
-        let outcome = solve_with(record, engine, variant).map_err(|e| e.to_string())?;
+        let outcome = solve_with(record, engine, variant)?;
         times.push(started.elapsed());
         outcomes.push(outcome);
     }
@@ -37,7 +112,7 @@ pub fn time_engine(
 /// replay, forced blockers) is timed whole, and its two parts apart; records
 /// it does not settle take the full path (encode, lucky check or varisat,
 /// replay check), timed over those records only.
-fn stages(records: &[Record], variant: Variant, tables: &mut Tables<'_>) -> Result<(), String> {
+fn stages(records: &[Record], variant: Variant, tables: &mut Tables<'_>) -> Result<(), BenchError> {
     use postfacto::encode::unit_facts;
     use postfacto::notation::{parse_records_with, Answer};
     use postfacto::replay::replay;
@@ -50,7 +125,7 @@ fn stages(records: &[Record], variant: Variant, tables: &mut Tables<'_>) -> Resu
         let text = variant.write_record(record);
         let whole = Instant::now();
         let started = Instant::now();
-        let parsed = parse_records_with(&text, variant.geometry()).map_err(|e| e.to_string())?;
+        let parsed = parse_records_with(&text, variant.geometry())?;
         let record = &parsed[0];
         times[0].push(started.elapsed());
         let started = Instant::now();
@@ -60,10 +135,8 @@ fn stages(records: &[Record], variant: Variant, tables: &mut Tables<'_>) -> Resu
             Some(answer) => answer,
             None => {
                 let started = Instant::now();
-                let Outcome::Solved(solution) =
-                    solve_with(record, Engine::Sat, variant).map_err(|e| e.to_string())?
-                else {
-                    return Err("a generated fragment has no start board".into());
+                let Outcome::Solved(solution) = solve_with(record, Engine::Sat, variant)? else {
+                    return Err(BenchError::NoStartBoard);
                 };
                 full_path.push(started.elapsed());
                 solution.answer
@@ -74,7 +147,7 @@ fn stages(records: &[Record], variant: Variant, tables: &mut Tables<'_>) -> Resu
         times[2].push(started.elapsed());
         times[3].push(whole.elapsed());
         if printed.is_empty() {
-            return Err("an empty answer".into());
+            return Err(BenchError::EmptyAnswer);
         }
         // The shortcut's parts, for the table only.
         let started = Instant::now();
@@ -82,7 +155,7 @@ fn stages(records: &[Record], variant: Variant, tables: &mut Tables<'_>) -> Resu
         times[4].push(started.elapsed());
         let Answer { start, .. } = answer;
         let started = Instant::now();
-        replay(rules, &start, record).map_err(|e| e.to_string())?;
+        replay(rules, &start, record)?;
         times[5].push(started.elapsed());
         std::hint::black_box(facts);
     }
@@ -92,7 +165,6 @@ fn stages(records: &[Record], variant: Variant, tables: &mut Tables<'_>) -> Resu
     } else {
         format!("{} us median", micros(Summary::of(&full_path).median))
     };
-    let w = |e: std::io::Error| e.to_string();
     let us = |d: Duration| d.as_secs_f64() * 1e6;
     tables
         .note(
@@ -116,7 +188,7 @@ fn stages(records: &[Record], variant: Variant, tables: &mut Tables<'_>) -> Resu
                 "whole_record_us": us(median(3)),
             }),
         )
-        .map_err(w)?;
+        ?;
     let mean = Summary::of(&times[3]).total / records.len().max(1) as u32;
     tables
         .note(
@@ -133,7 +205,7 @@ fn stages(records: &[Record], variant: Variant, tables: &mut Tables<'_>) -> Resu
                 "mean_whole_record_us": us(mean),
             }),
         )
-        .map_err(w)
+        .map_err(BenchError::Io)
 }
 
 /// `bench --against CMD`: the generated records written to one file, then
@@ -145,17 +217,17 @@ pub fn run_against(
     variant: Variant,
     command: &[String],
     tables: &mut Tables<'_>,
-) -> Result<bool, String> {
+) -> Result<bool, BenchError> {
     let records =
         super::generate::fragments(count, plies, seed, super::args::FromArg::Random, variant)?;
     let mut file = tempfile::Builder::new()
         .prefix("postfacto-bench-")
         .suffix(".in")
-        .tempfile()
-        .map_err(|e| e.to_string())?;
+        .tempfile()?;
     let text: String = records.iter().map(|r| variant.write_record(r)).collect();
-    file.write_all(text.as_bytes()).map_err(|e| e.to_string())?;
+    file.write_all(text.as_bytes())?;
     super::against::run(file.path(), &records, variant, command, tables)
+        .map_err(BenchError::Against)
 }
 
 /// `bench`'s main tables: both engines on `count` random fragments of
@@ -167,31 +239,26 @@ pub fn run(
     seed: u64,
     variant: Variant,
     tables: &mut Tables<'_>,
-) -> Result<(), String> {
-    let w = |e: std::io::Error| e.to_string();
+) -> Result<(), BenchError> {
     let records =
         super::generate::fragments(count, plies, seed, super::args::FromArg::Random, variant)?;
-    tables
-        .section(
-            "engines",
-            &format!(
-                "{count} random {} fragments of {plies} moves, seed {seed}",
-                variant.name()
-            ),
-        )
-        .map_err(w)?;
-    tables
-        .columns(&[
-            ("engine", 8),
-            ("median_us", 10),
-            ("p90_us", 10),
-            ("p99_us", 10),
-            ("max_us", 10),
-            ("inst_per_s", 12),
-            ("vars", 8),
-            ("clauses", 8),
-        ])
-        .map_err(w)?;
+    tables.section(
+        "engines",
+        &format!(
+            "{count} random {} fragments of {plies} moves, seed {seed}",
+            variant.name()
+        ),
+    )?;
+    tables.columns(&[
+        ("engine", 8),
+        ("median_us", 10),
+        ("p90_us", 10),
+        ("p99_us", 10),
+        ("max_us", 10),
+        ("inst_per_s", 12),
+        ("vars", 8),
+        ("clauses", 8),
+    ])?;
     let mut medians = Vec::new();
     let (mut shortcut, mut lucky) = (0, 0);
     let engines = if variant.has_dfs() {
@@ -206,11 +273,11 @@ pub fn run(
             .filter(|o| matches!(o, Outcome::Solved(_)))
             .count();
         if solved != records.len() {
-            return Err(format!(
-                "{} engine solved only {solved} of {} fragments",
-                engine.name(),
-                records.len()
-            ));
+            return Err(BenchError::EngineMissed {
+                engine: engine.name(),
+                solved,
+                total: records.len(),
+            });
         }
         let (vars, clauses) = outcomes.iter().fold((0, 0), |(v, c), o| match o {
             Outcome::Solved(s) => (v + s.stats.vars, c + s.stats.clauses),
@@ -218,18 +285,16 @@ pub fn run(
         });
         let s = Summary::of(&times);
         medians.push(s.median);
-        tables
-            .row(&[
-                Cell::Text(engine.name().to_string()),
-                Cell::micros(s.median),
-                Cell::micros(s.p90),
-                Cell::micros(s.p99),
-                Cell::micros(s.max),
-                Cell::Num(records.len() as f64 / s.total.as_secs_f64(), 0),
-                Cell::Int(vars / records.len()),
-                Cell::Int(clauses / records.len()),
-            ])
-            .map_err(w)?;
+        tables.row(&[
+            Cell::Text(engine.name().to_string()),
+            Cell::micros(s.median),
+            Cell::micros(s.p90),
+            Cell::micros(s.p99),
+            Cell::micros(s.max),
+            Cell::Num(records.len() as f64 / s.total.as_secs_f64(), 0),
+            Cell::Int(vars / records.len()),
+            Cell::Int(clauses / records.len()),
+        ])?;
         if engine == Engine::Sat {
             let count = |test: fn(&postfacto::solve::SolveStats) -> bool| {
                 outcomes
@@ -251,16 +316,14 @@ pub fn run(
             ),
             serde_json::json!({"unit_facts": shortcut, "lucky": lucky, "varisat": varisat, "records": records.len()}),
         )
-        .map_err(w)?;
+        ?;
     if let [sat, dfs] = medians[..] {
         let ratio = sat.as_secs_f64() / dfs.as_secs_f64();
-        tables
-            .note(
-                "sat_dfs_ratio",
-                &format!("sat/dfs ratio of medians: {ratio:.2}"),
-                serde_json::json!({"sat_dfs_ratio": (ratio * 100.0).round() / 100.0}),
-            )
-            .map_err(w)?;
+        tables.note(
+            "sat_dfs_ratio",
+            &format!("sat/dfs ratio of medians: {ratio:.2}"),
+            serde_json::json!({"sat_dfs_ratio": (ratio * 100.0).round() / 100.0}),
+        )?;
     }
     stages(&records, variant, tables)?;
     damaged(&records, variant, seed, tables)?;
@@ -272,21 +335,16 @@ pub fn run(
 
 /// The hard family (`docs/hard-instances.md`): both engines on each
 /// member, then the longest member 20 times over as one batch.
-fn hard_family(tables: &mut Tables<'_>) -> Result<(), String> {
-    let w = |e: std::io::Error| e.to_string();
-    tables
-        .section("hard", "hard family (docs/hard-instances.md)")
-        .map_err(w)?;
-    tables
-        .columns(&[
-            ("K", 3),
-            ("moves", 5),
-            ("sat_us", 10),
-            ("dfs_us", 10),
-            ("dfs_nodes", 10),
-            ("dfs/sat", 8),
-        ])
-        .map_err(w)?;
+fn hard_family(tables: &mut Tables<'_>) -> Result<(), BenchError> {
+    tables.section("hard", "hard family (docs/hard-instances.md)")?;
+    tables.columns(&[
+        ("K", 3),
+        ("moves", 5),
+        ("sat_us", 10),
+        ("dfs_us", 10),
+        ("dfs_nodes", 10),
+        ("dfs/sat", 8),
+    ])?;
     for k in 1.. {
         let Some(record) = hard_instance(k) else {
             break;
@@ -298,28 +356,26 @@ fn hard_family(tables: &mut Tables<'_>) -> Result<(), String> {
             time_engine(&runs, Engine::Dfs(Limit::default()), Variant::English)?;
         let nodes = match &outcomes[0] {
             Outcome::Solved(s) => s.stats.nodes,
-            _ => return Err(format!("the DFS did not solve hard member {k}")),
+            _ => return Err(BenchError::DfsMissedHard(k)),
         };
         let (sat, dfs) = (
             Summary::of(&sat_times).median,
             Summary::of(&dfs_times).median,
         );
-        tables
-            .row(&[
-                Cell::Int(k),
-                Cell::Int(record.moves.len()),
-                Cell::micros(sat),
-                Cell::micros(dfs),
-                Cell::Int(usize::try_from(nodes).unwrap_or(usize::MAX)),
-                Cell::Num(dfs.as_secs_f64() / sat.as_secs_f64(), 1),
-            ])
-            .map_err(w)?;
+        tables.row(&[
+            Cell::Int(k),
+            Cell::Int(record.moves.len()),
+            Cell::micros(sat),
+            Cell::micros(dfs),
+            Cell::Int(usize::try_from(nodes).unwrap_or(usize::MAX)),
+            Cell::Num(dfs.as_secs_f64() / sat.as_secs_f64(), 1),
+        ])?;
     }
     // The hardest member 20 times over, as one batch: time per record.
     let hardest = (1..)
         .map_while(hard_instance)
         .max_by_key(|r| r.moves.len())
-        .ok_or("no hard member")?;
+        .ok_or(BenchError::NoHardMember)?;
     let batch = vec![hardest; 20];
     let mut per_record = Vec::new();
     for engine in [Engine::Sat, Engine::Dfs(Limit::default())] {
@@ -339,7 +395,7 @@ fn hard_family(tables: &mut Tables<'_>) -> Result<(), String> {
                 "dfs_us": per_record[1].as_secs_f64() * 1e6,
             }),
         )
-        .map_err(w)
+        .map_err(BenchError::Io)
 }
 
 /// Records per row of the damaged-records table (each takes milliseconds).
@@ -355,30 +411,25 @@ fn damaged(
     variant: Variant,
     seed: u64,
     tables: &mut Tables<'_>,
-) -> Result<(), String> {
+) -> Result<(), BenchError> {
     use postfacto::random::{damage, Damage, Rng};
-    let w = |e: std::io::Error| e.to_string();
     let records = &records[..records.len().min(DAMAGED_RECORDS)];
-    tables
-        .section(
-            "damaged",
-            &format!(
-                "damaged records: the first {} fragments with unknown moves ('?'), sat engine",
-                records.len()
-            ),
-        )
-        .map_err(w)?;
-    tables
-        .columns(&[
-            ("unknown", 8),
-            ("median_us", 10),
-            ("p90_us", 10),
-            ("max_us", 10),
-            ("solved", 8),
-            ("vars", 8),
-            ("clauses", 9),
-        ])
-        .map_err(w)?;
+    tables.section(
+        "damaged",
+        &format!(
+            "damaged records: the first {} fragments with unknown moves ('?'), sat engine",
+            records.len()
+        ),
+    )?;
+    tables.columns(&[
+        ("unknown", 8),
+        ("median_us", 10),
+        ("p90_us", 10),
+        ("max_us", 10),
+        ("solved", 8),
+        ("vars", 8),
+        ("clauses", 9),
+    ])?;
     for unknown_moves in [0, 1, 5, 20] {
         let mut rng = Rng::new(seed ^ 0xDA3A_6ED0);
         let spoilt: Vec<Record> = records
@@ -403,25 +454,24 @@ fn damaged(
                     clauses += s.stats.clauses;
                 }
                 other => {
-                    return Err(format!(
-                        "a damaged fragment of a legal game gave {other:?}:\n{record}"
-                    ))
+                    return Err(BenchError::DamagedUnsolved {
+                        outcome: Box::new(other),
+                        record: Box::new(record.clone()),
+                    })
                 }
             }
         }
         let s = Summary::of(&times);
         let per = solved.max(1);
-        tables
-            .row(&[
-                Cell::Int(unknown_moves),
-                Cell::micros(s.median),
-                Cell::micros(s.p90),
-                Cell::micros(s.max),
-                Cell::Int(solved),
-                Cell::Int(vars / per),
-                Cell::Int(clauses / per),
-            ])
-            .map_err(w)?;
+        tables.row(&[
+            Cell::Int(unknown_moves),
+            Cell::micros(s.median),
+            Cell::micros(s.p90),
+            Cell::micros(s.max),
+            Cell::Int(solved),
+            Cell::Int(vars / per),
+            Cell::Int(clauses / per),
+        ])?;
     }
     Ok(())
 }
@@ -445,33 +495,28 @@ const PAWN_BOARDS: [(usize, usize, u32); 8] = [
 /// `bench --pawns`: both pawn engines on random boards. The
 /// engines must agree on every board's optimum; times are whole solves
 /// (roles, engine, ordering and the replay check), parse times separate.
-pub fn run_pawns(seed: u64, tables: &mut Tables<'_>) -> Result<(), String> {
+pub fn run_pawns(seed: u64, tables: &mut Tables<'_>) -> Result<(), BenchError> {
     use postfacto::pawns::{
         format_pawn_boards, parse_pawn_boards, solve_pawns, PawnBoard, PawnEngine,
     };
     use postfacto::random::Rng;
-    let w = |e: std::io::Error| e.to_string();
-    tables
-        .section(
-            "pawns",
-            &format!("pawn puzzle: random N x N boards, seed {seed}"),
-        )
-        .map_err(w)?;
-    tables
-        .columns(&[
-            ("N", 5),
-            ("pct", 4),
-            ("boards", 6),
-            ("pawns", 8),
-            ("captures", 9),
-            ("parse_ms", 9),
-            ("engine", 9),
-            ("median_ms", 10),
-            ("max_ms", 10),
-            ("boards_per_s", 12),
-            ("sat_calls", 10),
-        ])
-        .map_err(w)?;
+    tables.section(
+        "pawns",
+        &format!("pawn puzzle: random N x N boards, seed {seed}"),
+    )?;
+    tables.columns(&[
+        ("N", 5),
+        ("pct", 4),
+        ("boards", 6),
+        ("pawns", 8),
+        ("captures", 9),
+        ("parse_ms", 9),
+        ("engine", 9),
+        ("median_ms", 10),
+        ("max_ms", 10),
+        ("boards_per_s", 12),
+        ("sat_calls", 10),
+    ])?;
     let mut rng = Rng::new(seed);
     for (size, count, percent) in PAWN_BOARDS {
         let boards: Vec<PawnBoard> = (0..count)
@@ -481,10 +526,10 @@ pub fn run_pawns(seed: u64, tables: &mut Tables<'_>) -> Result<(), String> {
         for board in &boards {
             let text = format_pawn_boards(std::slice::from_ref(board));
             let started = Instant::now();
-            let parsed = parse_pawn_boards(&text).map_err(|e| e.to_string())?;
+            let parsed = parse_pawn_boards(&text)?;
             parse_times.push(started.elapsed());
             if parsed[0] != *board {
-                return Err(format!("a {size} x {size} board does not read back"));
+                return Err(BenchError::PawnBoardDoesNotReadBack(size));
             }
         }
         let parse = Summary::of(&parse_times).median;
@@ -501,33 +546,31 @@ pub fn run_pawns(seed: u64, tables: &mut Tables<'_>) -> Result<(), String> {
             let mut calls = 0;
             for board in &boards {
                 let started = Instant::now();
-                let solution = solve_pawns(board, engine).map_err(|e| e.to_string())?;
+                let solution = solve_pawns(board, engine)?;
                 times.push(started.elapsed());
                 captures.push(solution.captures.len());
                 calls += solution.stats.solver_calls;
             }
             match &optimum {
                 Some(best) if *best != captures => {
-                    return Err(format!("the engines disagree on a {size} x {size} board"))
+                    return Err(BenchError::PawnEnginesDisagree(size))
                 }
                 _ => optimum = Some(captures.clone()),
             }
             let s = Summary::of(&times);
-            tables
-                .row(&[
-                    Cell::Int(size),
-                    Cell::Int(percent as usize),
-                    Cell::Int(count),
-                    Cell::Int(pawns),
-                    Cell::Int(captures.iter().sum::<usize>() / count),
-                    Cell::millis(parse),
-                    Cell::Text(engine.name().to_string()),
-                    Cell::millis(s.median),
-                    Cell::millis(s.max),
-                    Cell::Num(count as f64 / s.total.as_secs_f64(), 1),
-                    Cell::Int(calls / count),
-                ])
-                .map_err(w)?;
+            tables.row(&[
+                Cell::Int(size),
+                Cell::Int(percent as usize),
+                Cell::Int(count),
+                Cell::Int(pawns),
+                Cell::Int(captures.iter().sum::<usize>() / count),
+                Cell::millis(parse),
+                Cell::Text(engine.name().to_string()),
+                Cell::millis(s.median),
+                Cell::millis(s.max),
+                Cell::Num(count as f64 / s.total.as_secs_f64(), 1),
+                Cell::Int(calls / count),
+            ])?;
         }
     }
     Ok(())
@@ -629,14 +672,14 @@ impl Request {
         match self {
             Request::Pawns { seed } => run_pawns(seed, tables)
                 .map(|()| Status::Ok)
-                .map_err(|e| fail(Status::Internal, e)),
+                .map_err(|e| fail(Status::Internal, e.to_string())),
             Request::Repair {
                 count,
                 seed,
                 variant,
             } => run_repair(count, seed, variant, tables)
                 .map(|()| Status::Ok)
-                .map_err(|e| fail(Status::Internal, e)),
+                .map_err(|e| fail(Status::Internal, e.to_string())),
             Request::RepairGames { files, seed } => run_repair_games(&files, seed, tables),
             Request::Reach {
                 files,
@@ -654,7 +697,7 @@ impl Request {
                 against: Some(command),
             } => run_against(count, plies, seed, variant, &command, tables)
                 .map(|passed| if passed { Status::Ok } else { Status::Rejected })
-                .map_err(|e| fail(Status::BadInput, e)),
+                .map_err(|e| fail(Status::BadInput, e.to_string())),
             Request::Fragments {
                 count,
                 plies,
@@ -663,7 +706,7 @@ impl Request {
                 against: None,
             } => run(count, plies, seed, variant, tables)
                 .map(|()| Status::Ok)
-                .map_err(|e| fail(Status::Internal, e)),
+                .map_err(|e| fail(Status::Internal, e.to_string())),
         }
     }
 }
@@ -682,31 +725,26 @@ fn run_repair(
     seed: u64,
     variant: Variant,
     tables: &mut Tables<'_>,
-) -> Result<(), String> {
+) -> Result<(), BenchError> {
     use postfacto::analysis::{repair, RepairOptions, RepairOutcome};
     use postfacto::encode::BoardFacts;
     use postfacto::random::Rng;
-    let w = |e: std::io::Error| e.to_string();
-    tables
-        .section(
-            "repair",
-            &format!(
-                "--repair on {count} random {} fragments per row, seed {seed}: squares misread",
-                variant.name()
-            ),
-        )
-        .map_err(w)?;
-    tables
-        .columns(&[
-            ("plies", 6),
-            ("edits", 6),
-            ("median_ms", 10),
-            ("p90_ms", 10),
-            ("max_ms", 10),
-            ("repaired", 9),
-            ("fewer", 7),
-        ])
-        .map_err(w)?;
+    tables.section(
+        "repair",
+        &format!(
+            "--repair on {count} random {} fragments per row, seed {seed}: squares misread",
+            variant.name()
+        ),
+    )?;
+    tables.columns(&[
+        ("plies", 6),
+        ("edits", 6),
+        ("median_ms", 10),
+        ("p90_ms", 10),
+        ("max_ms", 10),
+        ("repaired", 9),
+        ("fewer", 7),
+    ])?;
     for plies in [20, 50, 100] {
         let records =
             super::generate::fragments(count, plies, seed, super::args::FromArg::Random, variant)?;
@@ -720,8 +758,7 @@ fn run_repair(
                     ..RepairOptions::default()
                 };
                 let started = Instant::now();
-                let outcome = repair(&wrong, variant, BoardFacts::none(), options)
-                    .map_err(|e| e.to_string())?;
+                let outcome = repair(&wrong, variant, BoardFacts::none(), options)?;
                 times.push(started.elapsed());
                 match outcome {
                     RepairOutcome::Repaired(found) => {
@@ -730,23 +767,24 @@ fn run_repair(
                     }
                     RepairOutcome::NotNeeded(_) => fewer += 1,
                     RepairOutcome::NoneWithin(_) | RepairOutcome::Undecided { .. } => {
-                        return Err(format!("no repair within {edits} edits of\n{wrong}"))
+                        return Err(BenchError::NoRepair {
+                            edits,
+                            wrong: Box::new(wrong),
+                        })
                     }
                 }
             }
             let s = Summary::of(&times);
             let ms = |d: Duration| Cell::Num(d.as_secs_f64() * 1000.0, 1);
-            tables
-                .row(&[
-                    Cell::Int(plies),
-                    Cell::Int(edits),
-                    ms(s.median),
-                    ms(s.p90),
-                    ms(s.max),
-                    Cell::Int(repaired),
-                    Cell::Int(fewer),
-                ])
-                .map_err(w)?;
+            tables.row(&[
+                Cell::Int(plies),
+                Cell::Int(edits),
+                ms(s.median),
+                ms(s.p90),
+                ms(s.max),
+                Cell::Int(repaired),
+                Cell::Int(fewer),
+            ])?;
         }
     }
     Ok(())
@@ -794,7 +832,7 @@ fn run_repair_games(
                 };
                 let row = rows.entry((variant.name(), mistakes)).or_default();
                 row.time(&wrong, variant, start, mistakes)
-                    .map_err(|e| super::fail(super::Status::Internal, e))?;
+                    .map_err(|e| super::fail(super::Status::Internal, e.to_string()))?;
             }
         }
     }
@@ -878,7 +916,7 @@ impl GameRow {
         variant: Variant,
         start: postfacto::board::Board,
         mistakes: usize,
-    ) -> Result<(), String> {
+    ) -> Result<(), BenchError> {
         use postfacto::analysis::{repair, RepairOptions, RepairOutcome};
         use postfacto::board::PartialBoard;
         use postfacto::encode::BoardFacts;
@@ -894,7 +932,7 @@ impl GameRow {
             deadline: Some(started + GAME_REPAIR_LIMIT),
             ..RepairOptions::default()
         };
-        let outcome = repair(wrong, variant, known, options).map_err(|e| e.to_string())?;
+        let outcome = repair(wrong, variant, known, options)?;
         self.times.push(started.elapsed());
         match outcome {
             RepairOutcome::Repaired(found) => {
@@ -904,7 +942,10 @@ impl GameRow {
             RepairOutcome::NotNeeded(_) => self.fewer += 1,
             RepairOutcome::Undecided { .. } => self.undecided += 1,
             RepairOutcome::NoneWithin(_) => {
-                return Err(format!("no repair within 3 edits of\n{wrong}"))
+                return Err(BenchError::NoRepair {
+                    edits: 3,
+                    wrong: Box::new(wrong.clone()),
+                })
             }
         }
         Ok(())

@@ -445,8 +445,7 @@ mod tests {
         assert!(kinds.contains(&EditKind::Missing), "{kinds:?}");
     }
 
-    fn judge_ok(r: &Repair) -> Result<(), String> {
+    fn judge_ok(r: &Repair) -> Result<(), crate::replay::Rejection> {
         crate::replay::judge(Variant::English.rules(), &r.record, &r.solution.answer)
-            .map_err(|e| e.to_string())
     }
 }
