@@ -113,15 +113,31 @@ pub fn time_engine(
 /// it does not settle take the full path (encode, lucky check or varisat,
 /// replay check), timed over those records only.
 fn stages(records: &[Record], variant: Variant, tables: &mut Tables<'_>) -> Result<(), BenchError> {
-    use postfacto::encode::unit_facts;
-    use postfacto::notation::{parse_records_with, Answer};
-    use postfacto::replay::replay;
-    use postfacto::solve::{solve_by_unit_facts, solve_with, Engine, Outcome};
-    let rules = variant.rules();
-    // parse, shortcut, output, whole record; then unit facts, one replay
-    let mut times: [Vec<Duration>; 6] = Default::default();
-    let mut full_path = Vec::new();
+    let mut times = StageTimes::default();
     for record in records {
+        times.time(record, variant)?;
+    }
+    times.medians_note(tables)?;
+    times.full_path_note(records.len(), tables)
+}
+
+/// The times of [`stages`]: parse, shortcut, output, whole record, then
+/// the shortcut's parts (unit facts, one replay); and the full path of the
+/// records the shortcut does not settle.
+#[derive(Default)]
+struct StageTimes {
+    stage: [Vec<Duration>; 6],
+    full_path: Vec<Duration>,
+}
+
+impl StageTimes {
+    /// Times one record through every stage.
+    fn time(&mut self, record: &Record, variant: Variant) -> Result<(), BenchError> {
+        use postfacto::encode::unit_facts;
+        use postfacto::notation::{parse_records_with, Answer};
+        use postfacto::replay::replay;
+        use postfacto::solve::solve_by_unit_facts;
+        let times = &mut self.stage;
         let text = variant.write_record(record);
         let whole = Instant::now();
         let started = Instant::now();
@@ -138,7 +154,7 @@ fn stages(records: &[Record], variant: Variant, tables: &mut Tables<'_>) -> Resu
                 let Outcome::Solved(solution) = solve_with(record, Engine::Sat, variant)? else {
                     return Err(BenchError::NoStartBoard);
                 };
-                full_path.push(started.elapsed());
+                self.full_path.push(started.elapsed());
                 solution.answer
             }
         };
@@ -155,19 +171,22 @@ fn stages(records: &[Record], variant: Variant, tables: &mut Tables<'_>) -> Resu
         times[4].push(started.elapsed());
         let Answer { start, .. } = answer;
         let started = Instant::now();
-        replay(rules, &start, record)?;
+        replay(variant.rules(), &start, record)?;
         times[5].push(started.elapsed());
         std::hint::black_box(facts);
+        Ok(())
     }
-    let median = |i: usize| Summary::of(&times[i]).median;
-    let full = if full_path.is_empty() {
-        "none".to_string()
-    } else {
-        format!("{} us median", micros(Summary::of(&full_path).median))
-    };
-    let us = |d: Duration| d.as_secs_f64() * 1e6;
-    tables
-        .note(
+
+    /// The median of stage `i`.
+    fn median(&self, i: usize) -> Duration {
+        Summary::of(&self.stage[i]).median
+    }
+
+    /// The note of every stage's median.
+    fn medians_note(&self, tables: &mut Tables<'_>) -> Result<(), BenchError> {
+        let median = |i: usize| self.median(i);
+        let us = |d: Duration| d.as_secs_f64() * 1e6;
+        tables.note(
             "sat_stages",
             &format!(
                 "sat stages, median us: parse {} | shortcut {} (unit facts {}, one replay {}) | output {} || whole record {} | floor (parse + one replay) {}",
@@ -187,25 +206,35 @@ fn stages(records: &[Record], variant: Variant, tables: &mut Tables<'_>) -> Resu
                 "output_us": us(median(2)),
                 "whole_record_us": us(median(3)),
             }),
-        )
-        ?;
-    let mean = Summary::of(&times[3]).total / records.len().max(1) as u32;
-    tables
-        .note(
+        )?;
+        Ok(())
+    }
+
+    /// The note of the full path, over the `records` records timed.
+    fn full_path_note(&self, records: usize, tables: &mut Tables<'_>) -> Result<(), BenchError> {
+        let full_path = &self.full_path;
+        let full = if full_path.is_empty() {
+            "none".to_string()
+        } else {
+            format!("{} us median", micros(Summary::of(full_path).median))
+        };
+        let us = |d: Duration| d.as_secs_f64() * 1e6;
+        let mean = Summary::of(&self.stage[3]).total / records.max(1) as u32;
+        tables.note(
             "full_path",
             &format!(
-                "full path (encode, lucky check or varisat, replay check) for the {} of {} records the shortcut does not settle: {full}; mean whole record {} us",
+                "full path (encode, lucky check or varisat, replay check) for the {} of {records} records the shortcut does not settle: {full}; mean whole record {} us",
                 full_path.len(),
-                records.len(),
                 micros(mean)
             ),
             serde_json::json!({
                 "records": full_path.len(),
-                "median_us": (!full_path.is_empty()).then(|| us(Summary::of(&full_path).median)),
+                "median_us": (!full_path.is_empty()).then(|| us(Summary::of(full_path).median)),
                 "mean_whole_record_us": us(mean),
             }),
-        )
-        .map_err(BenchError::Io)
+        )?;
+        Ok(())
+    }
 }
 
 /// `bench --against CMD`: the generated records written to one file, then
@@ -242,6 +271,46 @@ pub fn run(
 ) -> Result<(), BenchError> {
     let records =
         super::generate::fragments(count, plies, seed, super::args::FromArg::Random, variant)?;
+    engines_header(count, plies, seed, variant, tables)?;
+    let mut medians = Vec::new();
+    let (mut shortcut, mut lucky) = (0, 0);
+    let engines = if variant.has_dfs() {
+        vec![Engine::Sat, Engine::Dfs(Limit::default())]
+    } else {
+        vec![Engine::Sat]
+    };
+    for &engine in &engines {
+        let (median, outcomes) = engine_row(&records, engine, variant, tables)?;
+        medians.push(median);
+        if engine == Engine::Sat {
+            (shortcut, lucky) = sat_answer_sources(&outcomes);
+        }
+    }
+    sat_answers_note(records.len(), shortcut, lucky, tables)?;
+    if let [sat, dfs] = medians[..] {
+        let ratio = sat.as_secs_f64() / dfs.as_secs_f64();
+        tables.note(
+            "sat_dfs_ratio",
+            &format!("sat/dfs ratio of medians: {ratio:.2}"),
+            serde_json::json!({"sat_dfs_ratio": (ratio * 100.0).round() / 100.0}),
+        )?;
+    }
+    stages(&records, variant, tables)?;
+    damaged(&records, variant, seed, tables)?;
+    if variant != Variant::English {
+        return Ok(());
+    }
+    hard_family(tables)
+}
+
+/// The engines table's section line and columns.
+fn engines_header(
+    count: usize,
+    plies: usize,
+    seed: u64,
+    variant: Variant,
+    tables: &mut Tables<'_>,
+) -> Result<(), BenchError> {
     tables.section(
         "engines",
         &format!(
@@ -259,78 +328,75 @@ pub fn run(
         ("vars", 8),
         ("clauses", 8),
     ])?;
-    let mut medians = Vec::new();
-    let (mut shortcut, mut lucky) = (0, 0);
-    let engines = if variant.has_dfs() {
-        vec![Engine::Sat, Engine::Dfs(Limit::default())]
-    } else {
-        vec![Engine::Sat]
-    };
-    for &engine in &engines {
-        let (times, outcomes) = time_engine(&records, engine, variant)?;
-        let solved = outcomes
-            .iter()
-            .filter(|o| matches!(o, Outcome::Solved(_)))
-            .count();
-        if solved != records.len() {
-            return Err(BenchError::EngineMissed {
-                engine: engine.name(),
-                solved,
-                total: records.len(),
-            });
-        }
-        let (vars, clauses) = outcomes.iter().fold((0, 0), |(v, c), o| match o {
-            Outcome::Solved(s) => (v + s.stats.vars, c + s.stats.clauses),
-            _ => (v, c),
+    Ok(())
+}
+
+/// Times `engine` on every record, which it must all solve, and writes its
+/// row; gives its median and its outcomes.
+fn engine_row(
+    records: &[Record],
+    engine: Engine,
+    variant: Variant,
+    tables: &mut Tables<'_>,
+) -> Result<(Duration, Vec<Outcome>), BenchError> {
+    let (times, outcomes) = time_engine(records, engine, variant)?;
+    let solved = outcomes
+        .iter()
+        .filter(|o| matches!(o, Outcome::Solved(_)))
+        .count();
+    if solved != records.len() {
+        return Err(BenchError::EngineMissed {
+            engine: engine.name(),
+            solved,
+            total: records.len(),
         });
-        let s = Summary::of(&times);
-        medians.push(s.median);
-        tables.row(&[
-            Cell::Text(engine.name().to_string()),
-            Cell::micros(s.median),
-            Cell::micros(s.p90),
-            Cell::micros(s.p99),
-            Cell::micros(s.max),
-            Cell::Num(records.len() as f64 / s.total.as_secs_f64(), 0),
-            Cell::Int(vars / records.len()),
-            Cell::Int(clauses / records.len()),
-        ])?;
-        if engine == Engine::Sat {
-            let count = |test: fn(&postfacto::solve::SolveStats) -> bool| {
-                outcomes
-                    .iter()
-                    .filter(|o| matches!(o, Outcome::Solved(s) if test(&s.stats)))
-                    .count()
-            };
-            shortcut = count(|s| s.shortcut);
-            lucky = count(|s| s.lucky && !s.shortcut);
-        }
     }
-    let varisat = records.len() - shortcut - lucky;
-    tables
-        .note(
-            "sat_answers",
-            &format!(
-                "sat answers: {shortcut} of {} from the unit facts (no formula built), {lucky} from the lucky check, {varisat} from varisat",
-                records.len(),
-            ),
-            serde_json::json!({"unit_facts": shortcut, "lucky": lucky, "varisat": varisat, "records": records.len()}),
-        )
-        ?;
-    if let [sat, dfs] = medians[..] {
-        let ratio = sat.as_secs_f64() / dfs.as_secs_f64();
-        tables.note(
-            "sat_dfs_ratio",
-            &format!("sat/dfs ratio of medians: {ratio:.2}"),
-            serde_json::json!({"sat_dfs_ratio": (ratio * 100.0).round() / 100.0}),
-        )?;
-    }
-    stages(&records, variant, tables)?;
-    damaged(&records, variant, seed, tables)?;
-    if variant != Variant::English {
-        return Ok(());
-    }
-    hard_family(tables)
+    let (vars, clauses) = outcomes.iter().fold((0, 0), |(v, c), o| match o {
+        Outcome::Solved(s) => (v + s.stats.vars, c + s.stats.clauses),
+        _ => (v, c),
+    });
+    let s = Summary::of(&times);
+    tables.row(&[
+        Cell::Text(engine.name().to_string()),
+        Cell::micros(s.median),
+        Cell::micros(s.p90),
+        Cell::micros(s.p99),
+        Cell::micros(s.max),
+        Cell::Num(records.len() as f64 / s.total.as_secs_f64(), 0),
+        Cell::Int(vars / records.len()),
+        Cell::Int(clauses / records.len()),
+    ])?;
+    Ok((s.median, outcomes))
+}
+
+/// How many SAT answers came from the unit facts, and how many more from
+/// the lucky check.
+fn sat_answer_sources(outcomes: &[Outcome]) -> (usize, usize) {
+    let count = |test: fn(&postfacto::solve::SolveStats) -> bool| {
+        outcomes
+            .iter()
+            .filter(|o| matches!(o, Outcome::Solved(s) if test(&s.stats)))
+            .count()
+    };
+    (count(|s| s.shortcut), count(|s| s.lucky && !s.shortcut))
+}
+
+/// The note of where the SAT engine's `records` answers came from.
+fn sat_answers_note(
+    records: usize,
+    shortcut: usize,
+    lucky: usize,
+    tables: &mut Tables<'_>,
+) -> Result<(), BenchError> {
+    let varisat = records - shortcut - lucky;
+    tables.note(
+        "sat_answers",
+        &format!(
+            "sat answers: {shortcut} of {records} from the unit facts (no formula built), {lucky} from the lucky check, {varisat} from varisat",
+        ),
+        serde_json::json!({"unit_facts": shortcut, "lucky": lucky, "varisat": varisat, "records": records}),
+    )?;
+    Ok(())
 }
 
 /// The hard family (`docs/hard-instances.md`): both engines on each
