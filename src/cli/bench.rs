@@ -562,9 +562,7 @@ const PAWN_BOARDS: [(usize, usize, u32); 8] = [
 /// engines must agree on every board's optimum; times are whole solves
 /// (roles, engine, ordering and the replay check), parse times separate.
 pub fn run_pawns(seed: u64, tables: &mut Tables<'_>) -> Result<(), BenchError> {
-    use postfacto::pawns::{
-        format_pawn_boards, parse_pawn_boards, solve_pawns, PawnBoard, PawnEngine,
-    };
+    use postfacto::pawns::{PawnBoard, PawnEngine};
     use postfacto::random::Rng;
     tables.section(
         "pawns",
@@ -588,17 +586,7 @@ pub fn run_pawns(seed: u64, tables: &mut Tables<'_>) -> Result<(), BenchError> {
         let boards: Vec<PawnBoard> = (0..count)
             .map(|_| PawnBoard::random(size, percent, &mut rng))
             .collect();
-        let mut parse_times = Vec::new();
-        for board in &boards {
-            let text = format_pawn_boards(std::slice::from_ref(board));
-            let started = Instant::now();
-            let parsed = parse_pawn_boards(&text)?;
-            parse_times.push(started.elapsed());
-            if parsed[0] != *board {
-                return Err(BenchError::PawnBoardDoesNotReadBack(size));
-            }
-        }
-        let parse = Summary::of(&parse_times).median;
+        let parse = pawn_parse_median(&boards, size)?;
         let pawns = boards.iter().map(PawnBoard::pawn_count).sum::<usize>() / count;
         let mut optimum: Option<Vec<usize>> = None;
         let engines: &[PawnEngine] = if percent > 60 && size > 100 {
@@ -607,16 +595,7 @@ pub fn run_pawns(seed: u64, tables: &mut Tables<'_>) -> Result<(), BenchError> {
             &[PawnEngine::Matching, PawnEngine::Sat]
         };
         for &engine in engines {
-            let mut times = Vec::new();
-            let mut captures = Vec::new();
-            let mut calls = 0;
-            for board in &boards {
-                let started = Instant::now();
-                let solution = solve_pawns(board, engine)?;
-                times.push(started.elapsed());
-                captures.push(solution.captures.len());
-                calls += solution.stats.solver_calls;
-            }
+            let (times, captures, calls) = time_pawn_engine(&boards, engine)?;
             match &optimum {
                 Some(best) if *best != captures => {
                     return Err(BenchError::PawnEnginesDisagree(size))
@@ -640,6 +619,45 @@ pub fn run_pawns(seed: u64, tables: &mut Tables<'_>) -> Result<(), BenchError> {
         }
     }
     Ok(())
+}
+
+/// The median time to read each of `boards` (of side `size`) back from its
+/// text, which must give the board again.
+fn pawn_parse_median(
+    boards: &[postfacto::pawns::PawnBoard],
+    size: usize,
+) -> Result<Duration, BenchError> {
+    use postfacto::pawns::{format_pawn_boards, parse_pawn_boards};
+    let mut parse_times = Vec::new();
+    for board in boards {
+        let text = format_pawn_boards(std::slice::from_ref(board));
+        let started = Instant::now();
+        let parsed = parse_pawn_boards(&text)?;
+        parse_times.push(started.elapsed());
+        if parsed[0] != *board {
+            return Err(BenchError::PawnBoardDoesNotReadBack(size));
+        }
+    }
+    Ok(Summary::of(&parse_times).median)
+}
+
+/// `engine` on each of `boards`: the times, the captures of each board,
+/// and the solver calls in all.
+fn time_pawn_engine(
+    boards: &[postfacto::pawns::PawnBoard],
+    engine: postfacto::pawns::PawnEngine,
+) -> Result<(Vec<Duration>, Vec<usize>, usize), BenchError> {
+    let mut times = Vec::new();
+    let mut captures = Vec::new();
+    let mut calls = 0;
+    for board in boards {
+        let started = Instant::now();
+        let solution = postfacto::pawns::solve_pawns(board, engine)?;
+        times.push(started.elapsed());
+        captures.push(solution.captures.len());
+        calls += solution.stats.solver_calls;
+    }
+    Ok((times, captures, calls))
 }
 
 /// What `bench` was asked for, checked.
@@ -868,10 +886,18 @@ fn run_repair_games(
     seed: u64,
     tables: &mut Tables<'_>,
 ) -> Result<super::Status, super::Failure> {
+    let rows = time_repair_games(files, seed)?;
+    repair_games_table(&rows, seed, tables)
+}
+
+/// The rows of [`run_repair_games`], by rule set and mistakes made.
+type GameRows = std::collections::BTreeMap<(&'static str, usize), GameRow>;
+
+/// Repairs every game of `files` that replays with 1, 2 and 3 mistakes.
+fn time_repair_games(files: &[std::path::PathBuf], seed: u64) -> Result<GameRows, super::Failure> {
     use postfacto::archive::{reading, start_of, verify_games, Verdict, VerifyOptions};
     use postfacto::notation::games;
-    use std::collections::BTreeMap;
-    let mut rows: BTreeMap<(&'static str, usize), GameRow> = BTreeMap::new();
+    let mut rows = GameRows::new();
     for file in files {
         let input = super::input::read_input(Some(file))?;
         let text = input.pdn_text()?;
@@ -902,6 +928,15 @@ fn run_repair_games(
             }
         }
     }
+    Ok(rows)
+}
+
+/// The table of [`run_repair_games`].
+fn repair_games_table(
+    rows: &GameRows,
+    seed: u64,
+    tables: &mut Tables<'_>,
+) -> Result<super::Status, super::Failure> {
     let w = super::write_err;
     tables
         .section(
@@ -924,7 +959,7 @@ fn run_repair_games(
             ("undecided", 9),
         ])
         .map_err(w)?;
-    for ((rules, mistakes), row) in &rows {
+    for ((rules, mistakes), row) in rows {
         let s = Summary::of(&row.times);
         let ms = |d: Duration| Cell::Num(d.as_secs_f64() * 1000.0, 1);
         tables
