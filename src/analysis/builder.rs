@@ -95,7 +95,7 @@ impl Analysis {
     /// rules in conflict, else `engine_reason`) and the whole explanation.
     ///
     /// # Errors
-    /// [`SolveError::Internal`] when the formula has a model after all
+    /// [`SolveError::ImpossibleHasModel`] when the formula has a model after all
     /// (the engine named `engine` was wrong: a bug), or varisat fails.
     pub fn confirm_impossible(
         &self,
@@ -103,11 +103,9 @@ impl Analysis {
         engine_reason: Option<String>,
         engine: &str,
     ) -> Result<(String, Explanation), SolveError> {
-        let explanation = self.explain_impossible(record)?.ok_or_else(|| {
-            SolveError::Internal(format!(
-                "the {engine} engine found no start board, but the SAT formula has one"
-            ))
-        })?;
+        let explanation = self
+            .explain_impossible(record)?
+            .ok_or_else(|| SolveError::ImpossibleHasModel(engine.to_string()))?;
         let why = if explanation.groups.is_empty() && explanation.replayed.is_none() {
             engine_reason.unwrap_or_default()
         } else {

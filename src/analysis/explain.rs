@@ -348,48 +348,9 @@ impl Explanation {
             .filter(|g| !g.rule.is_fact())
             .chunk_by(|g| g.ply)
             .into_iter()
-            .map(|(_, groups)| {
-                let groups: Vec<&RuleGroup> = groups.collect();
-                let place = self.place(groups[0]);
-                // Plain requirements of one ply read best as one list.
-                let is_needs = |g: &&&RuleGroup| {
-                    g.note.is_none()
-                        && g.clauses.iter().all(|c| c.len() == 1)
-                        && !squares_of(g).is_empty()
-                };
-                let needs: Vec<Lit> = groups
-                    .iter()
-                    .filter(is_needs)
-                    .flat_map(|g| g.clauses.iter().map(|c| c[0]))
-                    .collect();
-                let mut what: Vec<String> = groups
-                    .iter()
-                    .filter(|g| !is_needs(g))
-                    .map(|g| match g.rule {
-                        crate::encode::Rule::NoJump { from, over, to } => format!(
-                            "makes a simple move, so {from}x{to} over {over} must not be open: {}",
-                            demand(g)
-                        ),
-                        _ => demand(g),
-                    })
-                    .collect();
-                if !needs.is_empty() {
-                    let words = conjunction_words_on(&needs, groups[0].topology);
-                    what.push(format!("needs {words}"));
-                }
-                format!("{place} {}", what.join("; "))
-            })
+            .map(|(_, groups)| self.ply_part(&groups.collect::<Vec<_>>()))
             .join("; but ");
-        let contested = self.contested_squares();
-        let over = if contested.is_empty() {
-            String::new()
-        } else {
-            format!(
-                " over square{} {}",
-                if contested.len() > 1 { "s" } else { "" },
-                contested.iter().join(", ")
-            )
-        };
+        let over = self.over_contested();
         if facts.is_empty() {
             return format!("{} conflict{over}: {parts}", self.plies());
         }
@@ -404,6 +365,49 @@ impl Explanation {
             format!("; but {parts}")
         };
         format!("{subject} conflict{over}: {}{rest}", facts.join("; "))
+    }
+
+    /// What the rules of one ply (`groups`, not empty) demand, after its place.
+    fn ply_part(&self, groups: &[&RuleGroup]) -> String {
+        let place = self.place(groups[0]);
+        // Plain requirements of one ply read best as one list.
+        let is_needs = |g: &&&RuleGroup| {
+            g.note.is_none() && g.clauses.iter().all(|c| c.len() == 1) && !squares_of(g).is_empty()
+        };
+        let needs: Vec<Lit> = groups
+            .iter()
+            .filter(is_needs)
+            .flat_map(|g| g.clauses.iter().map(|c| c[0]))
+            .collect();
+        let mut what: Vec<String> = groups
+            .iter()
+            .filter(|g| !is_needs(g))
+            .map(|g| match g.rule {
+                crate::encode::Rule::NoJump { from, over, to } => format!(
+                    "makes a simple move, so {from}x{to} over {over} must not be open: {}",
+                    demand(g)
+                ),
+                _ => demand(g),
+            })
+            .collect();
+        if !needs.is_empty() {
+            let words = conjunction_words_on(&needs, groups[0].topology);
+            what.push(format!("needs {words}"));
+        }
+        format!("{place} {}", what.join("; "))
+    }
+
+    /// " over squares 5, 9" for the squares the rules fight over, or nothing.
+    fn over_contested(&self) -> String {
+        let contested = self.contested_squares();
+        if contested.is_empty() {
+            return String::new();
+        }
+        format!(
+            " over square{} {}",
+            if contested.len() > 1 { "s" } else { "" },
+            contested.iter().join(", ")
+        )
     }
 
     /// Several lines, for `--explain`.

@@ -156,10 +156,7 @@ fn lower(
         assumptions.extend_from_slice(keep);
         match solve_refining(opt, formula, &assumptions, learned)? {
             Some(found) if count(&found) < count(&best) => best = found,
-            Some(_) => return Err(SolveError::Internal(
-                "a lower bound gave no lower count: the count does not read the totalizer's inputs"
-                    .into(),
-            )),
+            Some(_) => return Err(SolveError::BoundGaveNoLowerCount),
             None => break,
         }
     }

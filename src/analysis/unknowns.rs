@@ -89,11 +89,7 @@ pub fn forced_unknowns(
             .flat_map(|l| &l.moves)
             .find(|mv| mv.ply == ply)
             .and_then(|mv| mv.playing(&played))
-            .ok_or_else(|| {
-                SolveError::Internal(format!(
-                    "ply {ply}: the answer's move does not fit the formula"
-                ))
-            })?;
+            .ok_or(SolveError::MoveOutsideFormula(ply))?;
         for term in playing {
             if let Term::Lit(l) = term {
                 clause.push(!l);

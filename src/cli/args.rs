@@ -725,22 +725,34 @@ pub enum LimitArg {
     Time(std::time::Duration),
 }
 
+/// Why a `--limit` or `--time-limit` value is refused (clap prints it
+/// after the option's name).
+#[derive(Debug, thiserror::Error)]
+enum LimitError {
+    /// `...nodes` with no count before it.
+    #[error("'{0}' is not a node count (100000nodes)")]
+    NotANodeCount(String),
+    /// Neither plain seconds nor a number with a known unit.
+    #[error("'{0}' is not a time (plain seconds as 5 or 0.5, or 500ms, 2s, 1.5m, 1h)")]
+    NotATime(String),
+}
+
 /// A `--limit`: a time as `timeout` takes it, or for the DFS a number of
 /// start boards written `100000nodes`.
-fn parse_limit(text: &str) -> Result<LimitArg, String> {
+fn parse_limit(text: &str) -> Result<LimitArg, LimitError> {
     if let Some(count) = text.trim().strip_suffix("nodes") {
         return count
             .trim()
             .parse::<u64>()
             .map(LimitArg::Nodes)
-            .map_err(|_| format!("'{text}' is not a node count (100000nodes)"));
+            .map_err(|_| LimitError::NotANodeCount(text.to_string()));
     }
     parse_time_limit(text).map(LimitArg::Time)
 }
 
 /// A time as `timeout` takes it: plain seconds (`5`, `0.5`), or with a
 /// unit: `500ms`, `2s`, `1.5m`, `1h`.
-fn parse_time_limit(text: &str) -> Result<std::time::Duration, String> {
+fn parse_time_limit(text: &str) -> Result<std::time::Duration, LimitError> {
     let trimmed = text.trim();
     let (number, unit) = match trimmed.find(|c: char| c.is_ascii_alphabetic()) {
         Some(at) => trimmed.split_at(at),
@@ -758,9 +770,7 @@ fn parse_time_limit(text: &str) -> Result<std::time::Duration, String> {
         .ok()
         .filter(|n| n.is_finite() && *n >= 0.0 && seconds_per_unit.is_finite())
         .and_then(|n| std::time::Duration::try_from_secs_f64(n * seconds_per_unit).ok())
-        .ok_or_else(|| {
-            format!("'{text}' is not a time (plain seconds as 5 or 0.5, or 500ms, 2s, 1.5m, 1h)")
-        })
+        .ok_or_else(|| LimitError::NotATime(text.to_string()))
 }
 
 #[cfg(test)]
@@ -785,5 +795,14 @@ mod tests {
             Ok(LimitArg::Nodes(100000))
         ));
         assert!(matches!(parse_limit("3"), Ok(LimitArg::Time(_))));
+        let refused = |text| parse_limit(text).unwrap_err().to_string();
+        assert_eq!(
+            refused("xnodes"),
+            "'xnodes' is not a node count (100000nodes)"
+        );
+        assert_eq!(
+            refused("2x"),
+            "'2x' is not a time (plain seconds as 5 or 0.5, or 500ms, 2s, 1.5m, 1h)"
+        );
     }
 }

@@ -5,11 +5,86 @@ use std::time::{Duration, Instant};
 
 use postfacto::hard::hard_instance;
 
+use super::generate::GenerateError;
 use super::tables::{Cell, Tables};
 use super::timing::{micros, Summary};
 use postfacto::notation::Record;
 use postfacto::rules::Variant;
-use postfacto::solve::{solve_with, Engine, Limit, Outcome};
+use postfacto::solve::{solve_with, Engine, Limit, Outcome, SolveError};
+
+/// Why a bench table stopped: a record an engine should have solved and
+/// did not, engines that disagree, or output that could not be written.
+#[derive(Debug, thiserror::Error)]
+pub enum BenchError {
+    /// An engine failed (a bug, or a limit).
+    #[error(transparent)]
+    Solve(#[from] SolveError),
+    /// A generated record does not read back.
+    #[error(transparent)]
+    Parse(#[from] postfacto::notation::ParseRecordError),
+    /// An answer does not replay.
+    #[error(transparent)]
+    Replay(#[from] postfacto::replay::ReplayError),
+    /// A generated pawn board does not read back.
+    #[error(transparent)]
+    ParsePawns(#[from] postfacto::pawns::ParsePawnsError),
+    /// A pawn engine failed.
+    #[error(transparent)]
+    Pawns(#[from] postfacto::pawns::PawnsError),
+    /// The records could not be generated.
+    #[error(transparent)]
+    Generate(#[from] GenerateError),
+    /// A table or a temporary file could not be written.
+    #[error(transparent)]
+    Io(#[from] std::io::Error),
+    /// `--against`: the outside command failed (its harness's own words).
+    #[error("{0}")]
+    Against(String),
+    /// A generated fragment (of a legal game) came out impossible.
+    #[error("a generated fragment has no start board")]
+    NoStartBoard,
+    /// An answer printed as nothing.
+    #[error("an empty answer")]
+    EmptyAnswer,
+    /// An engine left some fragments of legal games unsolved.
+    #[error("{engine} engine solved only {solved} of {total} fragments")]
+    EngineMissed {
+        /// The engine's name.
+        engine: &'static str,
+        /// Fragments solved.
+        solved: usize,
+        /// Fragments in all.
+        total: usize,
+    },
+    /// The hard family is empty.
+    #[error("no hard member")]
+    NoHardMember,
+    /// The DFS did not solve a member of the hard family.
+    #[error("the DFS did not solve hard member {0}")]
+    DfsMissedHard(usize),
+    /// A damaged fragment of a legal game got no answer.
+    #[error("a damaged fragment of a legal game gave {outcome:?}:\n{record}")]
+    DamagedUnsolved {
+        /// What the engine gave.
+        outcome: Box<Result<Outcome, SolveError>>,
+        /// The damaged record.
+        record: Box<Record>,
+    },
+    /// A pawn board does not read back as written.
+    #[error("a {0} x {0} board does not read back")]
+    PawnBoardDoesNotReadBack(usize),
+    /// The pawn engines found different optima.
+    #[error("the engines disagree on a {0} x {0} board")]
+    PawnEnginesDisagree(usize),
+    /// A misread record has no repair within the edits made to it.
+    #[error("no repair within {edits} edits of\n{wrong}")]
+    NoRepair {
+        /// Edits allowed.
+        edits: usize,
+        /// The misread record.
+        wrong: Box<Record>,
+    },
+}
 
 /// Runs per engine per hard member (the table shows the median).
 const HARD_RUNS: usize = 11;
@@ -19,12 +94,12 @@ pub fn time_engine(
     records: &[Record],
     engine: Engine,
     variant: Variant,
-) -> Result<(Vec<Duration>, Vec<Outcome>), String> {
+) -> Result<(Vec<Duration>, Vec<Outcome>), BenchError> {
     let mut times = Vec::with_capacity(records.len());
     let mut outcomes = Vec::with_capacity(records.len());
     for record in records {
         let started = Instant::now();
-        let outcome = solve_with(record, engine, variant).map_err(|e| e.to_string())?;
+        let outcome = solve_with(record, engine, variant)?;
         times.push(started.elapsed());
         outcomes.push(outcome);
     }
@@ -37,20 +112,36 @@ pub fn time_engine(
 /// replay, forced blockers) is timed whole, and its two parts apart; records
 /// it does not settle take the full path (encode, lucky check or varisat,
 /// replay check), timed over those records only.
-fn stages(records: &[Record], variant: Variant, tables: &mut Tables<'_>) -> Result<(), String> {
-    use postfacto::encode::unit_facts;
-    use postfacto::notation::{parse_records_with, Answer};
-    use postfacto::replay::replay;
-    use postfacto::solve::{solve_by_unit_facts, solve_with, Engine, Outcome};
-    let rules = variant.rules();
-    // parse, shortcut, output, whole record; then unit facts, one replay
-    let mut times: [Vec<Duration>; 6] = Default::default();
-    let mut full_path = Vec::new();
+fn stages(records: &[Record], variant: Variant, tables: &mut Tables<'_>) -> Result<(), BenchError> {
+    let mut times = StageTimes::default();
     for record in records {
+        times.time(record, variant)?;
+    }
+    times.medians_note(tables)?;
+    times.full_path_note(records.len(), tables)
+}
+
+/// The times of [`stages`]: parse, shortcut, output, whole record, then
+/// the shortcut's parts (unit facts, one replay); and the full path of the
+/// records the shortcut does not settle.
+#[derive(Default)]
+struct StageTimes {
+    stage: [Vec<Duration>; 6],
+    full_path: Vec<Duration>,
+}
+
+impl StageTimes {
+    /// Times one record through every stage.
+    fn time(&mut self, record: &Record, variant: Variant) -> Result<(), BenchError> {
+        use postfacto::encode::unit_facts;
+        use postfacto::notation::{parse_records_with, Answer};
+        use postfacto::replay::replay;
+        use postfacto::solve::solve_by_unit_facts;
+        let times = &mut self.stage;
         let text = variant.write_record(record);
         let whole = Instant::now();
         let started = Instant::now();
-        let parsed = parse_records_with(&text, variant.geometry()).map_err(|e| e.to_string())?;
+        let parsed = parse_records_with(&text, variant.geometry())?;
         let record = &parsed[0];
         times[0].push(started.elapsed());
         let started = Instant::now();
@@ -60,12 +151,10 @@ fn stages(records: &[Record], variant: Variant, tables: &mut Tables<'_>) -> Resu
             Some(answer) => answer,
             None => {
                 let started = Instant::now();
-                let Outcome::Solved(solution) =
-                    solve_with(record, Engine::Sat, variant).map_err(|e| e.to_string())?
-                else {
-                    return Err("a generated fragment has no start board".into());
+                let Outcome::Solved(solution) = solve_with(record, Engine::Sat, variant)? else {
+                    return Err(BenchError::NoStartBoard);
                 };
-                full_path.push(started.elapsed());
+                self.full_path.push(started.elapsed());
                 solution.answer
             }
         };
@@ -74,7 +163,7 @@ fn stages(records: &[Record], variant: Variant, tables: &mut Tables<'_>) -> Resu
         times[2].push(started.elapsed());
         times[3].push(whole.elapsed());
         if printed.is_empty() {
-            return Err("an empty answer".into());
+            return Err(BenchError::EmptyAnswer);
         }
         // The shortcut's parts, for the table only.
         let started = Instant::now();
@@ -82,20 +171,22 @@ fn stages(records: &[Record], variant: Variant, tables: &mut Tables<'_>) -> Resu
         times[4].push(started.elapsed());
         let Answer { start, .. } = answer;
         let started = Instant::now();
-        replay(rules, &start, record).map_err(|e| e.to_string())?;
+        replay(variant.rules(), &start, record)?;
         times[5].push(started.elapsed());
         std::hint::black_box(facts);
+        Ok(())
     }
-    let median = |i: usize| Summary::of(&times[i]).median;
-    let full = if full_path.is_empty() {
-        "none".to_string()
-    } else {
-        format!("{} us median", micros(Summary::of(&full_path).median))
-    };
-    let w = |e: std::io::Error| e.to_string();
-    let us = |d: Duration| d.as_secs_f64() * 1e6;
-    tables
-        .note(
+
+    /// The median of stage `i`.
+    fn median(&self, i: usize) -> Duration {
+        Summary::of(&self.stage[i]).median
+    }
+
+    /// The note of every stage's median.
+    fn medians_note(&self, tables: &mut Tables<'_>) -> Result<(), BenchError> {
+        let median = |i: usize| self.median(i);
+        let us = |d: Duration| d.as_secs_f64() * 1e6;
+        tables.note(
             "sat_stages",
             &format!(
                 "sat stages, median us: parse {} | shortcut {} (unit facts {}, one replay {}) | output {} || whole record {} | floor (parse + one replay) {}",
@@ -115,25 +206,35 @@ fn stages(records: &[Record], variant: Variant, tables: &mut Tables<'_>) -> Resu
                 "output_us": us(median(2)),
                 "whole_record_us": us(median(3)),
             }),
-        )
-        .map_err(w)?;
-    let mean = Summary::of(&times[3]).total / records.len().max(1) as u32;
-    tables
-        .note(
+        )?;
+        Ok(())
+    }
+
+    /// The note of the full path, over the `records` records timed.
+    fn full_path_note(&self, records: usize, tables: &mut Tables<'_>) -> Result<(), BenchError> {
+        let full_path = &self.full_path;
+        let full = if full_path.is_empty() {
+            "none".to_string()
+        } else {
+            format!("{} us median", micros(Summary::of(full_path).median))
+        };
+        let us = |d: Duration| d.as_secs_f64() * 1e6;
+        let mean = Summary::of(&self.stage[3]).total / records.max(1) as u32;
+        tables.note(
             "full_path",
             &format!(
-                "full path (encode, lucky check or varisat, replay check) for the {} of {} records the shortcut does not settle: {full}; mean whole record {} us",
+                "full path (encode, lucky check or varisat, replay check) for the {} of {records} records the shortcut does not settle: {full}; mean whole record {} us",
                 full_path.len(),
-                records.len(),
                 micros(mean)
             ),
             serde_json::json!({
                 "records": full_path.len(),
-                "median_us": (!full_path.is_empty()).then(|| us(Summary::of(&full_path).median)),
+                "median_us": (!full_path.is_empty()).then(|| us(Summary::of(full_path).median)),
                 "mean_whole_record_us": us(mean),
             }),
-        )
-        .map_err(w)
+        )?;
+        Ok(())
+    }
 }
 
 /// `bench --against CMD`: the generated records written to one file, then
@@ -145,17 +246,17 @@ pub fn run_against(
     variant: Variant,
     command: &[String],
     tables: &mut Tables<'_>,
-) -> Result<bool, String> {
+) -> Result<bool, BenchError> {
     let records =
         super::generate::fragments(count, plies, seed, super::args::FromArg::Random, variant)?;
     let mut file = tempfile::Builder::new()
         .prefix("postfacto-bench-")
         .suffix(".in")
-        .tempfile()
-        .map_err(|e| e.to_string())?;
+        .tempfile()?;
     let text: String = records.iter().map(|r| variant.write_record(r)).collect();
-    file.write_all(text.as_bytes()).map_err(|e| e.to_string())?;
+    file.write_all(text.as_bytes())?;
     super::against::run(file.path(), &records, variant, command, tables)
+        .map_err(BenchError::Against)
 }
 
 /// `bench`'s main tables: both engines on `count` random fragments of
@@ -167,31 +268,10 @@ pub fn run(
     seed: u64,
     variant: Variant,
     tables: &mut Tables<'_>,
-) -> Result<(), String> {
-    let w = |e: std::io::Error| e.to_string();
+) -> Result<(), BenchError> {
     let records =
         super::generate::fragments(count, plies, seed, super::args::FromArg::Random, variant)?;
-    tables
-        .section(
-            "engines",
-            &format!(
-                "{count} random {} fragments of {plies} moves, seed {seed}",
-                variant.name()
-            ),
-        )
-        .map_err(w)?;
-    tables
-        .columns(&[
-            ("engine", 8),
-            ("median_us", 10),
-            ("p90_us", 10),
-            ("p99_us", 10),
-            ("max_us", 10),
-            ("inst_per_s", 12),
-            ("vars", 8),
-            ("clauses", 8),
-        ])
-        .map_err(w)?;
+    engines_header(count, plies, seed, variant, tables)?;
     let mut medians = Vec::new();
     let (mut shortcut, mut lucky) = (0, 0);
     let engines = if variant.has_dfs() {
@@ -200,67 +280,20 @@ pub fn run(
         vec![Engine::Sat]
     };
     for &engine in &engines {
-        let (times, outcomes) = time_engine(&records, engine, variant)?;
-        let solved = outcomes
-            .iter()
-            .filter(|o| matches!(o, Outcome::Solved(_)))
-            .count();
-        if solved != records.len() {
-            return Err(format!(
-                "{} engine solved only {solved} of {} fragments",
-                engine.name(),
-                records.len()
-            ));
-        }
-        let (vars, clauses) = outcomes.iter().fold((0, 0), |(v, c), o| match o {
-            Outcome::Solved(s) => (v + s.stats.vars, c + s.stats.clauses),
-            _ => (v, c),
-        });
-        let s = Summary::of(&times);
-        medians.push(s.median);
-        tables
-            .row(&[
-                Cell::Text(engine.name().to_string()),
-                Cell::micros(s.median),
-                Cell::micros(s.p90),
-                Cell::micros(s.p99),
-                Cell::micros(s.max),
-                Cell::Num(records.len() as f64 / s.total.as_secs_f64(), 0),
-                Cell::Int(vars / records.len()),
-                Cell::Int(clauses / records.len()),
-            ])
-            .map_err(w)?;
+        let (median, outcomes) = engine_row(&records, engine, variant, tables)?;
+        medians.push(median);
         if engine == Engine::Sat {
-            let count = |test: fn(&postfacto::solve::SolveStats) -> bool| {
-                outcomes
-                    .iter()
-                    .filter(|o| matches!(o, Outcome::Solved(s) if test(&s.stats)))
-                    .count()
-            };
-            shortcut = count(|s| s.shortcut);
-            lucky = count(|s| s.lucky && !s.shortcut);
+            (shortcut, lucky) = sat_answer_sources(&outcomes);
         }
     }
-    let varisat = records.len() - shortcut - lucky;
-    tables
-        .note(
-            "sat_answers",
-            &format!(
-                "sat answers: {shortcut} of {} from the unit facts (no formula built), {lucky} from the lucky check, {varisat} from varisat",
-                records.len(),
-            ),
-            serde_json::json!({"unit_facts": shortcut, "lucky": lucky, "varisat": varisat, "records": records.len()}),
-        )
-        .map_err(w)?;
+    sat_answers_note(records.len(), shortcut, lucky, tables)?;
     if let [sat, dfs] = medians[..] {
         let ratio = sat.as_secs_f64() / dfs.as_secs_f64();
-        tables
-            .note(
-                "sat_dfs_ratio",
-                &format!("sat/dfs ratio of medians: {ratio:.2}"),
-                serde_json::json!({"sat_dfs_ratio": (ratio * 100.0).round() / 100.0}),
-            )
-            .map_err(w)?;
+        tables.note(
+            "sat_dfs_ratio",
+            &format!("sat/dfs ratio of medians: {ratio:.2}"),
+            serde_json::json!({"sat_dfs_ratio": (ratio * 100.0).round() / 100.0}),
+        )?;
     }
     stages(&records, variant, tables)?;
     damaged(&records, variant, seed, tables)?;
@@ -270,23 +303,114 @@ pub fn run(
     hard_family(tables)
 }
 
+/// The engines table's section line and columns.
+fn engines_header(
+    count: usize,
+    plies: usize,
+    seed: u64,
+    variant: Variant,
+    tables: &mut Tables<'_>,
+) -> Result<(), BenchError> {
+    tables.section(
+        "engines",
+        &format!(
+            "{count} random {} fragments of {plies} moves, seed {seed}",
+            variant.name()
+        ),
+    )?;
+    tables.columns(&[
+        ("engine", 8),
+        ("median_us", 10),
+        ("p90_us", 10),
+        ("p99_us", 10),
+        ("max_us", 10),
+        ("inst_per_s", 12),
+        ("vars", 8),
+        ("clauses", 8),
+    ])?;
+    Ok(())
+}
+
+/// Times `engine` on every record, which it must all solve, and writes its
+/// row; gives its median and its outcomes.
+fn engine_row(
+    records: &[Record],
+    engine: Engine,
+    variant: Variant,
+    tables: &mut Tables<'_>,
+) -> Result<(Duration, Vec<Outcome>), BenchError> {
+    let (times, outcomes) = time_engine(records, engine, variant)?;
+    let solved = outcomes
+        .iter()
+        .filter(|o| matches!(o, Outcome::Solved(_)))
+        .count();
+    if solved != records.len() {
+        return Err(BenchError::EngineMissed {
+            engine: engine.name(),
+            solved,
+            total: records.len(),
+        });
+    }
+    let (vars, clauses) = outcomes.iter().fold((0, 0), |(v, c), o| match o {
+        Outcome::Solved(s) => (v + s.stats.vars, c + s.stats.clauses),
+        _ => (v, c),
+    });
+    let s = Summary::of(&times);
+    tables.row(&[
+        Cell::Text(engine.name().to_string()),
+        Cell::micros(s.median),
+        Cell::micros(s.p90),
+        Cell::micros(s.p99),
+        Cell::micros(s.max),
+        Cell::Num(records.len() as f64 / s.total.as_secs_f64(), 0),
+        Cell::Int(vars / records.len()),
+        Cell::Int(clauses / records.len()),
+    ])?;
+    Ok((s.median, outcomes))
+}
+
+/// How many SAT answers came from the unit facts, and how many more from
+/// the lucky check.
+fn sat_answer_sources(outcomes: &[Outcome]) -> (usize, usize) {
+    let count = |test: fn(&postfacto::solve::SolveStats) -> bool| {
+        outcomes
+            .iter()
+            .filter(|o| matches!(o, Outcome::Solved(s) if test(&s.stats)))
+            .count()
+    };
+    (count(|s| s.shortcut), count(|s| s.lucky && !s.shortcut))
+}
+
+/// The note of where the SAT engine's `records` answers came from.
+fn sat_answers_note(
+    records: usize,
+    shortcut: usize,
+    lucky: usize,
+    tables: &mut Tables<'_>,
+) -> Result<(), BenchError> {
+    let varisat = records - shortcut - lucky;
+    tables.note(
+        "sat_answers",
+        &format!(
+            "sat answers: {shortcut} of {records} from the unit facts (no formula built), {lucky} from the lucky check, {varisat} from varisat",
+        ),
+        serde_json::json!({"unit_facts": shortcut, "lucky": lucky, "varisat": varisat, "records": records}),
+    )?;
+    Ok(())
+}
+
 /// The hard family (`docs/hard-instances.md`): both engines on each
 /// member, then the longest member 20 times over as one batch.
-fn hard_family(tables: &mut Tables<'_>) -> Result<(), String> {
-    let w = |e: std::io::Error| e.to_string();
-    tables
-        .section("hard", "hard family (docs/hard-instances.md)")
-        .map_err(w)?;
-    tables
-        .columns(&[
-            ("K", 3),
-            ("moves", 5),
-            ("sat_us", 10),
-            ("dfs_us", 10),
-            ("dfs_nodes", 10),
-            ("dfs/sat", 8),
-        ])
-        .map_err(w)?;
+fn hard_family(tables: &mut Tables<'_>) -> Result<(), BenchError> {
+    tables.section("hard", "hard family (docs/hard-instances.md)")?;
+    tables.columns(&[
+        ("K", 3),
+        ("moves", 5),
+        ("sat_us", 10),
+        ("dfs_us", 10),
+        ("dfs_nodes", 10),
+        ("dfs/sat", 8),
+    ])?;
     for k in 1.. {
         let Some(record) = hard_instance(k) else {
             break;
@@ -298,28 +422,26 @@ fn hard_family(tables: &mut Tables<'_>) -> Result<(), String> {
             time_engine(&runs, Engine::Dfs(Limit::default()), Variant::English)?;
         let nodes = match &outcomes[0] {
             Outcome::Solved(s) => s.stats.nodes,
-            _ => return Err(format!("the DFS did not solve hard member {k}")),
+            _ => return Err(BenchError::DfsMissedHard(k)),
         };
         let (sat, dfs) = (
             Summary::of(&sat_times).median,
             Summary::of(&dfs_times).median,
         );
-        tables
-            .row(&[
-                Cell::Int(k),
-                Cell::Int(record.moves.len()),
-                Cell::micros(sat),
-                Cell::micros(dfs),
-                Cell::Int(usize::try_from(nodes).unwrap_or(usize::MAX)),
-                Cell::Num(dfs.as_secs_f64() / sat.as_secs_f64(), 1),
-            ])
-            .map_err(w)?;
+        tables.row(&[
+            Cell::Int(k),
+            Cell::Int(record.moves.len()),
+            Cell::micros(sat),
+            Cell::micros(dfs),
+            Cell::Int(usize::try_from(nodes).unwrap_or(usize::MAX)),
+            Cell::Num(dfs.as_secs_f64() / sat.as_secs_f64(), 1),
+        ])?;
     }
     // The hardest member 20 times over, as one batch: time per record.
     let hardest = (1..)
         .map_while(hard_instance)
         .max_by_key(|r| r.moves.len())
-        .ok_or("no hard member")?;
+        .ok_or(BenchError::NoHardMember)?;
     let batch = vec![hardest; 20];
     let mut per_record = Vec::new();
     for engine in [Engine::Sat, Engine::Dfs(Limit::default())] {
@@ -339,7 +461,7 @@ fn hard_family(tables: &mut Tables<'_>) -> Result<(), String> {
                 "dfs_us": per_record[1].as_secs_f64() * 1e6,
             }),
         )
-        .map_err(w)
+        .map_err(BenchError::Io)
 }
 
 /// Records per row of the damaged-records table (each takes milliseconds).
@@ -355,30 +477,25 @@ fn damaged(
     variant: Variant,
     seed: u64,
     tables: &mut Tables<'_>,
-) -> Result<(), String> {
+) -> Result<(), BenchError> {
     use postfacto::random::{damage, Damage, Rng};
-    let w = |e: std::io::Error| e.to_string();
     let records = &records[..records.len().min(DAMAGED_RECORDS)];
-    tables
-        .section(
-            "damaged",
-            &format!(
-                "damaged records: the first {} fragments with unknown moves ('?'), sat engine",
-                records.len()
-            ),
-        )
-        .map_err(w)?;
-    tables
-        .columns(&[
-            ("unknown", 8),
-            ("median_us", 10),
-            ("p90_us", 10),
-            ("max_us", 10),
-            ("solved", 8),
-            ("vars", 8),
-            ("clauses", 9),
-        ])
-        .map_err(w)?;
+    tables.section(
+        "damaged",
+        &format!(
+            "damaged records: the first {} fragments with unknown moves ('?'), sat engine",
+            records.len()
+        ),
+    )?;
+    tables.columns(&[
+        ("unknown", 8),
+        ("median_us", 10),
+        ("p90_us", 10),
+        ("max_us", 10),
+        ("solved", 8),
+        ("vars", 8),
+        ("clauses", 9),
+    ])?;
     for unknown_moves in [0, 1, 5, 20] {
         let mut rng = Rng::new(seed ^ 0xDA3A_6ED0);
         let spoilt: Vec<Record> = records
@@ -403,25 +520,24 @@ fn damaged(
                     clauses += s.stats.clauses;
                 }
                 other => {
-                    return Err(format!(
-                        "a damaged fragment of a legal game gave {other:?}:\n{record}"
-                    ))
+                    return Err(BenchError::DamagedUnsolved {
+                        outcome: Box::new(other),
+                        record: Box::new(record.clone()),
+                    })
                 }
             }
         }
         let s = Summary::of(&times);
         let per = solved.max(1);
-        tables
-            .row(&[
-                Cell::Int(unknown_moves),
-                Cell::micros(s.median),
-                Cell::micros(s.p90),
-                Cell::micros(s.max),
-                Cell::Int(solved),
-                Cell::Int(vars / per),
-                Cell::Int(clauses / per),
-            ])
-            .map_err(w)?;
+        tables.row(&[
+            Cell::Int(unknown_moves),
+            Cell::micros(s.median),
+            Cell::micros(s.p90),
+            Cell::micros(s.max),
+            Cell::Int(solved),
+            Cell::Int(vars / per),
+            Cell::Int(clauses / per),
+        ])?;
     }
     Ok(())
 }
@@ -445,49 +561,32 @@ const PAWN_BOARDS: [(usize, usize, u32); 8] = [
 /// `bench --pawns`: both pawn engines on random boards. The
 /// engines must agree on every board's optimum; times are whole solves
 /// (roles, engine, ordering and the replay check), parse times separate.
-pub fn run_pawns(seed: u64, tables: &mut Tables<'_>) -> Result<(), String> {
-    use postfacto::pawns::{
-        format_pawn_boards, parse_pawn_boards, solve_pawns, PawnBoard, PawnEngine,
-    };
+pub fn run_pawns(seed: u64, tables: &mut Tables<'_>) -> Result<(), BenchError> {
+    use postfacto::pawns::{PawnBoard, PawnEngine};
     use postfacto::random::Rng;
-    let w = |e: std::io::Error| e.to_string();
-    tables
-        .section(
-            "pawns",
-            &format!("pawn puzzle: random N x N boards, seed {seed}"),
-        )
-        .map_err(w)?;
-    tables
-        .columns(&[
-            ("N", 5),
-            ("pct", 4),
-            ("boards", 6),
-            ("pawns", 8),
-            ("captures", 9),
-            ("parse_ms", 9),
-            ("engine", 9),
-            ("median_ms", 10),
-            ("max_ms", 10),
-            ("boards_per_s", 12),
-            ("sat_calls", 10),
-        ])
-        .map_err(w)?;
+    tables.section(
+        "pawns",
+        &format!("pawn puzzle: random N x N boards, seed {seed}"),
+    )?;
+    tables.columns(&[
+        ("N", 5),
+        ("pct", 4),
+        ("boards", 6),
+        ("pawns", 8),
+        ("captures", 9),
+        ("parse_ms", 9),
+        ("engine", 9),
+        ("median_ms", 10),
+        ("max_ms", 10),
+        ("boards_per_s", 12),
+        ("sat_calls", 10),
+    ])?;
     let mut rng = Rng::new(seed);
     for (size, count, percent) in PAWN_BOARDS {
         let boards: Vec<PawnBoard> = (0..count)
             .map(|_| PawnBoard::random(size, percent, &mut rng))
             .collect();
-        let mut parse_times = Vec::new();
-        for board in &boards {
-            let text = format_pawn_boards(std::slice::from_ref(board));
-            let started = Instant::now();
-            let parsed = parse_pawn_boards(&text).map_err(|e| e.to_string())?;
-            parse_times.push(started.elapsed());
-            if parsed[0] != *board {
-                return Err(format!("a {size} x {size} board does not read back"));
-            }
-        }
-        let parse = Summary::of(&parse_times).median;
+        let parse = pawn_parse_median(&boards, size)?;
         let pawns = boards.iter().map(PawnBoard::pawn_count).sum::<usize>() / count;
         let mut optimum: Option<Vec<usize>> = None;
         let engines: &[PawnEngine] = if percent > 60 && size > 100 {
@@ -496,41 +595,69 @@ pub fn run_pawns(seed: u64, tables: &mut Tables<'_>) -> Result<(), String> {
             &[PawnEngine::Matching, PawnEngine::Sat]
         };
         for &engine in engines {
-            let mut times = Vec::new();
-            let mut captures = Vec::new();
-            let mut calls = 0;
-            for board in &boards {
-                let started = Instant::now();
-                let solution = solve_pawns(board, engine).map_err(|e| e.to_string())?;
-                times.push(started.elapsed());
-                captures.push(solution.captures.len());
-                calls += solution.stats.solver_calls;
-            }
+            let (times, captures, calls) = time_pawn_engine(&boards, engine)?;
             match &optimum {
                 Some(best) if *best != captures => {
-                    return Err(format!("the engines disagree on a {size} x {size} board"))
+                    return Err(BenchError::PawnEnginesDisagree(size))
                 }
                 _ => optimum = Some(captures.clone()),
             }
             let s = Summary::of(&times);
-            tables
-                .row(&[
-                    Cell::Int(size),
-                    Cell::Int(percent as usize),
-                    Cell::Int(count),
-                    Cell::Int(pawns),
-                    Cell::Int(captures.iter().sum::<usize>() / count),
-                    Cell::millis(parse),
-                    Cell::Text(engine.name().to_string()),
-                    Cell::millis(s.median),
-                    Cell::millis(s.max),
-                    Cell::Num(count as f64 / s.total.as_secs_f64(), 1),
-                    Cell::Int(calls / count),
-                ])
-                .map_err(w)?;
+            tables.row(&[
+                Cell::Int(size),
+                Cell::Int(percent as usize),
+                Cell::Int(count),
+                Cell::Int(pawns),
+                Cell::Int(captures.iter().sum::<usize>() / count),
+                Cell::millis(parse),
+                Cell::Text(engine.name().to_string()),
+                Cell::millis(s.median),
+                Cell::millis(s.max),
+                Cell::Num(count as f64 / s.total.as_secs_f64(), 1),
+                Cell::Int(calls / count),
+            ])?;
         }
     }
     Ok(())
+}
+
+/// The median time to read each of `boards` (of side `size`) back from its
+/// text, which must give the board again.
+fn pawn_parse_median(
+    boards: &[postfacto::pawns::PawnBoard],
+    size: usize,
+) -> Result<Duration, BenchError> {
+    use postfacto::pawns::{format_pawn_boards, parse_pawn_boards};
+    let mut parse_times = Vec::new();
+    for board in boards {
+        let text = format_pawn_boards(std::slice::from_ref(board));
+        let started = Instant::now();
+        let parsed = parse_pawn_boards(&text)?;
+        parse_times.push(started.elapsed());
+        if parsed[0] != *board {
+            return Err(BenchError::PawnBoardDoesNotReadBack(size));
+        }
+    }
+    Ok(Summary::of(&parse_times).median)
+}
+
+/// `engine` on each of `boards`: the times, the captures of each board,
+/// and the solver calls in all.
+fn time_pawn_engine(
+    boards: &[postfacto::pawns::PawnBoard],
+    engine: postfacto::pawns::PawnEngine,
+) -> Result<(Vec<Duration>, Vec<usize>, usize), BenchError> {
+    let mut times = Vec::new();
+    let mut captures = Vec::new();
+    let mut calls = 0;
+    for board in boards {
+        let started = Instant::now();
+        let solution = postfacto::pawns::solve_pawns(board, engine)?;
+        times.push(started.elapsed());
+        captures.push(solution.captures.len());
+        calls += solution.stats.solver_calls;
+    }
+    Ok((times, captures, calls))
 }
 
 /// What `bench` was asked for, checked.
@@ -629,14 +756,14 @@ impl Request {
         match self {
             Request::Pawns { seed } => run_pawns(seed, tables)
                 .map(|()| Status::Ok)
-                .map_err(|e| fail(Status::Internal, e)),
+                .map_err(|e| fail(Status::Internal, e.to_string())),
             Request::Repair {
                 count,
                 seed,
                 variant,
             } => run_repair(count, seed, variant, tables)
                 .map(|()| Status::Ok)
-                .map_err(|e| fail(Status::Internal, e)),
+                .map_err(|e| fail(Status::Internal, e.to_string())),
             Request::RepairGames { files, seed } => run_repair_games(&files, seed, tables),
             Request::Reach {
                 files,
@@ -654,7 +781,7 @@ impl Request {
                 against: Some(command),
             } => run_against(count, plies, seed, variant, &command, tables)
                 .map(|passed| if passed { Status::Ok } else { Status::Rejected })
-                .map_err(|e| fail(Status::BadInput, e)),
+                .map_err(|e| fail(Status::BadInput, e.to_string())),
             Request::Fragments {
                 count,
                 plies,
@@ -663,7 +790,7 @@ impl Request {
                 against: None,
             } => run(count, plies, seed, variant, tables)
                 .map(|()| Status::Ok)
-                .map_err(|e| fail(Status::Internal, e)),
+                .map_err(|e| fail(Status::Internal, e.to_string())),
         }
     }
 }
@@ -682,30 +809,25 @@ fn run_repair(
     seed: u64,
     variant: Variant,
     tables: &mut Tables<'_>,
-) -> Result<(), String> {
+) -> Result<(), BenchError> {
     use postfacto::analysis::{Analysis, RepairOptions, RepairOutcome};
     use postfacto::random::Rng;
-    let w = |e: std::io::Error| e.to_string();
-    tables
-        .section(
-            "repair",
-            &format!(
-                "--repair on {count} random {} fragments per row, seed {seed}: squares misread",
-                variant.name()
-            ),
-        )
-        .map_err(w)?;
-    tables
-        .columns(&[
-            ("plies", 6),
-            ("edits", 6),
-            ("median_ms", 10),
-            ("p90_ms", 10),
-            ("max_ms", 10),
-            ("repaired", 9),
-            ("fewer", 7),
-        ])
-        .map_err(w)?;
+    tables.section(
+        "repair",
+        &format!(
+            "--repair on {count} random {} fragments per row, seed {seed}: squares misread",
+            variant.name()
+        ),
+    )?;
+    tables.columns(&[
+        ("plies", 6),
+        ("edits", 6),
+        ("median_ms", 10),
+        ("p90_ms", 10),
+        ("max_ms", 10),
+        ("repaired", 9),
+        ("fewer", 7),
+    ])?;
     for plies in [20, 50, 100] {
         let records =
             super::generate::fragments(count, plies, seed, super::args::FromArg::Random, variant)?;
@@ -719,9 +841,7 @@ fn run_repair(
                     ..RepairOptions::default()
                 };
                 let started = Instant::now();
-                let outcome = Analysis::new(variant)
-                    .repair(&wrong, options, &mut |_| {})
-                    .map_err(|e| e.to_string())?;
+                let outcome = Analysis::new(variant).repair(&wrong, options, &mut |_| {})?;
                 times.push(started.elapsed());
                 match outcome {
                     RepairOutcome::Repaired(found) => {
@@ -730,23 +850,24 @@ fn run_repair(
                     }
                     RepairOutcome::NotNeeded(_) => fewer += 1,
                     RepairOutcome::NoneWithin(_) | RepairOutcome::Undecided { .. } => {
-                        return Err(format!("no repair within {edits} edits of\n{wrong}"))
+                        return Err(BenchError::NoRepair {
+                            edits,
+                            wrong: Box::new(wrong),
+                        })
                     }
                 }
             }
             let s = Summary::of(&times);
             let ms = |d: Duration| Cell::Num(d.as_secs_f64() * 1000.0, 1);
-            tables
-                .row(&[
-                    Cell::Int(plies),
-                    Cell::Int(edits),
-                    ms(s.median),
-                    ms(s.p90),
-                    ms(s.max),
-                    Cell::Int(repaired),
-                    Cell::Int(fewer),
-                ])
-                .map_err(w)?;
+            tables.row(&[
+                Cell::Int(plies),
+                Cell::Int(edits),
+                ms(s.median),
+                ms(s.p90),
+                ms(s.max),
+                Cell::Int(repaired),
+                Cell::Int(fewer),
+            ])?;
         }
     }
     Ok(())
@@ -764,10 +885,18 @@ fn run_repair_games(
     seed: u64,
     tables: &mut Tables<'_>,
 ) -> Result<super::Status, super::Failure> {
+    let rows = time_repair_games(files, seed)?;
+    repair_games_table(&rows, seed, tables)
+}
+
+/// The rows of [`run_repair_games`], by rule set and mistakes made.
+type GameRows = std::collections::BTreeMap<(&'static str, usize), GameRow>;
+
+/// Repairs every game of `files` that replays with 1, 2 and 3 mistakes.
+fn time_repair_games(files: &[std::path::PathBuf], seed: u64) -> Result<GameRows, super::Failure> {
     use postfacto::archive::{reading, start_of, verify_games, Verdict, VerifyOptions};
     use postfacto::notation::games;
-    use std::collections::BTreeMap;
-    let mut rows: BTreeMap<(&'static str, usize), GameRow> = BTreeMap::new();
+    let mut rows = GameRows::new();
     for file in files {
         let input = super::input::read_input(Some(file))?;
         let text = input.pdn_text()?;
@@ -794,10 +923,19 @@ fn run_repair_games(
                 };
                 let row = rows.entry((variant.name(), mistakes)).or_default();
                 row.time(&wrong, variant, start, mistakes)
-                    .map_err(|e| super::fail(super::Status::Internal, e))?;
+                    .map_err(|e| super::fail(super::Status::Internal, e.to_string()))?;
             }
         }
     }
+    Ok(rows)
+}
+
+/// The table of [`run_repair_games`].
+fn repair_games_table(
+    rows: &GameRows,
+    seed: u64,
+    tables: &mut Tables<'_>,
+) -> Result<super::Status, super::Failure> {
     let w = super::write_err;
     tables
         .section(
@@ -820,7 +958,7 @@ fn run_repair_games(
             ("undecided", 9),
         ])
         .map_err(w)?;
-    for ((rules, mistakes), row) in &rows {
+    for ((rules, mistakes), row) in rows {
         let s = Summary::of(&row.times);
         let ms = |d: Duration| Cell::Num(d.as_secs_f64() * 1000.0, 1);
         tables
@@ -878,7 +1016,7 @@ impl GameRow {
         variant: Variant,
         start: postfacto::board::Board,
         mistakes: usize,
-    ) -> Result<(), String> {
+    ) -> Result<(), BenchError> {
         use postfacto::analysis::{Analysis, RepairOptions, RepairOutcome};
         use postfacto::board::PartialBoard;
         use postfacto::encode::BoardFacts;
@@ -896,8 +1034,7 @@ impl GameRow {
         };
         let outcome = Analysis::new(variant)
             .facts(known)
-            .repair(wrong, options, &mut |_| {})
-            .map_err(|e| e.to_string())?;
+            .repair(wrong, options, &mut |_| {})?;
         self.times.push(started.elapsed());
         match outcome {
             RepairOutcome::Repaired(found) => {
@@ -907,7 +1044,10 @@ impl GameRow {
             RepairOutcome::NotNeeded(_) => self.fewer += 1,
             RepairOutcome::Undecided { .. } => self.undecided += 1,
             RepairOutcome::NoneWithin(_) => {
-                return Err(format!("no repair within 3 edits of\n{wrong}"))
+                return Err(BenchError::NoRepair {
+                    edits: 3,
+                    wrong: Box::new(wrong.clone()),
+                })
             }
         }
         Ok(())

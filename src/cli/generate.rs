@@ -1,7 +1,7 @@
 //! `postfacto generate`: instances for tests, benchmarks and `compare`.
 
 use std::io::Write;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use postfacto::hard::{hard_instance, largest_k, search, Shuttles, MAX_K};
 use postfacto::notation::Record;
@@ -10,6 +10,76 @@ use postfacto::rules::Variant;
 
 use super::args::FromArg;
 
+/// Why `generate` (or a bench table that generates) wrote nothing, or not all.
+#[derive(Debug, thiserror::Error)]
+pub enum GenerateError {
+    /// Too many random games ended before `plies` moves.
+    #[error("could not find {count} games of {plies} moves (games end too early)")]
+    GamesEndTooEarly {
+        /// Records asked for.
+        count: usize,
+        /// Moves each.
+        plies: usize,
+    },
+    /// `--hard 0`.
+    #[error("--hard needs K >= 1")]
+    HardNeedsK,
+    /// `--hard K` past the stored family.
+    #[error("the hard family has no member with K = {k} (the largest is {largest})")]
+    NoHardMember {
+        /// The K asked for.
+        k: usize,
+        /// The largest stored.
+        largest: usize,
+    },
+    /// `--beam` over [`MAX_BEAM`].
+    #[error("--beam is at most {}", MAX_BEAM)]
+    BeamTooWide,
+    /// `--beam 0`.
+    #[error("--beam must be at least 1")]
+    BeamEmpty,
+    /// `--pawns N` over [`MAX_PAWN_BOARD`].
+    #[error("--pawns {size}: at most {}", MAX_PAWN_BOARD)]
+    PawnBoardTooBig {
+        /// The side asked for.
+        size: usize,
+    },
+    /// All boards together over [`MAX_PAWN_SQUARES`].
+    #[error(
+        "--pawns {size} --count {count}: at most {} squares in all",
+        MAX_PAWN_SQUARES
+    )]
+    TooManyPawnSquares {
+        /// The side asked for.
+        size: usize,
+        /// The boards asked for.
+        count: usize,
+    },
+    /// Standard output could not be written.
+    #[error("{0}")]
+    Write(std::io::Error),
+    /// A file or folder of `--out` could not be made, read or removed.
+    #[error("cannot {action} '{}': {source}", path.display())]
+    File {
+        /// "create", "write", "read" or "remove".
+        action: &'static str,
+        /// The file or folder.
+        path: PathBuf,
+        /// The operating system's reason.
+        source: std::io::Error,
+    },
+}
+
+/// A [`GenerateError::File`] maker for `action` on `path`.
+fn file_error(action: &'static str, path: &Path) -> impl FnOnce(std::io::Error) -> GenerateError {
+    let path = path.to_path_buf();
+    move |source| GenerateError::File {
+        action,
+        path,
+        source,
+    }
+}
+
 /// `count` seeded fragments of exactly `plies` moves (fewer only if games keep ending early).
 pub fn fragments(
     count: usize,
@@ -17,7 +87,7 @@ pub fn fragments(
     seed: u64,
     from: FromArg,
     variant: Variant,
-) -> Result<Vec<Record>, String> {
+) -> Result<Vec<Record>, GenerateError> {
     let rules = variant.rules();
     let mut rng = Rng::new(seed);
     let mut out = Vec::with_capacity(count.min(1 << 16));
@@ -25,9 +95,7 @@ pub fn fragments(
     while out.len() < count {
         attempts += 1;
         if attempts > 1000 + 100 * count {
-            return Err(format!(
-                "could not find {count} games of {plies} moves (games end too early)"
-            ));
+            return Err(GenerateError::GamesEndTooEarly { count, plies });
         }
         let lead = rng.below(20);
         let found = match from {
@@ -55,26 +123,24 @@ pub fn damaged(records: Vec<Record>, seed: u64, damage: postfacto::random::Damag
 }
 
 pub fn run(
-    records: Result<Vec<Record>, String>,
+    records: Result<Vec<Record>, GenerateError>,
     variant: Variant,
     out_dir: Option<&Path>,
     out: &mut impl Write,
-) -> Result<(), String> {
+) -> Result<(), GenerateError> {
     let records = records?;
     let text = |r: &Record| variant.write_record(r);
     match out_dir {
         None => {
             for record in &records {
-                write!(out, "{}", text(record)).map_err(|e| e.to_string())?;
+                write!(out, "{}", text(record)).map_err(GenerateError::Write)?;
             }
         }
         Some(dir) => {
-            std::fs::create_dir_all(dir)
-                .map_err(|e| format!("cannot create '{}': {e}", dir.display()))?;
+            std::fs::create_dir_all(dir).map_err(file_error("create", dir))?;
             for (i, record) in records.iter().enumerate() {
                 let file = dir.join(format!("{:04}.in", i + 1));
-                std::fs::write(&file, text(record))
-                    .map_err(|e| format!("cannot write '{}': {e}", file.display()))?;
+                std::fs::write(&file, text(record)).map_err(file_error("write", &file))?;
             }
             remove_stale(dir, records.len())?;
         }
@@ -85,9 +151,8 @@ pub fn run(
 /// Removes the `NNNN.in` files an earlier, larger `generate --out` left in
 /// `dir` past the `count` just written: the folder holds this batch only.
 /// Other files are not touched.
-fn remove_stale(dir: &Path, count: usize) -> Result<(), String> {
-    let entries =
-        std::fs::read_dir(dir).map_err(|e| format!("cannot read '{}': {e}", dir.display()))?;
+fn remove_stale(dir: &Path, count: usize) -> Result<(), GenerateError> {
+    let entries = std::fs::read_dir(dir).map_err(file_error("read", dir))?;
     for entry in entries.flatten() {
         let name = entry.file_name();
         let name = name.to_string_lossy();
@@ -96,23 +161,23 @@ fn remove_stale(dir: &Path, count: usize) -> Result<(), String> {
             .filter(|n| n.len() >= 4 && n.bytes().all(|b| b.is_ascii_digit()))
             .and_then(|n| n.parse::<usize>().ok());
         if number.is_some_and(|n| n > count) {
-            std::fs::remove_file(entry.path())
-                .map_err(|e| format!("cannot remove '{}': {e}", entry.path().display()))?;
+            let path = entry.path();
+            std::fs::remove_file(&path).map_err(file_error("remove", &path))?;
         }
     }
     Ok(())
 }
 
-pub fn hard(k: usize) -> Result<Vec<Record>, String> {
+pub fn hard(k: usize) -> Result<Vec<Record>, GenerateError> {
     if k == 0 {
-        return Err("--hard needs K >= 1".into());
+        return Err(GenerateError::HardNeedsK);
     }
-    hard_instance(k).map(|r| vec![r]).ok_or_else(|| {
-        format!(
-            "the hard family has no member with K = {k} (the largest is {})",
-            largest_k()
-        )
-    })
+    hard_instance(k)
+        .map(|r| vec![r])
+        .ok_or_else(|| GenerateError::NoHardMember {
+            k,
+            largest: largest_k(),
+        })
 }
 
 /// The most plies per generated record, records per run, and beam width:
@@ -124,12 +189,12 @@ pub const MAX_COUNT: usize = 10_000_000;
 pub const MAX_BEAM: usize = 100_000;
 
 /// Reruns the search behind the stored hard family; progress goes to stderr.
-pub fn hard_search(width: usize) -> Result<Vec<Record>, String> {
+pub fn hard_search(width: usize) -> Result<Vec<Record>, GenerateError> {
     if width > MAX_BEAM {
-        return Err(format!("--beam is at most {MAX_BEAM}"));
+        return Err(GenerateError::BeamTooWide);
     }
     if width == 0 {
-        return Err("--beam must be at least 1".into());
+        return Err(GenerateError::BeamEmpty);
     }
     let members = search(MAX_K, width, Some(Shuttles::corners()), |k, member| {
         eprintln!(
@@ -147,14 +212,17 @@ const MAX_PAWN_BOARD: usize = 10_000;
 const MAX_PAWN_SQUARES: usize = 1_000_000_000;
 
 /// `count` random pawn-puzzle boards, `size` x `size`, in the puzzle's format.
-pub fn pawn_boards(size: usize, count: usize, seed: u64, density: u32) -> Result<String, String> {
+pub fn pawn_boards(
+    size: usize,
+    count: usize,
+    seed: u64,
+    density: u32,
+) -> Result<String, GenerateError> {
     if size > MAX_PAWN_BOARD {
-        return Err(format!("--pawns {size}: at most {MAX_PAWN_BOARD}"));
+        return Err(GenerateError::PawnBoardTooBig { size });
     }
     if size.saturating_mul(size).saturating_mul(count) > MAX_PAWN_SQUARES {
-        return Err(format!(
-            "--pawns {size} --count {count}: at most {MAX_PAWN_SQUARES} squares in all"
-        ));
+        return Err(GenerateError::TooManyPawnSquares { size, count });
     }
     let mut rng = postfacto::random::Rng::new(seed);
     let boards: Vec<_> = (0..count)
@@ -238,7 +306,7 @@ impl Request {
 
     /// Writes what was asked for.
     pub fn run(self, out: &mut impl Write) -> Result<super::Status, super::Failure> {
-        let bad = |m: String| super::fail(super::Status::BadInput, m);
+        let bad = |e: GenerateError| super::fail(super::Status::BadInput, e.to_string());
         match self {
             Request::Pawns {
                 size,
@@ -270,5 +338,53 @@ impl Request {
             }
         }
         Ok(super::Status::Ok)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn refusals_name_the_option_and_its_bound() {
+        let refused = |r: Result<String, GenerateError>| r.unwrap_err().to_string();
+        assert_eq!(
+            refused(pawn_boards(MAX_PAWN_BOARD + 1, 1, 0, 50)),
+            "--pawns 10001: at most 10000"
+        );
+        assert_eq!(
+            refused(pawn_boards(1000, 1001, 0, 50)),
+            "--pawns 1000 --count 1001: at most 1000000000 squares in all"
+        );
+        assert!(pawn_boards(4, 2, 0, 50).is_ok());
+        let too_wide = hard_search(MAX_BEAM + 1).unwrap_err();
+        assert_eq!(too_wide.to_string(), "--beam is at most 100000");
+        let beyond = hard(largest_k() + 1).unwrap_err().to_string();
+        let want = format!(
+            "the hard family has no member with K = {} (the largest is {})",
+            largest_k() + 1,
+            largest_k()
+        );
+        assert_eq!(beyond, want);
+    }
+
+    #[test]
+    fn a_folder_that_cannot_be_made_is_named() {
+        let file = tempfile::NamedTempFile::new().unwrap();
+        let inside = file.path().join("sub");
+        let records = hard(1);
+        let failed = run(records, Variant::English, Some(&inside), &mut Vec::new()).unwrap_err();
+        assert!(matches!(
+            failed,
+            GenerateError::File {
+                action: "create",
+                ..
+            }
+        ));
+        let text = failed.to_string();
+        assert!(
+            text.starts_with(&format!("cannot create '{}': ", inside.display())),
+            "{text}"
+        );
     }
 }

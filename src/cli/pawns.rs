@@ -11,7 +11,7 @@ use rayon::prelude::*;
 use varisat::ProofFormat;
 
 use postfacto::pawns::{
-    parse_pawn_boards, pawn_cnf, solve_pawns, PawnBoard, PawnEngine, PawnsError,
+    parse_pawn_boards, pawn_cnf, solve_pawns, PawnBoard, PawnEngine, PawnSolution, PawnsError,
 };
 use postfacto::sat::{prove_unsat, within};
 
@@ -39,16 +39,7 @@ pub fn run(
     let text = input.text("the input")?;
     let boards = parse_pawn_boards(text)
         .map_err(|e| fail(Status::BadInput, format!("{}: {e}", input.name)))?;
-    let chosen = match settings.board {
-        Some(n) if (1..=boards.len()).contains(&n) => Some(n - 1),
-        Some(n) => {
-            return Err(fail(
-                Status::BadInput,
-                format!("--board {n}: {} has {} boards", input.name, boards.len()),
-            ))
-        }
-        None => None,
-    };
+    let chosen = chosen_board(settings.board, boards.len(), &input.name)?;
     let one = |what: &str| match chosen {
         Some(i) => Ok(i),
         None if boards.len() == 1 => Ok(0),
@@ -79,24 +70,7 @@ pub fn run(
         Some(i) => vec![(i, &boards[i])],
         None => boards.iter().enumerate().collect(),
     };
-    let solved: Vec<_> = selected
-        .par_iter()
-        .map(|&(i, board)| {
-            let started = Instant::now();
-            let engine = settings.engine;
-            let result = match settings.limit {
-                None => Some(solve_pawns(board, engine)),
-                Some(limit) => {
-                    let board = board.clone();
-                    within(limit, move || solve_pawns(&board, engine))
-                }
-            };
-            // A solve the deadline stopped just before the wait ended.
-            let result =
-                result.filter(|r| !matches!(r, Err(PawnsError::Solver(e)) if e.is_undecided()));
-            (i, result, started.elapsed())
-        })
-        .collect();
+    let solved = solve_in_parallel(&selected, settings);
     let mut status = Status::Ok;
     for (i, result, took) in solved {
         let Some(result) = result else {
@@ -115,34 +89,9 @@ pub fn run(
                 format!("{}: board {}: {e}", input.name, i + 1),
             )
         })?;
-        let mut text = String::with_capacity(12 * solution.captures.len() + 8);
-        text.push_str(&solution.captures.len().to_string());
-        text.push('\n');
-        for capture in &solution.captures {
-            use std::fmt::Write as _;
-            let _ = writeln!(text, "{capture}");
-        }
-        out.write_all(text.as_bytes()).map_err(write_err)?;
+        write_captures(&solution, out)?;
         if settings.stats {
-            let s = solution.stats;
-            let n = boards[i].size();
-            eprintln!(
-                "postfacto: board {}: {n} x {n}, {} pawns, {} captures ({} never capture, {} must); {} engine: {}; {:.3} ms",
-                i + 1,
-                s.pawns,
-                solution.captures.len(),
-                s.sinks,
-                s.forced,
-                settings.engine.name(),
-                match settings.engine {
-                    PawnEngine::Sat => format!(
-                        "{} variables, {} clauses, {} parts, {} varisat calls",
-                        s.vars, s.clauses, s.parts, s.solver_calls
-                    ),
-                    _ => format!("maximum matching {}", s.matched),
-                },
-                took.as_secs_f64() * 1e3
-            );
+            report_stats(i, &boards[i], &solution, settings.engine, took);
         }
         if proof_board == Some(i) {
             let path = settings.proof.as_deref().expect("a proof board has a path");
@@ -150,6 +99,86 @@ pub fn run(
         }
     }
     Ok(status)
+}
+
+/// The board `--board N` names (from 0), if any, checked against the
+/// `count` boards of the input `name`.
+fn chosen_board(board: Option<usize>, count: usize, name: &str) -> Result<Option<usize>, Failure> {
+    match board {
+        Some(n) if (1..=count).contains(&n) => Ok(Some(n - 1)),
+        Some(n) => Err(fail(
+            Status::BadInput,
+            format!("--board {n}: {name} has {count} boards"),
+        )),
+        None => Ok(None),
+    }
+}
+
+/// A board's answer, or none when the time limit passed first.
+type Solved = (usize, Option<Result<PawnSolution, PawnsError>>, Duration);
+
+/// Solves every selected board (numbered from 0) on its own thread, each
+/// within the time limit.
+fn solve_in_parallel(selected: &[(usize, &PawnBoard)], settings: &Settings) -> Vec<Solved> {
+    selected
+        .par_iter()
+        .map(|&(i, board)| {
+            let started = Instant::now();
+            let engine = settings.engine;
+            let result = match settings.limit {
+                None => Some(solve_pawns(board, engine)),
+                Some(limit) => {
+                    let board = board.clone();
+                    within(limit, move || solve_pawns(&board, engine))
+                }
+            };
+            // A solve the deadline stopped just before the wait ended.
+            let result =
+                result.filter(|r| !matches!(r, Err(PawnsError::Solver(e)) if e.is_undecided()));
+            (i, result, started.elapsed())
+        })
+        .collect()
+}
+
+/// The number of captures, then one capture a line.
+fn write_captures(solution: &PawnSolution, out: &mut impl Write) -> Result<(), Failure> {
+    let mut text = String::with_capacity(12 * solution.captures.len() + 8);
+    text.push_str(&solution.captures.len().to_string());
+    text.push('\n');
+    for capture in &solution.captures {
+        use std::fmt::Write as _;
+        let _ = writeln!(text, "{capture}");
+    }
+    out.write_all(text.as_bytes()).map_err(write_err)
+}
+
+/// `--stats`: one line on stderr about board `i` (from 0).
+fn report_stats(
+    i: usize,
+    board: &PawnBoard,
+    solution: &PawnSolution,
+    engine: PawnEngine,
+    took: Duration,
+) {
+    let s = &solution.stats;
+    let n = board.size();
+    eprintln!(
+        "postfacto: board {}: {n} x {n}, {} pawns, {} captures ({} never capture, {} must); {} engine: {}; {:.3} ms",
+        i + 1,
+        s.pawns,
+        solution.captures.len(),
+        s.sinks,
+        s.forced,
+        engine.name(),
+        match engine {
+            PawnEngine::Sat => format!(
+                "{} variables, {} clauses, {} parts, {} varisat calls",
+                s.vars, s.clauses, s.parts, s.solver_calls
+            ),
+            _ => format!("maximum matching {}", s.matched),
+        },
+        took.as_secs_f64() * 1e3
+    );
 }
 
 /// Totalizer sizes past this many (pawns x bound) are refused: about that

@@ -58,7 +58,8 @@ pub fn bench(
         for plies in BENCH_PLIES.into_iter().filter(|&n| n <= moves.len()) {
             let game = Record::new(variant.first_player(), moves[..plies].to_vec());
             let row = rows.entry((variant.name(), plies)).or_default();
-            time_one(*variant, &game, limit, row).map_err(|e| fail(Status::Internal, e))?;
+            time_one(*variant, &game, limit, row)
+                .map_err(|e| fail(Status::Internal, e.to_string()))?;
         }
     }
     let source = if files.is_empty() {
@@ -112,11 +113,38 @@ pub fn bench(
     Ok(Status::Ok)
 }
 
+/// Why `bench --reach` stopped: a game that reached a position and a
+/// search that disagrees with it.
+#[derive(Debug, thiserror::Error)]
+enum ReachBenchError {
+    /// The game itself does not replay.
+    #[error(transparent)]
+    Replay(#[from] postfacto::replay::ReplayError),
+    /// The search could not be made.
+    #[error(transparent)]
+    Search(#[from] ReachError),
+    /// The search's shortest game is longer than the game played.
+    #[error("a game of {played} plies reaches the position, but the shortest found has {found}")]
+    LongerThanPlayed {
+        /// Plies of the game played.
+        played: usize,
+        /// Plies of the game found.
+        found: usize,
+    },
+    /// The search calls a position a game reached unreachable.
+    #[error("a position a game reached is called unreachable: {0}")]
+    CalledUnreachable(String),
+}
+
 /// Searches the shortest game to where `game` ends, into `row`.
-fn time_one(variant: Variant, game: &Record, limit: Duration, row: &mut Row) -> Result<(), String> {
+fn time_one(
+    variant: Variant,
+    game: &Record,
+    limit: Duration,
+    row: &mut Row,
+) -> Result<(), ReachBenchError> {
     let start = variant.topology().opening();
-    let end =
-        postfacto::replay::replay(variant.rules(), &start, game).map_err(|e| e.to_string())?;
+    let end = postfacto::replay::replay(variant.rules(), &start, game)?;
     let goal = Goal {
         board: PartialBoard {
             board: end,
@@ -127,26 +155,22 @@ fn time_one(variant: Variant, game: &Record, limit: Duration, row: &mut Row) -> 
     let started = Instant::now();
     let outcome = Reach::new(variant)
         .deadline(Some(started + limit))
-        .search(&goal, &mut |_| {})
-        .map_err(|e| e.to_string())?;
+        .search(&goal, &mut |_| {})?;
     row.times.push(started.elapsed());
     match outcome {
         ReachOutcome::Found { game: found, .. } => {
             if found.record.moves.len() > game.moves.len() {
-                return Err(format!(
-                    "a game of {} plies reaches the position, but the shortest found has {}",
-                    game.moves.len(),
-                    found.record.moves.len()
-                ));
+                return Err(ReachBenchError::LongerThanPlayed {
+                    played: game.moves.len(),
+                    found: found.record.moves.len(),
+                });
             }
             row.found += 1;
             row.shorter += usize::from(found.record.moves.len() < game.moves.len());
         }
         ReachOutcome::Undecided { .. } => row.undecided += 1,
         ReachOutcome::Unreachable { reason, .. } => {
-            return Err(format!(
-                "a position a game reached is called unreachable: {reason}"
-            ))
+            return Err(ReachBenchError::CalledUnreachable(reason))
         }
     }
     Ok(())

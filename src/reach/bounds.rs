@@ -108,14 +108,7 @@ pub(crate) fn moves_needed(
     color: Color,
     movement: Movement,
 ) -> Need {
-    let sources: Vec<(Square, Role)> = board
-        .squares_of(color)
-        .filter_map(|s| board.get(s).map(|p| (s, p.role)))
-        .collect();
-    let targets: Vec<(Square, Role)> = target
-        .facts()
-        .filter_map(|(s, p)| p.filter(|p| p.color == color).map(|p| (s, p.role)))
-        .collect();
+    let (sources, targets) = pieces_now_and_asked(board, target, color);
     if targets.len() > sources.len() {
         return Need::Never(format!(
             "{} has {} pieces on the board asked for, but {} now",
@@ -126,43 +119,18 @@ pub(crate) fn moves_needed(
     }
     // Pieces of the other side that may still be taken: each jump saves
     // at most two moves' steps, and the first capture move costs one.
-    let opponent = color.opposite();
-    let theirs_now = board.occupied_by(opponent).count_ones();
-    let theirs_kept = target
-        .facts()
-        .filter(|(_, p)| p.is_some_and(|p| p.color == opponent))
-        .count() as u32;
+    let (theirs_now, theirs_kept) = pieces_now_and_kept(board, target, color.opposite());
     let jumps = theirs_now.saturating_sub(theirs_kept);
     // A man goes back only by capturing: not when this side takes nothing.
     let mut movement = movement;
     movement.men_capture_backwards &= jumps > 0;
-    let costs: Vec<Vec<u32>> = targets
-        .iter()
-        .map(|&(t, role)| {
-            sources
-                .iter()
-                .map(|&(s, from)| cost(s, from, t, role, color, movement))
-                .collect()
-        })
-        .collect();
-    if let Some(&(t, role)) = targets
-        .iter()
-        .zip(&costs)
-        .find(|(_, row)| row.iter().all(|&c| c >= NEVER))
-        .map(|(t, _)| t)
-    {
-        return Need::Never(format!(
-            "no {} piece can reach the {} {} on {}: men move only forward, and no man becomes a king's square's man",
-            color.name(),
-            color.name(),
-            if role == Role::King { "king" } else { "man" },
-            t
-        ));
-    }
+    let mut costs = match cost_rows(&sources, &targets, color, movement) {
+        Ok(costs) => costs,
+        Err(never) => return never,
+    };
     // Each piece of this side that is taken leaves from a square off the
     // board's edge (a jump needs a square on each side): one on the edge
     // moves first.
-    let mut costs = costs;
     if fully_known(target) {
         let lost = sources.len() - targets.len();
         let on_edge: Vec<u32> = sources
@@ -179,14 +147,7 @@ pub(crate) fn moves_needed(
         ));
     };
     let saved = if jumps > 0 { 2 * jumps - 1 } else { 0 };
-    let misplaced = targets
-        .iter()
-        .filter(|&&(t, role)| {
-            board
-                .get(t)
-                .is_none_or(|p| p.color != color || p.role != role)
-        })
-        .count() as u32;
+    let misplaced = misplaced(board, &targets, color);
     let must_capture = u32::from(fully_known(target) && theirs_now > theirs_kept);
     let kings = targets
         .iter()
@@ -194,23 +155,107 @@ pub(crate) fn moves_needed(
         .any(|&(_, role)| role == Role::King);
     let least = total.saturating_sub(saved).max(misplaced).max(must_capture);
     if fully_known(target) && jumps == 0 && targets.len() == sources.len() && !kings {
-        // Every move is one man's step one row forward: the rows tell the
-        // moves exactly.
-        let rows = |squares: &[(Square, Role)]| -> i64 {
-            squares.iter().map(|&(sq, _)| forward_rows(sq, color)).sum()
-        };
-        let advanced = rows(&targets) - rows(&sources);
-        return match u32::try_from(advanced) {
-            Ok(moves) if moves >= least => Need::Moves { least: moves, exact: true },
-            _ => Need::Never(format!(
-                "{}'s men cannot end where they are asked to: they take nothing, so each move is one step forward",
-                color.title()
-            )),
-        };
+        return men_steps_only(&sources, &targets, color, least);
     }
     Need::Moves {
         least,
         exact: false,
+    }
+}
+
+/// Pieces with their squares.
+type Pieces = Vec<(Square, Role)>;
+
+/// The pieces of `color` on `board` and on `target`.
+fn pieces_now_and_asked(board: &Board, target: &PartialBoard, color: Color) -> (Pieces, Pieces) {
+    let sources = board
+        .squares_of(color)
+        .filter_map(|s| board.get(s).map(|p| (s, p.role)))
+        .collect();
+    let targets = target
+        .facts()
+        .filter_map(|(s, p)| p.filter(|p| p.color == color).map(|p| (s, p.role)))
+        .collect();
+    (sources, targets)
+}
+
+/// How many pieces of `color` are on `board`, and how many `target` keeps.
+fn pieces_now_and_kept(board: &Board, target: &PartialBoard, color: Color) -> (u32, u32) {
+    let now = board.occupied_by(color).count_ones();
+    let kept = target
+        .facts()
+        .filter(|(_, p)| p.is_some_and(|p| p.color == color))
+        .count() as u32;
+    (now, kept)
+}
+
+/// The cost of each target (a row) from each source piece (a column), or
+/// why a target can be reached from none.
+fn cost_rows(
+    sources: &[(Square, Role)],
+    targets: &[(Square, Role)],
+    color: Color,
+    movement: Movement,
+) -> Result<Vec<Vec<u32>>, Need> {
+    let costs: Vec<Vec<u32>> = targets
+        .iter()
+        .map(|&(t, role)| {
+            sources
+                .iter()
+                .map(|&(s, from)| cost(s, from, t, role, color, movement))
+                .collect()
+        })
+        .collect();
+    if let Some(&(t, role)) = targets
+        .iter()
+        .zip(&costs)
+        .find(|(_, row)| row.iter().all(|&c| c >= NEVER))
+        .map(|(t, _)| t)
+    {
+        return Err(Need::Never(format!(
+            "no {} piece can reach the {} {} on {}: men move only forward, and no man becomes a king's square's man",
+            color.name(),
+            color.name(),
+            if role == Role::King { "king" } else { "man" },
+            t
+        )));
+    }
+    Ok(costs)
+}
+
+/// The targets whose square does not hold that piece of `color` yet.
+fn misplaced(board: &Board, targets: &[(Square, Role)], color: Color) -> u32 {
+    targets
+        .iter()
+        .filter(|&&(t, role)| {
+            board
+                .get(t)
+                .is_none_or(|p| p.color != color || p.role != role)
+        })
+        .count() as u32
+}
+
+/// The moves when every move is one man's step one row forward (nothing
+/// taken, no kings): the rows tell them exactly, if at least `least`.
+fn men_steps_only(
+    sources: &[(Square, Role)],
+    targets: &[(Square, Role)],
+    color: Color,
+    least: u32,
+) -> Need {
+    let rows = |squares: &[(Square, Role)]| -> i64 {
+        squares.iter().map(|&(sq, _)| forward_rows(sq, color)).sum()
+    };
+    let advanced = rows(targets) - rows(sources);
+    match u32::try_from(advanced) {
+        Ok(moves) if moves >= least => Need::Moves {
+            least: moves,
+            exact: true,
+        },
+        _ => Need::Never(format!(
+            "{}'s men cannot end where they are asked to: they take nothing, so each move is one step forward",
+            color.title()
+        )),
     }
 }
 

@@ -116,7 +116,12 @@ pub enum ReachError {
     Formula(String),
     /// A game found does not replay: a bug.
     #[error("internal error: the game found does not replay: {0}")]
-    Internal(String),
+    GameDoesNotReplay(Box<crate::replay::ReplayError>),
+    /// A game found ends elsewhere than the goal: a bug.
+    #[error(
+        "internal error: the game found does not replay: the game found does not end on the position asked for"
+    )]
+    GameMissesGoal,
 }
 
 impl Reach {
@@ -186,18 +191,7 @@ impl Reach {
         accept: &dyn Fn(&Board) -> bool,
         progress: &mut dyn FnMut(u32),
     ) -> Result<ReachOutcome, ReachError> {
-        let topology = self.variant.topology();
-        if goal.board.board.topology().size() != topology.size() {
-            return Err(ReachError::WrongBoard {
-                rules: self.variant.name(),
-                size: topology.size(),
-                found: goal.board.board.topology().size(),
-            });
-        }
-        let target = PartialBoard {
-            board: goal.board.board.with_topology(topology),
-            known: goal.board.known,
-        };
+        let target = self.target_of(goal)?;
         let rules = self.variant.rules();
         // A deadline in force on this thread (a limit around the call) too.
         let deadline = crate::sat::earlier(self.deadline, crate::sat::current_deadline());
@@ -231,17 +225,7 @@ impl Reach {
                 let game = self.checked(moves, &target, goal.turn, accept)?;
                 let all = match self.all {
                     Some((cap, keep)) => {
-                        match search.count(&self.start, self.first, bound, cap, keep) {
-                            Ok((count, games)) => Some(ShortestGames {
-                                count,
-                                capped: count >= cap,
-                                games: games
-                                    .into_iter()
-                                    .map(|g| self.checked(g, &target, goal.turn, accept))
-                                    .collect::<Result<_, _>>()?,
-                            }),
-                            Err(search::OutOfTime) => None,
-                        }
+                        self.all_shortest(&mut search, bound, (cap, keep), accept)?
                     }
                     None => None,
                 };
@@ -264,6 +248,45 @@ impl Reach {
             }
             .max(bound + 2);
         }
+    }
+
+    /// The goal's facts on this rule set's board, which must be its size.
+    fn target_of(&self, goal: &Goal) -> Result<PartialBoard, ReachError> {
+        let topology = self.variant.topology();
+        if goal.board.board.topology().size() != topology.size() {
+            return Err(ReachError::WrongBoard {
+                rules: self.variant.name(),
+                size: topology.size(),
+                found: goal.board.board.topology().size(),
+            });
+        }
+        Ok(PartialBoard {
+            board: goal.board.board.with_topology(topology),
+            known: goal.board.known,
+        })
+    }
+
+    /// Every shortest game of `bound` plies (counted up to `cap`, `keep`
+    /// of them replayed and kept), or none when time runs out counting.
+    fn all_shortest(
+        &self,
+        search: &mut search::Search<'_>,
+        bound: u32,
+        (cap, keep): (u64, usize),
+        accept: &dyn Fn(&Board) -> bool,
+    ) -> Result<Option<ShortestGames>, ReachError> {
+        let Ok((count, games)) = search.count(&self.start, self.first, bound, cap, keep) else {
+            return Ok(None);
+        };
+        let games = games
+            .into_iter()
+            .map(|g| self.checked(g, search.target, search.turn, accept))
+            .collect::<Result<_, _>>()?;
+        Ok(Some(ShortestGames {
+            count,
+            capped: count >= cap,
+            games,
+        }))
     }
 
     /// The formula "a legal game of exactly `plies` plies goes from the
@@ -339,13 +362,11 @@ impl Reach {
     ) -> Result<ProofGame, ReachError> {
         let record = Record::new(self.first, moves);
         let rules = self.variant.rules();
-        let end =
-            replay(rules, &self.start, &record).map_err(|e| ReachError::Internal(e.to_string()))?;
+        let end = replay(rules, &self.start, &record)
+            .map_err(|e| ReachError::GameDoesNotReplay(Box::new(e)))?;
         let side = record.mover(record.moves.len() + 1);
         if side != turn || target.first_difference(&end).is_some() || !accept(&end) {
-            return Err(ReachError::Internal(
-                "the game found does not end on the position asked for".into(),
-            ));
+            return Err(ReachError::GameMissesGoal);
         }
         Ok(ProofGame { record, end })
     }

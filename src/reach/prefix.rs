@@ -65,7 +65,7 @@ pub enum PrefixOutcome {
 ///
 /// # Errors
 /// [`ReachError::Formula`] when the start boards cannot be listed (a
-/// damaged record); [`ReachError::Internal`] when a game found does not
+/// damaged record); [`ReachError::GameDoesNotReplay`] when a game found does not
 /// replay (a bug).
 pub fn shortest_prefix(
     variant: Variant,
@@ -74,6 +74,47 @@ pub fn shortest_prefix(
     deadline: Option<Instant>,
     progress: &mut dyn FnMut(usize, usize, u32),
 ) -> Result<PrefixOutcome, ReachError> {
+    let count = start_boards(variant, record, known)?;
+    if count.boards.is_empty() {
+        return Ok(PrefixOutcome::Impossible);
+    }
+    let boards = &count.boards;
+    let mut used = 0;
+    for square in used_squares(record) {
+        used |= square.bit();
+    }
+    let plays = |board: &Board| replay(variant.rules(), board, record).is_ok();
+    let mut found = Findings::default();
+    for (i, board) in boards.iter().enumerate() {
+        let goal = Goal {
+            board: PartialBoard {
+                board: *board,
+                known: used,
+            },
+            turn: record.first,
+        };
+        let mut reach = Reach::new(variant).deadline(deadline);
+        if let Some(best) = &found.best {
+            // Only a strictly shorter game is news.
+            match (best.record.moves.len() as u32).checked_sub(2) {
+                Some(most) => reach = reach.max_plies(most),
+                None => break,
+            }
+        }
+        found.add(
+            reach.search_accepting(&goal, &plays, &mut |bound| progress(i, boards.len(), bound))?,
+        );
+    }
+    Ok(found.outcome(boards.len(), count.complete))
+}
+
+/// The start boards of `record` that agree with `known`, one per content
+/// of the used squares (up to [`PREFIX_BOARDS`]).
+fn start_boards(
+    variant: Variant,
+    record: &Record,
+    known: BoardFacts,
+) -> Result<crate::analysis::Count, ReachError> {
     if record.is_damaged() {
         return Err(ReachError::Formula(
             "--from-opening takes records whose moves are all written (no '?')".into(),
@@ -84,73 +125,62 @@ pub fn shortest_prefix(
         others_empty: false,
         known,
     };
-    let count = count_start_boards(record, variant, options)
-        .map_err(|e| ReachError::Formula(e.to_string()))?;
-    if count.boards.is_empty() {
-        return Ok(PrefixOutcome::Impossible);
-    }
-    let boards = &count.boards;
-    let complete = count.complete;
-    let mut used = 0;
-    for square in used_squares(record) {
-        used |= square.bit();
-    }
-    let plays = |board: &Board| replay(variant.rules(), board, record).is_ok();
-    let mut best: Option<ProofGame> = None;
-    let mut undecided: Option<u32> = None;
-    let mut reason = None;
-    for (i, board) in boards.iter().enumerate() {
-        let goal = Goal {
-            board: PartialBoard {
-                board: *board,
-                known: used,
-            },
-            turn: record.first,
-        };
-        let mut reach = Reach::new(variant).deadline(deadline);
-        if let Some(best) = &best {
-            // Only a strictly shorter game is news.
-            match (best.record.moves.len() as u32).checked_sub(2) {
-                Some(most) => reach = reach.max_plies(most),
-                None => break,
-            }
-        }
-        match reach
-            .search_accepting(&goal, &plays, &mut |bound| progress(i, boards.len(), bound))?
-        {
-            ReachOutcome::Found { game, .. } => best = Some(game),
+    count_start_boards(record, variant, options).map_err(|e| ReachError::Formula(e.to_string()))
+}
+
+/// What the searches from the start boards found so far.
+#[derive(Default)]
+struct Findings {
+    /// The shortest game found.
+    best: Option<ProofGame>,
+    /// The least lower bound of the searches that ran out of time.
+    undecided: Option<u32>,
+    /// The first proof that a board cannot be reached at all.
+    reason: Option<String>,
+}
+
+impl Findings {
+    /// Takes in one search's outcome.
+    fn add(&mut self, outcome: ReachOutcome) {
+        match outcome {
+            ReachOutcome::Found { game, .. } => self.best = Some(game),
             ReachOutcome::Unreachable {
                 reason: why,
                 within,
             } => {
                 if within.is_none() {
-                    reason.get_or_insert(why);
+                    self.reason.get_or_insert(why);
                 }
             }
             ReachOutcome::Undecided { at_least } => {
-                undecided = Some(undecided.map_or(at_least, |u| u.min(at_least)));
+                self.undecided = Some(self.undecided.map_or(at_least, |u| u.min(at_least)));
             }
         }
     }
-    Ok(match best {
-        Some(game) => {
-            let plies = game.record.moves.len() as u32;
-            let lower_bound = undecided.map_or(plies, |u| u.min(plies));
-            PrefixOutcome::Found(Prefix {
-                minimal: complete && lower_bound == plies,
-                lower_bound,
-                game,
-                boards: boards.len(),
-                complete,
-            })
+
+    /// The verdict over `boards` start boards (all of them when `complete`).
+    fn outcome(self, boards: usize, complete: bool) -> PrefixOutcome {
+        let undecided = self.undecided;
+        match self.best {
+            Some(game) => {
+                let plies = game.record.moves.len() as u32;
+                let lower_bound = undecided.map_or(plies, |u| u.min(plies));
+                PrefixOutcome::Found(Prefix {
+                    minimal: complete && lower_bound == plies,
+                    lower_bound,
+                    game,
+                    boards,
+                    complete,
+                })
+            }
+            None if complete && undecided.is_none() => PrefixOutcome::Unreachable {
+                reason: self.reason.unwrap_or_else(|| {
+                    "no game from the opening reaches a start board of these moves".into()
+                }),
+            },
+            None => PrefixOutcome::Undecided {
+                at_least: undecided.unwrap_or(0),
+            },
         }
-        None if complete && undecided.is_none() => PrefixOutcome::Unreachable {
-            reason: reason.unwrap_or_else(|| {
-                "no game from the opening reaches a start board of these moves".into()
-            }),
-        },
-        None => PrefixOutcome::Undecided {
-            at_least: undecided.unwrap_or(0),
-        },
-    })
+    }
 }

@@ -467,7 +467,7 @@ impl<'a> Job<'a, '_> {
         )
         .map_err(|e| match e {
             ReachError::Formula(m) => SolveError::Unsupported(m),
-            other => SolveError::Internal(other.to_string()),
+            other => SolveError::ProofGame(Box::new(other)),
         })?;
         let name = self.name;
         match outcome {

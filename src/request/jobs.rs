@@ -111,7 +111,7 @@ impl CnfRequest {
             .map_err(RequestError::from_solve)?;
         let mut text = Vec::new();
         cnf.write_dimacs(&mut text)
-            .map_err(|e| SolveError::Internal(format!("writing DIMACS: {e}")))?;
+            .map_err(|e| SolveError::Dimacs(e.to_string()))?;
         Ok(String::from_utf8_lossy(&text).into_owned())
     }
 
@@ -366,7 +366,12 @@ impl ReachRequest {
         let outcome = search
             .search(&Goal { board, turn }, &mut |_| {})
             .map_err(|e| match e {
-                ReachError::Internal(why) => RequestError::Internal(SolveError::Internal(why)),
+                ReachError::GameDoesNotReplay(why) => {
+                    RequestError::Internal(SolveError::ProofGameDoesNotReplay(why))
+                }
+                ReachError::GameMissesGoal => {
+                    RequestError::Internal(SolveError::ProofGameMissesGoal)
+                }
                 other => InputError::Unsupported(other.to_string()).into(),
             })?;
         match outcome {

@@ -39,7 +39,7 @@ impl Solved {
     /// record must fit what is written and lead from the start to the end.
     ///
     /// # Errors
-    /// [`SolveError::Internal`] when it does not (a bug).
+    /// [`SolveError::AnswerDoesNotReplay`] or [`SolveError::EndBoardDiffers`] when it does not (a bug).
     pub fn checked(problem: &Problem, solution: Solution) -> Result<Solved, SolveError> {
         let filled = solution.filled.unwrap_or_else(|| problem.record.clone());
         crate::solve::check_filled(&problem.record, &filled, "the solver")?;
@@ -55,11 +55,9 @@ impl Solved {
         stats: SolveStats,
     ) -> Result<Solved, SolveError> {
         let end = replay(problem.variant.rules(), &answer.start, &filled)
-            .map_err(|e| SolveError::Internal(format!("the answer does not replay: {e}")))?;
+            .map_err(|e| SolveError::AnswerDoesNotReplay(Box::new(e)))?;
         if end != answer.end {
-            return Err(SolveError::Internal(
-                "the answer's end board is not the replayer's".into(),
-            ));
+            return Err(SolveError::EndBoardDiffers);
         }
         crate::solve::check_facts(&answer, problem.known)?;
         Ok(Solved {
@@ -229,7 +227,7 @@ fn refusal(report: &Report) -> RequestError {
                 .to_string(),
         },
         Verdict::BadInput => InputError::Unsupported(said).into(),
-        Verdict::Solved | Verdict::Internal => SolveError::Internal(said).into(),
+        Verdict::Solved | Verdict::Internal => SolveError::Reported(said).into(),
     }
 }
 

@@ -66,11 +66,7 @@ pub fn solve_external(
                 };
                 return Ok(sat::outcome(record, Some(refined), stats));
             }
-            Check::Deepen { ply, .. } => {
-                return Err(SolveError::Internal(format!(
-                    "ply {ply}: every capture step is written for an outside solver"
-                )))
-            }
+            Check::Deepen { ply, .. } => return Err(SolveError::OutsideFormulaDeepened(ply)),
             Check::Learn { ply, clause, .. } => {
                 cnf.begin_group(format!(
                     "learned at ply {ply} from a model the replayer rejected"

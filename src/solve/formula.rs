@@ -291,9 +291,7 @@ pub(crate) fn solve_refining<B: Backend>(
             }
             Check::Deepen { ply, depth } => {
                 if !formula.deepen(backend, ply, depth) {
-                    return Err(SolveError::Internal(format!(
-                        "ply {ply} needs {depth} capture steps, but none are left to write"
-                    )));
+                    return Err(SolveError::NoCaptureStepsLeft { ply, depth });
                 }
             }
         }

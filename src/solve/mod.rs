@@ -10,15 +10,15 @@
 //! replayer; a model it rejects teaches the formula a clause
 //! (`refine`) and the solver goes on. An answer is printed only once it
 //! replays; a model that breaks a rule the formula states in full is an
-//! internal error ([`SolveError::Internal`]), never a printed board.
+//! internal error (e.g. [`SolveError::RuleStatedInFullBroken`]), never a printed board.
 
 mod dfs;
+mod error;
 mod external;
 mod formula;
 pub(crate) mod refine;
 mod sat;
 
-use std::fmt;
 use std::time::Duration;
 
 use crate::board::Board;
@@ -26,10 +26,10 @@ use crate::encode::BoardFacts;
 use crate::notation::{Answer, Record};
 use crate::replay::replay;
 use crate::rules::Variant;
-use crate::sat::SatError;
 
 pub use crate::sat::{lucky, parse_solver_output, Verdict};
 pub use dfs::{solve_dfs, Limit};
+pub use error::SolveError;
 pub use external::program_exists;
 pub use formula::{solve_canonically, Canonical, Formula, Learned, Refined};
 // The refinement loop's parts, for the analyses built on it (not the API).
@@ -120,59 +120,6 @@ pub enum Outcome {
         /// Figures from the engine.
         stats: SolveStats,
     },
-}
-
-/// Why a record got no verdict: a typed error, so callers can tell a bug
-/// (exit 4) from a limit (exit 3) and a request that cannot be served (2).
-#[derive(Clone, Debug, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum SolveError {
-    /// An engine's answer fails the replay check, or the machinery
-    /// contradicted itself: a bug in postfacto.
-    Internal(String),
-    /// The SAT machinery failed, or gave no verdict (see [`SatError::is_undecided`]).
-    Sat(SatError),
-    /// The request cannot be served, e.g. the DFS engine under Russian rules.
-    Unsupported(String),
-}
-
-impl SolveError {
-    /// A limit or an outside solver's "unknown", not a failure.
-    pub fn is_undecided(&self) -> bool {
-        matches!(self, SolveError::Sat(e) if e.is_undecided())
-    }
-}
-
-impl fmt::Display for SolveError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            SolveError::Internal(m) => write!(f, "internal error: {m}"),
-            SolveError::Sat(e) if e.is_undecided() => write!(f, "{e}"),
-            SolveError::Sat(e) => write!(f, "internal error: {e}"),
-            SolveError::Unsupported(m) => f.write_str(m),
-        }
-    }
-}
-
-impl std::error::Error for SolveError {
-    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
-        match self {
-            SolveError::Sat(e) => Some(e),
-            _ => None,
-        }
-    }
-}
-
-impl From<SatError> for SolveError {
-    fn from(e: SatError) -> SolveError {
-        SolveError::Sat(e)
-    }
-}
-
-impl From<varisat::solver::SolverError> for SolveError {
-    fn from(e: varisat::solver::SolverError) -> SolveError {
-        SolveError::Sat(e.into())
-    }
 }
 
 /// Finds a start board for `record` with `engine` under English rules
@@ -330,7 +277,7 @@ impl Reconstructor {
 /// Checks an answer against what is `known` of its boards, square by square.
 ///
 /// # Errors
-/// [`SolveError::Internal`] naming the first fact the answer breaks (a bug:
+/// [`SolveError::FactBroken`] naming the first fact the answer breaks (a bug:
 /// the engines encode every fact).
 pub fn check_facts(answer: &Answer, known: crate::encode::BoardFacts) -> Result<(), SolveError> {
     let boards = [
@@ -339,9 +286,11 @@ pub fn check_facts(answer: &Answer, known: crate::encode::BoardFacts) -> Result<
     ];
     for (name, facts, board) in boards {
         if let Some((square, fact)) = facts.and_then(|f| f.first_difference(board)) {
-            return Err(SolveError::Internal(format!(
-                "the answer's {name} board breaks the fact on square {square} ({fact:?})"
-            )));
+            return Err(SolveError::FactBroken {
+                board: name,
+                square,
+                fact,
+            });
         }
     }
     Ok(())
@@ -361,15 +310,15 @@ pub fn checked_answer(
 ) -> Result<Answer, SolveError> {
     let rules = variant.rules();
     if let Some(problem) = rules.start_problems(&start).first() {
-        return Err(SolveError::Internal(format!(
-            "{who}'s start board breaks a start rule: {problem}"
-        )));
+        return Err(SolveError::StartRuleBroken {
+            who: who.to_string(),
+            problem: *problem,
+        });
     }
-    let end = replay(rules, &start, record).map_err(|e| {
-        SolveError::Internal(format!(
-            "{who}'s start board does not replay: {e}
-{start}"
-        ))
+    let end = replay(rules, &start, record).map_err(|reason| SolveError::StartDoesNotReplay {
+        who: who.to_string(),
+        reason: Box::new(reason),
+        start,
     })?;
     Ok(Answer { start, end })
 }
@@ -378,22 +327,25 @@ pub fn checked_answer(
 /// side, and each move fits what is written.
 ///
 /// # Errors
-/// [`SolveError::Internal`] naming the first move that does not fit.
+/// [`SolveError::FilledLengthDiffers`], or [`SolveError::FillingDoesNotFit`]
+/// naming the first move that does not fit.
 pub fn check_filled(record: &Record, filled: &Record, who: &str) -> Result<(), SolveError> {
     let written = record.written_moves();
     if filled.first != record.first || filled.moves.len() != written.len() {
-        return Err(SolveError::Internal(format!(
-            "{who} filled in {} moves for a record of {}",
-            filled.moves.len(),
-            written.len()
-        )));
+        return Err(SolveError::FilledLengthDiffers {
+            who: who.to_string(),
+            filled: filled.moves.len(),
+            written: written.len(),
+        });
     }
     for (i, (w, mv)) in written.iter().zip(&filled.moves).enumerate() {
         if !w.matches(mv) {
-            return Err(SolveError::Internal(format!(
-                "{who} filled ply {} ({w}) with {mv}, which does not fit",
-                i + 1
-            )));
+            return Err(SolveError::FillingDoesNotFit {
+                who: who.to_string(),
+                ply: i + 1,
+                written: Box::new(w.clone()),
+                played: Box::new(mv.clone()),
+            });
         }
     }
     Ok(())

@@ -103,15 +103,13 @@ impl<'a> Refiner<'a> {
     /// Reads `model` back and replays it.
     ///
     /// # Errors
-    /// [`SolveError::Internal`] when the model breaks a rule the formula
+    /// [`SolveError`] (a bug) when the model breaks a rule the formula
     /// writes in full (a bug of the encoding), or cannot be read back.
     pub fn check(&self, model: &[Lit]) -> Result<Check, SolveError> {
         let topology = self.rules.variant().topology();
         let start = decode_on(model, topology);
         if let Some(problem) = self.rules.start_problems(&start).first() {
-            return Err(SolveError::Internal(format!(
-                "the model's start board breaks a start rule: {problem}"
-            )));
+            return Err(SolveError::ModelStartRuleBroken(*problem));
         }
         let filled = self.filled(model)?;
         let mut board = start;
@@ -157,10 +155,7 @@ impl<'a> Refiner<'a> {
                 WrittenMove::Known(mv) => Ok(mv),
                 WrittenMove::Pattern(_) => match chosen.next() {
                     Some((ply, mv)) if ply == i + 1 => Ok(mv),
-                    _ => Err(SolveError::Internal(format!(
-                        "the model plays no move at ply {}",
-                        i + 1
-                    ))),
+                    _ => Err(SolveError::ModelPlaysNoMove(i + 1)),
                 },
             })
             .collect::<Result<Vec<_>, _>>()?;
@@ -176,10 +171,10 @@ impl<'a> Refiner<'a> {
         violation: &Violation,
         model: &[Lit],
     ) -> Result<Check, SolveError> {
-        let unexplained = || {
-            SolveError::Internal(format!(
-                "the model breaks a rule the formula states in full, at ply {ply} ({played}): {violation}"
-            ))
+        let unexplained = || SolveError::RuleStatedInFullBroken {
+            ply,
+            played: Box::new(played.clone()),
+            violation: Box::new(violation.clone()),
         };
         let view = self.view(ply).ok_or_else(unexplained)?;
         let side = self.record.mover(ply);
@@ -201,9 +196,7 @@ impl<'a> Refiner<'a> {
         };
         let truth = truth_of(model);
         if clause.iter().any(|&l| Term::Lit(l).value(&truth)) {
-            return Err(SolveError::Internal(format!(
-                "the clause learned at ply {ply} does not rule out the model that broke it"
-            )));
+            return Err(SolveError::ClauseKeepsModel(ply));
         }
         Ok(Check::Learn {
             ply,
@@ -332,11 +325,9 @@ impl Refiner<'_> {
     /// rules, and rules the model out.
     fn learn_by_dependencies(&self, played: &Played, model: &[Lit]) -> Result<Check, SolveError> {
         let ply = played.moves.len();
-        let unexplained = || {
-            SolveError::Internal(format!(
-                "cannot explain the break at ply {ply}: {}",
-                played.violation
-            ))
+        let unexplained = || SolveError::BreakUnexplained {
+            ply,
+            violation: played.violation.clone(),
         };
         let side = self.record.mover(ply);
         let mv = played.moves.last().ok_or_else(unexplained)?;
@@ -375,9 +366,7 @@ impl Refiner<'_> {
         }
         let truth = truth_of(model);
         if clause.iter().any(|&l| Term::Lit(l).value(&truth)) {
-            return Err(SolveError::Internal(format!(
-                "the clause learned at ply {ply} does not rule out the model that broke it"
-            )));
+            return Err(SolveError::ClauseKeepsModel(ply));
         }
         clause.sort_unstable();
         clause.dedup();

@@ -248,9 +248,7 @@ fn checked(edits: &Edits<'_>, repair: &Repair, known: BoardFacts) -> Result<(), 
         edits.variant,
     )?;
     if answer.end != repair.solution.answer.end {
-        return Err(SolveError::Internal(
-            "the repair's end board is not the one its moves reach".into(),
-        ));
+        return Err(SolveError::RepairEndBoardDiffers);
     }
     check_facts(&answer, known)
 }
@@ -441,8 +439,7 @@ mod tests {
         assert!(kinds.contains(&EditKind::Missing), "{kinds:?}");
     }
 
-    fn judge_ok(r: &Repair) -> Result<(), String> {
+    fn judge_ok(r: &Repair) -> Result<(), crate::replay::Rejection> {
         crate::replay::judge(Variant::English.rules(), &r.record, &r.solution.answer)
-            .map_err(|e| e.to_string())
     }
 }
