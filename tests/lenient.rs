@@ -363,7 +363,7 @@ fn moves_that_are_no_move_on_the_board_are_mistakes_at_their_ply() {
     for line in &repaired.stdout.lines().collect::<Vec<_>>()[..2] {
         assert!(line.contains("repaired with 1 edit"), "{line}");
         assert!(
-            line.contains("exists): 3. 9-") && line.contains("(square)"),
+            line.contains("of 1 edit): 3. 9-") && line.contains("(square)"),
             "{line}"
         );
     }

@@ -51,6 +51,7 @@ fn miswrite(record: &Record, kind: EditKind, rng: &mut Rng) -> Option<Record> {
         EditKind::Missing => Mistake::Missing,
         EditKind::Extra => Mistake::Extra,
         EditKind::First => Mistake::First,
+        EditKind::Swap => return swapped(record, rng),
     };
     postfacto::random::miswrite(record, mistake, rng)
 }
@@ -64,6 +65,7 @@ fn miswritten(variant: Variant, seed: u64, plies: usize, mistakes: usize) -> Opt
         EditKind::Missing,
         EditKind::Extra,
         EditKind::First,
+        EditKind::Swap,
     ];
     for _ in 0..mistakes {
         let kind = kinds[rng.below(kinds.len())];
@@ -87,8 +89,30 @@ fn counted(spots: &[EditSpot]) -> bool {
     firsts <= 1
         && spots.iter().all(|s| match s.kind {
             EditKind::Square | EditKind::Move | EditKind::Extra => touched.insert(s.index),
+            EditKind::Swap => touched.insert(s.index) && touched.insert(s.index + 2),
             _ => true,
         })
+        && !spots.iter().any(|a| {
+            a.kind == EditKind::Swap
+                && spots
+                    .iter()
+                    .any(|b| b.kind == EditKind::Swap && b.index == a.index + 1)
+        })
+}
+
+/// `record` with two moves of one side (written moves `i` and `i + 2`, `rng`
+/// picks `i`) written in each other's place; `None` when they are the same.
+fn swapped(record: &Record, rng: &mut Rng) -> Option<Record> {
+    let mut moves = record.written_moves();
+    if moves.len() < 3 {
+        return None;
+    }
+    let i = rng.below(moves.len() - 2);
+    if moves[i] == moves[i + 2] {
+        return None;
+    }
+    moves.swap(i, i + 2);
+    Some(Record::from_written(record.first, moves, record.line))
 }
 
 /// Every minimum repair of `record` by exhaustive search over edit sets of
@@ -205,8 +229,12 @@ proptest! {
         let mut rng = Rng::new(seed);
         let mut record = play_game(variant.rules(), &mut rng, &opening, variant.first_player(), plies, Play::Uniform);
         for _ in 0..mistakes {
-            let kind = Mistake::ALL[rng.below(Mistake::ALL.len())];
-            let found = miswrite(&record, kind, &mut rng);
+            // The library's four mistakes, and a swap as often as each.
+            let kind = rng.below(Mistake::ALL.len() + 1);
+            let found = match Mistake::ALL.get(kind) {
+                Some(&kind) => miswrite(&record, kind, &mut rng),
+                None => swapped(&record, &mut rng),
+            };
             prop_assume!(found.is_some(), "no mistake of that kind fits the game");
             let wrong = found.expect("assumed above");
             record = wrong;
@@ -249,8 +277,9 @@ fn repair_through_the_binary() {
     let run = postfacto(&["solve", "--repair", wrong.to_str().unwrap()], "");
     assert_eq!(run.code, 0, "{}", run.stderr);
     assert!(
-        run.stderr
-            .contains("repaired with 1 edit; no repair of 0 edits exists"),
+        run.stderr.contains(
+            "repaired with 1 edit; no repair of 0 edits exists; 4 other repairs of 1 edit; --all lists them"
+        ),
         "{}",
         run.stderr
     );
@@ -314,7 +343,7 @@ fn repair_through_the_binary() {
     assert_eq!(checked.code, 1, "{}", checked.stderr);
     assert!(
         checked.stdout.starts_with(
-            "game 1 (line 1): 3. 15x22 (ply 5): square 18 holds no white piece to jump; repaired with 1 edit (no repair of 0 exists): 2... "
+            "game 1 (line 1): 3. 15x22 (ply 5): square 18 holds no white piece to jump; repaired with 1 edit (no repair of 0 exists; 1 other repair of 1 edit): 1... 23-19 read as 23-18 (square)"
         ),
         "{}",
         checked.stdout
@@ -562,4 +591,146 @@ fn the_time_limit_ends_a_repair_with_the_bound_proved() {
         run.stderr
     );
     assert!(took < std::time::Duration::from_secs(10), "{took:?}");
+}
+
+/// The spec's transposition: `10. 15x24 ... 11. 11-15` where `11-15` was
+/// played first (a game of 1841, the two moves written in each other's
+/// place) is one edit, a swap, in every front end.
+#[test]
+fn two_moves_of_one_side_swapped_are_one_edit() {
+    let game = scratch(
+        "swap.pdn",
+        "[Event \"Manchester 1841\"]\n1. 11-15 24-20 2. 8-11 28-24 3. 9-13 22-18 4. 15x22 25x18 \
+         5. 4-8 26-22 6. 10-14 18x9 7. 5x14 22-18 8. 1-5 18x9 9. 5x14 29-25 10. 15x24 24-19 \
+         11. 11-15 25-22 12. 24-28 22-18 0-1\n",
+    );
+    let checked = postfacto(&["verify", "--pdn", "--repair", game.to_str().unwrap()], "");
+    assert_eq!(checked.code, 1, "{}", checked.stderr);
+    assert!(
+        checked.stdout.contains(
+            "repaired with 1 edit (no repair of 0 exists; no other repair of 1 edit): 10. 15x24 and 11. 11-15 swapped (swap)"
+        ),
+        "{}",
+        checked.stdout
+    );
+    // The same plies as a fragment, its start unknown: the SAT search.
+    let moves = "1-5 18x9 5x14 29-25 15x24 24-19 11-15 25-22 24-28 22-18";
+    let text = format!("B 10\n{}\n", moves.replace(' ', "\n"));
+    let fragment = scratch("swap.in", &text);
+    let run = postfacto(&["solve", "--repair", fragment.to_str().unwrap()], "");
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(
+        run.stderr.contains(
+            "repaired with 1 edit; no repair of 0 edits exists; no other repair of 1 edit\n"
+        ),
+        "{}",
+        run.stderr
+    );
+    assert!(
+        run.stderr
+            .contains("plies 5 and 7: 15x24 and 11-15 swapped (swap)"),
+        "{}",
+        run.stderr
+    );
+    let json = postfacto(
+        &[
+            "solve",
+            "--repair",
+            "--format",
+            "json",
+            fragment.to_str().unwrap(),
+        ],
+        "",
+    );
+    let value: serde_json::Value = serde_json::from_str(json.stdout.trim()).unwrap();
+    assert_eq!(
+        value["repairs"],
+        serde_json::json!([{"ply": 5, "kind": "swap", "written": "15x24", "read": "11-15"}]),
+        "{value}"
+    );
+    assert_eq!(value["moves"][4], "11-15", "{value}");
+    assert_eq!(value["moves"][6], "15x24", "{value}");
+    // PDN names what was written at both plies.
+    let pdn = postfacto(
+        &[
+            "solve",
+            "--repair",
+            "--format",
+            "pdn",
+            fragment.to_str().unwrap(),
+        ],
+        "",
+    );
+    assert!(
+        pdn.stdout
+            .contains("3. 11-15 {written 15x24} 24-19 4. 15x24 {written 11-15}"),
+        "{}",
+        pdn.stdout
+    );
+}
+
+/// Repairs of the same cost: the one printed is the first in the spec's
+/// order (fewer moves changed, the earliest first edit, the kinds in the
+/// order listed, the read move's squares), the first that `--all` lists,
+/// and `--all` lists them in that order.
+#[test]
+fn the_repair_printed_is_the_first_in_the_spec_order() {
+    let wrong = scratch("repair-order.in", "W 3\n22-18\n11-15\n22-17\n");
+    let all = postfacto(&["solve", "--repair", "--all", wrong.to_str().unwrap()], "");
+    assert_eq!(all.code, 0, "{}", all.stderr);
+    let listed: Vec<&str> = all
+        .stderr
+        .lines()
+        .filter_map(|l| l.split_once("): ").map(|(_, edit)| edit))
+        .collect();
+    assert_eq!(
+        listed,
+        [
+            "ply 1: 22-18 read as 25-22 (move)",
+            "written ply 1: 22-18 was not played (extra)",
+            "ply 2: a missing move, played 17-22 (missing)",
+            "ply 3: 22-17 read as 18x11 (move)",
+            "written ply 3: 22-17 was not played (extra)",
+        ],
+        "{}",
+        all.stderr
+    );
+    for _ in 0..2 {
+        let one = postfacto(&["solve", "--repair", wrong.to_str().unwrap()], "");
+        let edit = one.stderr.lines().nth(1).unwrap_or_default();
+        assert!(edit.ends_with(listed[0]), "{}", one.stderr);
+    }
+}
+
+/// A swap changes two moves: a repair of the same cost that changes one
+/// comes first (the library's order, from a known start).
+#[test]
+fn a_swap_comes_after_a_repair_changing_one_move() {
+    use postfacto::analysis::Repair;
+    use postfacto::board::PartialBoard;
+    let variant = Variant::English;
+    let opening = variant.topology().opening();
+    let known = BoardFacts {
+        start: Some(PartialBoard::whole(opening)),
+        end: None,
+    };
+    // 11-15 and 15-19 swapped: 15-19 from the opening is impossible;
+    // the swap mends it, and so does reading 15-19 as another move.
+    let record = &postfacto::notation::parse_records("B 3\n15-19\n24-20\n11-15\n").unwrap()[0];
+    let options = RepairOptions {
+        max_edits: 1,
+        ..RepairOptions::default()
+    };
+    let RepairOutcome::Repaired(repairs) = repair(record, variant, known, options).unwrap() else {
+        panic!("no repair of one edit");
+    };
+    assert!(repairs.complete);
+    let kinds: Vec<EditKind> = repairs.iter().map(|r: &Repair| r.edits[0].kind).collect();
+    assert!(kinds.contains(&EditKind::Swap), "{kinds:?}");
+    assert_ne!(kinds[0], EditKind::Swap, "{kinds:?}");
+    let swap_at = kinds.iter().position(|&k| k == EditKind::Swap).unwrap();
+    assert!(
+        kinds[swap_at..].iter().all(|&k| k == EditKind::Swap),
+        "{kinds:?}"
+    );
 }

@@ -25,7 +25,7 @@ pub use minimize::Minimum;
 pub use proof::SolverProof;
 pub use repair::{
     edited_record, every_edit, repair_game, repair_summary, repair_summary_numbered, Edit,
-    EditKind, EditSpot, Repair, RepairOptions, RepairOutcome,
+    EditKind, EditSpot, Repair, RepairOptions, RepairOutcome, Repairs,
 };
 pub use selectors::{Guarded, RuleGroup, SelectorFormula};
 pub use unknowns::UnknownVerdict;

@@ -227,6 +227,10 @@ fn changed_moves(report: &Report, played: &Record) -> Vec<Option<String>> {
                     format!("then {} written, not played", edit.written),
                 ),
                 EditKind::First => note(1, "written with the other side first".into()),
+                EditKind::Swap => {
+                    note(edit.ply, format!("written {}", edit.written));
+                    note(edit.other_ply, format!("written {}", edit.read));
+                }
             }
         }
         return comments;

@@ -7,7 +7,7 @@ use std::path::Path;
 use std::time::Instant;
 
 use crate::analysis::{
-    repair_summary, Analysis, Repair, RepairOptions, RepairOutcome, SolverProof,
+    repair_summary, Analysis, RepairOptions, RepairOutcome, Repairs, SolverProof,
 };
 use crate::board::Board;
 use crate::encode::BoardFacts;
@@ -337,7 +337,7 @@ impl<'a> Job<'a, '_> {
                 // Notes on stderr: stdout holds only boards, for `verify`.
                 report.err.push(format!("{}: no edit needed", self.name));
             }
-            RepairOutcome::Repaired(repairs) => self.repaired(repairs, options.all, report)?,
+            RepairOutcome::Repaired(found) => self.repaired(found, options.all, report)?,
             outcome @ RepairOutcome::Undecided { .. } => {
                 report.status = Verdict::Undecided;
                 report
@@ -357,27 +357,25 @@ impl<'a> Job<'a, '_> {
     /// The repairs found, each correction once (one found under several
     /// labels, a square or a whole move misread, is one repair), each
     /// answer replayed with its repaired moves and checked against the
-    /// facts; with `all`, every one, each named.
-    fn repaired(
-        &self,
-        mut repairs: Vec<Repair>,
-        all: bool,
-        report: &mut Report,
-    ) -> Result<(), SolveError> {
-        let mut seen = Vec::new();
-        repairs.retain(|r| {
-            let new = !seen.contains(&r.record);
-            seen.push(r.record.clone());
-            new
-        });
+    /// facts: with `all`, every one, each named; else the first in the
+    /// spec's order, and how many others there are.
+    fn repaired(&self, found: Repairs, all: bool, report: &mut Report) -> Result<(), SolveError> {
+        let distinct = found.distinct();
+        let repairs = if all { &distinct[..] } else { &distinct[..1] };
         let edits = repairs[0].edits.len();
-        let many = if all {
-            format!("{} of", plural(repairs.len(), "repair"))
+        let (many, others) = if all {
+            (
+                format!("{} of", plural(repairs.len(), "repair")),
+                String::new(),
+            )
+        } else if distinct.len() > 1 || !found.complete {
+            let others = format!("; {}; --all lists them", found.others());
+            ("repaired with".to_string(), others)
         } else {
-            "repaired with".to_string()
+            ("repaired with".to_string(), format!("; {}", found.others()))
         };
         report.err.push(format!(
-            "{}: {many} {}; no repair of {} exists",
+            "{}: {many} {}; no repair of {} exists{others}",
             self.name,
             plural(edits, "edit"),
             plural(edits - 1, "edit")

@@ -24,6 +24,9 @@ pub enum EditKind {
     Extra,
     /// The other side moved first.
     First,
+    /// Two moves of one side written in each other's place: a written
+    /// move and the next written move of the same side (two plies on).
+    Swap,
 }
 
 impl EditKind {
@@ -35,6 +38,18 @@ impl EditKind {
             EditKind::Missing => "missing",
             EditKind::Extra => "extra",
             EditKind::First => "first",
+            EditKind::Swap => "swap",
+        }
+    }
+
+    /// How many moves an edit of this kind changes (the first criterion
+    /// of the order among repairs of one cost): `first` changes none,
+    /// only who plays them; a swap changes two.
+    pub fn moves_changed(self) -> usize {
+        match self {
+            EditKind::First => 0,
+            EditKind::Swap => 2,
+            _ => 1,
         }
     }
 }
@@ -45,7 +60,8 @@ pub struct EditSpot {
     /// What it does.
     pub kind: EditKind,
     /// The written move it applies to (0-based); for a missing move, the
-    /// written move it is inserted before (the number of moves: at the end).
+    /// written move it is inserted before (the number of moves: at the
+    /// end); for a swap, the earlier of the two (the other is two on).
     pub index: usize,
     /// For a square edit, which square of the move (0-based).
     pub square: usize,
@@ -61,8 +77,11 @@ pub struct Edit {
     pub ply: usize,
     /// What was written there (empty for a missing move or `first`).
     pub written: String,
-    /// What it is read as (empty for an extra move).
+    /// What it is read as (empty for an extra move); for a swap, the move
+    /// played at `ply`, written at `other_ply`.
     pub read: String,
+    /// For a swap, the ply of the other move (0 otherwise).
+    pub other_ply: usize,
 }
 
 impl Edit {
@@ -76,6 +95,7 @@ impl Edit {
             None => format!("ply {}:", self.ply),
         };
         match self.kind {
+            EditKind::Swap => self.swap_words(numbers),
             EditKind::First => format!("the other side moved first, {} (first)", self.read),
             EditKind::Missing => format!("{at} a missing move, played {} (missing)", self.read),
             EditKind::Extra => format!(
@@ -87,6 +107,25 @@ impl Edit {
                 self.written,
                 self.read,
                 kind.name()
+            ),
+        }
+    }
+}
+
+impl Edit {
+    /// A swap in words: `plies 19 and 21: 15x24 and 11-15 swapped (swap)`,
+    /// or by move numbers (`10. 15x24 and 11. 11-15 swapped (swap)`).
+    fn swap_words(&self, numbers: Option<(&MoveNumbers, &Record)>) -> String {
+        let (written, read) = (&self.written, &self.read);
+        match numbers {
+            Some((numbers, repaired)) => format!(
+                "{} {written} and {} {read} swapped (swap)",
+                numbers.label(repaired, self.ply),
+                numbers.label(repaired, self.other_ply)
+            ),
+            None => format!(
+                "plies {} and {}: {written} and {read} swapped (swap)",
+                self.ply, self.other_ply
             ),
         }
     }
@@ -105,6 +144,11 @@ pub(super) fn spot(kind: EditKind, index: usize) -> EditSpot {
         index,
         square: 0,
     }
+}
+
+/// The swap of written move `index` with the one two on.
+pub(super) fn swap(index: usize) -> EditSpot {
+    spot(EditKind::Swap, index)
 }
 
 /// Where a ply of an edited record comes from.
@@ -158,6 +202,7 @@ impl<'a> Edits<'a> {
         let n = self.len();
         let mut spots: Vec<EditSpot> = (0..n).flat_map(|i| self.edits_of(i)).collect();
         spots.extend((0..=n).map(|i| spot(EditKind::Missing, i)));
+        spots.extend((0..n).filter(|&i| self.swappable(i)).map(swap));
         spots.push(spot(EditKind::First, 0));
         spots
     }
@@ -187,15 +232,39 @@ impl<'a> Edits<'a> {
         spots
     }
 
+    /// Whether written move `index` and the one two on can be swapped: both
+    /// exist and differ (swapping a move with its copy changes nothing).
+    pub fn swappable(&self, index: usize) -> bool {
+        self.written
+            .get(index + 2)
+            .is_some_and(|later| *later != self.written[index])
+    }
+
+    /// The swaps that move written move `index`: with the one two on, and
+    /// with the one two before.
+    pub fn swaps_of(&self, index: usize) -> Vec<EditSpot> {
+        let before = index.checked_sub(2).filter(|&i| self.swappable(i));
+        let after = Some(index).filter(|&i| self.swappable(i));
+        before.into_iter().chain(after).map(swap).collect()
+    }
+
     /// Whether an edit set is one the searches count: at most one edit of
-    /// a written move (a second would be a `move` edit's job), and the
+    /// a written move (a second would be a `move` edit's job; a swap edits
+    /// both its moves), no two swaps interleaved (`i`, `i + 1`), and the
     /// first side changed at most once.
     pub fn compatible(spots: &[EditSpot]) -> bool {
         let mut touched = HashSet::new();
         let firsts = spots.iter().filter(|s| s.kind == EditKind::First).count();
+        let swaps: HashSet<usize> = spots
+            .iter()
+            .filter(|s| s.kind == EditKind::Swap)
+            .map(|s| s.index)
+            .collect();
         firsts <= 1
+            && !swaps.iter().any(|i| swaps.contains(&(i + 1)))
             && spots.iter().all(|s| match s.kind {
                 EditKind::Square | EditKind::Move | EditKind::Extra => touched.insert(s.index),
+                EditKind::Swap => touched.insert(s.index) && touched.insert(s.index + 2),
                 EditKind::Missing | EditKind::First => true,
             })
     }
@@ -230,11 +299,16 @@ impl<'a> Edits<'a> {
             };
             let here = spots
                 .iter()
-                .find(|s| s.index == i && s.kind != EditKind::Missing && s.kind != EditKind::First);
+                .find(|s| s.index == i && !matches!(s.kind, EditKind::Missing | EditKind::First));
+            let swapped_in = |from: usize| spots.contains(&swap(from)).then_some(from);
             let edited = match here {
                 Some(s) if s.kind == EditKind::Extra => continue,
+                Some(s) if s.kind == EditKind::Swap => self.written[i + 2].clone(),
                 Some(&s) => self.edited_move(s),
-                None => written.clone(),
+                None => match i.checked_sub(2).and_then(swapped_in) {
+                    Some(from) => self.written[from].clone(),
+                    None => written.clone(),
+                },
             };
             moves.push(edited);
             origins.push(Origin::Written(i));
@@ -273,12 +347,14 @@ impl<'a> Edits<'a> {
                     ply: 0,
                     written: self.original.first.name().to_string(),
                     read: record.first.name().to_string(),
+                    other_ply: 0,
                 },
                 EditKind::Extra => Edit {
                     kind: EditKind::Extra,
                     ply: spot.index + 1,
                     written: written_text(spot.index),
                     read: String::new(),
+                    other_ply: 0,
                 },
                 EditKind::Missing => {
                     let ply = inserted_ply(&origins, spots, k);
@@ -287,18 +363,19 @@ impl<'a> Edits<'a> {
                         ply,
                         written: String::new(),
                         read: read_at(ply),
+                        other_ply: 0,
                     }
                 }
                 kind => {
-                    let ply = origins
-                        .iter()
-                        .position(|&o| o == Some(spot.index))
-                        .map_or(0, |p| p + 1);
+                    let ply = ply_of(&origins, spot.index);
+                    let swapped =
+                        (kind == EditKind::Swap).then(|| ply_of(&origins, spot.index + 2));
                     Edit {
                         kind,
                         ply,
                         written: written_text(spot.index),
                         read: read_at(ply),
+                        other_ply: swapped.unwrap_or(0),
                     }
                 }
             })
@@ -311,6 +388,15 @@ impl<'a> Edits<'a> {
             solution,
         }
     }
+}
+
+/// The 1-based ply of written move `index` in the record whose plies come
+/// from the written moves `origins` says (0: deleted).
+fn ply_of(origins: &[Option<usize>], index: usize) -> usize {
+    origins
+        .iter()
+        .position(|&o| o == Some(index))
+        .map_or(0, |p| p + 1)
 }
 
 /// The 1-based ply of the move `spots[k]` inserts, in the record whose
@@ -402,8 +488,30 @@ mod tests {
             "B 3\n22-18\n11-15\n18x11\n"
         );
         // Every edit of the record: 6 squares, 3 moves, 3 deletions, 4
-        // insertion points, the first side.
-        assert_eq!(edits.every_edit().len(), 6 + 3 + 3 + 4 + 1);
+        // insertion points, the first side, 1 swap.
+        assert_eq!(edits.every_edit().len(), 6 + 3 + 3 + 4 + 1 + 1);
+    }
+
+    #[test]
+    fn a_swap_exchanges_a_move_with_the_next_of_its_side() {
+        let record = &parse_records("W 4\n22-18\n11-15\n18x11\n8x15\n").unwrap()[0];
+        let edits = Edits::new(record, Variant::English);
+        let text = |spots: &[EditSpot]| edits.edited(spots).0.to_string();
+        assert_eq!(text(&[swap(0)]), "W 4\n18x11\n11-15\n22-18\n8x15\n");
+        // A move inserted between keeps the two moves in place.
+        assert_eq!(
+            text(&[spot(EditKind::Missing, 1), swap(1)]),
+            "W 5\n22-18\n?\n8x15\n18x11\n11-15\n"
+        );
+        assert_eq!(edits.swaps_of(2), vec![swap(0)]);
+        assert_eq!(edits.swaps_of(1), vec![swap(1)]);
+        // Every edit: 8 squares, 4 moves, 4 deletions, 5 insertion
+        // points, the first side, 2 swaps.
+        assert_eq!(edits.every_edit().len(), 8 + 4 + 4 + 5 + 1 + 2);
+        // A swap edits both its moves; interleaved swaps are not counted.
+        assert!(!Edits::compatible(&[spot(EditKind::Move, 2), swap(0)]));
+        assert!(Edits::compatible(&[spot(EditKind::Move, 1), swap(0)]));
+        assert!(!Edits::compatible(&[swap(0), swap(1)]));
     }
 
     #[test]

@@ -2,8 +2,9 @@
 //! fewest edits to what is written that make a record possible.
 //!
 //! An edit turns part of the record into a damaged move (a square into
-//! `?`, a move into a lone `?`, an inserted lone `?`), deletes a move, or
-//! gives the first move to the other side (`edits`). Two searches find the
+//! `?`, a move into a lone `?`, an inserted lone `?`), deletes a move,
+//! swaps two moves of one side, or gives the first move to the other side
+//! (`edits`). Two searches find the
 //! fewest, both deepening on the number of edits so that the minimum is
 //! proved by the level below it:
 //!
@@ -48,15 +49,114 @@ pub struct Repair {
     pub solution: Solution,
 }
 
+/// The repairs of the fewest edits, in the spec's fixed order (the first
+/// is the one printed), up to the search's limit.
+#[derive(Clone, Debug)]
+pub struct Repairs {
+    found: Vec<Repair>,
+    /// Whether every repair of that many edits is here (the search did
+    /// not stop at its limit).
+    pub complete: bool,
+}
+
+impl Repairs {
+    /// `found` in the spec's order: fewer moves changed first, then the
+    /// earliest first edit, then the edit kinds in the order listed, then
+    /// the read move's squares (as numbers). Ties keep the search's order.
+    pub fn ordered(mut found: Vec<Repair>, complete: bool) -> Repairs {
+        found.sort_by_cached_key(order_key);
+        Repairs { found, complete }
+    }
+
+    /// Each correction once: a repair whose moves another before it also
+    /// plays (a square or the whole move misread) is the same repair.
+    pub fn distinct(&self) -> Vec<&Repair> {
+        let mut seen: Vec<&Record> = Vec::new();
+        self.found
+            .iter()
+            .filter(|r| {
+                let new = !seen.contains(&&r.record);
+                seen.push(&r.record);
+                new
+            })
+            .collect()
+    }
+
+    /// How many other repairs of the same cost there are, in words: `1
+    /// other repair of 1 edit`, `at least 99 other repairs of 2 edits`
+    /// (the limit reached), `no other repair of 1 edit`.
+    pub fn others(&self) -> String {
+        let others = self.distinct().len().saturating_sub(1);
+        let cost = plural(self.found.first().map_or(0, |r| r.edits.len()), "edit");
+        match (others, self.complete) {
+            (0, true) => format!("no other repair of {cost}"),
+            (n, true) => format!("{} of {cost}", plural(n, "other repair")),
+            (n, false) => format!("at least {} of {cost}", plural(n, "other repair")),
+        }
+    }
+}
+
+impl std::ops::Deref for Repairs {
+    type Target = [Repair];
+    fn deref(&self) -> &[Repair] {
+        &self.found
+    }
+}
+
+impl<'a> IntoIterator for &'a Repairs {
+    type Item = &'a Repair;
+    type IntoIter = std::slice::Iter<'a, Repair>;
+    fn into_iter(self) -> Self::IntoIter {
+        self.found.iter()
+    }
+}
+
+/// A repair's place in the spec's order (see [`Repairs::ordered`]).
+fn order_key(repair: &Repair) -> (usize, Vec<(usize, EditKind, Vec<u64>)>) {
+    let changed = repair.edits.iter().map(|e| e.kind.moves_changed()).sum();
+    let edits = repair
+        .edits
+        .iter()
+        .map(|e| (e.ply, e.kind, square_key(&e.read)))
+        .collect();
+    (changed, edits)
+}
+
+/// A move's squares to order by: each run of digits as its number, each
+/// letter (an algebraic file) as itself, ahead of every number.
+fn square_key(text: &str) -> Vec<u64> {
+    let mut key = Vec::new();
+    let mut number: Option<u64> = None;
+    for c in text.chars() {
+        match c.to_digit(10) {
+            Some(d) => {
+                number = Some(
+                    number
+                        .unwrap_or(0)
+                        .saturating_mul(10)
+                        .saturating_add(d.into()),
+                )
+            }
+            None => {
+                key.extend(number.take().map(|n| n + 256));
+                if c.is_ascii_alphabetic() {
+                    key.push(u64::from(c));
+                }
+            }
+        }
+    }
+    key.extend(number.map(|n| n + 256));
+    key
+}
+
 /// What `--repair` found.
 #[derive(Clone, Debug)]
 pub enum RepairOutcome {
     /// The record is possible as written.
     NotNeeded(Box<Solution>),
     /// The fewest edits that make it possible: every repair of that many
-    /// edits found (one unless all were asked for). No repair of fewer
-    /// edits exists.
-    Repaired(Vec<Repair>),
+    /// edits found, in the spec's order. No repair of fewer edits exists.
+    Repaired(Repairs),
     /// No repair of at most this many edits exists.
     NoneWithin(usize),
     /// The time limit passed first: no repair of fewer than `at_least`
@@ -73,9 +173,12 @@ pub enum RepairOutcome {
 pub struct RepairOptions {
     /// The most edits tried.
     pub max_edits: usize,
-    /// Every minimum repair, not just one (up to `limit`).
+    /// Every minimum repair under each of its names (a move misread as a
+    /// square and as a whole move), not each correction under one, and
+    /// with no budget on the search for them but `limit`.
     pub all: bool,
-    /// The most repairs listed with `all`.
+    /// The most repairs sought: the first in order is certain, and the
+    /// count of the others exact, only when fewer are found.
     pub limit: usize,
     /// When to stop searching and answer [`RepairOutcome::Undecided`]:
     /// the clock is read between steps, and every solver call stops there
@@ -178,14 +281,15 @@ fn repair_until(
 ) -> Result<RepairOutcome, SolveError> {
     let edits = Edits::new(record, variant);
     let budget = Budget::new(deadline);
-    let searched = match fully_known(known, variant) {
+    let (searched, cut) = match fully_known(known, variant) {
         Some(start) => {
             let mut search = replayed::Replayed::new(&edits, start, known.end, options, budget);
-            deepen(options, progress, |k| search.with_edits(k))
+            (deepen(options, progress, |k| search.with_edits(k)), false)
         }
         None => {
             let search = window::Window::new(&edits, known, budget);
-            deepen(options, progress, |k| search.with_edits(k, options))
+            let searched = deepen(options, progress, |k| search.with_edits(k, options));
+            (searched, search.cut())
         }
     };
     let (k, found) = match searched {
@@ -194,6 +298,7 @@ fn repair_until(
         Err((at_least, Stop::OutOfTime)) => return Ok(RepairOutcome::Undecided { at_least }),
         Err((_, Stop::Failed(e))) => return Err(e),
     };
+    let complete = found.len() < options.limit && !cut;
     let mut repairs = Vec::with_capacity(found.len());
     for (spots, solution) in found {
         let repair = edits.named(&spots, solution);
@@ -204,7 +309,7 @@ fn repair_until(
         let solution = repairs.swap_remove(0).solution;
         return Ok(RepairOutcome::NotNeeded(Box::new(solution)));
     }
-    Ok(RepairOutcome::Repaired(repairs))
+    Ok(RepairOutcome::Repaired(Repairs::ordered(repairs, complete)))
 }
 
 /// Runs `level` for 0, 1, ... edits up to the most allowed, until one
@@ -320,9 +425,10 @@ pub fn repair_summary_numbered(outcome: &RepairOutcome, numbers: Option<&MoveNum
             let numbered = numbers.map(|n| (n, &repairs[0].record));
             let named: Vec<String> = edits.iter().map(|e| e.words(numbered)).collect();
             format!(
-                "repaired with {} (no repair of {} exists): {}",
+                "repaired with {} (no repair of {} exists; {}): {}",
                 plural(edits.len(), "edit"),
                 edits.len() - 1,
+                repairs.others(),
                 named.join("; ")
             )
         }

@@ -6,13 +6,16 @@
 //! The search deepens on the number of edits `k`. From each position it
 //! plays the written move (cost 0) and, while edits are left, each edit of
 //! the written move there (another move that fits it with one square
-//! blanked, any other move, the move deleted, a move inserted before it),
+//! blanked, any other move, the move deleted, a move inserted before it,
+//! the move swapped with the next one of its side),
 //! so edits are tried in the order of the plies, from where the record
 //! fails backwards. A position (ply, board, side to move) from which the
 //! rest could not be played with `b` edits is remembered, and never
 //! searched again with `b` or fewer: the deepening and the branches share
-//! every dead end. When no position leads through with `k` edits, none
-//! does: that is the proof of the minimum.
+//! every dead end. A swap begun is part of the position: the written move
+//! two on is played at once, and the one swapped out is owed there. When
+//! no position leads through with `k` edits, none does: that is the proof
+//! of the minimum.
 
 use std::collections::{HashMap, HashSet};
 
@@ -23,7 +26,7 @@ use crate::notation::{Answer, MoveText, WrittenMove};
 use crate::rules::Rules;
 use crate::solve::{Solution, SolveStats};
 
-use super::edits::{spot, EditKind, EditSpot, Edits};
+use super::edits::{spot, swap, EditKind, EditSpot, Edits};
 use super::{Budget, Found, RepairOptions, Stop};
 
 /// What one search step did: the edits it stands for (any one of them;
@@ -43,9 +46,11 @@ pub(super) struct Replayed<'e, 'a> {
     end: Option<PartialBoard>,
     /// For each written move, its square edits with the pattern each makes.
     blanks: Vec<Vec<(EditSpot, WrittenMove)>>,
-    /// Positions (next written move, board, side to move) from which the
-    /// rest was searched with this many edits and nothing found.
-    dead: HashMap<(usize, Board, Color), usize>,
+    /// Positions (next written move, board, side to move, swap owed) from
+    /// which the rest was searched with this many edits and nothing found.
+    dead: HashMap<(usize, Board, Color, Option<usize>), usize>,
+    /// The written move where the move a swap took out is to be played.
+    owed: Option<usize>,
     trail: Vec<Step>,
     /// Edit sets found, with the moves played.
     found: Vec<(Vec<EditSpot>, Vec<MoveText>)>,
@@ -81,6 +86,7 @@ impl<'e, 'a> Replayed<'e, 'a> {
             end,
             blanks,
             dead: HashMap::new(),
+            owed: None,
             trail: Vec::new(),
             found: Vec::new(),
             seen: HashSet::new(),
@@ -97,6 +103,7 @@ impl<'e, 'a> Replayed<'e, 'a> {
     /// [`Stop`] when the budget runs out first.
     pub fn with_edits(&mut self, k: usize) -> Result<Found, Stop> {
         self.trail.clear();
+        self.owed = None;
         let first = self.edits.original.first;
         self.from(0, self.start, first, k)?;
         if k > 0 && !self.enough() {
@@ -116,13 +123,10 @@ impl<'e, 'a> Replayed<'e, 'a> {
             .collect())
     }
 
+    /// Whether the search has found as many repairs as it may: every one
+    /// is sought, so that the first in the spec's order is among them.
     fn enough(&self) -> bool {
-        self.found.len()
-            >= if self.options.all {
-                self.options.limit
-            } else {
-                1
-            }
+        self.found.len() >= self.options.limit
     }
 
     /// Searches on from written move `i` on `board` with `side` to move
@@ -131,7 +135,7 @@ impl<'e, 'a> Replayed<'e, 'a> {
         if self.enough() {
             return Ok(false);
         }
-        let key = (i, board, side);
+        let key = (i, board, side, self.owed);
         if self.dead.get(&key).is_some_and(|&b| b >= left) {
             return Ok(false);
         }
@@ -160,7 +164,9 @@ impl<'e, 'a> Replayed<'e, 'a> {
             return Ok(());
         }
         let legal = self.rules.legal_moves(&board, side);
-        if i < n {
+        if i < n && self.owed == Some(i) {
+            self.play_owed(i, &board, side, &legal, left)?;
+        } else if i < n {
             let written = &self.edits.written[i];
             let (fitting, other): (Vec<&MoveText>, Vec<&MoveText>) =
                 legal.iter().partition(|mv| written.matches(mv));
@@ -185,6 +191,9 @@ impl<'e, 'a> Replayed<'e, 'a> {
                 });
                 self.from(i + 1, board, side, left - 1)?;
                 self.trail.pop();
+                if self.owed.is_none() && self.edits.swappable(i) {
+                    self.begin_swap(i, &board, side, &legal, left - 1)?;
+                }
             }
         }
         if left > 0 {
@@ -193,6 +202,47 @@ impl<'e, 'a> Replayed<'e, 'a> {
                 self.play(i, &board, side, mv, missing(), left - 1)?;
             }
         }
+        Ok(())
+    }
+
+    /// Swaps written move `i` with the one two on: plays that one here, and
+    /// owes move `i` two written moves on.
+    fn begin_swap(
+        &mut self,
+        i: usize,
+        board: &Board,
+        side: Color,
+        legal: &[MoveText],
+        left: usize,
+    ) -> Result<(), Stop> {
+        let later = &self.edits.written[i + 2];
+        let fitting: Vec<&MoveText> = legal.iter().filter(|mv| later.matches(mv)).collect();
+        self.owed = Some(i + 2);
+        for mv in fitting {
+            let labels = SmallVec::from_elem(swap(i), 1);
+            self.play(i + 1, board, side, mv, labels, left)?;
+        }
+        self.owed = None;
+        Ok(())
+    }
+
+    /// Plays at written move `i` the move a swap took out (two before), as
+    /// written: no other edit of it.
+    fn play_owed(
+        &mut self,
+        i: usize,
+        board: &Board,
+        side: Color,
+        legal: &[MoveText],
+        left: usize,
+    ) -> Result<(), Stop> {
+        let earlier = &self.edits.written[i - 2];
+        let fitting: Vec<&MoveText> = legal.iter().filter(|mv| earlier.matches(mv)).collect();
+        self.owed = None;
+        for mv in fitting {
+            self.play(i + 1, board, side, mv, SmallVec::new(), left)?;
+        }
+        self.owed = Some(i);
         Ok(())
     }
 

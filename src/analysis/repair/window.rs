@@ -3,7 +3,7 @@
 //! window of the record the earlier edits make is solved as its own
 //! damaged record.
 
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::collections::{HashMap, HashSet};
 
 use crate::encode::BoardFacts;
@@ -21,6 +21,12 @@ pub(super) struct Window<'e, 'a> {
     budget: RefCell<Budget>,
     /// Conflicts found, by the record's text.
     conflicts: RefCell<HashMap<String, Conflict>>,
+    /// Solver calls made, and how many had been when the first repair
+    /// was found.
+    solves: Cell<usize>,
+    first_found_at: Cell<Option<usize>>,
+    /// Whether the search for the other repairs stopped at its budget.
+    cut: Cell<bool>,
 }
 
 impl<'e, 'a> Window<'e, 'a> {
@@ -31,6 +37,9 @@ impl<'e, 'a> Window<'e, 'a> {
             verdicts: RefCell::default(),
             budget: RefCell::new(budget),
             conflicts: RefCell::default(),
+            solves: Cell::new(0),
+            first_found_at: Cell::new(None),
+            cut: Cell::new(false),
         }
     }
 
@@ -82,7 +91,7 @@ impl<'e, 'a> Window<'e, 'a> {
             spots = scored.into_iter().map(|(_, s)| s).collect();
         }
         for spot in spots {
-            if found.len() >= if options.all { options.limit } else { 1 } {
+            if found.len() >= options.limit || self.past_count_budget(options) {
                 return Ok(());
             }
             chosen.push(spot);
@@ -91,6 +100,9 @@ impl<'e, 'a> Window<'e, 'a> {
             if Edits::compatible(&key) && seen.insert(key.clone()) {
                 if left == 1 {
                     if let Outcome::Solved(solution) = self.solve(&key)? {
+                        if found.is_empty() {
+                            self.first_found_at.set(Some(self.solves.get()));
+                        }
                         found.push((key, solution));
                     }
                 } else {
@@ -102,6 +114,27 @@ impl<'e, 'a> Window<'e, 'a> {
         Ok(())
     }
 
+    /// Whether the search for the repairs after the first (to order them
+    /// and count them: every one is sought) has spent its budget: four
+    /// times the solver calls the first took, and at least 256. A fixed
+    /// count, not a time, so every run prints the same; `--all` has none.
+    fn past_count_budget(&self, options: RepairOptions) -> bool {
+        let Some(at) = self.first_found_at.get() else {
+            return false;
+        };
+        let past = !options.all && self.solves.get() - at > (4 * at).max(256);
+        if past {
+            self.cut.set(true);
+        }
+        past
+    }
+
+    /// Whether the search for the other repairs stopped at its budget
+    /// (so that more may exist than it found).
+    pub fn cut(&self) -> bool {
+        self.cut.get()
+    }
+
     fn solve(&self, spots: &[EditSpot]) -> Result<Outcome, Stop> {
         let (record, _) = self.edits.edited(spots);
         self.solve_record(&record, self.known)
@@ -109,6 +142,7 @@ impl<'e, 'a> Window<'e, 'a> {
 
     fn solve_record(&self, record: &Record, known: BoardFacts) -> Result<Outcome, Stop> {
         self.budget.borrow_mut().check()?;
+        self.solves.set(self.solves.get() + 1);
         Ok(Reconstructor::new(self.edits.variant)
             .facts(known)
             .solve(record)?)
@@ -148,13 +182,14 @@ impl<'e, 'a> Window<'e, 'a> {
         let conflict = self.conflict_near(&record, parent.as_ref().map(|(r, c)| (r, *c)))?;
         let n = origins.len();
         let end = spot(EditKind::Missing, self.edits.len());
-        // Edits of plies `plies`, and insertions before them.
+        // Edits of plies `plies` (a swap moving one), and insertions before them.
         let touching = |plies: std::ops::RangeInclusive<usize>| {
             let mut spots = Vec::new();
             for origin in plies.map(|ply| origins[ply - 1]) {
                 match origin {
                     Origin::Written(i) => {
                         spots.extend(self.edits.edits_of(i));
+                        spots.extend(self.edits.swaps_of(i));
                         spots.push(spot(EditKind::Missing, i));
                     }
                     Origin::Inserted(a) => spots.push(spot(EditKind::Missing, a)),
