@@ -63,7 +63,7 @@ class Edit:
 
     #: The 1-based ply it concerns (0 for the side that moved first).
     ply: int
-    #: ``"square"``, ``"move"``, ``"missing"``, ``"extra"`` or ``"first"``.
+    #: ``"square"``, ``"move"``, ``"missing"``, ``"extra"``, ``"first"`` or ``"swap"`` (two moves of one side written in each other's place; ``ply`` is the earlier).
     kind: str
     #: What was written there (empty for a missing move).
     written: str
