@@ -1226,3 +1226,28 @@ fn r44_26_quiet_diagrams_are_one_line() {
         loud.stderr
     );
 }
+
+/// Issue 44, item 2: a PDN fragment whose captures are written whole is
+/// no damaged record for `--from-opening` (it was refused as holding `?`).
+#[test]
+fn r44_2_from_opening_takes_a_pdn_fragment_with_captures() {
+    let game = "[Event \"t\"]\n[GameType \"21\"]\n1. 11-15 22-18 2. 15x22 25x18 3. 8-11 *\n";
+    let file = scratch("from-opening.pdn", game);
+    let run = postfacto(
+        &[
+            "solve",
+            "--from-opening",
+            "--fragment",
+            "--limit",
+            "60",
+            file.to_str().unwrap(),
+        ],
+        "",
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(
+        run.stdout.contains("shortest prefix: 0 plies"),
+        "{}",
+        run.stdout
+    );
+}

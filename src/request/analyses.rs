@@ -456,9 +456,13 @@ impl<'a> Job<'a, '_> {
                 i + 1
             ));
         };
+        // Captures written whole (PDN) are moves, not damaged ones: the
+        // search takes the reading solve takes (issue 44, item 2).
+        let read = self.analysis().as_solved(self.record)?;
+        let whole = matches!(read, std::borrow::Cow::Owned(_)).then(|| read.into_owned());
         let outcome = shortest_prefix(
             self.variant(),
-            self.record,
+            whole.as_ref().unwrap_or(self.record),
             self.known,
             self.deadline,
             &mut progress,
@@ -470,8 +474,10 @@ impl<'a> Job<'a, '_> {
         let name = self.name;
         match outcome {
             PrefixOutcome::Found(prefix) => {
-                let answer = self.checked(prefix.game.end, None, "the proof-game search")?;
+                let answer =
+                    self.checked(prefix.game.end, whole.as_ref(), "the proof-game search")?;
                 check_facts(&answer, self.known)?;
+                report.filled.extend(whole);
                 let _ = writeln!(
                     report.text,
                     "{name}: from the opening: {}",
