@@ -416,6 +416,9 @@ pub fn repair_summary_numbered(outcome: &RepairOutcome, numbers: Option<&MoveNum
         RepairOutcome::Undecided { at_least: 0 } => {
             "undecided: the time limit passed before the record as written was checked".into()
         }
+        RepairOutcome::Undecided { at_least: 1 } => {
+            "undecided: the time limit passed; the record is impossible as written, and whether one edit makes it possible is not known".into()
+        }
         RepairOutcome::Undecided { at_least } => format!(
             "undecided: the time limit passed; no repair of fewer than {} exists",
             plural(*at_least, "edit")
@@ -547,5 +550,18 @@ mod tests {
 
     fn judge_ok(r: &Repair) -> Result<(), crate::replay::Rejection> {
         crate::replay::judge(Variant::English.rules(), &r.record, &r.solution.answer)
+    }
+
+    #[test]
+    fn an_undecided_repair_says_what_was_proved_in_words() {
+        // Issue 44, item 29: not "no repair of fewer than 1 edit exists".
+        let one = repair_summary(&RepairOutcome::Undecided { at_least: 1 });
+        assert!(one.contains("impossible as written"), "{one}");
+        assert!(!one.contains("fewer than 1 edit"), "{one}");
+        let two = repair_summary(&RepairOutcome::Undecided { at_least: 2 });
+        assert!(
+            two.ends_with("no repair of fewer than 2 edits exists"),
+            "{two}"
+        );
     }
 }
