@@ -11,7 +11,7 @@ use postfacto::notation::{games, parse_board_on, to_fen, MoveText, Record};
 use postfacto::random::{play_game, random_board_on, Play, Rng};
 use postfacto::rules::Variant;
 
-use crate::util::{path, postfacto, scratch};
+use crate::util::{path, postfacto, scratch, CaseClock};
 
 /// The real files of `tests/data/pdn/`: games, then how many are OK,
 /// without moves, and not OK.
@@ -479,9 +479,12 @@ proptest! {
             expected += 1;
         }
         let file = dialect_file(&text, &mut rng);
-        let reports: Vec<_> = games(&file)
-            .map(|g| verify_game(&g, VerifyOptions::default()))
-            .collect();
+        let clock = CaseClock::start("archive::random_games_in_mixed_dialects_verify");
+        let reports: Vec<_> = clock.run(&file, || {
+            games(&file)
+                .map(|g| verify_game(&g, VerifyOptions::default()))
+                .collect()
+        });
         prop_assert_eq!(reports.len(), expected, "{}", file);
         for report in &reports {
             prop_assert_eq!(&report.verdict, &Verdict::Ok, "{}\n{}", report, file);

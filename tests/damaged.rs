@@ -14,7 +14,7 @@ use postfacto::replay::{judge, replay};
 use postfacto::rules::Variant;
 use postfacto::solve::{Outcome, Reconstructor};
 
-use crate::util::{path, postfacto, scratch, square_of};
+use crate::util::{path, postfacto, scratch, square_of, CaseClock};
 
 fn sample1() -> String {
     path("tests/data/sample1.in").to_str().unwrap().to_string()
@@ -166,7 +166,8 @@ proptest! {
             start: Some(revealed(origin, start_mask, topology)),
             end: Some(revealed(end, end_mask, topology)),
         };
-        match Reconstructor::new(variant).facts(known).solve(&record) {
+        let clock = CaseClock::start("damaged::revealed_boards_of_random_games_solve");
+        match clock.run(&record, || Reconstructor::new(variant).facts(known).solve(&record)) {
             Ok(Outcome::Solved(solution)) => {
                 prop_assert_eq!(judge(rules, &record, &solution.answer), Ok(()));
                 for (facts, board) in [(known.start, solution.answer.start), (known.end, solution.answer.end)] {
@@ -414,7 +415,8 @@ proptest! {
             start: None,
             end: Some(revealed(end, end_mask, variant.topology())),
         };
-        let solved = solve_like_the_cli(variant, &damaged, known)?;
+        let clock = CaseClock::start("damaged::damaged_random_games_solve_and_their_fillings_replay");
+        let solved = clock.run(&damaged, || solve_like_the_cli(variant, &damaged, known))?;
         prop_assert!(solved.is_some(), "a damaged legal game is impossible:\n{}\nfrom\n{}", damaged, record);
     }
 
@@ -444,11 +446,12 @@ proptest! {
             start: None,
             end: Some(one_fact_changed(revealed(end, end_mask, topology), square)),
         };
-        if solve_like_the_cli(variant, &damaged, known)?.is_none() {
+        let clock = CaseClock::start("damaged::damaged_games_with_a_false_end_fact_are_rejected_or_solved");
+        if clock.run(&damaged, || solve_like_the_cli(variant, &damaged, known))?.is_none() {
             // The minimum's formula says the same: none. (Its search on a
             // solvable record proves its optimum over every capture a
             // damaged ply may make: seconds, left to other tests.)
-            match Analysis::new(variant).facts(known).minimum(&damaged, None) {
+            match clock.run(&damaged, || Analysis::new(variant).facts(known).minimum(&damaged, None)) {
                 Ok(minimum) => prop_assert!(minimum.is_none(), "a minimum of an impossible record:\n{}", damaged),
                 Err(e) => prop_assert!(false, "the minimum fails: {} for\n{}", e, damaged),
             }

@@ -17,7 +17,7 @@ use proptest::test_runner::TestRunner;
 
 use crate::golden::{dimacs_satisfiable, dimacs_under, matches_golden};
 use crate::oracle;
-use crate::util::path;
+use crate::util::{path, CaseClock};
 
 /// Cases of each property test: the formulas of the larger boards are
 /// large, and the CI runs the debug build.
@@ -126,7 +126,8 @@ fn fragment_solves_and_the_judge_accepts(variant: Variant, seed: u64) -> Result<
     let found = fragment(variant, &mut rng);
     prop_assume!(found.is_some(), "the game ended before the fragment");
     let (origin, record) = found.expect("assumed above");
-    match solve_with(&record, Engine::Sat, variant) {
+    let clock = CaseClock::start("every_rule_set::fragments_solve_and_the_judge_accepts");
+    match clock.run(&record, || solve_with(&record, Engine::Sat, variant)) {
         Ok(Outcome::Solved(solution)) => {
             prop_assert_eq!(judge(variant.rules(), &record, &solution.answer), Ok(()));
         }

@@ -15,6 +15,7 @@ use postfacto::rules::{Brazilian, English, Rules, Russian, Variant};
 use postfacto::solve::{solve, Engine, Outcome};
 
 use crate::golden::dimacs_satisfiable;
+use crate::util::CaseClock;
 
 /// A start-legal board from one code per square: 0..6 empty, then b w B W.
 fn board_from(cells: &[u8]) -> Board {
@@ -106,7 +107,8 @@ proptest! {
     #[test]
     fn every_game_fragment_is_solved_and_verified((origin, record) in fragments()) {
         prop_assert!(English.start_problems(&origin).is_empty());
-        match solve(&record, Engine::Sat) {
+        let clock = CaseClock::start("property::every_game_fragment_is_solved_and_verified");
+        match clock.run(&record, || solve(&record, Engine::Sat)) {
             Ok(Outcome::Solved(solution)) => {
                 prop_assert_eq!(judge(&English, &record, &solution.answer), Ok(()));
             }
@@ -125,7 +127,9 @@ proptest! {
         let record = if flip { Record::new(record.first.opposite(), record.moves.clone()) } else { record };
         let mut dimacs = Vec::new();
         english_dimacs(&record).write_dimacs(&mut dimacs).unwrap();
-        let solved = matches!(solve(&record, Engine::Sat).unwrap(), Outcome::Solved(_));
+        let clock = CaseClock::start("property::dimacs_export_agrees_with_solve");
+        let solved = clock.run(&record, || solve(&record, Engine::Sat)).unwrap();
+        let solved = matches!(solved, Outcome::Solved(_));
         prop_assert_eq!(dimacs_satisfiable(std::str::from_utf8(&dimacs).unwrap()), solved);
     }
 
@@ -200,19 +204,22 @@ proptest! {
     #[test]
     fn the_english_shortcut_agrees_with_the_full_engine((_, record) in fragments(), flip in any::<bool>()) {
         let record = if flip { Record::new(record.first.opposite(), record.moves.clone()) } else { record };
-        check_shortcut(&record, Variant::English)?;
+        let clock = CaseClock::start("property::the_english_shortcut_agrees_with_the_full_engine");
+        clock.run(&record, || check_shortcut(&record, Variant::English))?;
     }
 
     #[test]
     fn the_brazilian_shortcut_agrees_with_the_full_engine((_, record) in fragments_under(&Brazilian), flip in any::<bool>()) {
         let record = if flip { Record::new(record.first.opposite(), record.moves.clone()) } else { record };
-        check_shortcut(&record, Variant::Brazilian)?;
+        let clock = CaseClock::start("property::the_brazilian_shortcut_agrees_with_the_full_engine");
+        clock.run(&record, || check_shortcut(&record, Variant::Brazilian))?;
     }
 
     #[test]
     fn the_russian_shortcut_agrees_with_the_full_engine((_, record) in fragments_under(&Russian), flip in any::<bool>()) {
         let record = if flip { Record::new(record.first.opposite(), record.moves.clone()) } else { record };
-        check_shortcut(&record, Variant::Russian)?;
+        let clock = CaseClock::start("property::the_russian_shortcut_agrees_with_the_full_engine");
+        clock.run(&record, || check_shortcut(&record, Variant::Russian))?;
     }
 }
 
@@ -316,7 +323,8 @@ proptest! {
     /// holds under the rules, and together they say what the rule says.
     #[test]
     fn deferred_most_pieces_rules_are_learned_exactly((origin, record) in fragments_under(&Brazilian), changes in vec(vec((any::<u8>(), any::<u8>()), 1..4), 4)) {
-        check_deferral(Variant::Brazilian, origin, &record, &changes)?;
+        let clock = CaseClock::start("property::deferred_most_pieces_rules_are_learned_exactly");
+        clock.run(&record, || check_deferral(Variant::Brazilian, origin, &record, &changes))?;
     }
 
     /// Russian move generation and checked play agree on random positions:

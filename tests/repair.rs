@@ -30,7 +30,7 @@ use postfacto::replay::judge;
 use postfacto::rules::Variant;
 use postfacto::solve::{Outcome, Reconstructor};
 
-use crate::util::{postfacto, scratch};
+use crate::util::{postfacto, scratch, CaseClock};
 
 /// The 8x8 rule sets (short records of the 10x10 board add nothing here
 /// but time).
@@ -185,8 +185,10 @@ proptest! {
         prop_assume!(found.is_some(), "no mistake of that kind fits the game");
         let record = found.expect("assumed above");
         let options = RepairOptions { max_edits: 2, all: true, limit: 10_000, ..RepairOptions::default() };
-        let found = repair(&record, variant, BoardFacts::none(), options).unwrap();
-        let want = exhaustive(&record, variant, 2);
+        let clock = CaseClock::start("repair::repairs_of_short_records_are_the_exhaustive_minimum");
+        let (found, want) = clock.run(&record, || {
+            (repair(&record, variant, BoardFacts::none(), options).unwrap(), exhaustive(&record, variant, 2))
+        });
         match (found, want) {
             (RepairOutcome::NotNeeded(_), Some((0, _))) => {}
             (RepairOutcome::NoneWithin(2), None) => {}
@@ -244,9 +246,11 @@ proptest! {
             end: None,
         };
         let options = RepairOptions { max_edits: 2, all: true, limit: 10_000, ..RepairOptions::default() };
-        let found = repair(&record, variant, known, options).unwrap();
         let replays = |r: &Record| replay_filling(variant.rules(), &opening, r, None).is_ok();
-        let want = exhaustive_by(&record, 2, replays);
+        let clock = CaseClock::start("repair::repairs_from_a_known_start_are_the_exhaustive_minimum");
+        let (found, want) = clock.run(&record, || {
+            (repair(&record, variant, known, options).unwrap(), exhaustive_by(&record, 2, replays))
+        });
         match (found, want) {
             (RepairOutcome::NotNeeded(_), Some((0, _))) => {}
             (RepairOutcome::NoneWithin(2), None) => {}
@@ -403,9 +407,11 @@ proptest! {
         let deadline = Some(std::time::Instant::now() + std::time::Duration::from_secs(120));
         let options = RepairOptions { max_edits: mistakes, deadline, ..RepairOptions::default() };
         let owned = record.clone();
-        let repaired = postfacto::sat::within(std::time::Duration::from_secs(150), move || {
+        let limit = std::time::Duration::from_secs(150);
+        let clock = CaseClock::lasting("repair::miswritten_games_are_repaired_within_their_mistakes", limit);
+        let repaired = clock.run(&record, || postfacto::sat::within(limit, move || {
             repair(&owned, variant, BoardFacts::none(), options)
-        });
+        }));
         let Some(repaired) = repaired else {
             return Err(TestCaseError::fail(format!("{}: one solver call of the repair ran past 150 s for\n{record}", variant.name())));
         };
@@ -444,7 +450,8 @@ proptest! {
             end: None,
         };
         let options = RepairOptions { max_edits: 1, ..RepairOptions::default() };
-        match repair(&record, variant, known, options).unwrap() {
+        let clock = CaseClock::start("repair::facts_hold_in_the_repair");
+        match clock.run(&record, || repair(&record, variant, known, options)).unwrap() {
             RepairOutcome::NotNeeded(solution) => prop_assert_eq!(solution.answer.start, opening),
             RepairOutcome::Repaired(repairs) => {
                 let r = &repairs[0];
@@ -488,11 +495,13 @@ proptest! {
             start: Some(PartialBoard { board: opening, known: variant.topology().all_bits() }),
             end: None,
         };
+        let limit = std::time::Duration::from_secs(60);
         let options = RepairOptions {
-            deadline: Some(std::time::Instant::now() + std::time::Duration::from_secs(60)),
+            deadline: Some(std::time::Instant::now() + limit),
             ..RepairOptions::default()
         };
-        match repair(&record, variant, known, options).unwrap() {
+        let clock = CaseClock::lasting("repair::long_games_with_three_mistakes_are_repaired_under_every_rule_set", limit);
+        match clock.run(&record, || repair(&record, variant, known, options)).unwrap() {
             RepairOutcome::NotNeeded(solution) => prop_assert_eq!(solution.answer.start, opening),
             RepairOutcome::Repaired(repairs) => {
                 let r = &repairs[0];

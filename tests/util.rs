@@ -106,3 +106,97 @@ pub fn solve_with_proof(name: &str, rules: &str, text: &str) -> (Run, PathBuf, O
     });
     (run, proof, lemmas)
 }
+
+/// How long one property-test case may take. A random draw that makes the
+/// solver run away fails at this point, its record printed, instead of
+/// keeping the run busy for minutes (issue 43).
+pub const CASE_DEADLINE: std::time::Duration = if cfg!(debug_assertions) {
+    std::time::Duration::from_secs(60)
+} else {
+    std::time::Duration::from_secs(20)
+};
+
+/// Set to print each timed case's duration on stderr (with `--nocapture`),
+/// to find the slowest case of a random seed.
+const CASE_TIMES: &str = "POSTFACTO_CASE_TIMES";
+
+/// The deadline of one property-test case: every solve run through
+/// [`CaseClock::run`] stops there, and a case that reaches it fails.
+pub struct CaseClock {
+    name: &'static str,
+    started: std::time::Instant,
+    deadline: std::time::Instant,
+}
+
+impl CaseClock {
+    /// Starts the clock of a case of the test `name`.
+    pub fn start(name: &'static str) -> CaseClock {
+        CaseClock::lasting(name, CASE_DEADLINE)
+    }
+
+    /// The clock of a case given `limit` instead of [`CASE_DEADLINE`]
+    /// (a test that states its own).
+    pub fn lasting(name: &'static str, limit: std::time::Duration) -> CaseClock {
+        let started = std::time::Instant::now();
+        CaseClock {
+            name,
+            started,
+            deadline: started + limit,
+        }
+    }
+
+    /// Runs `job` (the solving of `record`) under the case's deadline, and
+    /// panics naming `record` when the deadline passed: an answer that
+    /// came too late, or an "undecided", is a failure, never a pass.
+    pub fn run<T>(&self, record: &dyn std::fmt::Display, job: impl FnOnce() -> T) -> T {
+        let began = std::time::Instant::now();
+        let out = postfacto::sat::under(Some(self.deadline), job);
+        if std::env::var_os(CASE_TIMES).is_some() && began.elapsed().as_secs() >= 1 {
+            let took = began.elapsed().as_secs_f64();
+            eprintln!("case-slow {took:.3} s {}:\n{record}", self.name);
+        }
+        assert!(
+            std::time::Instant::now() < self.deadline,
+            "{}: the case ran past its deadline of {:?} on\n{record}",
+            self.name,
+            CASE_DEADLINE
+        );
+        out
+    }
+}
+
+impl Drop for CaseClock {
+    fn drop(&mut self) {
+        if std::env::var_os(CASE_TIMES).is_some() {
+            eprintln!(
+                "case-time {:>8.3} s {}",
+                self.started.elapsed().as_secs_f64(),
+                self.name
+            );
+        }
+    }
+}
+
+#[test]
+fn a_case_past_its_deadline_fails_naming_its_record() {
+    let clock = CaseClock {
+        name: "util::example",
+        started: std::time::Instant::now(),
+        deadline: std::time::Instant::now() + std::time::Duration::from_millis(50),
+    };
+    assert_eq!(clock.run(&"B 1: 9-13", || 7), 7);
+    let late = std::panic::catch_unwind(|| {
+        clock.run(&"B 1: 9-13", || {
+            assert!(postfacto::sat::current_deadline().is_some());
+            std::thread::sleep(std::time::Duration::from_millis(80));
+        })
+    });
+    let message = late.expect_err("past the deadline");
+    let text = message
+        .downcast_ref::<String>()
+        .expect("a formatted message");
+    assert!(
+        text.contains("past its deadline") && text.contains("B 1: 9-13"),
+        "{text}"
+    );
+}

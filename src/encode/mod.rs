@@ -27,30 +27,69 @@ pub use symbolic::KnownFacts;
 use crate::notation::Record;
 use crate::rules::Variant;
 
+/// The encoder gave up: the deadline in force on its thread passed
+/// (see [`crate::sat::under`]). The formula written so far is partial.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("the time limit passed while the formula was written (at ply {ply})")]
+pub struct OutOfTime {
+    /// The ply the encoder was at.
+    pub ply: usize,
+}
+
 /// Encodes `record` under the rules of `variant` into `sink`.
 ///
 /// A damaged record (see [`Record::written`]) gets the encoding of
 /// `encodings/damaged.md`; [`Encoded::layout`] then says where its
 /// damaged plies' variables are. Every rule set of the table has an
-/// encoding.
+/// encoding. It runs to the end whatever the clock says: see
+/// [`encode_within`] to stop at a deadline.
 pub fn encode_with(
     variant: Variant,
     record: &Record,
     sink: &mut impl ClauseSink,
     options: EncodeOptions,
 ) -> Encoded {
+    match encode_watching(variant, record, sink, options, false) {
+        Ok(encoded) => encoded,
+        Err(_) => unreachable!("an encoder that does not watch the clock runs to the end"),
+    }
+}
+
+/// [`encode_with`], stopping at the deadline in force on this thread: a
+/// damaged record's encoding can take seconds, and a call with a limit
+/// must not leave it running.
+///
+/// # Errors
+/// [`OutOfTime`] when the deadline passes first (only a damaged record's
+/// encoding looks at the clock: the others take milliseconds).
+pub fn encode_within(
+    variant: Variant,
+    record: &Record,
+    sink: &mut impl ClauseSink,
+    options: EncodeOptions,
+) -> Result<Encoded, OutOfTime> {
+    encode_watching(variant, record, sink, options, true)
+}
+
+/// The encoder, stopping at the deadline when `watch`.
+fn encode_watching(
+    variant: Variant,
+    record: &Record,
+    sink: &mut impl ClauseSink,
+    options: EncodeOptions,
+    watch: bool,
+) -> Result<Encoded, OutOfTime> {
     if record.is_damaged() {
-        let (mut encoded, layout) =
-            damaged::encode_damaged(variant, record, sink, options, options.named);
+        let (mut encoded, layout) = damaged::encode_damaged(variant, record, sink, options, watch)?;
         encoded.layout = Some(layout);
-        return encoded;
+        return Ok(encoded);
     }
     let movement = variant.facts().movement;
-    if movement.flying_kings {
+    Ok(if movement.flying_kings {
         encode_flying_with(record, sink, options, movement)
     } else {
         encode_short_with(record, sink, options, movement)
-    }
+    })
 }
 
 /// The start-board facts the moves of `record` state by themselves under
@@ -168,5 +207,49 @@ fn annotate(cnf: &mut AnnotatedCnf, record: &Record, variant: Variant, encoded: 
             "ply {} cannot be played whatever the start board ({}); the formula ends with the empty clause",
             c.ply, c.reason
         ));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::notation::parse_records;
+    use std::time::{Duration, Instant};
+
+    /// The clauses of `record`'s English formula, stopping at the deadline
+    /// when `watch`.
+    fn clauses(record: &Record, watch: bool) -> Result<usize, OutOfTime> {
+        let mut cnf = varisat::CnfFormula::new();
+        let options = EncodeOptions::default();
+        if watch {
+            encode_within(Variant::English, record, &mut cnf, options)?;
+        } else {
+            encode_with(Variant::English, record, &mut cnf, options);
+        }
+        Ok(cnf.len())
+    }
+
+    #[test]
+    fn a_damaged_encoding_stops_at_a_passed_deadline_and_only_then() {
+        let record = &parse_records("W 3\n21-17\n13x?x?x24\n19x28\n").expect("damaged")[0];
+        let whole = clauses(record, false).expect("no deadline");
+        assert_eq!(clauses(record, true), Ok(whole));
+        crate::sat::under(Some(Instant::now()), || {
+            assert_eq!(clauses(record, true), Err(OutOfTime { ply: 1 }));
+            assert_eq!(clauses(record, false), Ok(whole), "encode_with ignores it");
+        });
+        let later = Some(Instant::now() + Duration::from_secs(3600));
+        assert_eq!(
+            crate::sat::under(later, || clauses(record, true)),
+            Ok(whole)
+        );
+    }
+
+    #[test]
+    fn a_record_with_nothing_damaged_is_encoded_whatever_the_clock() {
+        let record = &parse_records("B 2\n9-13\n22-18\n").expect("a record")[0];
+        let whole = clauses(record, false).expect("no deadline");
+        let late = crate::sat::under(Some(Instant::now()), || clauses(record, true));
+        assert_eq!(late, Ok(whole));
     }
 }

@@ -12,7 +12,7 @@
 use varisat::{CnfFormula, ExtendFormula, Lit, Solver};
 
 use crate::board::Board;
-use crate::encode::{encode_with, BoardFacts, ClauseSink, Contradiction, EncodeOptions, Encoded};
+use crate::encode::{encode_within, BoardFacts, ClauseSink, Contradiction, EncodeOptions, Encoded};
 use crate::notation::Record;
 use crate::rules::Variant;
 use crate::sat::lucky_model;
@@ -38,8 +38,12 @@ impl Formula {
     /// Encodes `record` under `variant`, with what is `known`, into `sink`
     /// as `options` say (their own facts are replaced by `known`).
     ///
+    /// It stops at the deadline in force on this thread (see
+    /// [`crate::sat::under`]), as the solver does.
+    ///
     /// # Errors
-    /// [`SolveError::Unsupported`] when the rule set has no encoding.
+    /// [`SolveError::Unsupported`] when the rule set has no encoding; an
+    /// undecided [`SolveError::Sat`] when the deadline passes first.
     pub fn encode(
         variant: Variant,
         record: &Record,
@@ -48,7 +52,8 @@ impl Formula {
         options: EncodeOptions,
     ) -> Result<Formula, SolveError> {
         let options = EncodeOptions { known, ..options };
-        let encoded = encode_with(variant, record, sink, options);
+        let encoded = encode_within(variant, record, sink, options)
+            .map_err(|late| SolveError::Sat(crate::sat::SatError::Undecided(late.to_string())))?;
         Ok(Formula {
             variant,
             record: record.clone(),

@@ -209,6 +209,27 @@ mod tests {
     use crate::notation::parse_records;
     use crate::rules::English;
 
+    #[test]
+    fn an_encoding_stopped_by_the_deadline_is_undecided() {
+        let record = &parse_records("W 3\n21-17\n13x?x?x24\n19x28\n").expect("damaged")[0];
+        let encode = || {
+            let mut cnf = CnfFormula::new();
+            let options = EncodeOptions::default();
+            Formula::encode(
+                Variant::English,
+                record,
+                BoardFacts::none(),
+                &mut cnf,
+                options,
+            )
+        };
+        let late = crate::sat::under(Some(std::time::Instant::now()), encode);
+        let error = late.expect_err("the deadline has passed");
+        assert!(error.is_undecided(), "{error}");
+        assert!(error.to_string().contains("time limit"), "{error}");
+        assert!(encode().is_ok());
+    }
+
     /// The full path (no shortcut): the formula solved canonically.
     fn solved(text: &str) -> (crate::board::Board, bool) {
         let record = &parse_records(text).expect("valid record")[0];

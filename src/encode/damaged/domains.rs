@@ -55,12 +55,15 @@ pub struct Domains {
 }
 
 /// The domains of `pattern`'s move by `side` on a board with `masks`.
+/// When `in_time` says no, the capture steps stop where they are: the
+/// domains are then partial, for a caller that gives up.
 pub fn domains(
     pattern: &MovePattern,
     side: Color,
     masks: MayHold<Mask>,
     movement: Movement,
     topology: Topology,
+    in_time: &dyn Fn() -> bool,
 ) -> Domains {
     let written_from = pattern.from().map_or(all_mask(topology), mask);
     let origins = masks.mover & written_from;
@@ -73,7 +76,7 @@ pub fn domains(
     }
     if pattern.allows(true) {
         domains.exact_steps = pattern.max_len().map(|n| n - 1);
-        domains.steps = capture_steps(pattern, side, masks, movement, origins, topology);
+        domains.steps = capture_steps(pattern, side, masks, movement, origins, topology, in_time);
     }
     let lands = domains.steps.iter().fold(0, |all, s| all | s.lands);
     let targets = domains.simple.iter().fold(0, |all, s| all | mask(s.to));
@@ -177,7 +180,7 @@ fn simple_moves(
 
 /// The capture steps: from the origins, every segment a capturing piece
 /// may make, step after step, as long as new landings appear and pieces
-/// may be left to take (each step takes a different one).
+/// may be left to take (each step takes a different one), while `in_time`.
 fn capture_steps(
     pattern: &MovePattern,
     side: Color,
@@ -185,6 +188,7 @@ fn capture_steps(
     movement: Movement,
     origins: Mask,
     topology: Topology,
+    in_time: &dyn Fn() -> bool,
 ) -> Vec<StepDomain> {
     let most = match pattern.max_len() {
         Some(n) => n - 1,
@@ -199,7 +203,7 @@ fn capture_steps(
     let mut king_possible = masks.king & origins != 0;
     let mut from = origins;
     let mut steps = Vec::new();
-    for k in 1..=most {
+    for k in (1..=most).take_while(|_| in_time()) {
         let written = pattern.exact_square(k).flatten().map_or(Mask::MAX, mask);
         let mut step = StepDomain::default();
         for a in topology.squares().filter(|s| from & mask(s) != 0) {

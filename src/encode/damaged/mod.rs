@@ -35,6 +35,7 @@ use super::gadgets::{VarMap, Writer};
 use super::sink::{ClauseSink, Group, PlyRef, Rule};
 use super::symbolic::{KnownFacts, SymBoard};
 use super::vars::var_count;
+use super::OutOfTime;
 
 /// The board before one ply of a damaged record, in terms of variables.
 #[derive(Clone, Debug)]
@@ -244,6 +245,8 @@ struct Run<'r> {
     written: &'r [WrittenMove],
     variant: Variant,
     options: EncodeOptions,
+    /// Whether to stop at the deadline in force on this thread.
+    watch: bool,
 }
 
 /// Where a stretch of known plies stops.
@@ -254,6 +257,8 @@ enum Stop {
     End,
     /// A ply cannot be played whatever the board.
     Contradiction(Contradiction),
+    /// The deadline passed before this ply was encoded.
+    OutOfTime(OutOfTime),
 }
 
 impl Run<'_> {
@@ -294,6 +299,10 @@ impl Run<'_> {
         }
         let mut index = from;
         while stop.is_none() {
+            if let Err(late) = self.in_time(index + 1) {
+                add_stats(stats, encoder.out().stats);
+                return Stop::OutOfTime(late);
+            }
             let Some(written) = self.written.get(index) else {
                 stop = self.end_facts(&mut encoder, &board);
                 break;
@@ -323,6 +332,16 @@ impl Run<'_> {
         stop.map_or(Stop::End, Stop::Contradiction)
     }
 
+    /// `Err` when the encoder watches the clock and the deadline in force
+    /// has passed: an encoding of many damaged plies takes seconds, and a
+    /// caller with a limit must get its thread back (issue 43).
+    fn in_time(&self, ply: usize) -> Result<(), OutOfTime> {
+        if self.watch && crate::sat::out_of_time() {
+            return Err(OutOfTime { ply });
+        }
+        Ok(())
+    }
+
     /// The end board's facts over the last stretch's board.
     fn end_facts<'s, S: ClauseSink + 's>(
         &self,
@@ -345,14 +364,16 @@ fn add_stats(total: &mut super::EncodeStats, more: super::EncodeStats) {
 }
 
 /// Encodes a damaged `record` under `variant` into `sink`; variables named
-/// when `named` (for `postfacto cnf`).
+/// when `options.named` (for `postfacto cnf`). When `watch`, it stops at
+/// the deadline in force on this thread ([`crate::sat::under`]) with
+/// [`OutOfTime`], the clauses written so far a part of the formula.
 pub(super) fn encode_damaged<S: ClauseSink>(
     variant: Variant,
     record: &Record,
     sink: &mut S,
     options: EncodeOptions,
-    named: bool,
-) -> (Encoded, Layout) {
+    watch: bool,
+) -> Result<(Encoded, Layout), OutOfTime> {
     let topology = variant.topology();
     let block = var_count(topology);
     let written = record.written_moves();
@@ -361,9 +382,10 @@ pub(super) fn encode_damaged<S: ClauseSink>(
         written: &written,
         variant,
         options,
+        watch,
     };
     let mut layout = Layout {
-        vars: VarMap::new(block, named),
+        vars: VarMap::new(block, options.named),
         ..Layout::default()
     };
     let mut stats = super::EncodeStats::default();
@@ -374,10 +396,11 @@ pub(super) fn encode_damaged<S: ClauseSink>(
         match run.segment(sink, offset, from, known, &mut layout, &mut stats) {
             Stop::End => break None,
             Stop::Contradiction(c) => break Some(c),
+            Stop::OutOfTime(late) => return Err(late),
             Stop::Damaged(index, before) => {
                 let (board, facts) = *before;
                 first_facts.get_or_insert_with(|| facts.clone());
-                let cut = cut(&run, sink, &mut layout, index, (board, facts, offset));
+                let cut = cut(&run, sink, &mut layout, index, (board, facts, offset))?;
                 stats.clauses += cut.clauses;
                 match cut.after {
                     Ok((after, facts)) => (offset, from, known) = (after, index + 1, facts),
@@ -396,7 +419,7 @@ pub(super) fn encode_damaged<S: ClauseSink>(
         // board before a deferred ply there.
         deferred: Vec::new(),
     };
-    (encoded, layout)
+    Ok((encoded, layout))
 }
 
 /// What a cut at a damaged ply gives: the block after it and what is known
@@ -408,13 +431,15 @@ struct Cut {
 
 /// The damaged ply `index`: its move's variables and rules, and the board
 /// after it. `before` is the board, the unit facts and the block before.
+/// Its domains and its move's clauses may take long: the clock is looked
+/// at between them.
 fn cut<S: ClauseSink>(
     run: &Run<'_>,
     sink: &mut S,
     layout: &mut Layout,
     index: usize,
     before: (SymBoard, KnownFacts, usize),
-) -> Cut {
+) -> Result<Cut, OutOfTime> {
     let (board, known, offset) = before;
     let (number, side) = (index + 1, run.record.mover(index + 1));
     let topology = run.variant.topology();
@@ -423,7 +448,9 @@ fn cut<S: ClauseSink>(
     };
     let movement = Movement::of(run.variant);
     let masks = flying::MayHold::of(&board, side, &known);
-    let domains = domains::domains(pattern, side, masks, movement, topology);
+    let in_time = || run.in_time(number).is_ok();
+    let domains = domains::domains(pattern, side, masks, movement, topology, &in_time);
+    run.in_time(number)?;
     let mut out = Writer::new(sink);
     let rule = Rule::OneMove {
         ply: number,
@@ -433,14 +460,14 @@ fn cut<S: ClauseSink>(
     if domains.origins == 0 || domains.simple.is_empty() && domains.steps.is_empty() {
         out.clause([]);
         let reason = nothing_fits(side, &run.written[index]);
-        return Cut {
+        return Ok(Cut {
             after: Err(Contradiction {
                 ply: number,
                 rule,
                 reason,
             }),
             clauses: out.clauses,
-        };
+        });
     }
     let view = moves::Before {
         board: &board,
@@ -460,6 +487,7 @@ fn cut<S: ClauseSink>(
         first_depth(&domains)
     };
     let mv = moves::encode_move(&mut out, &mut layout.vars, &input, depth);
+    run.in_time(number)?;
     let after = after_block(&mut layout.vars, topology, number);
     out.sink().begin_group(&Group {
         ply: None,
@@ -477,10 +505,10 @@ fn cut<S: ClauseSink>(
         movement,
         domains,
     });
-    Cut {
+    Ok(Cut {
         after: Ok((after, known_after)),
         clauses: out.clauses,
-    }
+    })
 }
 
 /// A fresh block of board variables for the board after ply `number`.
