@@ -16,6 +16,8 @@ pub enum Cell {
     Num(f64, usize),
     /// A name.
     Text(String),
+    /// Nothing to give: `-` in text, null in JSON.
+    Missing,
 }
 
 impl Cell {
@@ -34,6 +36,7 @@ impl Cell {
             Cell::Int(n) => n.to_string(),
             Cell::Num(x, decimals) => format!("{x:.decimals$}"),
             Cell::Text(t) => t.clone(),
+            Cell::Missing => "-".to_string(),
         }
     }
 
@@ -46,6 +49,7 @@ impl Cell {
                 Value::from((x * scale).round() / scale)
             }
             Cell::Text(t) => Value::from(t.clone()),
+            Cell::Missing => Value::Null,
         }
     }
 }
