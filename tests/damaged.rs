@@ -534,9 +534,9 @@ fn a_torn_pdn_score_sheet_with_its_final_diagram_is_completed() {
     );
     assert_eq!(explained.code, 0, "{}", explained.stderr);
     for line in [
-        "ply 4 (19x3): forced to 19x10x3",
-        "ply 11 (16-?): forced to 16-20",
-        "ply 13 (?): forced to 20-24",
+        "2... 19x3 (ply 4): forced to 19x10x3",
+        "6. 16-? (ply 11): forced to 16-20",
+        "7. ? (ply 13): forced to 20-24",
     ] {
         assert!(
             explained.stdout.contains(line),
@@ -555,7 +555,7 @@ fn without_the_diagram_the_missing_move_is_not_forced_and_completions_are_counte
     );
     assert_eq!(explained.code, 0, "{}", explained.stderr);
     assert!(
-        explained.stdout.contains("ply 11 (16-?): not forced"),
+        explained.stdout.contains("6. 16-? (ply 11): not forced"),
         "{}",
         explained.stdout
     );

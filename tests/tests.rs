@@ -9,6 +9,7 @@ mod cli;
 mod damaged;
 mod docs;
 mod every_rule_set;
+mod explaining;
 mod formats;
 mod fuzz;
 mod golden;

@@ -123,7 +123,7 @@ impl Analysis {
         record: &Record,
         start: &Board,
     ) -> Result<Vec<SquareReport>, SolveError> {
-        forced_facts_knowing(record, self.variant, self.known, start)
+        forced_facts_knowing(record, self.variant, self.known, start, self.numbers)
     }
 
     /// For a damaged record, which moves of `filled` every answer plays.
@@ -135,7 +135,14 @@ impl Analysis {
         record: &Record,
         filled: &Record,
     ) -> Result<Vec<UnknownVerdict>, SolveError> {
-        forced_unknowns(record, self.variant, self.known, filled)
+        let verdicts = forced_unknowns(record, self.variant, self.known, filled)?;
+        Ok(match self.numbers {
+            Some(numbers) => verdicts
+                .into_iter()
+                .map(|v| v.numbered(numbers, record.first))
+                .collect(),
+            None => verdicts,
+        })
     }
 
     /// The start board with the fewest pieces (then kings), at most

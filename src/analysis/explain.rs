@@ -5,7 +5,7 @@ use std::fmt::Write as _;
 use std::time::{Duration, Instant};
 
 use itertools::Itertools;
-use varisat::Lit;
+use varisat::{Lit, Var};
 
 use crate::board::Color;
 use crate::board::{Board, PartialBoard, Square, Topology};
@@ -186,43 +186,83 @@ pub fn conjunction_words_on(lits: &[Lit], topology: Topology) -> String {
     }
 }
 
+/// How a game numbers its plies: its move numbers and its first ply's side.
+type Numbering<'a> = Option<(&'a MoveNumbers, Color)>;
+
 /// What `group` asks when it is the whole reason: a damaged ply alone
 /// says that nothing fitting it can be played.
-fn demand_alone(group: &RuleGroup) -> String {
+fn demand_alone(group: &RuleGroup, numbering: Numbering<'_>) -> String {
     match (&group.rule, &group.text) {
         (Rule::OneMove { .. }, Some(text)) => {
             format!("no move that fits '{text}' can be played there")
         }
-        _ => demand(group),
+        _ => demand(group, numbering),
     }
 }
 
-/// What a group's clauses ask of the start board, in words.
-fn demand(group: &RuleGroup) -> String {
+/// What a group's clauses ask of the boards, in words.
+fn demand(group: &RuleGroup, numbering: Numbering<'_>) -> String {
     if let Some(note) = &group.note {
         return note.clone();
     }
     if squares_of(group).is_empty() && !group.clauses.is_empty() {
-        // Its variables are a later board's (after a ply read from its
-        // written squares: a damaged move, or a capture written short).
-        return "needs what the board holds after an earlier ply read from its written squares"
-            .to_string();
+        return later_demand(group, numbering);
     }
-    if group.clauses.iter().all(|c| c.len() == 1) {
-        let units: Vec<Lit> = group.clauses.iter().map(|c| c[0]).collect();
-        return format!("needs {}", conjunction_words_on(&units, group.topology));
+    clause_words(&group.clauses, group.topology)
+}
+
+/// Clauses over one board's squares in words: "needs a white man on 12"
+/// when each is one fact, else what they rule out.
+fn clause_words(clauses: &[Vec<Lit>], topology: Topology) -> String {
+    if clauses.iter().all(|c| c.len() == 1) {
+        let units: Vec<Lit> = clauses.iter().map(|c| c[0]).collect();
+        return format!("needs {}", conjunction_words_on(&units, topology));
     }
-    group
-        .clauses
+    clauses
         .iter()
         .map(|c| {
             let negated: Vec<Lit> = c.iter().map(|&l| !l).collect();
             format!(
                 "rules out {} together",
-                conjunction_words_on(&negated, group.topology)
+                conjunction_words_on(&negated, topology)
             )
         })
         .join("; ")
+}
+
+/// What a group whose variables are a later board's asks: that board is
+/// the one a damaged ply's move left, so it is named by that ply.
+fn later_demand(group: &RuleGroup, numbering: Numbering<'_>) -> String {
+    let Some(board) = &group.board else {
+        return "needs what the board holds after an earlier move that is not written whole"
+            .to_string();
+    };
+    let place = match numbering {
+        Some((numbers, first)) => format!(
+            "{} {} (ply {})",
+            numbers.label_from(first, board.after),
+            board.written,
+            board.after
+        ),
+        None => format!("ply {} ({})", board.after, board.written),
+    };
+    let size = vars::var_count(group.topology);
+    let on_board = |l: &Lit| {
+        let index = l.index().checked_sub(board.offset).filter(|&i| i < size)?;
+        Some(Var::from_index(index).lit(l.is_positive()))
+    };
+    let shifted: Option<Vec<Vec<Lit>>> = group
+        .clauses
+        .iter()
+        .map(|c| c.iter().map(on_board).collect())
+        .collect();
+    match shifted {
+        Some(clauses) => format!(
+            "{} on the board as {place} left it",
+            clause_words(&clauses, group.topology)
+        ),
+        None => format!("needs what the move played at {place} leaves on the board"),
+    }
 }
 
 /// The squares a group's clauses mention.
@@ -245,9 +285,14 @@ impl Explanation {
         self
     }
 
+    /// The game's numbering, when it has one.
+    fn numbers(&self) -> Numbering<'_> {
+        self.numbering.as_ref().map(|(n, first)| (n, *first))
+    }
+
     /// Where `group` applies, in the game's numbering when it has one.
     fn place(&self, group: &RuleGroup) -> String {
-        group.place_in(self.numbering.as_ref().map(|(n, first)| (n, *first)))
+        group.place_in(self.numbers())
     }
 
     /// The replayer's verdict, its ply in the game's numbering: `4...
@@ -326,13 +371,13 @@ impl Explanation {
     fn conflict_line(&self) -> String {
         if let [group] = self.groups.as_slice() {
             if group.rule.is_fact() {
-                return format!("{}: {}", group.rule, demand(group));
+                return format!("{}: {}", group.rule, demand(group, self.numbers()));
             }
             return format!(
                 "{}: {}: {}",
                 self.place(group),
                 group.rule,
-                demand_alone(group)
+                demand_alone(group, self.numbers())
             );
         }
         // Facts about the boards first, as they are written.
@@ -385,9 +430,9 @@ impl Explanation {
             .map(|g| match g.rule {
                 crate::encode::Rule::NoJump { from, over, to } => format!(
                     "makes a simple move, so {from}x{to} over {over} must not be open: {}",
-                    demand(g)
+                    demand(g, self.numbers())
                 ),
-                _ => demand(g),
+                _ => demand(g, self.numbers()),
             })
             .collect();
         if !needs.is_empty() {
@@ -440,9 +485,9 @@ impl Explanation {
                 .unwrap_or(&rule);
             let _ = writeln!(out, "  {}: {rule}", self.place(group));
             let demand = if self.groups.len() == 1 {
-                demand_alone(group)
+                demand_alone(group, self.numbers())
             } else {
-                demand(group)
+                demand(group, self.numbers())
             };
             let _ = writeln!(out, "      {demand}");
         }
@@ -519,6 +564,18 @@ impl std::fmt::Display for SquareReport {
         let what = self.piece.map_or("empty".to_string(), |p| p.describe());
         write!(f, "{:>2}  {what:<11} ", self.square.to_string())?;
         match (&self.piece, &self.color, &self.kind) {
+            // One verdict for all three facts is said once.
+            (Some(p), Some(color), Some(kind))
+                if *color == self.occupied && *kind == self.occupied =>
+            {
+                write!(
+                    f,
+                    "piece, {} and {}: {}",
+                    p.color.name(),
+                    if p.is_king() { "king" } else { "man" },
+                    self.occupied.words()
+                )
+            }
             (Some(p), Some(color), Some(kind)) => write!(
                 f,
                 "piece: {}; {}: {}; {}: {}",
@@ -534,7 +591,8 @@ impl std::fmt::Display for SquareReport {
 }
 
 /// [`forced_facts`] with what is `known` of the boards (a fact that forces
-/// a square is named among the reasons, as "the start board" or "the end board").
+/// a square is named among the reasons, as "the start board" or "the end board"),
+/// plies named as a game numbered by `numbers` numbers them.
 ///
 /// # Errors
 /// [`SolveError`] if varisat fails, or if `start` is not an answer.
@@ -543,7 +601,9 @@ pub fn forced_facts_knowing(
     variant: Variant,
     known: BoardFacts,
     start: &Board,
+    numbers: Option<MoveNumbers>,
 ) -> Result<Vec<SquareReport>, SolveError> {
+    let numbering = numbers.as_ref().map(|n| (n, record.first));
     let mut formula = SelectorFormula::of_knowing(record, variant, known)?;
     let selectors = formula.all_selectors();
     let mut backend = formula.backend();
@@ -582,7 +642,7 @@ pub fn forced_facts_knowing(
                     .iter()
                     .filter_map(|&s| formula.group_of(s))
                     .sorted_by_key(|g| g.ply)
-                    .map(RuleGroup::place)
+                    .map(|g| g.place_in(numbering))
                     .dedup()
                     .collect(),
             }),
@@ -631,7 +691,7 @@ mod tests {
         variant: Variant,
         start: &Board,
     ) -> Result<Vec<SquareReport>, SolveError> {
-        forced_facts_knowing(record, variant, BoardFacts::none(), start)
+        forced_facts_knowing(record, variant, BoardFacts::none(), start, None)
     }
 
     fn record(text: &str) -> Record {

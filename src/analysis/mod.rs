@@ -27,7 +27,7 @@ pub use repair::{
     edited_record, every_edit, repair_game, repair_summary, repair_summary_numbered, Edit,
     EditKind, EditSpot, Repair, RepairOptions, RepairOutcome, Repairs,
 };
-pub use selectors::{Guarded, RuleGroup, SelectorFormula};
+pub use selectors::{Guarded, LaterBoard, RuleGroup, SelectorFormula};
 pub use unknowns::UnknownVerdict;
 
 // One way into each analysis: the builder ([`Analysis`]), which takes the

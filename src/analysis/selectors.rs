@@ -44,6 +44,21 @@ pub struct RuleGroup {
     /// The `c` lines `postfacto cnf` writes before its clauses (a damaged
     /// ply's one group gathers several of the formula's).
     pub labels: Vec<String>,
+    /// The board its variables are about when it is not the start board:
+    /// a ply after a damaged one reads the board that move left.
+    pub board: Option<LaterBoard>,
+}
+
+/// The board after a damaged ply: its squares' variables are the start
+/// board's, shifted by `offset`, so a rule over them reads in board terms.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LaterBoard {
+    /// The damaged ply (1-based) whose move made this board.
+    pub after: usize,
+    /// That ply's move as written (`?`, `9x?`).
+    pub written: String,
+    /// Where the board's block of variables starts.
+    pub offset: usize,
 }
 
 impl RuleGroup {
@@ -139,6 +154,14 @@ impl SelectorFormula {
             coarse_label: String::new(),
         };
         let record = Formula::encode(variant, record, known, &mut this, options)?;
+        if let Some(layout) = &record.encoded.layout {
+            let offsets: Vec<usize> = layout.views.iter().map(|v| v.offset).collect();
+            for group in &mut this.groups {
+                group.board = group
+                    .ply
+                    .and_then(|ply| later_board(&offsets, &this.damaged, ply));
+            }
+        }
         this.record = Some(record);
         Ok(this)
     }
@@ -215,6 +238,18 @@ impl SelectorFormula {
     pub fn is_board_var(&self, var: Var) -> bool {
         var.index() < var_count(self.variant.topology())
     }
+}
+
+/// The board ply `ply` is played on, when a damaged ply before it made
+/// it: `offsets` are the encoder's per ply, `damaged` the damaged plies.
+fn later_board(offsets: &[usize], damaged: &[(usize, String)], ply: usize) -> Option<LaterBoard> {
+    let offset = *offsets.get(ply.checked_sub(1)?)?;
+    let (after, written) = damaged.iter().rfind(|(n, _)| *n < ply)?;
+    (offset != 0).then(|| LaterBoard {
+        after: *after,
+        written: written.clone(),
+        offset,
+    })
 }
 
 /// The damaged plies of `record` with their written text.
@@ -330,6 +365,7 @@ impl ClauseSink for SelectorFormula {
                 clauses: Vec::new(),
                 selector: Some(self.formula.new_var().positive()),
                 labels: vec![label],
+                board: None,
             });
             self.current = self.groups.len() - 1;
             return;
@@ -347,6 +383,7 @@ impl ClauseSink for SelectorFormula {
             clauses: Vec::new(),
             selector,
             labels: vec![label],
+            board: None,
         });
     }
 

@@ -6,8 +6,9 @@ use std::fmt;
 
 use varisat::{CnfFormula, ExtendFormula};
 
+use crate::board::Color;
 use crate::encode::{BoardFacts, EncodeOptions, Term};
-use crate::notation::{MoveText, Record, WrittenMove};
+use crate::notation::{MoveNumbers, MoveText, Record, WrittenMove};
 use crate::rules::Variant;
 use crate::solve::{solve_refining, Formula, SolveError};
 
@@ -24,6 +25,9 @@ pub struct UnknownVerdict {
     pub other: Option<MoveText>,
     /// How the rule set writes moves.
     variant: Variant,
+    /// How the game numbers its moves (a PDN game), with the side of its
+    /// first ply: the ply is then named as the game numbers it.
+    numbering: Option<(MoveNumbers, Color)>,
 }
 
 impl UnknownVerdict {
@@ -31,18 +35,38 @@ impl UnknownVerdict {
     pub fn is_forced(&self) -> bool {
         self.other.is_none()
     }
+
+    /// The same verdict naming its ply as a game numbered by `numbers`,
+    /// whose first ply is `first`'s, numbers it (`3... ? (ply 6)`).
+    #[must_use]
+    pub fn numbered(mut self, numbers: MoveNumbers, first: Color) -> UnknownVerdict {
+        self.numbering = Some((numbers, first));
+        self
+    }
+
+    /// "ply 6 (?)", or in the game's numbering "3... ? (ply 6)".
+    fn place(&self) -> String {
+        let written = self.variant.write_written(&self.written);
+        match &self.numbering {
+            Some((numbers, first)) => format!(
+                "{} {written} (ply {})",
+                numbers.label_from(*first, self.ply),
+                self.ply
+            ),
+            None => format!("ply {} ({written})", self.ply),
+        }
+    }
 }
 
 impl fmt::Display for UnknownVerdict {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let played = self.variant.write_move(&self.played);
-        let written = self.variant.write_written(&self.written);
+        let place = self.place();
         match &self.other {
-            None => write!(f, "ply {} ({written}): forced to {played}", self.ply),
+            None => write!(f, "{place}: forced to {played}"),
             Some(other) => write!(
                 f,
-                "ply {} ({written}): not forced: {played} here, {} in another answer",
-                self.ply,
+                "{place}: not forced: {played} here, {} in another answer",
                 self.variant.write_move(other)
             ),
         }
@@ -103,6 +127,7 @@ pub fn forced_unknowns(
             played,
             other: found.map(|f| f.filled.moves[ply - 1].clone()),
             variant,
+            numbering: None,
         });
     }
     Ok(verdicts)
