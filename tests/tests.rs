@@ -15,6 +15,7 @@ mod fuzz;
 mod golden;
 mod lenient;
 mod limits;
+mod miswritten;
 mod oracle;
 mod pawns;
 mod property;
