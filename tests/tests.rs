@@ -21,6 +21,7 @@ mod pawns;
 mod property;
 mod reach;
 mod reading;
+mod refining;
 mod repair;
 mod russian;
 mod variants;

@@ -15,10 +15,10 @@ use crate::sat::AnnotatedCnf;
 use crate::solve::{Outcome, Reconstructor, SolveError};
 
 use super::{
-    count_start_boards, decode_model, explain_impossible_knowing, forced_facts_knowing,
-    forced_unknowns, minimize_pieces, prove_with_solver, refined_dimacs, repair_observed,
-    write_proof_knowing, Count, CountOptions, Decoded, Explanation, Limits, Minimum, RepairOptions,
-    RepairOutcome, SolverProof, SquareReport, UnknownVerdict,
+    count_start_boards, decode_learning, decode_model, explain_impossible_knowing,
+    forced_facts_knowing, forced_unknowns, minimize_pieces, prove_with_solver, refined_dimacs,
+    repair_observed, write_proof_knowing, Count, CountOptions, Decoded, Explanation, Limits,
+    Minimum, RepairOptions, RepairOutcome, SolverProof, SquareReport, UnknownVerdict,
 };
 
 /// The analyses of records under one rule set, knowing what is known of
@@ -215,6 +215,19 @@ impl Analysis {
     /// does not have; other [`SolveError`]s if the record cannot be encoded.
     pub fn decode(&self, record: &Record, model: &[varisat::Lit]) -> Result<Decoded, SolveError> {
         decode_model(&*self.as_solved(record)?, self.variant, self.known, model)
+    }
+
+    /// [`Analysis::decode`], with the clauses that rule `model` out when
+    /// the replayer rejects it (to add to the formula and solve again).
+    ///
+    /// # Errors
+    /// As [`Analysis::decode`].
+    pub fn decode_learning(
+        &self,
+        record: &Record,
+        model: &[varisat::Lit],
+    ) -> Result<(Decoded, Vec<crate::solve::Learned>), SolveError> {
+        decode_learning(&*self.as_solved(record)?, self.variant, self.known, model)
     }
 
     /// Writes a proof that no start board exists to `out`: `Ok(true)`

@@ -8,10 +8,9 @@ use varisat::Lit;
 use crate::encode::BoardFacts;
 use crate::notation::Record;
 use crate::rules::Variant;
-use crate::solve::refine::Check;
-use crate::solve::{checked_answer, Solution, SolveError, SolveStats};
+use crate::solve::{Solution, SolveError};
 
-use super::proof::refined_formula;
+use super::learn::decode_learning;
 
 /// What a model of a record's formula is.
 #[derive(Clone, Debug)]
@@ -49,50 +48,5 @@ pub fn decode_model(
     known: BoardFacts,
     model: &[Lit],
 ) -> Result<Decoded, SolveError> {
-    let (cnf, formula) = refined_formula(record, variant, known)?;
-    let vars = cnf.formula().var_count();
-    if let Some(far) = model.iter().find(|l| l.index() >= vars) {
-        return Err(SolveError::Unsupported(format!(
-            "the model names variable {}, but the formula has {vars}",
-            far.index() + 1
-        )));
-    }
-    if let Some((clause, group)) = cnf.first_unsatisfied(model) {
-        return Ok(Decoded::Unsatisfied {
-            clause,
-            group: group.unwrap_or_default().to_string(),
-        });
-    }
-    // Every variable the model leaves out is false, as a full assignment.
-    let mut full = vec![false; vars];
-    for lit in model {
-        full[lit.index()] = lit.is_positive();
-    }
-    let full: Vec<Lit> = full
-        .iter()
-        .enumerate()
-        .map(|(i, &v)| Lit::from_index(i, v))
-        .collect();
-    match formula.refiner().check(&full)? {
-        Check::Answer { start, filled, .. } => {
-            let answer = checked_answer(&filled, start, "the model", variant)?;
-            Ok(Decoded::Answer(Solution {
-                answer,
-                stats: SolveStats {
-                    vars,
-                    clauses: cnf.formula().len(),
-                    ..SolveStats::default()
-                },
-                filled: record.is_damaged().then_some(filled),
-            }))
-        }
-        Check::Learn { ply, why, .. } => Ok(Decoded::Rejected {
-            ply,
-            why: why.to_string(),
-        }),
-        Check::Deepen { ply, .. } => Ok(Decoded::Rejected {
-            ply,
-            why: "the capture needs more steps than the formula writes".to_string(),
-        }),
-    }
+    decode_learning(record, variant, known, model).map(|(decoded, _)| decoded)
 }

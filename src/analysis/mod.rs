@@ -10,6 +10,7 @@ mod builder;
 mod count;
 mod decode;
 mod explain;
+mod learn;
 mod minimize;
 mod proof;
 mod repair;
@@ -21,6 +22,7 @@ pub use builder::Analysis;
 pub use count::{Count, CountOptions};
 pub use decode::Decoded;
 pub use explain::{Explanation, FactVerdict, SquareReport};
+pub use learn::{decode_learning, learned_advice, learned_dimacs};
 pub use minimize::Minimum;
 pub use proof::SolverProof;
 pub use repair::{

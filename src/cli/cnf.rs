@@ -127,10 +127,14 @@ pub fn decode(target: &Target, model: &Path, out: &mut impl Write) -> Result<Sta
         ));
         return Ok(Status::Rejected);
     };
-    let decoded = analysis.decode(&record, &literals).map_err(|e| match e {
-        SolveError::Unsupported(m) => fail(Status::BadInput, format!("{}: {m}", model.display())),
-        other => fail(Status::Internal, format!("{}: {other}", input.name)),
-    })?;
+    let (decoded, learned) = analysis
+        .decode_learning(&record, &literals)
+        .map_err(|e| match e {
+            SolveError::Unsupported(m) => {
+                fail(Status::BadInput, format!("{}: {m}", model.display()))
+            }
+            other => fail(Status::Internal, format!("{}: {other}", input.name)),
+        })?;
     match decoded {
         Decoded::Answer(solution) => {
             write!(out, "{}", solution.answer.text()).map_err(write_err)?;
@@ -156,9 +160,11 @@ pub fn decode(target: &Target, model: &Path, out: &mut impl Write) -> Result<Sta
             Ok(Status::Rejected)
         }
         Decoded::Rejected { ply, why } => {
+            write!(out, "{}", postfacto::analysis::learned_dimacs(&learned)).map_err(write_err)?;
             super::report(&format!(
-                "{}: a model of the formula but no answer: the replayer rejects ply {ply}: {why} (a rule the formula leaves to refinement; solve learns it and solves again)",
-                model.display()
+                "{}: a model of the formula but no answer: the replayer rejects ply {ply}: {why} ({})",
+                model.display(),
+                postfacto::analysis::learned_advice(learned.len())
             ));
             Ok(Status::Rejected)
         }
