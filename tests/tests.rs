@@ -15,7 +15,6 @@ mod fuzz;
 mod golden;
 mod lenient;
 mod limits;
-mod miswritten;
 mod oracle;
 mod pawns;
 mod property;

@@ -6,25 +6,6 @@
 
 use std::fmt;
 
-use crate::board::Square;
-use crate::notation::movetext::Geometry;
-
-/// Whether a move written as a step (`15-24`) may be read as a capture:
-/// only when its two squares share a diagonal, so that one straight
-/// capture joins them. `37-33` on the 10x10 board (no common diagonal) is
-/// a step miswritten, read as written: a mistake at its ply, which a
-/// repair reads as one square changed (`37-32`), not as a capture.
-pub(super) fn step_reads_as_capture(text: &str, geometry: Geometry) -> bool {
-    let squares: Option<Vec<Square>> = text
-        .split('-')
-        .map(|s| geometry.topology.parse_square(s.trim()).ok())
-        .collect();
-    match squares.as_deref() {
-        Some([from, to]) => from.diagonal_to(*to).is_some(),
-        _ => true,
-    }
-}
-
 /// One thing of a game read leniently, with the line it stands on.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Leniency {

@@ -257,7 +257,7 @@ fn reread(
     // One separator throughout, a capture's first (`42:33-50` mixes them).
     for separator in ["x", "-"] {
         let swapped = text.replace(['-', ':', 'x'], separator);
-        if swapped != text && (separator == "-" || lenient::step_reads_as_capture(text, geometry)) {
+        if swapped != text {
             if let Ok(mv) = read_move(&swapped, geometry) {
                 return Some((mv, Some(swapped)));
             }
