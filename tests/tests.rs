@@ -6,6 +6,7 @@ mod analysis;
 mod archive;
 mod cases;
 mod cli;
+mod comparing;
 mod damaged;
 mod docs;
 mod every_rule_set;

@@ -139,8 +139,10 @@ pub fn run(
         path.display()
     );
     tables.section("against", &title).map_err(w)?;
+    // As wide as the longest command, so that a long one keeps the columns.
+    let width = command.join(" ").chars().count().max(40);
     tables
-        .columns(&[("command", 40), ("seconds", 8), ("us_per_record", 13)])
+        .columns(&[("command", width), ("seconds", 8), ("us_per_record", 13)])
         .map_err(w)?;
     for (name, t) in [
         ("postfacto solve, 1 thread", one),
