@@ -1,0 +1,13 @@
+//! `postfacto serve`: a local web page that shows archives, games,
+//! fragments and diagrams on boards. The page is one more client of the
+//! library's requests (`src/request`): [`api`] turns its questions into
+//! them, [`routes`] maps addresses to questions, [`server`] speaks HTTP,
+//! [`assets`] holds the page, compiled into the binary.
+
+mod api;
+mod assets;
+mod routes;
+mod server;
+
+pub use routes::State;
+pub use server::Server;
