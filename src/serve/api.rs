@@ -17,13 +17,13 @@ use postfacto::analysis::{repair_game, RepairOptions, RepairOutcome, Repairs};
 use postfacto::archive::{move_numbers, reading, start_of, GameReport, RulesFrom};
 use postfacto::board::{Board, Color};
 use postfacto::notation::{
-    games, parse_fen_on, to_fen, write_game, GameText, MoveNumbers, RawGame, Record,
+    games, parse_fen_on, to_fen, write_game, GameText, MoveNumbers, MoveText, RawGame, Record,
 };
 use postfacto::render::svg;
 use postfacto::replay::replay_filling;
 use postfacto::request::{
-    item_formula, read_items, silent, solve_item, BoardText, CheckedGame, InputError, Name,
-    ReachRequest, ReadAs, RequestError, RulesChoice, SolveOptions, VerifyRequest,
+    item_formula, read_items, side_named, silent, solve_item, BoardText, CheckedGame, InputError,
+    Name, ReachRequest, ReadAs, RequestError, RulesChoice, SolveOptions, VerifyRequest,
 };
 use postfacto::rules::Variant;
 
@@ -54,6 +54,8 @@ pub struct Archive {
     pub name: String,
     text: String,
     checked: Vec<CheckedGame>,
+    /// Each game's ply its verdict names, as PDN numbers it.
+    labels: Vec<Option<String>>,
     /// How long the check took.
     pub elapsed: Duration,
 }
@@ -75,6 +77,9 @@ pub struct Row {
     /// (as `verify --pdn --format json` says).
     status: &'static str,
     ply: Option<usize>,
+    /// The ply the verdict names, as PDN numbers it (`12...`).
+    #[serde(rename = "move")]
+    move_label: Option<String>,
     reason: Option<String>,
 }
 
@@ -95,7 +100,7 @@ fn rules_from(from: RulesFrom) -> &'static str {
 }
 
 impl Row {
-    fn of(report: &GameReport) -> Row {
+    fn of(report: &GameReport, move_label: Option<String>) -> Row {
         let rules = report.rules.as_ref();
         Row {
             number: report.number,
@@ -110,9 +115,20 @@ impl Row {
             inferred: rules.is_some_and(|r| r.from == RulesFrom::Inferred),
             status: report.verdict.status(),
             ply: report.ply,
+            move_label,
             reason: report.verdict.reason(),
         }
     }
+}
+
+/// Ply `ply` of `raw` as PDN numbers it under `variant`, with its move
+/// as written (`12... 23-18`).
+fn ply_label(raw: &RawGame<'_>, variant: Variant, ply: usize) -> Option<String> {
+    let read = raw.read(reading(variant)).ok()?;
+    let written = read.record.written_moves();
+    let text = variant.write_written(written.get(ply.checked_sub(1)?)?);
+    let label = move_numbers(raw, variant).label(&read.record, ply);
+    Some(format!("{label} {text}"))
 }
 
 impl Archive {
@@ -129,10 +145,18 @@ impl Archive {
             .rules(rules.given())
             .games()
             .map_err(ApiError::input)?;
+        let labels = games(&text)
+            .zip(&checked)
+            .map(|(raw, game)| {
+                let variant = game.report.rules.as_ref()?.variant;
+                ply_label(&raw, variant, game.report.ply?)
+            })
+            .collect();
         Ok(Archive {
             name,
             text,
             checked,
+            labels,
             elapsed: started.elapsed(),
         })
     }
@@ -159,9 +183,10 @@ impl Archive {
     pub fn rows(&self, from: usize, count: usize) -> Vec<Row> {
         self.checked
             .iter()
+            .zip(&self.labels)
             .skip(from)
             .take(count)
-            .map(|game| Row::of(&game.report))
+            .map(|(game, label)| Row::of(&game.report, label.clone()))
             .collect()
     }
 
@@ -191,6 +216,8 @@ pub struct Ply {
     played: Option<String>,
     /// The board after it, as a FEN, when the replayer played it.
     fen: Option<String>,
+    /// The same board as rows, top row first (`.` empty, `w b W B`).
+    rows: Option<Vec<String>>,
     /// Why the replayer refused it.
     illegal: Option<String>,
 }
@@ -204,6 +231,7 @@ pub struct GameView {
     size: u8,
     algebraic: bool,
     start_fen: Option<String>,
+    start_rows: Option<Vec<String>>,
     status: &'static str,
     reason: Option<String>,
     ply: Option<usize>,
@@ -229,11 +257,26 @@ pub fn game(archive: &Archive, number: usize) -> Result<GameView, ApiError> {
         size: variant.unwrap_or(Variant::English).topology().size(),
         algebraic: variant.is_some_and(Variant::algebraic),
         start_fen: checked.start_fen.clone(),
+        start_rows: start_rows(&raw, variant),
         status: report.verdict.status(),
         reason: report.verdict.reason(),
         ply: report.ply,
         plies,
     })
+}
+
+/// A board as rows, top row first, as the binary prints it.
+fn rows_of(board: &Board) -> Vec<String> {
+    (0..board.topology().size())
+        .map(|row| board.row_text(row))
+        .collect()
+}
+
+/// The start board of `raw` under `variant`, as rows.
+fn start_rows(raw: &RawGame<'_>, variant: Option<Variant>) -> Option<Vec<String>> {
+    let variant = variant?;
+    let read = raw.read(reading(variant)).ok()?;
+    Some(rows_of(&start_of(&read, variant)))
 }
 
 /// The plies of `raw` under `variant`, each with the board after it: the
@@ -253,9 +296,35 @@ fn plies_of(
     Ok(boards_along(variant, start, record, &numbers))
 }
 
-/// Each ply of `record` from `start` as the replayer plays it: a damaged
-/// record filled in first (the first filling that replays), and nothing
-/// after the first ply it refuses.
+/// The moves of `record` as the replayer plays them: a damaged record
+/// filled in (the first filling that replays); when none does, the moves
+/// known as written and the ply where every filling failed, with why.
+fn played_moves(
+    variant: Variant,
+    start: &Board,
+    record: &Record,
+) -> (Vec<Option<MoveText>>, Option<(usize, String)>) {
+    if !record.is_damaged() {
+        return (record.moves.iter().cloned().map(Some).collect(), None);
+    }
+    let rules = variant.rules();
+    let error = match replay_filling(rules, start, record, None) {
+        Ok((_, filled)) => return (filled.moves.into_iter().map(Some).collect(), None),
+        Err(e) => e,
+    };
+    // The plies before the one refused, filled in on their own.
+    let written = record.written_moves();
+    let before = written[..error.ply.saturating_sub(1).min(written.len())].to_vec();
+    let prefix = Record::from_written(record.first, before, record.line);
+    let moves = match replay_filling(rules, start, &prefix, None) {
+        Ok((_, filled)) => filled.moves.into_iter().map(Some).collect(),
+        Err(_) => written.iter().map(|w| w.known().cloned()).collect(),
+    };
+    (moves, Some((error.ply, error.violation.to_string())))
+}
+
+/// Each ply of `record` from `start` as the replayer plays it, with the
+/// board after it; nothing after the first ply it refuses.
 fn boards_along(
     variant: Variant,
     start: Board,
@@ -263,42 +332,45 @@ fn boards_along(
     numbers: &MoveNumbers,
 ) -> Vec<Ply> {
     let rules = variant.rules();
-    let filled = match record.is_damaged() {
-        true => replay_filling(rules, &start, record, None)
-            .ok()
-            .map(|(_, f)| f),
-        false => Some(record.clone()),
-    };
+    let (played, refused) = played_moves(variant, &start, record);
     let written = record.written_moves();
     let mut board = Some(start);
     let mut plies = Vec::with_capacity(written.len());
     for (i, text) in written.iter().enumerate() {
         let ply = i + 1;
-        let played = filled.as_ref().and_then(|f| f.moves.get(i));
+        let mv = played.get(i).and_then(Option::as_ref);
         let mut view = Ply {
             ply,
             label: numbers.label(record, ply),
             written: variant.write_written(text),
-            played: played.map(|m| variant.write_move(m)),
+            played: mv.map(|m| variant.write_move(m)),
             fen: None,
+            rows: None,
             illegal: None,
         };
-        if let (Some(now), Some(mv)) = (board, played) {
-            board = match rules.play(&now, record.mover(ply), mv) {
-                Ok(next) => {
-                    view.fen = Some(to_fen(
-                        &next,
-                        record.mover(ply + 1),
-                        variant.fen_algebraic(),
-                    ));
-                    Some(next)
-                }
-                Err(why) => {
-                    view.illegal = Some(why.to_string());
-                    None
-                }
-            };
-        }
+        let outcome = match (&refused, board, mv) {
+            (Some((at, why)), Some(_), _) if *at == ply => Err(why.clone()),
+            (_, Some(now), Some(mv)) => rules
+                .play(&now, record.mover(ply), mv)
+                .map_err(|why| why.to_string()),
+            _ => Err(String::new()),
+        };
+        board = match outcome {
+            Ok(next) => {
+                view.fen = Some(to_fen(
+                    &next,
+                    record.mover(ply + 1),
+                    variant.fen_algebraic(),
+                ));
+                view.rows = Some(rows_of(&next));
+                Some(next)
+            }
+            Err(why) => {
+                // Said once, at the ply refused; later plies have no board.
+                view.illegal = board.is_some().then_some(why).filter(|w| !w.is_empty());
+                None
+            }
+        };
         plies.push(view);
     }
     plies
@@ -533,15 +605,22 @@ pub struct ReachView {
     status: &'static str,
     reason: Option<String>,
     start_fen: String,
+    start_rows: Vec<String>,
     end_fen: Option<String>,
     plies: Vec<Ply>,
 }
 
-/// `reach` of the position `fen` under `rules`, under `limit`.
+/// `reach` of the position `goal` under `rules`, `turn` to move there
+/// (rows need it; a FEN names it), under `limit`.
 ///
 /// # Errors
-/// A FEN that cannot be read, or no position (400); a bug (500).
-pub fn reach(fen: &str, rules: Option<&str>, limit: Duration) -> Result<ReachView, ApiError> {
+/// A board that cannot be read, or no position (400); a bug (500).
+pub fn reach(
+    goal: BoardText,
+    turn: Option<&str>,
+    rules: Option<&str>,
+    limit: Duration,
+) -> Result<ReachView, ApiError> {
     let variant = variant_named(rules)?;
     let opening = variant.topology().opening();
     let first = variant.first_player();
@@ -549,10 +628,14 @@ pub fn reach(fen: &str, rules: Option<&str>, limit: Duration) -> Result<ReachVie
         status: "found",
         reason: None,
         start_fen: to_fen(&opening, first, variant.fen_algebraic()),
+        start_rows: rows_of(&opening),
         end_fen: None,
         plies: Vec::new(),
     };
-    let request = ReachRequest::new(BoardText::Fen(fen.to_string()), variant).limit(Some(limit));
+    let mut request = ReachRequest::new(goal, variant).limit(Some(limit));
+    if let Some(turn) = turn {
+        request = request.turn(side_named(turn).map_err(ApiError::input)?);
+    }
     match request.run() {
         Ok(reached) => {
             let numbers = MoveNumbers {
@@ -598,4 +681,87 @@ pub fn picture(start: &str, end: Option<&str>, rules: Option<&str>) -> Result<St
     let answer = postfacto::notation::Answer { start, end };
     let record = Record::new(first, Vec::new());
     Ok(svg(&answer, &record, variant))
+}
+
+/// Where each square of a rule set's board is, and its name.
+#[derive(Debug, Serialize)]
+pub struct Layout {
+    rules: &'static str,
+    size: u8,
+    algebraic: bool,
+    /// Each playing square: its row and column (0: top, left) and name.
+    squares: Vec<(u8, u8, String)>,
+    /// The opening position, as rows, and who moves first there.
+    opening: Vec<String>,
+    first: &'static str,
+}
+
+/// The board of `rules` (English when none is named).
+///
+/// # Errors
+/// An unknown rule set (400).
+pub fn layout(rules: Option<&str>) -> Result<Layout, ApiError> {
+    let variant = variant_named(rules)?;
+    let topology = variant.topology();
+    let squares = topology
+        .squares()
+        .map(|square| {
+            let name = if variant.algebraic() {
+                square.algebraic()
+            } else {
+                square.number().to_string()
+            };
+            (square.row(), square.col(), name)
+        })
+        .collect();
+    Ok(Layout {
+        rules: variant.name(),
+        size: topology.size(),
+        algebraic: variant.algebraic(),
+        squares,
+        opening: rows_of(&topology.opening()),
+        first: side_name(variant.first_player()),
+    })
+}
+
+/// A board read and written back: its FEN and rows.
+#[derive(Debug, Serialize)]
+pub struct BoardView {
+    fen: String,
+    rows: Vec<String>,
+    turn: &'static str,
+}
+
+/// `board` (a FEN, or rows with `turn`) under `rules`, as FEN and rows.
+///
+/// # Errors
+/// A board that cannot be read, or with a square not known (400).
+pub fn board(
+    board: BoardText,
+    turn: Option<&str>,
+    rules: Option<&str>,
+) -> Result<BoardView, ApiError> {
+    let variant = variant_named(rules)?;
+    let (read, fen_turn) = board
+        .read(variant.topology(), "given")
+        .map_err(ApiError::input)?;
+    let turn = match turn {
+        Some(name) => side_named(name).map_err(ApiError::input)?,
+        None => fen_turn.ok_or_else(|| ApiError::input(InputError::NoTurn))?,
+    };
+    if read.known != variant.topology().all_bits() {
+        return Err(ApiError::bad("every square must be known (no '?')"));
+    }
+    Ok(BoardView {
+        fen: to_fen(&read.board, turn, variant.fen_algebraic()),
+        rows: rows_of(&read.board),
+        turn: side_name(turn),
+    })
+}
+
+fn side_name(side: Color) -> &'static str {
+    match side {
+        Color::White => "white",
+        Color::Black => "black",
+    }
 }

@@ -14,7 +14,7 @@ use serde_json::json;
 
 use super::api::{self, Archive, FragmentAsk};
 use super::assets;
-use postfacto::request::RequestError;
+use postfacto::request::{BoardText, RequestError};
 
 /// How many checked archives are kept for the page to page through (the
 /// oldest is dropped first); two tabs of big files fit.
@@ -192,6 +192,8 @@ pub fn route(state: &State, method: &str, url: &str, body: &[u8]) -> Reply {
         ("POST", ["api", "cnf"]) => cnf(body),
         ("POST", ["api", "reach"]) => reach(state, body),
         ("POST", ["api", "svg"]) => picture(body),
+        ("POST", ["api", "board"]) => board(body),
+        ("GET", ["api", "layout"]) => layout(query),
         (_, ["api", ..]) => Err(ApiError::not_found(format!("no API {method} {path}"))),
         _ => Err(ApiError::not_found(format!("nothing at {path}"))),
     };
@@ -209,7 +211,8 @@ fn files(state: &State) -> Reply {
         .iter()
         .map(|p| p.to_string_lossy().into_owned())
         .collect();
-    Reply::json(&json!({ "files": names }))
+    let rules = postfacto::rules::Variant::ALL.map(postfacto::rules::Variant::name);
+    Reply::json(&json!({ "files": names, "rules": rules }))
 }
 
 /// An archive to check: pasted or uploaded text, or a file named on the
@@ -333,21 +336,52 @@ fn cnf(body: &[u8]) -> Result<Reply, ApiError> {
     })
 }
 
-/// A diagram: its FEN and rule set.
+/// A diagram: its FEN, or its rows and the side to move; a rule set.
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct Diagram {
-    fen: String,
+    fen: Option<String>,
+    rows: Option<Vec<String>>,
+    turn: Option<String>,
     rules: Option<String>,
+}
+
+impl Diagram {
+    fn board(&self) -> Result<BoardText, ApiError> {
+        match (&self.fen, &self.rows) {
+            (Some(fen), None) => Ok(BoardText::Fen(fen.clone())),
+            (None, Some(rows)) => Ok(BoardText::Rows(rows.clone())),
+            _ => Err(ApiError::bad("give either 'fen' or 'rows'")),
+        }
+    }
 }
 
 fn reach(state: &State, body: &[u8]) -> Result<Reply, ApiError> {
     let ask: Diagram = parse(body)?;
     Ok(Reply::json(&api::reach(
-        &ask.fen,
+        ask.board()?,
+        ask.turn.as_deref(),
         ask.rules.as_deref(),
         state.limit,
     )?))
+}
+
+fn board(body: &[u8]) -> Result<Reply, ApiError> {
+    let ask: Diagram = parse(body)?;
+    Ok(Reply::json(&api::board(
+        ask.board()?,
+        ask.turn.as_deref(),
+        ask.rules.as_deref(),
+    )?))
+}
+
+fn layout(query: &str) -> Result<Reply, ApiError> {
+    let rules = query
+        .split('&')
+        .filter_map(|pair| pair.split_once('='))
+        .find(|(k, _)| *k == "rules")
+        .map(|(_, v)| v);
+    Ok(Reply::json(&api::layout(rules)?))
 }
 
 /// Boards to draw: a start, an end (or none), a rule set.
