@@ -21,5 +21,6 @@ mod reach;
 mod reading;
 mod repair;
 mod russian;
+mod serve;
 mod variants;
 mod verifying;

@@ -23,7 +23,7 @@ use postfacto::render::svg;
 use postfacto::replay::replay_filling;
 use postfacto::request::{
     item_formula, read_items, side_named, silent, solve_item, BoardText, CheckedGame, InputError,
-    Name, ReachRequest, ReadAs, RequestError, RulesChoice, SolveOptions, VerifyRequest,
+    Name, ReachRequest, ReadAs, RequestError, RulesChoice, SolveOptions, Verdict, VerifyRequest,
 };
 use postfacto::rules::Variant;
 
@@ -529,8 +529,8 @@ impl FragmentAsk {
     }
 }
 
-/// A fragment's text (the task's format, or PDN movetext) read as the
-/// CLI reads a file: its first record.
+/// A fragment's text read as the CLI reads a file: the task's format
+/// when it starts with its header (`W 3`), else PDN movetext.
 fn fragment_items(
     text: &str,
     rules: RulesChoice,
@@ -539,12 +539,13 @@ fn fragment_items(
         rules,
         short_captures: false,
     };
-    let task = read_items("fragment", text.as_bytes(), read_as);
-    let items = match task {
-        Ok(items) => items,
-        Err(first) => read_items("fragment.pdn", text.as_bytes(), read_as)
-            .map_err(|_| ApiError::input(first))?,
+    let header = text.split_whitespace().next().unwrap_or("");
+    let name = if header.eq_ignore_ascii_case("w") || header.eq_ignore_ascii_case("b") {
+        "fragment"
+    } else {
+        "fragment.pdn"
     };
+    let items = read_items(name, text.as_bytes(), read_as).map_err(ApiError::input)?;
     if items.is_empty() {
         return Err(ApiError::input(InputError::NoMoves));
     }
@@ -576,6 +577,12 @@ pub fn solve(
     }
     let options = std::sync::Arc::new(options);
     let report = solve_item(Name::input("fragment"), &items[0], &options, &silent());
+    let said = || report.err.join("; ");
+    match report.status {
+        Verdict::BadInput => return Err(ApiError::bad(said())),
+        Verdict::Internal => return Err(ApiError::internal(said())),
+        _ => {}
+    }
     let json = postfacto::output::to_json(&report, &options);
     serde_json::from_str(&json).map_err(|e| ApiError::internal(e.to_string()))
 }
