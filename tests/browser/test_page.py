@@ -4,7 +4,7 @@ repair, a fragment, a diagram reached; screenshots in target/screenshots/.
 
 Run from the repository's root after `cargo build`:
     python tests/browser/test_page.py
-It skips itself, saying why, only where Chromium or Playwright is missing.
+It skips itself, saying why, only where Chromium is missing.
 Every expected board and verdict comes from the binary's own commands
 (`verify --pdn --format json`, `solve --format json`), not from this file.
 """
@@ -206,8 +206,9 @@ def main():
     try:
         from playwright.sync_api import sync_playwright
     except ImportError:
-        print("skipped: the Python package playwright is not installed")
-        return 0
+        # Chromium is here, so the test must run: a missing driver is a failure.
+        print("failed: the Python package playwright is not installed (pip install playwright)")
+        return 1
     assert BINARY.exists(), f"build the binary first: {BINARY}"
     server, url = start_server()
     profile = tempfile.mkdtemp(prefix="postfacto-chromium-")
