@@ -214,12 +214,14 @@ async function openArchive(body) {
   progress.hidden = false;
   progress.removeAttribute("value");
   const rules = $("archive-rules").value;
+  $("games").querySelector("tbody").replaceChildren();
+  $("counts").replaceChildren();
+  $("games-caption").textContent = "Checking...";
   try {
     const opened = await api("/api/archive", { ...body, rules: rules || undefined });
     archive = { id: opened.id, name: opened.name, file: body.file, rows: [] };
     if (body.file) setLink({ view: "archive", file: body.file });
     $("games-caption").textContent = `${opened.name}: ${opened.games} games`;
-    $("games").querySelector("tbody").replaceChildren();
     showCounts(opened);
     progress.max = Math.max(1, opened.games);
     progress.value = 0;
