@@ -190,6 +190,9 @@ def diagram(page):
 def phone(page, url):
     page.set_viewport_size({"width": 390, "height": 844})
     page.goto(f"{url}#view=game&file={MISWRITTEN}&game=2")
+    page.wait_for_function("document.querySelector('#game-heading').textContent.startsWith('Game 2:')"
+                           " && document.querySelector('#status').textContent.startsWith('Game 2 opened')",
+                           timeout=TIMEOUT)
     moves = page.locator("#game-stepper ol.moves")
     moves.locator("li").first.wait_for(timeout=TIMEOUT)
     board = page.locator("#game-stepper svg.board").bounding_box()

@@ -272,6 +272,8 @@ let game = null; // {archiveId, number, view, layout, repair}
 async function openGame(archiveId, number, repairToo = false) {
   show("game");
   say(`Opening game ${number}...`);
+  $("game-stepper").replaceChildren();
+  $("game-stepper").stepKeys = null;
   try {
     const view = await api(`/api/archive/${archiveId}/game/${number}`);
     const layout = await layoutOf(view.rules);
