@@ -401,3 +401,94 @@ fn picture(body: &[u8]) -> Result<Reply, ApiError> {
         body: api::picture(&ask.start, ask.end.as_deref(), ask.rules.as_deref())?.into_bytes(),
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn state() -> State {
+        State::new(
+            vec![PathBuf::from("../shared/pdn/wk2003.pdn")],
+            Duration::from_secs(5),
+        )
+    }
+
+    fn error_of(reply: &Reply) -> String {
+        let value: serde_json::Value = serde_json::from_slice(&reply.body).unwrap();
+        value["error"].as_str().unwrap().to_string()
+    }
+
+    #[test]
+    fn the_page_and_its_modules_are_served_and_nothing_else() {
+        let state = state();
+        let page = route(&state, "GET", "/", b"");
+        assert_eq!(
+            (page.status, page.content_type),
+            (200, "text/html; charset=utf-8")
+        );
+        let script = route(&state, "GET", "/app.js?v=1", b"");
+        assert_eq!(script.content_type, "text/javascript; charset=utf-8");
+        for path in ["/../Cargo.toml", "/src/main.rs", "/nothing.js"] {
+            assert_eq!(route(&state, "GET", path, b"").status, 404, "{path}");
+        }
+    }
+
+    #[test]
+    fn malformed_asks_are_refused_with_what_is_wrong() {
+        let state = state();
+        let reply = route(&state, "POST", "/api/reach", b"{\"fen\": 3}");
+        assert_eq!(reply.status, 400);
+        assert!(error_of(&reply).starts_with("malformed JSON: invalid type"));
+        let reply = route(
+            &state,
+            "POST",
+            "/api/reach",
+            br#"{"fen": "W:W1", "colour": "x"}"#,
+        );
+        assert!(error_of(&reply).contains("unknown field `colour`"));
+        let reply = route(
+            &state,
+            "POST",
+            "/api/archive",
+            br#"{"file": "a", "pdn": "b"}"#,
+        );
+        assert_eq!(reply.status, 400);
+        let reply = route(&state, "GET", "/api/archive/1/rows?from=x", b"");
+        assert_eq!(reply.status, 404, "no archive yet");
+        let reply = route(
+            &state,
+            "POST",
+            "/api/solve",
+            br#"{"text": "B 1\n11-15", "analysis": "all"}"#,
+        );
+        assert_eq!(
+            error_of(&reply),
+            "unknown analysis 'all' (explain, count or minimize)"
+        );
+    }
+
+    #[test]
+    fn only_the_files_named_are_read_and_old_archives_are_dropped() {
+        let state = state();
+        let reply = route(
+            &state,
+            "POST",
+            "/api/archive",
+            br#"{"file": "/etc/passwd"}"#,
+        );
+        assert_eq!(reply.status, 403);
+        for _ in 0..=KEPT_ARCHIVES {
+            let pasted = br#"{"pdn": "[GameType \"21\"]\n1. 11-15 *\n"}"#;
+            assert_eq!(route(&state, "POST", "/api/archive", pasted).status, 200);
+        }
+        assert_eq!(route(&state, "GET", "/api/archive/1/rows", b"").status, 404);
+        let last = format!("/api/archive/{}/rows?from=0&count=5", KEPT_ARCHIVES + 1);
+        let reply = route(&state, "GET", &last, b"");
+        assert_eq!(
+            reply.status,
+            200,
+            "{}",
+            String::from_utf8_lossy(&reply.body)
+        );
+    }
+}
