@@ -3,9 +3,10 @@
 //! request types: when they change (`VerifyRequest` and `ReachRequest` are
 //! moving to files of their own), this is what adapts.
 //!
-//! Where a request lacks what the page shows (the boards along a game, a
-//! game's repair with its other repairs counted), this module asks the
-//! library's public pieces directly and says so where it does.
+//! Where a request lacks what the page needs (a limit per game on
+//! `VerifyRequest`, the boards along a game, a game's repair with its
+//! other repairs counted), this module asks the library's public pieces
+//! directly and says so where it does.
 
 use std::time::{Duration, Instant};
 
@@ -14,7 +15,9 @@ use serde_json::Value;
 
 use crate::serve::routes::ApiError;
 use postfacto::analysis::{repair_game, RepairOptions, RepairOutcome, Repairs};
-use postfacto::archive::{move_numbers, reading, start_of, GameReport, RulesFrom};
+use postfacto::archive::{
+    move_numbers, reading, start_of, verify_games, GameReport, RulesFrom, VerifyOptions,
+};
 use postfacto::board::{Board, Color};
 use postfacto::notation::{
     games, parse_fen_on, to_fen, write_game, GameText, MoveNumbers, MoveText, RawGame, Record,
@@ -22,8 +25,8 @@ use postfacto::notation::{
 use postfacto::render::svg;
 use postfacto::replay::replay_filling;
 use postfacto::request::{
-    item_formula, read_items, side_named, silent, solve_item, BoardText, CheckedGame, InputError,
-    Name, ReachRequest, ReadAs, RequestError, RulesChoice, SolveOptions, Verdict, VerifyRequest,
+    item_formula, read_items, side_named, silent, solve_item, BoardText, InputError, Name,
+    ReachRequest, ReadAs, RequestError, RulesChoice, SolveOptions, Verdict,
 };
 use postfacto::rules::Variant;
 
@@ -53,7 +56,7 @@ pub struct Archive {
     /// The file's name (or `pasted`).
     pub name: String,
     text: String,
-    checked: Vec<CheckedGame>,
+    reports: Vec<GameReport>,
     /// Each game's ply its verdict names, as PDN numbers it.
     labels: Vec<Option<String>>,
     /// How long the check took.
@@ -132,30 +135,42 @@ fn ply_label(raw: &RawGame<'_>, variant: Variant, ply: usize) -> Option<String> 
 }
 
 impl Archive {
-    /// `bytes` checked game by game, as `verify --pdn` checks them.
+    /// `bytes` checked game by game, as `verify --pdn --limit` checks
+    /// them: each game's search for its damaged moves under `limit`.
     ///
     /// # Errors
     /// Not text (400).
-    pub fn check(name: String, bytes: Vec<u8>, rules: RulesChoice) -> Result<Archive, ApiError> {
+    pub fn check(
+        name: String,
+        bytes: Vec<u8>,
+        rules: RulesChoice,
+        limit: Duration,
+    ) -> Result<Archive, ApiError> {
         let started = Instant::now();
         let text = postfacto::request::pdn_text(&bytes)
             .map_err(ApiError::input)?
             .into_owned();
-        let checked = VerifyRequest::new(bytes)
-            .rules(rules.given())
-            .games()
-            .map_err(ApiError::input)?;
-        let labels = games(&text)
-            .zip(&checked)
-            .map(|(raw, game)| {
-                let variant = game.report.rules.as_ref()?.variant;
-                ply_label(&raw, variant, game.report.ply?)
+        // `VerifyRequest` takes no limit yet: the function it runs, with one.
+        let options = VerifyOptions {
+            given: rules.given(),
+            strict: false,
+            limit: Some(limit),
+        };
+        let raw: Vec<RawGame<'_>> = games(&text).collect();
+        let reports = verify_games(&raw, options);
+        let labels = raw
+            .iter()
+            .zip(&reports)
+            .map(|(game, report)| {
+                let variant = report.rules.as_ref()?.variant;
+                ply_label(game, variant, report.ply?)
             })
             .collect();
+        drop(raw);
         Ok(Archive {
             name,
             text,
-            checked,
+            reports,
             labels,
             elapsed: started.elapsed(),
         })
@@ -163,14 +178,14 @@ impl Archive {
 
     /// How many games.
     pub fn len(&self) -> usize {
-        self.checked.len()
+        self.reports.len()
     }
 
     /// How many games have each status, in the order first met.
     pub fn counts(&self) -> Vec<(&'static str, usize)> {
         let mut counts: Vec<(&'static str, usize)> = Vec::new();
-        for game in &self.checked {
-            let status = game.report.verdict.status();
+        for report in &self.reports {
+            let status = report.verdict.status();
             match counts.iter_mut().find(|(s, _)| *s == status) {
                 Some((_, n)) => *n += 1,
                 None => counts.push((status, 1)),
@@ -181,25 +196,25 @@ impl Archive {
 
     /// Rows `from..from + count`.
     pub fn rows(&self, from: usize, count: usize) -> Vec<Row> {
-        self.checked
+        self.reports
             .iter()
             .zip(&self.labels)
             .skip(from)
             .take(count)
-            .map(|(game, label)| Row::of(&game.report, label.clone()))
+            .map(|(report, label)| Row::of(report, label.clone()))
             .collect()
     }
 
     /// Game `number` (1-based): its text read again, and its report.
-    fn game(&self, number: usize) -> Result<(RawGame<'_>, &CheckedGame), ApiError> {
-        let checked = number
+    fn game(&self, number: usize) -> Result<(RawGame<'_>, &GameReport), ApiError> {
+        let report = number
             .checked_sub(1)
-            .and_then(|i| self.checked.get(i))
+            .and_then(|i| self.reports.get(i))
             .ok_or_else(|| ApiError::not_found(format!("no game {number} in {}", self.name)))?;
         let raw = games(&self.text)
             .nth(number - 1)
             .ok_or_else(|| ApiError::not_found(format!("no game {number} in {}", self.name)))?;
-        Ok((raw, checked))
+        Ok((raw, report))
     }
 }
 
@@ -243,9 +258,9 @@ pub struct GameView {
 /// # Errors
 /// No such game (404).
 pub fn game(archive: &Archive, number: usize) -> Result<GameView, ApiError> {
-    let (raw, checked) = archive.game(number)?;
-    let report = &checked.report;
+    let (raw, report) = archive.game(number)?;
     let variant = report.rules.as_ref().map(|r| r.variant);
+    let start = variant.and_then(|variant| start_of_game(&raw, variant));
     let plies = match variant {
         Some(variant) => plies_of(&raw, variant, None)?,
         None => Vec::new(),
@@ -256,8 +271,8 @@ pub fn game(archive: &Archive, number: usize) -> Result<GameView, ApiError> {
         rules: variant.map(Variant::name),
         size: variant.unwrap_or(Variant::English).topology().size(),
         algebraic: variant.is_some_and(Variant::algebraic),
-        start_fen: checked.start_fen.clone(),
-        start_rows: start_rows(&raw, variant),
+        start_fen: start.as_ref().map(|(fen, _)| fen.clone()),
+        start_rows: start.map(|(_, rows)| rows),
         status: report.verdict.status(),
         reason: report.verdict.reason(),
         ply: report.ply,
@@ -272,11 +287,16 @@ fn rows_of(board: &Board) -> Vec<String> {
         .collect()
 }
 
-/// The start board of `raw` under `variant`, as rows.
-fn start_rows(raw: &RawGame<'_>, variant: Option<Variant>) -> Option<Vec<String>> {
-    let variant = variant?;
+/// Where `raw` starts under `variant` (its `[FEN]`, or the opening), as
+/// a FEN and as rows.
+fn start_of_game(raw: &RawGame<'_>, variant: Variant) -> Option<(String, Vec<String>)> {
     let read = raw.read(reading(variant)).ok()?;
-    Some(rows_of(&start_of(&read, variant)))
+    let turn = read.fen.map_or(variant.first_player(), |(turn, _)| turn);
+    let start = start_of(&read, variant);
+    Some((
+        to_fen(&start, turn, variant.fen_algebraic()),
+        rows_of(&start),
+    ))
 }
 
 /// The plies of `raw` under `variant`, each with the board after it: the
@@ -408,9 +428,8 @@ pub struct EditView {
 /// # Errors
 /// No such game (404), a game with no rule set (422), a bug (500).
 pub fn repair(archive: &Archive, number: usize, limit: Duration) -> Result<RepairView, ApiError> {
-    let (raw, checked) = archive.game(number)?;
-    let variant = checked
-        .report
+    let (raw, report) = archive.game(number)?;
+    let variant = report
         .rules
         .as_ref()
         .map(|r| r.variant)

@@ -21,6 +21,19 @@ use postfacto::request::{BoardText, RequestError};
 const KEPT_ARCHIVES: usize = 8;
 /// Rows per page of the games table when the page asks for no count.
 const PAGE: usize = 200;
+/// How long an archive's check may take as a whole: each game's has the
+/// request limit (as `verify --pdn --limit`), so a file of thousands of
+/// games needs more than one game's.
+const ARCHIVE_BUDGET: Duration = Duration::from_secs(600);
+
+/// How long the answer to `method url` may take: the state's limit, or
+/// [`ARCHIVE_BUDGET`] to check an archive.
+pub fn budget(state: &State, method: &str, url: &str) -> Duration {
+    match (method, url.split('?').next()) {
+        ("POST", Some("/api/archive")) => ARCHIVE_BUDGET.max(state.limit),
+        _ => state.limit,
+    }
+}
 
 /// What a handler answers: a status, a content type and the body.
 #[derive(Debug)]
@@ -244,7 +257,7 @@ fn open_archive(state: &State, body: &[u8]) -> Result<Reply, ApiError> {
             ))
         }
     };
-    let archive = Archive::check(name, bytes, rules)?;
+    let archive = Archive::check(name, bytes, rules, state.limit)?;
     let (id, archive) = state.keep(archive);
     let counts: serde_json::Map<String, serde_json::Value> = archive
         .counts()

@@ -8,7 +8,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{mpsc, Arc};
 use std::time::Duration;
 
-use super::routes::{route, Reply, State};
+use super::routes::{budget, route, Reply, State};
 
 /// The largest request body read (a PDN archive of some 40,000 games).
 pub const MAX_BODY: usize = 16 << 20;
@@ -138,22 +138,23 @@ fn read_body(request: &mut tiny_http::Request) -> Result<Vec<u8>, Reply> {
     Ok(body)
 }
 
-/// The route's reply, or undecided when it is not ready by the state's
-/// limit and the grace period (its work goes on, unanswered).
+/// The route's reply, or undecided when it is not ready by its budget
+/// and the grace period (its work goes on, unanswered).
 fn within_limit(state: &Arc<State>, method: String, url: String, body: Vec<u8>) -> Reply {
+    let allowed = budget(state, &method, &url);
     let (send, receive) = mpsc::channel();
     let worker = Arc::clone(state);
     std::thread::spawn(move || {
         let _ = send.send(route(&worker, &method, &url, &body));
     });
     receive
-        .recv_timeout(state.limit + GRACE)
+        .recv_timeout(allowed + GRACE)
         .unwrap_or_else(|e| match e {
             mpsc::RecvTimeoutError::Timeout => Reply::error(
                 503,
                 &format!(
                     "undecided: no answer within the limit of {:.1} s",
-                    state.limit.as_secs_f64()
+                    allowed.as_secs_f64()
                 ),
             ),
             mpsc::RecvTimeoutError::Disconnected => {
