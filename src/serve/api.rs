@@ -13,14 +13,13 @@ use std::time::{Duration, Instant};
 use serde::Serialize;
 use serde_json::Value;
 
-use crate::serve::routes::ApiError;
+use super::archive::Archive;
+use super::routes::ApiError;
 use postfacto::analysis::{repair_game, RepairOptions, RepairOutcome, Repairs};
-use postfacto::archive::{
-    move_numbers, reading, start_of, verify_games, GameReport, RulesFrom, VerifyOptions,
-};
+use postfacto::archive::{move_numbers, reading, start_of};
 use postfacto::board::{Board, Color};
 use postfacto::notation::{
-    games, parse_fen_on, to_fen, write_game, GameText, MoveNumbers, MoveText, RawGame, Record,
+    parse_fen_on, to_fen, write_game, GameText, MoveNumbers, MoveText, RawGame, Record,
 };
 use postfacto::render::svg;
 use postfacto::replay::replay_filling;
@@ -46,175 +45,6 @@ fn variant_named(name: Option<&str>) -> Result<Variant, ApiError> {
     match rules_choice(name)? {
         RulesChoice::Given(variant) => Ok(variant),
         _ => Ok(Variant::English),
-    }
-}
-
-/// An archive checked once: its text and a report per game, kept so the
-/// page can page through its rows and open its games.
-#[derive(Debug)]
-pub struct Archive {
-    /// The file's name (or `pasted`).
-    pub name: String,
-    text: String,
-    reports: Vec<GameReport>,
-    /// Each game's ply its verdict names, as PDN numbers it.
-    labels: Vec<Option<String>>,
-    /// How long the check took.
-    pub elapsed: Duration,
-}
-
-/// One row of the games table.
-#[derive(Debug, Serialize)]
-pub struct Row {
-    number: usize,
-    line: usize,
-    event: Option<String>,
-    date: Option<String>,
-    white: Option<String>,
-    black: Option<String>,
-    result: Option<String>,
-    rules: Option<&'static str>,
-    rules_from: Option<&'static str>,
-    inferred: bool,
-    /// `ok`, `no moves`, `illegal`, `unreadable`, `unsupported`, `undecided`
-    /// (as `verify --pdn --format json` says).
-    status: &'static str,
-    ply: Option<usize>,
-    /// The ply the verdict names, as PDN numbers it (`12...`).
-    #[serde(rename = "move")]
-    move_label: Option<String>,
-    reason: Option<String>,
-}
-
-fn tag(report: &GameReport, name: &str) -> Option<String> {
-    report
-        .tags
-        .iter()
-        .find(|(key, _)| key.eq_ignore_ascii_case(name))
-        .map(|(_, value)| value.clone())
-}
-
-fn rules_from(from: RulesFrom) -> &'static str {
-    match from {
-        RulesFrom::Given => "given",
-        RulesFrom::Tag => "tag",
-        RulesFrom::Inferred => "inferred",
-    }
-}
-
-impl Row {
-    fn of(report: &GameReport, move_label: Option<String>) -> Row {
-        let rules = report.rules.as_ref();
-        Row {
-            number: report.number,
-            line: report.line,
-            event: tag(report, "Event"),
-            date: tag(report, "Date"),
-            white: tag(report, "White"),
-            black: tag(report, "Black"),
-            result: tag(report, "Result"),
-            rules: rules.map(|r| r.variant.name()),
-            rules_from: rules.map(|r| rules_from(r.from)),
-            inferred: rules.is_some_and(|r| r.from == RulesFrom::Inferred),
-            status: report.verdict.status(),
-            ply: report.ply,
-            move_label,
-            reason: report.verdict.reason(),
-        }
-    }
-}
-
-/// Ply `ply` of `raw` as PDN numbers it under `variant`, with its move
-/// as written (`12... 23-18`).
-fn ply_label(raw: &RawGame<'_>, variant: Variant, ply: usize) -> Option<String> {
-    let read = raw.read(reading(variant)).ok()?;
-    let written = read.record.written_moves();
-    let text = variant.write_written(written.get(ply.checked_sub(1)?)?);
-    let label = move_numbers(raw, variant).label(&read.record, ply);
-    Some(format!("{label} {text}"))
-}
-
-impl Archive {
-    /// `bytes` checked game by game, as `verify --pdn --limit` checks
-    /// them: each game's search for its damaged moves under `limit`.
-    ///
-    /// # Errors
-    /// Not text (400).
-    pub fn check(
-        name: String,
-        bytes: Vec<u8>,
-        rules: RulesChoice,
-        limit: Duration,
-    ) -> Result<Archive, ApiError> {
-        let started = Instant::now();
-        let text = postfacto::request::pdn_text(&bytes)
-            .map_err(ApiError::input)?
-            .into_owned();
-        // `VerifyRequest` takes no limit yet: the function it runs, with one.
-        let options = VerifyOptions {
-            given: rules.given(),
-            strict: false,
-            limit: Some(limit),
-        };
-        let raw: Vec<RawGame<'_>> = games(&text).collect();
-        let reports = verify_games(&raw, options);
-        let labels = raw
-            .iter()
-            .zip(&reports)
-            .map(|(game, report)| {
-                let variant = report.rules.as_ref()?.variant;
-                ply_label(game, variant, report.ply?)
-            })
-            .collect();
-        drop(raw);
-        Ok(Archive {
-            name,
-            text,
-            reports,
-            labels,
-            elapsed: started.elapsed(),
-        })
-    }
-
-    /// How many games.
-    pub fn len(&self) -> usize {
-        self.reports.len()
-    }
-
-    /// How many games have each status, in the order first met.
-    pub fn counts(&self) -> Vec<(&'static str, usize)> {
-        let mut counts: Vec<(&'static str, usize)> = Vec::new();
-        for report in &self.reports {
-            let status = report.verdict.status();
-            match counts.iter_mut().find(|(s, _)| *s == status) {
-                Some((_, n)) => *n += 1,
-                None => counts.push((status, 1)),
-            }
-        }
-        counts
-    }
-
-    /// Rows `from..from + count`.
-    pub fn rows(&self, from: usize, count: usize) -> Vec<Row> {
-        self.reports
-            .iter()
-            .zip(&self.labels)
-            .skip(from)
-            .take(count)
-            .map(|(report, label)| Row::of(report, label.clone()))
-            .collect()
-    }
-
-    /// Game `number` (1-based): its text read again, and its report.
-    fn game(&self, number: usize) -> Result<(RawGame<'_>, &GameReport), ApiError> {
-        let report = number
-            .checked_sub(1)
-            .and_then(|i| self.reports.get(i))
-            .ok_or_else(|| ApiError::not_found(format!("no game {number} in {}", self.name)))?;
-        let raw = games(&self.text)
-            .nth(number - 1)
-            .ok_or_else(|| ApiError::not_found(format!("no game {number} in {}", self.name)))?;
-        Ok((raw, report))
     }
 }
 

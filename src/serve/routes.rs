@@ -12,7 +12,8 @@ use serde::de::DeserializeOwned;
 use serde::Deserialize;
 use serde_json::json;
 
-use super::api::{self, Archive, FragmentAsk};
+use super::api::{self, FragmentAsk};
+use super::archive::Archive;
 use super::assets;
 use postfacto::request::{BoardText, RequestError};
 
@@ -21,20 +22,6 @@ use postfacto::request::{BoardText, RequestError};
 const KEPT_ARCHIVES: usize = 8;
 /// Rows per page of the games table when the page asks for no count.
 const PAGE: usize = 200;
-/// How long an archive's check may take as a whole: each game's has the
-/// request limit (as `verify --pdn --limit`), so a file of thousands of
-/// games needs more than one game's.
-const ARCHIVE_BUDGET: Duration = Duration::from_secs(600);
-
-/// How long the answer to `method url` may take: the state's limit, or
-/// [`ARCHIVE_BUDGET`] to check an archive.
-pub fn budget(state: &State, method: &str, url: &str) -> Duration {
-    match (method, url.split('?').next()) {
-        ("POST", Some("/api/archive")) => ARCHIVE_BUDGET.max(state.limit),
-        _ => state.limit,
-    }
-}
-
 /// What a handler answers: a status, a content type and the body.
 #[derive(Debug)]
 pub struct Reply {
@@ -257,19 +244,13 @@ fn open_archive(state: &State, body: &[u8]) -> Result<Reply, ApiError> {
             ))
         }
     };
-    let archive = Archive::check(name, bytes, rules, state.limit)?;
+    let archive = Archive::open(name, &bytes, rules, state.limit)?;
     let (id, archive) = state.keep(archive);
-    let counts: serde_json::Map<String, serde_json::Value> = archive
-        .counts()
-        .into_iter()
-        .map(|(status, n)| (status.to_string(), n.into()))
-        .collect();
+    Archive::check(&archive);
     Ok(Reply::json(&json!({
         "id": id.to_string(),
         "name": archive.name,
         "games": archive.len(),
-        "counts": counts,
-        "check_ms": archive.elapsed.as_millis() as u64,
     })))
 }
 
@@ -288,14 +269,17 @@ fn query_number(query: &str, key: &str, default: usize) -> Result<usize, ApiErro
         .map_err(|_| ApiError::bad(format!("'{key}' must be a number, not '{value}'")))
 }
 
+/// Rows of the games checked so far, with how far the check is.
 fn rows(state: &State, id: &str, query: &str) -> Result<Reply, ApiError> {
     let archive = state.archive(id)?;
     let from = query_number(query, "from", 0)?;
     let count = query_number(query, "count", PAGE)?.min(10 * PAGE);
+    let progress = archive.progress();
+    let rows = archive.rows(from, count);
     Ok(Reply::json(&json!({
         "from": from,
-        "games": archive.len(),
-        "rows": archive.rows(from, count),
+        "rows": rows,
+        "progress": progress,
     })))
 }
 

@@ -8,7 +8,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{mpsc, Arc};
 use std::time::Duration;
 
-use super::routes::{budget, route, Reply, State};
+use super::routes::{route, Reply, State};
 
 /// The largest request body read (a PDN archive of some 40,000 games).
 pub const MAX_BODY: usize = 16 << 20;
@@ -138,23 +138,22 @@ fn read_body(request: &mut tiny_http::Request) -> Result<Vec<u8>, Reply> {
     Ok(body)
 }
 
-/// The route's reply, or undecided when it is not ready by its budget
-/// and the grace period (its work goes on, unanswered).
+/// The route's reply, or undecided when it is not ready by the state's
+/// limit and the grace period (its work goes on, unanswered).
 fn within_limit(state: &Arc<State>, method: String, url: String, body: Vec<u8>) -> Reply {
-    let allowed = budget(state, &method, &url);
     let (send, receive) = mpsc::channel();
     let worker = Arc::clone(state);
     std::thread::spawn(move || {
         let _ = send.send(route(&worker, &method, &url, &body));
     });
     receive
-        .recv_timeout(allowed + GRACE)
+        .recv_timeout(state.limit + GRACE)
         .unwrap_or_else(|e| match e {
             mpsc::RecvTimeoutError::Timeout => Reply::error(
                 503,
                 &format!(
                     "undecided: no answer within the limit of {:.1} s",
-                    allowed.as_secs_f64()
+                    state.limit.as_secs_f64()
                 ),
             ),
             mpsc::RecvTimeoutError::Disconnected => {
@@ -164,7 +163,10 @@ fn within_limit(state: &Arc<State>, method: String, url: String, body: Vec<u8>) 
 }
 
 fn respond(request: tiny_http::Request, reply: Reply) {
-    let mut response = tiny_http::Response::from_data(reply.body).with_status_code(reply.status);
+    // Every answer with its length, never chunked: any client reads it.
+    let mut response = tiny_http::Response::from_data(reply.body)
+        .with_status_code(reply.status)
+        .with_chunked_threshold(usize::MAX);
     for (field, value) in [
         ("Content-Type", reply.content_type),
         ("Cache-Control", "no-store"),

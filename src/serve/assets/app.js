@@ -196,14 +196,17 @@ function applyFilter() {
   }
 }
 
-function showCounts(opened) {
-  const counts = $("counts");
+function showCounts(games, counts) {
+  const box = $("counts");
+  // Drawn again only when they change: a button in focus stays so.
+  const said = JSON.stringify(counts);
+  if (box.dataset.said === said) return;
+  box.dataset.said = said;
   const choose = (status) => () => { filter = status; applyFilter(); };
-  counts.replaceChildren(node("button", { type: "button", onclick: choose(null) }, `All (${opened.games})`));
-  for (const [status, n] of Object.entries(opened.counts)) {
-    counts.append(node("button", { type: "button", "data-status": status, onclick: choose(status) }, `${status} (${n})`));
+  box.replaceChildren(node("button", { type: "button", onclick: choose(null) }, `All (${games})`));
+  for (const [status, n] of counts) {
+    box.append(node("button", { type: "button", "data-status": status, onclick: choose(status) }, `${status} (${n})`));
   }
-  filter = null;
   applyFilter();
 }
 
@@ -216,18 +219,20 @@ async function openArchive(body) {
   const rules = $("archive-rules").value;
   $("games").querySelector("tbody").replaceChildren();
   $("counts").replaceChildren();
+  delete $("counts").dataset.said;
   $("games-caption").textContent = "Checking...";
+  filter = null;
   try {
     const opened = await api("/api/archive", { ...body, rules: rules || undefined });
     archive = { id: opened.id, name: opened.name, file: body.file, rows: [] };
     if (body.file) setLink({ view: "archive", file: body.file });
     $("games-caption").textContent = `${opened.name}: ${opened.games} games`;
-    showCounts(opened);
     progress.max = Math.max(1, opened.games);
     progress.value = 0;
-    await pageRows(opened);
-    say(`${opened.name}: ${opened.games} games checked in ${(opened.check_ms / 1000).toFixed(2)} s; ${Object.entries(opened.counts).map(([s, n]) => `${n} ${s}`).join(", ")}.`);
-    $("archive-summary").textContent = Object.entries(opened.counts).map(([s, n]) => `${s}: ${n}`).join(" · ");
+    const done = await pageRows(opened);
+    const counts = done.counts.map(([s, n]) => `${n} ${s}`).join(", ");
+    say(`${opened.name}: ${opened.games} games checked in ${(done.check_ms / 1000).toFixed(2)} s; ${counts}.`);
+    $("archive-summary").textContent = done.counts.map(([s, n]) => `${s}: ${n}`).join(" · ");
   } catch (error) {
     failed(error);
   } finally {
@@ -235,20 +240,36 @@ async function openArchive(body) {
   }
 }
 
-/** The table's rows, a page at a time, the progress bar following. */
+/**
+ * The table's rows as the server checks them: asked for again and again,
+ * each answer's new rows appended, the progress bar and the counts
+ * following; started over if the whole file's check revised them.
+ * Answers the final progress.
+ */
 async function pageRows(opened) {
   const body = $("games").querySelector("tbody");
-  for (let from = 0; from < opened.games; from += 200) {
-    const page = await api(`/api/archive/${opened.id}/rows?from=${from}&count=200`);
+  let revision = 0;
+  for (;;) {
+    const from = archive.rows.length;
+    const page = await api(`/api/archive/${opened.id}/rows?from=${from}&count=1000`);
+    const progress = page.progress;
+    if (progress.revision !== revision) {
+      revision = progress.revision;
+      archive.rows = [];
+      body.replaceChildren();
+      continue;
+    }
     const rows = document.createDocumentFragment();
     for (const row of page.rows) {
       archive.rows.push(row);
       rows.append(rowOf(row));
     }
     body.append(rows);
-    applyFilter();
-    $("archive-progress").value = Math.min(opened.games, from + page.rows.length);
-    $("archive-summary").textContent = `${archive.rows.length} of ${opened.games} rows shown`;
+    showCounts(opened.games, progress.counts);
+    $("archive-progress").value = progress.checked;
+    $("archive-summary").textContent = `${progress.checked} of ${opened.games} games checked`;
+    if (progress.done && archive.rows.length >= progress.checked) return progress;
+    if (!page.rows.length) await new Promise((resolve) => setTimeout(resolve, 150));
   }
 }
 
