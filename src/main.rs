@@ -3,6 +3,7 @@
 #![forbid(unsafe_code)]
 
 mod cli;
+mod serve;
 
 fn main() -> std::process::ExitCode {
     cli::run()

@@ -24,5 +24,6 @@ mod reading;
 mod refining;
 mod repair;
 mod russian;
+mod serve;
 mod variants;
 mod verifying;

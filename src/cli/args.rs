@@ -74,6 +74,29 @@ pub enum Command {
     /// The shortest legal game from the opening (or --from) to a position,
     /// its length proved minimal (a proof game).
     Reach(ReachArgs),
+    /// Serve a page on this computer that shows archives, games, fragments
+    /// and diagrams on boards (loopback only unless --bind); prints its address.
+    Serve(ServeArgs),
+}
+
+/// `serve`'s arguments.
+#[derive(clap::Args, Debug)]
+pub struct ServeArgs {
+    /// PDN files the page may open (it reads no other file).
+    pub files: Vec<PathBuf>,
+    /// The port (0: any free one; the address is printed).
+    #[arg(long, default_value_t = 8642)]
+    pub port: u16,
+    /// The address to listen on; anything but loopback lets other
+    /// computers in (a warning is printed).
+    #[arg(long, default_value = "127.0.0.1")]
+    pub bind: std::net::IpAddr,
+    /// Open the page in the default browser (best effort).
+    #[arg(long)]
+    pub open: bool,
+    /// How long one request may work before it answers undecided (e.g. 5s).
+    #[arg(long, value_parser = parse_time_limit, default_value = "5s")]
+    pub limit: std::time::Duration,
 }
 
 /// `reach`'s arguments.

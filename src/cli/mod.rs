@@ -17,6 +17,7 @@ mod pawns;
 mod reach;
 mod request;
 mod sat;
+mod serve;
 mod settings;
 mod solve;
 mod status;
@@ -116,6 +117,7 @@ fn dispatch(request: Request, out: &mut impl Write) -> Result<Status, Failure> {
         },
         Request::Bench(request, json) => request.run(json, out),
         Request::Reach(request) => request.run(out),
+        Request::Serve(request) => request.run(out),
     }
 }
 

@@ -73,6 +73,7 @@ pub enum Request {
     /// The benchmark, and whether its tables are JSON Lines.
     Bench(super::bench::Request, bool),
     Reach(super::reach::Request),
+    Serve(super::serve::Request),
 }
 
 /// The rule choice of `--rules` for commands that read records.
@@ -114,6 +115,7 @@ impl Request {
                 Request::Bench(super::bench::Request::from_args(args)?, json)
             }
             Command::Reach(args) => Request::Reach(super::reach::Request::from_args(args)?),
+            Command::Serve(args) => Request::Serve(super::serve::Request::from_args(args)?),
         })
     }
 }
