@@ -38,7 +38,7 @@ pub use input::{
     first_solving, is_pdn, pdn_text, read_items, start_facts, with_fen, Item, ReadAs, StartFrom,
 };
 pub use jobs::{CheckedGame, CnfRequest, MovesRequest, VerifyRequest};
-pub use reach::{ReachRequest, Reached};
+pub use reach::{start_legality, undecided_reason, Legality, ReachRequest, ReachVerdict, Reached};
 pub use record::{
     item_formula, silent, solve_item, solve_problems, Analyses, OptionsError, Progress,
     SolveOptions,
