@@ -4,8 +4,8 @@
 //! A weighted best-first search: positions are expanded in the order of
 //! the plies played plus a multiple of a guess of the plies left. The
 //! guess is the lower bound of [`super::bounds`] (pieces to bring, kings
-//! to crown) plus the pieces still to be taken, which the bound nearly
-//! ignores: without that term the search brings every piece home and then
+//! to crown; without what captures save where kings do not fly) plus the
+//! pieces still to be taken, which the bound nearly ignores: without that term the search brings every piece home and then
 //! has no idea how to lose the rest. Weighting the guess over the plies
 //! played makes the search dive instead of proving; the games it finds are
 //! as long as the weight lets them be, bounded by `--max-plies` when given.
@@ -74,6 +74,7 @@ pub(crate) fn any_game(
         crate::board::hash::WordMap::with_capacity_and_hasher(MOST_POSITIONS, Default::default());
     best_played.insert((*start, first), 0u32);
     let kept = kept_by_target(search);
+    let flying = search.rules.movement().flying_kings;
     let mut open = BinaryHeap::new();
     open.push((Reverse(0u32), 0u32, 0u32));
     while let Some((_, _, index)) = open.pop() {
@@ -109,7 +110,11 @@ pub(crate) fn any_game(
                 return Err(OutOfTime);
             }
             best_played.insert(key, plies);
-            let guess = h.max(moves) + TAKE_WEIGHT * to_take(&next, kept);
+            // Measured: the moves without savings steer English games home (7 of
+            // 8 ends in 10 s, 4 of 8 by the bound), and lose the flying-king
+            // ones (International 4 of 8, 6 of 6 by the bound).
+            let steer = if flying { h } else { h.max(moves) };
+            let guess = steer + TAKE_WEIGHT * to_take(&next, kept);
             let id = nodes.len() as u32;
             nodes.push(Node {
                 board: next,

@@ -235,8 +235,7 @@ impl Reach {
         if self.any {
             return self.any_game(&mut search, h);
         }
-        let best = self.first_guess(&mut search)?;
-        self.deepening(&mut search, h, best)
+        self.deepening(&mut search, h)
     }
 
     /// Any game (`--any`): the best-first search's, or why none.
@@ -327,17 +326,22 @@ impl Reach {
         }
     }
 
-    /// The shortest game by iterative deepening from the bound `h`, `best`
-    /// (a game found before) given back when the deepening reaches its
-    /// length, or when the time runs out.
+    /// The shortest game by iterative deepening from the bound `h`. From
+    /// the third round on (positions the first two settle pay nothing), a
+    /// game found by the search for any game is given back when the
+    /// deepening reaches its length, or when the time runs out.
     fn deepening(
         &self,
         search: &mut search::Search<'_>,
         h: u32,
-        best: Option<ProofGame>,
     ) -> Result<ReachOutcome, ReachError> {
         let mut bound = h;
+        let (mut best, mut guessed) = (None, false);
         loop {
+            if bound >= h + 4 && !guessed {
+                best = self.first_guess(search)?;
+                guessed = true;
+            }
             if let Some(most) = self.max_plies.filter(|&m| bound > m) {
                 return Ok(ReachOutcome::Unreachable {
                     reason: format!(
