@@ -358,3 +358,42 @@ pub fn start_legality(
         ReachVerdict::Undecided { .. } => Legality::Undecided,
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_start_games_reach_is_legal_and_a_thirteenth_man_is_not() {
+        let variant = Variant::English;
+        let rules = variant.rules();
+        let mut board = variant.topology().opening();
+        let mut side = variant.first_player();
+        for _ in 0..6 {
+            let mv = rules.legal_moves(&board, side).remove(0);
+            board = rules.play(&board, side, &mv).unwrap();
+            side = side.opposite();
+        }
+        match start_legality(variant, &board, side, None).unwrap() {
+            Legality::Legal(game) => {
+                assert_eq!(game.end, board);
+                assert!(game.record.moves.len() % 2 == 0 && game.record.moves.len() <= 6);
+            }
+            other => panic!("{other:?}"),
+        }
+        let mut extra = variant.topology().opening();
+        let square = variant.topology().square(16).unwrap();
+        extra.set(
+            square,
+            Some(crate::board::Piece::new(
+                Color::White,
+                crate::board::Role::Man,
+            )),
+        );
+        let verdict = start_legality(variant, &extra, Color::Black, None).unwrap();
+        assert!(
+            matches!(&verdict, Legality::Illegal { reason } if reason.contains("White has 13 pieces")),
+            "{verdict:?}"
+        );
+    }
+}
