@@ -640,7 +640,7 @@ const FIGURES: [Figure; 28] = [
     in_source(
         "docs/cli.md",
         "(default limit ",
-        "src/cli/reach.rs",
+        "src/cli/bench.rs",
         "const BENCH_LIMIT: Duration = ",
     ),
     in_source(

@@ -407,3 +407,30 @@ pub fn lists_what_the_library_lists(
     }
     Ok(())
 }
+
+/// The board a game from `variant`'s opening ends on, played by the oracle
+/// move by move (`paths`: each move's squares, every landing written);
+/// `None` when a move is not one of the oracle's legal moves.
+pub fn replays(variant: Variant, paths: &[Vec<Square>]) -> Option<Board> {
+    let topology = variant.topology();
+    let mut grid = grid_of(&topology.opening());
+    let mut white = variant.first_player() == Color::White;
+    for path in paths {
+        let generator = Gen {
+            flags: flags(variant),
+            white,
+            n: topology.size() as i8,
+        };
+        let wanted: Vec<At> = path
+            .iter()
+            .map(|s| (s.row() as i8, s.col() as i8))
+            .collect();
+        let mv = generator
+            .moves(&grid)
+            .into_iter()
+            .find(|m| m.path == wanted)?;
+        grid = generator.play(&grid, &mv);
+        white = !white;
+    }
+    Some(board_of(&grid, topology))
+}

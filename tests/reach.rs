@@ -491,3 +491,252 @@ fn from_a_board_the_game_starts_there_and_its_pdn_says_so() {
     assert_eq!(reached, end);
     assert!(filled.moves.len() <= 4);
 }
+
+/// The whole games of `file` (from the opening) that replay under
+/// `variant`: their moves with every landing, and the board they end on.
+fn whole_games(
+    file: &str,
+    variant: Variant,
+    (skip, count): (usize, usize),
+) -> Vec<(usize, Board, Color)> {
+    let text = std::fs::read_to_string(crate::util::path(file)).unwrap();
+    let opening = variant.topology().opening();
+    games(&text)
+        .filter_map(|raw| {
+            let read = raw.read(reading(variant)).ok()?;
+            let from_opening = read.fen.is_none_or(|(side, board)| {
+                side == variant.first_player() && board.with_topology(opening.topology()) == opening
+            });
+            if !from_opening {
+                return None;
+            }
+            let (end, filled) =
+                replay_filling(variant.rules(), &opening, &read.record, None).ok()?;
+            let plies = filled.moves.len();
+            (plies >= 40).then(|| (plies, end, filled.mover(plies + 1)))
+        })
+        .skip(skip)
+        .take(count)
+        .collect()
+}
+
+/// A PDN game printed by `reach`: its moves' squares (every landing).
+fn pdn_paths(variant: Variant, text: &str) -> Vec<Vec<postfacto::board::Square>> {
+    let raw: Vec<_> = games(text).collect();
+    let read = raw[0].read(reading(variant)).unwrap();
+    let opening = variant.topology().opening();
+    let (_, filled) = replay_filling(variant.rules(), &opening, &read.record, None).unwrap();
+    filled.moves.iter().map(|m| m.path().to_vec()).collect()
+}
+
+#[test]
+fn any_reaches_the_end_of_whole_real_games_and_the_oracle_replays_it() {
+    // The first English game's end is one --any does not reach in 10 s.
+    for (file, variant, (skip, count)) in [
+        ("../shared/pdn/ussr1947.pdn", Variant::Russian, (0, 2)),
+        ("../shared/pdn/wk2003.pdn", Variant::International, (0, 1)),
+        ("../shared/pdn/OCA_2.0.pdn", Variant::English, (1, 1)),
+    ] {
+        let ends = whole_games(file, variant, (skip, count));
+        assert_eq!(ends.len(), count, "{file}");
+        for (played, end, turn) in ends {
+            let run = reach(
+                "reach-any.txt",
+                variant,
+                &end.to_string(),
+                turn,
+                &["--any", "--format", "pdn", "--limit", "120s"],
+            );
+            assert_eq!(run.code, 0, "{file}, {played} plies:\n{end}{}", run.stderr);
+            let (plies, reached) = replay_pdn(variant, &run.stdout);
+            assert_eq!(
+                reached, end,
+                "{file}: the game does not end on the position"
+            );
+            assert_eq!(plies % 2, played % 2, "{file}: the side to move");
+            if crate::oracle::knows(variant) {
+                let by_oracle = crate::oracle::replays(variant, &pdn_paths(variant, &run.stdout));
+                assert_eq!(by_oracle, Some(end), "{file}: the oracle replays elsewhere");
+            }
+            let event = ["not proved shortest", "shortest proof game"];
+            assert!(
+                event.iter().any(|e| run.stdout.contains(e)),
+                "{}",
+                run.stdout
+            );
+        }
+    }
+    // In text, the line after the moves says what is proved.
+    let (_, end, turn) = whole_games("../shared/pdn/ussr1947.pdn", Variant::Russian, (0, 1))[0];
+    let args = ["--any", "--limit", "120s"];
+    let text = reach(
+        "reach-any.txt",
+        Variant::Russian,
+        &end.to_string(),
+        turn,
+        &args,
+    );
+    assert_eq!(text.code, 0, "{}", text.stderr);
+    let last = text.stdout.lines().last().unwrap();
+    assert!(
+        last.starts_with("a game of ") && last.contains("the shortest is not proved"),
+        "{last}"
+    );
+}
+
+#[test]
+fn any_keeps_the_reasons_of_unreachable_diagrams() {
+    let thirteen =
+        "-b-b-b-b\nb-b-b-b-\n-b-b-b-b\n.-.-.-.-\n-.-.-.-w\nw-w-w-w-\n-w-w-w-w\nw-w-w-w-\n";
+    let run = reach(
+        "reach-any-13.txt",
+        Variant::English,
+        thirteen,
+        Color::Black,
+        &["--any"],
+    );
+    assert_eq!(run.code, 1, "{}{}", run.stdout, run.stderr);
+    assert!(run.stdout.contains("White has 13 pieces"), "{}", run.stdout);
+    let king = "-b-b-b-b\nb-b-b-b-\n-b-b-b-b\n.-.-.-.-\n-.-.-.-.\nW-w-w-w-\n-w-w-w-w\nw-w-w-w-\n";
+    let run = reach(
+        "reach-any-king.txt",
+        Variant::English,
+        king,
+        Color::Black,
+        &["--any"],
+    );
+    assert_eq!(run.code, 1, "{}{}", run.stdout, run.stderr);
+    assert!(
+        run.stdout.contains("Black must make exactly 0"),
+        "{}",
+        run.stdout
+    );
+    // From a board where White's only man stands on 18, a white man on 22
+    // stands behind it: men move only forward.
+    let from = scratch(
+        "reach-any-from.txt",
+        "-b-.-.-.\n.-.-.-.-\n-.-.-.-.\n.-.-w-.-\n-.-.-.-.\n.-.-.-.-\n-.-.-.-.\n.-.-.-.-\n",
+    );
+    let behind = "-b-.-.-.\n.-.-.-.-\n-.-.-.-.\n.-.-.-.-\n-.-.-w-.\n.-.-.-.-\n-.-.-.-.\n.-.-.-.-\n";
+    let args = [
+        "--any",
+        "--from",
+        from.to_str().unwrap(),
+        "--from-turn",
+        "white",
+    ];
+    let run = reach(
+        "reach-any-behind.txt",
+        Variant::English,
+        behind,
+        Color::White,
+        &args,
+    );
+    assert_eq!(run.code, 1, "{}{}", run.stdout, run.stderr);
+    assert!(
+        run.stdout.contains("men move only forward"),
+        "{}",
+        run.stdout
+    );
+}
+
+#[test]
+fn a_limit_gives_back_the_best_game_found_and_the_bound_proved() {
+    // The end of a whole real game: its shortest game is far beyond the
+    // limit, a game to it is not.
+    let variant = Variant::Russian;
+    let (played, end, turn) = whole_games("../shared/pdn/ussr1947.pdn", variant, (0, 1))[0];
+    let run = reach(
+        "reach-best.txt",
+        variant,
+        &end.to_string(),
+        turn,
+        &["--limit", "15s", "--format", "json"],
+    );
+    assert_eq!(run.code, 3, "{played} plies: {}{}", run.stdout, run.stderr);
+    let value: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
+    assert_eq!(value["undecided"], true);
+    assert_eq!(value["minimal"], false);
+    let plies = value["plies"].as_u64().expect("the best game so far");
+    let lower = value["lower_bound"].as_u64().unwrap();
+    assert!(lower < plies, "{value}");
+    assert_eq!(value["moves"].as_array().unwrap().len() as u64, plies);
+    let pdn = reach(
+        "reach-best.txt",
+        variant,
+        &end.to_string(),
+        turn,
+        &["--limit", "15s", "--format", "pdn"],
+    );
+    assert_eq!(pdn.code, 3, "{}", pdn.stderr);
+    let (_, reached) = replay_pdn(variant, &pdn.stdout);
+    assert_eq!(reached, end);
+    let text = reach(
+        "reach-best.txt",
+        variant,
+        &end.to_string(),
+        turn,
+        &["--limit", "15s"],
+    );
+    assert_eq!(text.code, 3);
+    assert!(
+        text.stdout
+            .contains("undecided: the limit (15.0 s) was hit; a game of ")
+            && text.stdout.contains("; none shorter than "),
+        "{}",
+        text.stdout
+    );
+}
+
+#[test]
+fn a_fen_names_the_position_and_its_side_to_move() {
+    let variant = Variant::English;
+    let (end, turn) = position_after(variant, 3, 6).unwrap();
+    let fen = postfacto::notation::to_fen(&end, turn, false);
+    let file = scratch("reach-fen.txt", &format!("{fen}\n"));
+    let run = postfacto(&["reach", file.to_str().unwrap(), "--format", "json"], "");
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let value: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
+    assert_eq!(value["fen"], fen.as_str());
+    assert_eq!(value["minimal"], true);
+    // Rows name no side to move: one line, exit 2.
+    let rows = scratch("reach-rows.txt", &end.to_string());
+    let run = postfacto(&["reach", rows.to_str().unwrap()], "");
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    assert_eq!(run.stderr.lines().count(), 1, "{}", run.stderr);
+    assert!(run.stderr.contains("side to move"), "{}", run.stderr);
+}
+
+#[test]
+fn the_unrefined_formula_says_so_and_is_satisfiable_at_the_minimum() {
+    let variant = Variant::English;
+    let (end, turn) = position_after(variant, 4, 4).unwrap();
+    let found = reach(
+        "reach-unrefined.txt",
+        variant,
+        &end.to_string(),
+        turn,
+        &["--format", "json"],
+    );
+    let plies = serde_json::from_str::<serde_json::Value>(&found.stdout).unwrap()["plies"]
+        .as_u64()
+        .unwrap()
+        .to_string();
+    let args = ["--cnf", plies.as_str(), "--unrefined"];
+    let cnf = reach(
+        "reach-unrefined.txt",
+        variant,
+        &end.to_string(),
+        turn,
+        &args,
+    );
+    assert_eq!(cnf.code, 0, "{}", cnf.stderr);
+    assert!(
+        cnf.stdout.contains("c unrefined: without the clauses"),
+        "header"
+    );
+    assert!(!cnf.stdout.contains("learned at ply"));
+    let file = scratch("reach-unrefined.cnf", &cnf.stdout);
+    let sat = postfacto(&["sat", file.to_str().unwrap()], "");
+    assert_eq!(sat.code, 10, "{}", sat.stdout);
+}

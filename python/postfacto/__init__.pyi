@@ -80,14 +80,19 @@ class Repair:
     answer: Answer
 
 class Game:
-    """A shortest legal game from the opening to a position."""
+    """A legal game from the start to a position: a shortest one unless
+    ``minimal`` is false (``reach(any=True)``)."""
 
     #: The rule set.
     rules: str
-    #: The moves from the opening, every landing written.
+    #: The moves from the start, every landing written.
     moves: List[str]
-    #: Its length in plies: no legal game of fewer reaches the position.
+    #: Its length in plies.
     plies: int
+    #: Whether no legal game of fewer plies reaches the position (proved).
+    minimal: bool
+    #: No legal game of fewer plies reaches it (proved).
+    lower_bound: int
     #: The board it ends on, as FEN.
     end_fen: str
     #: That board's rows.
@@ -215,11 +220,19 @@ def reach(
     rules: str = "english",
     turn: Optional[str] = None,
     limit: Optional[float] = None,
+    *,
+    any: bool = False,
+    max_plies: Optional[int] = None,
+    start: Optional[BoardLike] = None,
+    start_turn: Optional[str] = None,
 ) -> Game:
-    """A shortest legal game from the opening to ``position``.
+    """A shortest legal game from the opening (or ``start``) to ``position``;
+    with ``any``, a legal game found fast, not necessarily the shortest
+    (``Game.minimal`` says whether it is proved shortest).
 
-    Raises :class:`Impossible` when no game reaches it, :class:`Undecided`
-    when ``limit`` (seconds) passes first.
+    Raises :class:`Impossible` when no game reaches it (within ``max_plies``),
+    :class:`Undecided` when ``limit`` (seconds) passes first (the message
+    gives the best game's length and the bound proved).
     """
 
 def read_pdn(

@@ -412,15 +412,20 @@ fn legal_moves(
     request.run().map_err(bad)
 }
 
-/// A shortest legal game from the opening to a position.
+/// A legal game from the start to a position: a shortest one unless
+/// `minimal` is false (`reach(any=True)`).
 #[pyclass(frozen, get_all, module = "postfacto")]
 struct Game {
     /// The rule set.
     rules: String,
-    /// The moves from the opening, every landing written.
+    /// The moves from the start, every landing written.
     moves: Vec<String>,
-    /// How many plies: no legal game of fewer reaches the position.
+    /// How many plies.
     plies: usize,
+    /// Whether no legal game of fewer plies reaches the position (proved).
+    minimal: bool,
+    /// No game of fewer plies reaches it (proved).
+    lower_bound: u32,
     /// The board the game ends on, as a FEN string.
     end_fen: String,
     /// Its rows.
@@ -431,8 +436,11 @@ struct Game {
 impl Game {
     fn __repr__(&self) -> String {
         format!(
-            "Game(rules={:?}, plies={}, moves={:?})",
-            self.rules, self.plies, self.moves
+            "Game(rules={:?}, plies={}, minimal={}, moves={:?})",
+            self.rules,
+            self.plies,
+            if self.minimal { "True" } else { "False" },
+            self.moves
         )
     }
 }
@@ -443,27 +451,41 @@ impl Game {
             rules: reached.variant.name().into(),
             moves: reached.moves(),
             plies: reached.record.moves.len(),
+            minimal: reached.minimal(),
+            lower_bound: reached.lower_bound,
             end_fen: reached.end_fen_naming(reached.variant.algebraic()),
             end: rows(&reached.end),
         }
     }
 }
 
-/// The shortest legal game from the rule set's opening to `position`
-/// (a FEN, or rows with `?` for squares that may hold anything).
+/// The shortest legal game from the rule set's opening (or `start`) to
+/// `position` (a FEN, or rows with `?` for squares that may hold
+/// anything); with `any`, a legal game found fast, not the shortest.
 #[pyfunction]
-#[pyo3(signature = (position, rules="english", turn=None, limit=None))]
+#[pyo3(signature = (position, rules="english", turn=None, limit=None, *, any=false, max_plies=None, start=None, start_turn=None))]
+#[allow(clippy::too_many_arguments)]
 fn reach(
     py: Python<'_>,
     position: &Bound<'_, PyAny>,
     rules: &str,
     turn: Option<&str>,
     limit: Option<f64>,
+    any: bool,
+    max_plies: Option<u32>,
+    start: Option<&Bound<'_, PyAny>>,
+    start_turn: Option<&str>,
 ) -> PyResult<Game> {
     let mut request = ReachRequest::new(board_of(position, "position")?, one_rule_set(rules)?)
-        .limit(seconds(limit)?);
+        .limit(seconds(limit)?)
+        .any(any)
+        .max_plies(max_plies);
     if let Some(turn) = turn {
         request = request.turn(side_named(turn).map_err(bad)?);
+    }
+    if let Some(start) = start {
+        let side = start_turn.map(side_named).transpose().map_err(bad)?;
+        request = request.from(board_of(start, "start")?, side);
     }
     py.allow_threads(|| request.run())
         .map(|reached| Game::of(&reached))

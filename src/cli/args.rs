@@ -102,15 +102,19 @@ pub struct ServeArgs {
 /// `reach`'s arguments.
 #[derive(clap::Args, Debug)]
 pub struct ReachArgs {
-    /// The position: a board text as for --start-board ('?' on a square:
-    /// its content is unknown); '-' or nothing: standard input.
+    /// The position: a FEN, or a board text as for --start-board ('?' on a
+    /// square: its content is unknown); '-' or nothing: standard input.
     pub file: Option<PathBuf>,
     /// Rule set.
     #[arg(long, value_enum, default_value_t = RuleSetArg::ENGLISH)]
     pub rules: RuleSetArg,
-    /// The side to move in the position.
+    /// The side to move in the position (a FEN names it).
     #[arg(long, value_enum, ignore_case = true)]
-    pub turn: TurnArg,
+    pub turn: Option<TurnArg>,
+    /// Any legal game, found fast, not necessarily the shortest (is the
+    /// position legal at all?).
+    #[arg(long, conflicts_with = "all")]
+    pub any: bool,
     /// Where the game starts: `opening` (the rule set's) or a board text file.
     #[arg(long, value_name = "opening|FILE", default_value = "opening")]
     pub from: String,
@@ -134,8 +138,12 @@ pub struct ReachArgs {
     pub count_limit: u64,
     /// Instead, print in DIMACS the formula "a legal game of exactly K plies
     /// reaches the position" (satisfiable exactly when one does).
-    #[arg(long, value_name = "K", conflicts_with_all = ["all", "max_plies", "limit", "format"])]
+    #[arg(long, value_name = "K", conflicts_with_all = ["all", "max_plies", "limit", "format", "any"])]
     pub cnf: Option<u32>,
+    /// With --cnf: the formula without the clauses refinement learns,
+    /// printed at once (a model may break a rule it leaves to refinement).
+    #[arg(long, requires = "cnf")]
+    pub unrefined: bool,
 }
 
 /// `reach`'s output formats.
@@ -460,6 +468,10 @@ pub struct BenchArgs {
     /// --count random games of --rules; each with --limit (30 s).
     #[arg(long, conflicts_with_all = ["pawns", "against", "repair"])]
     pub reach: bool,
+    /// With --reach: only the --any table (a game, not the shortest, to the
+    /// position at the end of each whole game).
+    #[arg(long, requires = "reach")]
+    pub any: bool,
     /// With --reach: the time each position is given.
     #[arg(long, value_parser = parse_time_limit, requires = "reach")]
     pub limit: Option<std::time::Duration>,

@@ -702,6 +702,8 @@ pub enum Request {
         seed: u64,
         variant: Variant,
         limit: std::time::Duration,
+        /// Only the `--any` table.
+        any: bool,
     },
     /// The engines on random fragments, or against an outside command.
     Fragments {
@@ -740,7 +742,8 @@ impl Request {
                 count: args.count.min(REACH_GAMES),
                 seed: args.seed,
                 variant,
-                limit: args.limit.unwrap_or(super::reach::BENCH_LIMIT),
+                limit: args.limit.unwrap_or(reach_tables::BENCH_LIMIT),
+                any: args.any,
             });
         }
         if !args.games.is_empty() && !args.repair {
@@ -791,7 +794,8 @@ impl Request {
                 seed,
                 variant,
                 limit,
-            } => super::reach::bench(&files, count, seed, variant, limit, tables),
+                any,
+            } => reach_tables::bench(&files, count, seed, variant, (limit, any), tables),
             // The outside command's failures are the user's to fix (2).
             Request::Fragments {
                 count,
@@ -1091,4 +1095,351 @@ fn misread(record: &Record, edits: usize, rng: &mut postfacto::random::Rng) -> R
         }
     }
     Record::new(record.first, moves)
+}
+
+/// `bench --reach`: the shortest games (and any games, `--any`) to the
+/// positions real or random games reached.
+mod reach_tables {
+    use std::collections::BTreeMap;
+    use std::path::PathBuf;
+    use std::time::{Duration, Instant};
+
+    use postfacto::board::{Board, PartialBoard};
+    use postfacto::notation::{plural, MoveText, Record};
+    use postfacto::reach::{Goal, Reach, ReachError, ReachOutcome};
+    use postfacto::rules::Variant;
+
+    use super::super::tables::{Cell, Tables};
+    use super::super::timing::Summary;
+    use super::super::{fail, write_err, Failure, Status};
+
+    /// How long `bench --reach` gives each position.
+    pub(super) const BENCH_LIMIT: Duration = Duration::from_secs(30);
+
+    /// The plies after which `bench --reach` takes the position.
+    const BENCH_PLIES: [usize; 8] = [4, 8, 12, 16, 20, 24, 30, 40];
+
+    /// One row of the bench's table.
+    #[derive(Default)]
+    struct Row {
+        times: Vec<Duration>,
+        found: usize,
+        shorter: usize,
+        undecided: usize,
+    }
+
+    /// `bench --reach`: positions games reached after 4 to 40 plies (the
+    /// games of `files` from the opening, else `count` random games of
+    /// `variant`), each searched for its shortest game with a limit; a table by
+    /// rule set and plies.
+    pub(super) fn bench(
+        files: &[PathBuf],
+        count: usize,
+        seed: u64,
+        variant: Variant,
+        (limit, any_only): (Duration, bool),
+        tables: &mut Tables<'_>,
+    ) -> Result<Status, Failure> {
+        let games = if files.is_empty() {
+            random_games(count, seed, variant)
+        } else {
+            archive_games(files, count)?
+        };
+        if any_only {
+            return any_table(&games, limit, tables);
+        }
+        let mut rows: BTreeMap<(&'static str, usize), Row> = BTreeMap::new();
+        for (variant, moves) in &games {
+            for plies in BENCH_PLIES.into_iter().filter(|&n| n <= moves.len()) {
+                let game = Record::new(variant.first_player(), moves[..plies].to_vec());
+                let row = rows.entry((variant.name(), plies)).or_default();
+                time_one(*variant, &game, limit, row)
+                    .map_err(|e| fail(Status::Internal, e.to_string()))?;
+            }
+        }
+        let source = if files.is_empty() {
+            format!(
+                "{} random {} games, seed {seed}",
+                games.len(),
+                variant.name()
+            )
+        } else {
+            format!(
+                "{} of {} from the opening",
+                plural(games.len(), "game"),
+                plural(files.len(), "file")
+            )
+        };
+        let title = format!(
+            "reach: the shortest game to the position after N plies of {source}; {:.1} s each at most",
+            limit.as_secs_f64()
+        );
+        tables.section("reach", &title).map_err(write_err)?;
+        tables
+            .columns(&[
+                ("rules", 14),
+                ("plies", 5),
+                ("games", 6),
+                ("median_ms", 10),
+                ("p90_ms", 10),
+                ("max_ms", 10),
+                ("found", 6),
+                ("shorter", 8),
+                ("undecided", 9),
+            ])
+            .map_err(write_err)?;
+        for ((rules, plies), row) in &rows {
+            let s = Summary::of(&row.times);
+            let ms = |d: Duration| Cell::Num(d.as_secs_f64() * 1000.0, 1);
+            tables
+                .row(&[
+                    Cell::Text((*rules).to_string()),
+                    Cell::Int(*plies),
+                    Cell::Int(row.times.len()),
+                    ms(s.median),
+                    ms(s.p90),
+                    ms(s.max),
+                    Cell::Int(row.found),
+                    Cell::Int(row.shorter),
+                    Cell::Int(row.undecided),
+                ])
+                .map_err(write_err)?;
+        }
+        any_table(&games, limit, tables)
+    }
+
+    /// Why `bench --reach` stopped: a game that reached a position and a
+    /// search that disagrees with it.
+    #[derive(Debug, thiserror::Error)]
+    enum ReachBenchError {
+        /// The game itself does not replay.
+        #[error(transparent)]
+        Replay(#[from] postfacto::replay::ReplayError),
+        /// The search could not be made.
+        #[error(transparent)]
+        Search(#[from] ReachError),
+        /// The search's shortest game is longer than the game played.
+        #[error(
+            "a game of {played} plies reaches the position, but the shortest found has {found}"
+        )]
+        LongerThanPlayed {
+            /// Plies of the game played.
+            played: usize,
+            /// Plies of the game found.
+            found: usize,
+        },
+        /// The search calls a position a game reached unreachable.
+        #[error("a position a game reached is called unreachable: {0}")]
+        CalledUnreachable(String),
+    }
+
+    /// Searches the shortest game to where `game` ends, into `row`.
+    fn time_one(
+        variant: Variant,
+        game: &Record,
+        limit: Duration,
+        row: &mut Row,
+    ) -> Result<(), ReachBenchError> {
+        let goal = goal_of(variant, game)?;
+        let started = Instant::now();
+        let outcome = Reach::new(variant)
+            .deadline(Some(started + limit))
+            .search(&goal, &mut |_| {})?;
+        row.times.push(started.elapsed());
+        match outcome {
+            ReachOutcome::Found { game: found, .. } => {
+                if found.record.moves.len() > game.moves.len() {
+                    return Err(ReachBenchError::LongerThanPlayed {
+                        played: game.moves.len(),
+                        found: found.record.moves.len(),
+                    });
+                }
+                row.found += 1;
+                row.shorter += usize::from(found.record.moves.len() < game.moves.len());
+            }
+            ReachOutcome::Undecided { .. } => row.undecided += 1,
+            ReachOutcome::Unreachable { reason, .. } => {
+                return Err(ReachBenchError::CalledUnreachable(reason))
+            }
+        }
+        Ok(())
+    }
+
+    /// `count` random games of 40 plies from the opening (played carefully).
+    fn random_games(count: usize, seed: u64, variant: Variant) -> Vec<(Variant, Vec<MoveText>)> {
+        use postfacto::random::{play_game, Play, Rng};
+        let mut rng = Rng::new(seed);
+        let opening = variant.topology().opening();
+        (0..count)
+            .map(|_| {
+                let game = play_game(
+                    variant.rules(),
+                    &mut rng,
+                    &opening,
+                    variant.first_player(),
+                    40,
+                    Play::Careful,
+                );
+                (variant, game.moves)
+            })
+            .collect()
+    }
+
+    /// The games of `files` that start from the opening and replay, each with
+    /// every move written out.
+    fn archive_games(
+        files: &[PathBuf],
+        per_file: usize,
+    ) -> Result<Vec<(Variant, Vec<MoveText>)>, Failure> {
+        use postfacto::archive::{reading, verify_games, Verdict, VerifyOptions};
+        let mut out = Vec::new();
+        for file in files {
+            let before = out.len();
+            let input = super::super::input::read_input(Some(file))?;
+            let text = input.pdn_text()?;
+            let raw: Vec<_> = postfacto::notation::games(&text).collect();
+            let reports = verify_games(&raw, VerifyOptions::default());
+            for (game, report) in raw.iter().zip(&reports) {
+                let (Verdict::Ok, Some(rules)) = (&report.verdict, &report.rules) else {
+                    continue;
+                };
+                let variant = rules.variant;
+                let Ok(read) = game.read(reading(variant)) else {
+                    continue;
+                };
+                let start: Board = variant.topology().opening();
+                let from_opening = read.fen.is_none_or(|(side, board)| {
+                    side == variant.first_player() && board.with_topology(start.topology()) == start
+                });
+                if !from_opening || read.record.first != variant.first_player() {
+                    continue;
+                }
+                if out.len() - before >= per_file {
+                    break;
+                }
+                if let Ok((_, filled)) =
+                    postfacto::replay::replay_filling(variant.rules(), &start, &read.record, None)
+                {
+                    out.push((variant, filled.moves));
+                }
+            }
+        }
+        Ok(out)
+    }
+
+    /// `bench --reach`'s `--any` table: the position at the end of each whole
+    /// game, a game to it searched for with `--any` within `limit`.
+    fn any_table(
+        games: &[(Variant, Vec<MoveText>)],
+        limit: Duration,
+        tables: &mut Tables<'_>,
+    ) -> Result<Status, Failure> {
+        let mut rows: BTreeMap<&'static str, AnyRow> = BTreeMap::new();
+        for (variant, moves) in games {
+            let game = Record::new(variant.first_player(), moves.clone());
+            let row = rows.entry(variant.name()).or_default();
+            any_one(*variant, &game, limit, row)
+                .map_err(|e| fail(Status::Internal, e.to_string()))?;
+        }
+        let title = format!(
+            "reach --any: a game to the position at the end of each whole game; {:.1} s each at most",
+            limit.as_secs_f64()
+        );
+        tables.section("reach-any", &title).map_err(write_err)?;
+        tables
+            .columns(&[
+                ("rules", 14),
+                ("games", 6),
+                ("game_plies", 10),
+                ("found_plies", 11),
+                ("median_ms", 10),
+                ("p90_ms", 10),
+                ("max_ms", 10),
+                ("found", 6),
+                ("shorter", 8),
+                ("longer", 7),
+                ("undecided", 9),
+            ])
+            .map_err(write_err)?;
+        for (rules, row) in &rows {
+            let s = Summary::of(&row.times);
+            let ms = |d: Duration| Cell::Num(d.as_secs_f64() * 1000.0, 1);
+            let median = |v: &[usize]| {
+                let mut v = v.to_vec();
+                v.sort_unstable();
+                v.get(v.len() / 2).copied().unwrap_or(0)
+            };
+            tables
+                .row(&[
+                    Cell::Text((*rules).to_string()),
+                    Cell::Int(row.times.len()),
+                    Cell::Int(median(&row.game_plies)),
+                    Cell::Int(median(&row.found_plies)),
+                    ms(s.median),
+                    ms(s.p90),
+                    ms(s.max),
+                    Cell::Int(row.found_plies.len()),
+                    Cell::Int(row.shorter),
+                    Cell::Int(row.longer),
+                    Cell::Int(row.undecided),
+                ])
+                .map_err(write_err)?;
+        }
+        Ok(Status::Ok)
+    }
+
+    /// One row of the `--any` table.
+    #[derive(Default)]
+    struct AnyRow {
+        times: Vec<Duration>,
+        game_plies: Vec<usize>,
+        found_plies: Vec<usize>,
+        shorter: usize,
+        longer: usize,
+        undecided: usize,
+    }
+
+    /// Searches any game to where `game` ends, into `row`.
+    fn any_one(
+        variant: Variant,
+        game: &Record,
+        limit: Duration,
+        row: &mut AnyRow,
+    ) -> Result<(), ReachBenchError> {
+        let goal = goal_of(variant, game)?;
+        let started = Instant::now();
+        let outcome = Reach::new(variant)
+            .any(true)
+            .deadline(Some(started + limit))
+            .search(&goal, &mut |_| {})?;
+        row.times.push(started.elapsed());
+        let played = game.moves.len();
+        row.game_plies.push(played);
+        match outcome {
+            ReachOutcome::Found { game: found, .. } => {
+                let plies = found.record.moves.len();
+                row.found_plies.push(plies);
+                row.shorter += usize::from(plies < played);
+                row.longer += usize::from(plies > played);
+            }
+            ReachOutcome::Undecided { .. } => row.undecided += 1,
+            ReachOutcome::Unreachable { reason, .. } => {
+                return Err(ReachBenchError::CalledUnreachable(reason))
+            }
+        }
+        Ok(())
+    }
+
+    /// The position where `game` (from the opening) ends, every square known.
+    fn goal_of(variant: Variant, game: &Record) -> Result<Goal, ReachBenchError> {
+        let start = variant.topology().opening();
+        let end = postfacto::replay::replay(variant.rules(), &start, game)?;
+        Ok(Goal {
+            board: PartialBoard {
+                board: end,
+                known: variant.topology().all_bits(),
+            },
+            turn: game.mover(game.moves.len() + 1),
+        })
+    }
 }

@@ -1,242 +1,24 @@
-//! `postfacto reach`: the shortest legal game from the opening (or a given
-//! start) to a position, and `bench --reach`. The search is the library's
-//! ([`postfacto::reach`]); this file reads the boards and prints.
+//! `postfacto reach`: the shortest (or, with `--any`, any) legal game from
+//! the opening or a given start to a position. The command line becomes a
+//! [`ReachRequest`], which searches and replays; this file prints.
 
-use std::collections::BTreeMap;
 use std::io::Write;
-use std::path::PathBuf;
-use std::time::{Duration, Instant};
-
 use std::path::Path;
+use std::time::Duration;
 
-use postfacto::board::{Board, Color, PartialBoard};
-use postfacto::notation::{numbered_moves, plural, to_fen, write_pdn, MoveText, Record};
-use postfacto::reach::{Goal, Reach, ReachError, ReachOutcome};
+use postfacto::board::Color;
+use postfacto::notation::{numbered_moves, to_fen, write_pdn, Record};
+use postfacto::reach::Progress;
+use postfacto::request::{BoardText, ReachRequest, ReachVerdict, Reached};
 use postfacto::rules::Variant;
 
 use super::args::{ReachArgs, ReachFormat, TurnArg};
-use super::input::board_facts;
-use super::tables::{Cell, Tables};
+use super::input::read_input;
 use super::ticker::Ticker;
-use super::timing::Summary;
-use super::{fail, write_err, Failure, Status};
+use super::{write_err, Failure, Status};
 
-/// How long `bench --reach` gives each position.
-pub const BENCH_LIMIT: Duration = Duration::from_secs(30);
-
-/// The plies after which `bench --reach` takes the position.
-const BENCH_PLIES: [usize; 8] = [4, 8, 12, 16, 20, 24, 30, 40];
-
-/// One row of the bench's table.
-#[derive(Default)]
-struct Row {
-    times: Vec<Duration>,
-    found: usize,
-    shorter: usize,
-    undecided: usize,
-}
-
-/// `bench --reach`: positions games reached after 4 to 40 plies (the
-/// games of `files` from the opening, else `count` random games of
-/// `variant`), each searched for its shortest game with a limit; a table by
-/// rule set and plies.
-pub fn bench(
-    files: &[PathBuf],
-    count: usize,
-    seed: u64,
-    variant: Variant,
-    limit: Duration,
-    tables: &mut Tables<'_>,
-) -> Result<Status, Failure> {
-    let games = if files.is_empty() {
-        random_games(count, seed, variant)
-    } else {
-        archive_games(files, count)?
-    };
-    let mut rows: BTreeMap<(&'static str, usize), Row> = BTreeMap::new();
-    for (variant, moves) in &games {
-        for plies in BENCH_PLIES.into_iter().filter(|&n| n <= moves.len()) {
-            let game = Record::new(variant.first_player(), moves[..plies].to_vec());
-            let row = rows.entry((variant.name(), plies)).or_default();
-            time_one(*variant, &game, limit, row)
-                .map_err(|e| fail(Status::Internal, e.to_string()))?;
-        }
-    }
-    let source = if files.is_empty() {
-        format!(
-            "{} random {} games, seed {seed}",
-            games.len(),
-            variant.name()
-        )
-    } else {
-        format!(
-            "{} of {} from the opening",
-            plural(games.len(), "game"),
-            plural(files.len(), "file")
-        )
-    };
-    let title = format!(
-        "reach: the shortest game to the position after N plies of {source}; {:.1} s each at most",
-        limit.as_secs_f64()
-    );
-    tables.section("reach", &title).map_err(write_err)?;
-    tables
-        .columns(&[
-            ("rules", 14),
-            ("plies", 5),
-            ("games", 6),
-            ("median_ms", 10),
-            ("p90_ms", 10),
-            ("max_ms", 10),
-            ("found", 6),
-            ("shorter", 8),
-            ("undecided", 9),
-        ])
-        .map_err(write_err)?;
-    for ((rules, plies), row) in &rows {
-        let s = Summary::of(&row.times);
-        let ms = |d: Duration| Cell::Num(d.as_secs_f64() * 1000.0, 1);
-        tables
-            .row(&[
-                Cell::Text((*rules).to_string()),
-                Cell::Int(*plies),
-                Cell::Int(row.times.len()),
-                ms(s.median),
-                ms(s.p90),
-                ms(s.max),
-                Cell::Int(row.found),
-                Cell::Int(row.shorter),
-                Cell::Int(row.undecided),
-            ])
-            .map_err(write_err)?;
-    }
-    Ok(Status::Ok)
-}
-
-/// Why `bench --reach` stopped: a game that reached a position and a
-/// search that disagrees with it.
-#[derive(Debug, thiserror::Error)]
-enum ReachBenchError {
-    /// The game itself does not replay.
-    #[error(transparent)]
-    Replay(#[from] postfacto::replay::ReplayError),
-    /// The search could not be made.
-    #[error(transparent)]
-    Search(#[from] ReachError),
-    /// The search's shortest game is longer than the game played.
-    #[error("a game of {played} plies reaches the position, but the shortest found has {found}")]
-    LongerThanPlayed {
-        /// Plies of the game played.
-        played: usize,
-        /// Plies of the game found.
-        found: usize,
-    },
-    /// The search calls a position a game reached unreachable.
-    #[error("a position a game reached is called unreachable: {0}")]
-    CalledUnreachable(String),
-}
-
-/// Searches the shortest game to where `game` ends, into `row`.
-fn time_one(
-    variant: Variant,
-    game: &Record,
-    limit: Duration,
-    row: &mut Row,
-) -> Result<(), ReachBenchError> {
-    let start = variant.topology().opening();
-    let end = postfacto::replay::replay(variant.rules(), &start, game)?;
-    let goal = Goal {
-        board: PartialBoard {
-            board: end,
-            known: variant.topology().all_bits(),
-        },
-        turn: game.mover(game.moves.len() + 1),
-    };
-    let started = Instant::now();
-    let outcome = Reach::new(variant)
-        .deadline(Some(started + limit))
-        .search(&goal, &mut |_| {})?;
-    row.times.push(started.elapsed());
-    match outcome {
-        ReachOutcome::Found { game: found, .. } => {
-            if found.record.moves.len() > game.moves.len() {
-                return Err(ReachBenchError::LongerThanPlayed {
-                    played: game.moves.len(),
-                    found: found.record.moves.len(),
-                });
-            }
-            row.found += 1;
-            row.shorter += usize::from(found.record.moves.len() < game.moves.len());
-        }
-        ReachOutcome::Undecided { .. } => row.undecided += 1,
-        ReachOutcome::Unreachable { reason, .. } => {
-            return Err(ReachBenchError::CalledUnreachable(reason))
-        }
-    }
-    Ok(())
-}
-
-/// `count` random games of 40 plies from the opening (played carefully).
-fn random_games(count: usize, seed: u64, variant: Variant) -> Vec<(Variant, Vec<MoveText>)> {
-    use postfacto::random::{play_game, Play, Rng};
-    let mut rng = Rng::new(seed);
-    let opening = variant.topology().opening();
-    (0..count)
-        .map(|_| {
-            let game = play_game(
-                variant.rules(),
-                &mut rng,
-                &opening,
-                variant.first_player(),
-                40,
-                Play::Careful,
-            );
-            (variant, game.moves)
-        })
-        .collect()
-}
-
-/// The games of `files` that start from the opening and replay, each with
-/// every move written out.
-fn archive_games(
-    files: &[PathBuf],
-    per_file: usize,
-) -> Result<Vec<(Variant, Vec<MoveText>)>, Failure> {
-    use postfacto::archive::{reading, verify_games, Verdict, VerifyOptions};
-    let mut out = Vec::new();
-    for file in files {
-        let before = out.len();
-        let input = super::input::read_input(Some(file))?;
-        let text = input.pdn_text()?;
-        let raw: Vec<_> = postfacto::notation::games(&text).collect();
-        let reports = verify_games(&raw, VerifyOptions::default());
-        for (game, report) in raw.iter().zip(&reports) {
-            let (Verdict::Ok, Some(rules)) = (&report.verdict, &report.rules) else {
-                continue;
-            };
-            let variant = rules.variant;
-            let Ok(read) = game.read(reading(variant)) else {
-                continue;
-            };
-            let start: Board = variant.topology().opening();
-            let from_opening = read.fen.is_none_or(|(side, board)| {
-                side == variant.first_player() && board.with_topology(start.topology()) == start
-            });
-            if !from_opening || read.record.first != variant.first_player() {
-                continue;
-            }
-            if out.len() - before >= per_file {
-                break;
-            }
-            if let Ok((_, filled)) =
-                postfacto::replay::replay_filling(variant.rules(), &start, &read.record, None)
-            {
-                out.push((variant, filled.moves));
-            }
-        }
-    }
-    Ok(out)
-}
+/// Games printed by `--all` (past it, the count and the first game).
+const ALL_SHOWN: usize = 20;
 
 /// The side to move named on the command line.
 fn turn_of(turn: TurnArg) -> Color {
@@ -246,20 +28,30 @@ fn turn_of(turn: TurnArg) -> Color {
     }
 }
 
-/// A checked `reach` command: the rule set, the start, the goal, the limits.
-pub struct Request {
-    variant: Variant,
-    start: Option<(Board, Color)>,
-    goal: Goal,
-    max_plies: Option<u32>,
-    limit: Option<Duration>,
-    all: Option<u64>,
-    format: ReachFormat,
-    cnf: Option<u32>,
+/// A board file's text as a FEN (a text with a `:`) or as rows.
+fn board_text(path: &Path, what: &str) -> Result<(BoardText, String), Failure> {
+    let input = read_input(Some(path))?;
+    let text = input.text(what)?;
+    let board = if text.contains(':') {
+        BoardText::Fen(text.trim().to_string())
+    } else {
+        BoardText::Rows(vec![text.to_string()])
+    };
+    Ok((board, input.name))
 }
 
-/// Games printed by `--all` (past it, the count and the first game).
-const ALL_SHOWN: usize = 20;
+/// A checked `reach` command: the request, and how to print its answer.
+pub struct Request {
+    variant: Variant,
+    request: ReachRequest,
+    /// The file the position came from, for messages.
+    name: String,
+    from_opening: bool,
+    any: bool,
+    format: ReachFormat,
+    cnf: Option<(u32, bool)>,
+    limit: Option<Duration>,
+}
 
 impl Request {
     /// Reads the position (and the start board of `--from FILE`).
@@ -268,97 +60,77 @@ impl Request {
     /// Unreadable boards, or a position no game could end on (exit 2).
     pub fn from_args(args: ReachArgs) -> Result<Request, Failure> {
         let variant = args.rules.0;
-        let goal = board_facts(
-            args.file.as_deref().or(Some(Path::new("-"))),
-            variant,
-            false,
-        )?
-        .ok_or_else(|| fail(Status::BadInput, "reach needs a position"))?;
-        if let Some(problem) = variant.rules().start_problems(&goal.board).first() {
-            return Err(fail(
+        let (goal, name) = board_text(
+            args.file.as_deref().unwrap_or(Path::new("-")),
+            "the position",
+        )?;
+        let mut request = ReachRequest::new(goal, variant)
+            .limit(args.limit)
+            .max_plies(args.max_plies)
+            .any(args.any);
+        if let Some(turn) = args.turn {
+            request = request.turn(turn_of(turn));
+        }
+        if args.all {
+            request = request.all(args.count_limit, ALL_SHOWN);
+        }
+        let from_opening = args.from == "opening";
+        if from_opening && args.from_turn.is_some() {
+            return Err(super::fail(
                 Status::BadInput,
-                format!("the position cannot occur in a game: {problem}"),
+                "--from-turn goes with --from FILE",
             ));
         }
-        let start = match args.from.as_str() {
-            "opening" => {
-                if args.from_turn.is_some() {
-                    return Err(fail(Status::BadInput, "--from-turn goes with --from FILE"));
-                }
-                None
-            }
-            file => {
-                let facts = board_facts(Some(Path::new(file)), variant, true)?
-                    .ok_or_else(|| fail(Status::BadInput, "--from needs a board"))?;
-                let all = variant.topology().all_bits();
-                if facts.known & all != all {
-                    return Err(fail(
-                        Status::BadInput,
-                        format!(
-                            "{file}: the start of a game must be known on every square ('?' found)"
-                        ),
-                    ));
-                }
-                let side = args.from_turn.map_or(variant.first_player(), turn_of);
-                Some((facts.board, side))
-            }
-        };
+        if !from_opening {
+            let (start, start_name) = board_text(Path::new(&args.from), "the start board")?;
+            request = request.from(start, args.from_turn.map(turn_of));
+            request
+                .start()
+                .map_err(|e| Failure::request(Some(&start_name), e))?;
+        }
         Ok(Request {
             variant,
-            start,
-            goal: Goal {
-                board: goal,
-                turn: turn_of(args.turn),
-            },
-            max_plies: args.max_plies,
-            limit: args.limit,
-            all: args.all.then_some(args.count_limit),
+            request,
+            name,
+            from_opening,
+            any: args.any,
             format: args.format,
-            cnf: args.cnf,
+            cnf: args.cnf.map(|k| (k, args.unrefined)),
+            limit: args.limit,
         })
     }
 
     /// Searches and prints: exit 0 found, 1 unreachable, 3 undecided.
     pub fn run(self, out: &mut impl Write) -> Result<Status, Failure> {
-        let started = Instant::now();
-        let mut reach = Reach::new(self.variant).deadline(self.limit.map(|l| started + l));
-        if let Some((board, side)) = self.start {
-            reach = reach.from(board, side);
-        }
-        if let Some(most) = self.max_plies {
-            reach = reach.max_plies(most);
-        }
-        if let Some(cap) = self.all {
-            reach = reach.all(cap, ALL_SHOWN);
-        }
-        if let Some(plies) = self.cnf {
-            let cnf = reach.cnf(&self.goal, plies).map_err(|e| match e {
-                ReachError::WrongParity { .. } => fail(Status::BadInput, e.to_string()),
-                other => fail(Status::Internal, other.to_string()),
-            })?;
-            cnf.write_dimacs(out).map_err(write_err)?;
+        let failure = |e| Failure::request(Some(&self.name), e);
+        if let Some((plies, unrefined)) = self.cnf {
+            let ticker = Ticker::start(!unrefined);
+            ticker.say(format!(
+                "reach: refining the formula of {plies} plies (solving it to the end; --unrefined prints it at once)"
+            ));
+            let cnf = self.request.cnf(plies, unrefined);
+            ticker.finish();
+            cnf.map_err(failure)?.write_dimacs(out).map_err(write_err)?;
             return Ok(Status::Ok);
         }
         let ticker = Ticker::start(true);
-        let outcome = reach.search(&self.goal, &mut |bound| {
-            ticker.say(format!("reach: looking for a game of {bound} plies"));
+        let any = self.any;
+        let verdict = self.request.search(&mut |p: &Progress| {
+            ticker.say(progress_line(p, any));
         });
         ticker.finish();
-        let outcome = outcome.map_err(|e| fail(Status::Internal, e.to_string()))?;
-        let start = self.start.unwrap_or((
-            self.variant.topology().opening(),
-            self.variant.first_player(),
-        ));
+        let verdict = verdict.map_err(failure)?;
+        let start = self.request.start().map_err(failure)?;
         let text = match self.format {
-            ReachFormat::Text => self.text(&outcome),
-            ReachFormat::Json => format!("{}\n", self.json(&outcome, start)),
-            ReachFormat::Pdn => self.pdn(&outcome, start),
+            ReachFormat::Text => self.text(&verdict),
+            ReachFormat::Json => format!("{}\n", self.json(&verdict, start)),
+            ReachFormat::Pdn => self.pdn(&verdict, start),
         };
         out.write_all(text.as_bytes()).map_err(write_err)?;
-        Ok(match outcome {
-            ReachOutcome::Found { .. } => Status::Ok,
-            ReachOutcome::Unreachable { .. } => Status::Rejected,
-            ReachOutcome::Undecided { .. } => Status::Undecided,
+        Ok(match verdict {
+            ReachVerdict::Reached(_) => Status::Ok,
+            ReachVerdict::Unreachable { .. } => Status::Rejected,
+            ReachVerdict::Undecided { .. } => Status::Undecided,
         })
     }
 
@@ -368,89 +140,159 @@ impl Request {
         numbered_moves(record, variant.first_player(), |mv| variant.write_move(mv))
     }
 
-    fn text(&self, outcome: &ReachOutcome) -> String {
-        match outcome {
-            ReachOutcome::Found { game, all } => {
-                let plies = game.record.moves.len();
+    fn text(&self, verdict: &ReachVerdict) -> String {
+        match verdict {
+            ReachVerdict::Reached(game) => {
                 let mut text = String::new();
-                match all {
-                    Some(all) if all.games.len() as u64 == all.count && !all.capped => {
-                        for g in &all.games {
-                            text.push_str(&format!("{}\n", self.movetext(&g.record)));
+                match &game.all {
+                    Some((count, capped, games)) if games.len() as u64 == *count && !capped => {
+                        for g in games {
+                            text.push_str(&format!("{}\n", self.movetext(g)));
                         }
-                        text.push_str(&format!("shortest games: {}\n", all.count));
+                        text.push_str(&format!("shortest games: {count}\n"));
                     }
-                    Some(all) => {
+                    Some((count, capped, _)) => {
                         text.push_str(&format!("{}\n", self.movetext(&game.record)));
-                        let more = if all.capped { "at least " } else { "" };
-                        text.push_str(&format!("shortest games: {more}{} (the first shown)\n", all.count));
+                        let more = if *capped { "at least " } else { "" };
+                        text.push_str(&format!(
+                            "shortest games: {more}{count} (the first shown)\n"
+                        ));
                     }
                     None => text.push_str(&format!("{}\n", self.movetext(&game.record))),
                 }
-                text + &format!("shortest: {plies} plies; no legal game of fewer plies reaches it\n")
+                text + &length_line(game)
             }
-            ReachOutcome::Unreachable { reason, .. } => format!("unreachable: {reason}\n"),
-            ReachOutcome::Undecided { at_least } => format!(
-                "undecided: the limit was hit; no legal game of fewer than {at_least} plies reaches it\n"
-            ),
+            ReachVerdict::Unreachable { reason, .. } => format!("unreachable: {reason}\n"),
+            ReachVerdict::Undecided { at_least, best } => {
+                let limit = self
+                    .limit
+                    .map_or(String::new(), |l| format!(" ({:.1} s)", l.as_secs_f64()));
+                match best {
+                    Some(game) => format!(
+                        "{}\nundecided: the limit{limit} was hit; a game of {} plies; none shorter than {at_least} proved\n",
+                        self.movetext(&game.record),
+                        game.record.moves.len()
+                    ),
+                    None => format!(
+                        "undecided: the limit{limit} was hit; no game found; none shorter than {at_least} proved\n"
+                    ),
+                }
+            }
         }
     }
 
-    fn json(&self, outcome: &ReachOutcome, (start, first): (Board, Color)) -> serde_json::Value {
+    fn json(
+        &self,
+        verdict: &ReachVerdict,
+        (start, first): (postfacto::board::Board, Color),
+    ) -> serde_json::Value {
         let algebraic = self.variant.fen_algebraic();
         let rules = self.variant.name();
-        match outcome {
-            ReachOutcome::Found { game, all } => {
-                let mut value = serde_json::json!({
-                    "rules": rules,
-                    "plies": game.record.moves.len(),
-                    "moves": game.record.moves.iter().map(|m| self.variant.write_move(m)).collect::<Vec<_>>(),
-                    "minimal": true,
-                    "lower_bound": game.record.moves.len(),
-                    "start_fen": to_fen(&start, first, algebraic),
-                    "fen": to_fen(&game.end, self.goal.turn, algebraic),
-                });
-                if let Some(all) = all {
+        let start_fen = to_fen(&start, first, algebraic);
+        let game_json = |game: &Reached| {
+            serde_json::json!({
+                "rules": rules,
+                "plies": game.record.moves.len(),
+                "moves": game.moves(),
+                "minimal": game.minimal(),
+                "lower_bound": game.lower_bound,
+                "start_fen": start_fen,
+                "fen": to_fen(&game.end, game.record.mover(game.record.moves.len() + 1), algebraic),
+            })
+        };
+        match verdict {
+            ReachVerdict::Reached(game) => {
+                let mut value = game_json(game);
+                if let Some((count, capped, _)) = &game.all {
                     value["shortest_games"] =
-                        serde_json::json!({"count": all.count, "at_least": all.capped});
+                        serde_json::json!({"count": count, "at_least": capped});
                 }
                 value
             }
-            ReachOutcome::Unreachable { reason, within } => serde_json::json!({
+            ReachVerdict::Unreachable { reason, within } => serde_json::json!({
                 "rules": rules,
                 "reachable": false,
                 "reason": reason,
                 "checked_up_to": within,
             }),
-            ReachOutcome::Undecided { at_least } => serde_json::json!({
-                "rules": rules,
-                "undecided": true,
-                "minimal": false,
-                "lower_bound": at_least,
-                "start_fen": to_fen(&start, first, algebraic),
-            }),
+            ReachVerdict::Undecided { at_least, best } => {
+                let mut value = match best {
+                    Some(game) => game_json(game),
+                    None => {
+                        serde_json::json!({"rules": rules, "minimal": false, "start_fen": start_fen})
+                    }
+                };
+                value["undecided"] = true.into();
+                value["minimal"] = false.into();
+                value["lower_bound"] = (*at_least).into();
+                value
+            }
         }
     }
 
-    fn pdn(&self, outcome: &ReachOutcome, (start, first): (Board, Color)) -> String {
-        let ReachOutcome::Found { game, .. } = outcome else {
-            return self.text(outcome);
+    fn pdn(
+        &self,
+        verdict: &ReachVerdict,
+        (start, first): (postfacto::board::Board, Color),
+    ) -> String {
+        let game = match verdict {
+            ReachVerdict::Reached(game) => game,
+            ReachVerdict::Undecided {
+                best: Some(game), ..
+            } => game,
+            _ => return self.text(verdict),
         };
         let variant = self.variant;
-        let from_opening = self.start.is_none();
+        let event = if game.minimal() {
+            "shortest proof game (postfacto reach)"
+        } else {
+            "proof game, not proved shortest (postfacto reach)"
+        };
         let tags = [
-            ("Event", "shortest proof game (postfacto reach)".to_string()),
+            ("Event", event.to_string()),
             ("GameType", variant.pdn_game_type().to_string()),
             ("PlyCount", game.record.moves.len().to_string()),
         ];
         let record = Record::new(first, game.record.moves.clone());
         write_pdn(
             &tags,
-            (!from_opening).then_some(&start),
+            (!self.from_opening).then_some(&start),
             &record,
             variant.first_player(),
             variant.fen_algebraic(),
             |mv| variant.write_move(mv),
+        )
+    }
+}
+
+/// The line after a game: proved shortest, or how short a game can be.
+fn length_line(game: &Reached) -> String {
+    let plies = game.record.moves.len();
+    if game.minimal() {
+        format!("shortest: {plies} plies; no legal game of fewer plies reaches it\n")
+    } else {
+        format!(
+            "a game of {plies} plies; the shortest is not proved (none shorter than {} proved)\n",
+            game.lower_bound
+        )
+    }
+}
+
+/// The progress line: the round, its bound, the positions searched, and
+/// the best game found so far.
+fn progress_line(p: &Progress, any: bool) -> String {
+    let best = p
+        .best
+        .map_or(String::new(), |b| format!("; a game of {b} plies found"));
+    if any || p.round == 0 {
+        format!(
+            "reach: looking for any game; {} positions searched{best}",
+            p.positions
+        )
+    } else {
+        format!(
+            "reach: round {}, games of {} plies; {} positions searched{best}",
+            p.round, p.bound, p.positions
         )
     }
 }

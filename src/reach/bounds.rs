@@ -35,6 +35,10 @@ pub(crate) enum Need {
         least: u32,
         /// Whether it is also the most.
         exact: bool,
+        /// A guess, not a bound: the assignment's moves without what
+        /// captures may save (the search for any game steers by it; the
+        /// savings make the bound near zero once many pieces are to go).
+        guess: u32,
     },
     /// Never: why.
     Never(String),
@@ -160,6 +164,7 @@ pub(crate) fn moves_needed(
     Need::Moves {
         least,
         exact: false,
+        guess: total.max(least),
     }
 }
 
@@ -251,6 +256,7 @@ fn men_steps_only(
         Ok(moves) if moves >= least => Need::Moves {
             least: moves,
             exact: true,
+            guess: moves,
         },
         _ => Need::Never(format!(
             "{}'s men cannot end where they are asked to: they take nothing, so each move is one step forward",

@@ -9,13 +9,23 @@
 //! deepening on the plies with those bounds ([`search`]). Every game found
 //! is replayed by the native replayer before it is returned.
 
+mod any;
 mod bounds;
 mod prefix;
 mod search;
 
 pub use prefix::{shortest_prefix, Prefix, PrefixOutcome, PREFIX_BOARDS};
+pub use search::Progress;
 
-use std::time::Instant;
+use std::time::{Duration, Instant};
+
+/// The time the search for the shortest game first gives the search for
+/// any game (a third of the time left under a limit): its game is what a
+/// limit gives back, and where the deepening may stop.
+const GUESS_TIME: Duration = Duration::from_millis(500);
+
+/// The least time `--any` spends making the game it found shorter.
+const SHORTEN_TIME: Duration = Duration::from_secs(1);
 
 use crate::board::{Board, Color, PartialBoard};
 use crate::notation::Record;
@@ -54,12 +64,16 @@ pub struct ShortestGames {
 /// What the search found.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum ReachOutcome {
-    /// A shortest game: no legal game of fewer plies reaches the goal.
+    /// A game: a shortest one (no legal game of fewer plies reaches the
+    /// goal) unless [`Reach::any`] asked for any and `lower_bound` is less
+    /// than its plies.
     Found {
         /// The game.
         game: ProofGame,
         /// Every shortest game, when asked for.
         all: Option<ShortestGames>,
+        /// No game of fewer plies reaches the goal (proved).
+        lower_bound: u32,
     },
     /// No legal game reaches the goal (`within: None`), or none of at most
     /// `within` plies does.
@@ -69,10 +83,13 @@ pub enum ReachOutcome {
         /// The most plies searched, when the proof is a search.
         within: Option<u32>,
     },
-    /// The time limit passed: no game of fewer than `at_least` plies.
+    /// The time limit passed: no game of fewer than `at_least` plies; the
+    /// shortest game found so far, if any.
     Undecided {
         /// The proved lower bound.
         at_least: u32,
+        /// A game found, not proved shortest.
+        best: Option<ProofGame>,
     },
 }
 
@@ -85,6 +102,7 @@ pub struct Reach {
     max_plies: Option<u32>,
     deadline: Option<Instant>,
     all: Option<(u64, usize)>,
+    any: bool,
 }
 
 /// Why a search cannot be made.
@@ -134,6 +152,7 @@ impl Reach {
             max_plies: None,
             deadline: None,
             all: None,
+            any: false,
         }
     }
 
@@ -166,8 +185,16 @@ impl Reach {
         self
     }
 
-    /// The shortest game to `goal`, telling `progress` each bound (in
-    /// plies) as the search starts on it.
+    /// A game of any length, found as fast as the search can: not proved
+    /// shortest (its [`ReachOutcome::Found`] says what is proved).
+    #[must_use]
+    pub fn any(mut self, any: bool) -> Reach {
+        self.any = any;
+        self
+    }
+
+    /// The shortest game to `goal` (any game, with [`Reach::any`]),
+    /// telling `progress` how the search goes every so often.
     ///
     /// # Errors
     /// [`ReachError`] when the goal is on another board, or a game found
@@ -175,7 +202,7 @@ impl Reach {
     pub fn search(
         &self,
         goal: &Goal,
-        progress: &mut dyn FnMut(u32),
+        progress: &mut dyn FnMut(&Progress),
     ) -> Result<ReachOutcome, ReachError> {
         self.search_accepting(goal, &|_| true, progress)
     }
@@ -189,13 +216,13 @@ impl Reach {
         &self,
         goal: &Goal,
         accept: &dyn Fn(&Board) -> bool,
-        progress: &mut dyn FnMut(u32),
+        progress: &mut dyn FnMut(&Progress),
     ) -> Result<ReachOutcome, ReachError> {
         let target = self.target_of(goal)?;
         let rules = self.variant.rules();
         // A deadline in force on this thread (a limit around the call) too.
         let deadline = crate::sat::earlier(self.deadline, crate::sat::current_deadline());
-        let mut search = search::Search::new(rules, &target, goal.turn, deadline, accept);
+        let mut search = search::Search::new(rules, &target, goal.turn, deadline, accept, progress);
         let h = match search.lower_bound(&self.start, self.first) {
             Ok(h) => h,
             Err(bounds::NoGame(reason)) => {
@@ -205,8 +232,116 @@ impl Reach {
                 })
             }
         };
-        let mut bound = h;
+        if self.any {
+            return self.any_game(&mut search, h);
+        }
+        self.deepening(&mut search, h)
+    }
+
+    /// Any game (`--any`): the best-first search's, or why none.
+    fn any_game(
+        &self,
+        search: &mut search::Search<'_>,
+        h: u32,
+    ) -> Result<ReachOutcome, ReachError> {
+        let unreachable = |within: Option<u32>| {
+            let reason = match within {
+                Some(most) => format!("no legal game of at most {most} plies reaches it (every position within reach was searched)"),
+                None => "no legal game reaches it: every position a game can reach on the way was searched".to_string(),
+            };
+            Ok(ReachOutcome::Unreachable { reason, within })
+        };
+        let started = Instant::now();
+        match any::any_game(search, &self.start, self.first, self.max_plies) {
+            Ok(any::AnyEnd::Game(moves)) => {
+                let game = self.checked(moves, search)?;
+                let (game, lower_bound) = self.shortened(search, game, h, started.elapsed())?;
+                Ok(ReachOutcome::Found {
+                    game,
+                    all: None,
+                    lower_bound,
+                })
+            }
+            Ok(any::AnyEnd::Exhausted) => unreachable(self.max_plies),
+            Ok(any::AnyEnd::GaveUp) | Err(search::OutOfTime) => Ok(ReachOutcome::Undecided {
+                at_least: h,
+                best: None,
+            }),
+        }
+    }
+
+    /// `game` (found in `spent`) made shorter: games two plies shorter
+    /// looked for again and again (the bound on the plies cuts hard) for
+    /// as long again as it took, at least [`SHORTEN_TIME`]; with the lower
+    /// bound proved (`h`, or the game's plies when no shorter one exists).
+    fn shortened(
+        &self,
+        search: &mut search::Search<'_>,
+        mut game: ProofGame,
+        h: u32,
+        spent: Duration,
+    ) -> Result<(ProofGame, u32), ReachError> {
+        let deadline = search.deadline;
+        let until = Instant::now() + spent.max(SHORTEN_TIME);
+        search.deadline = crate::sat::earlier(deadline, Some(until));
+        let mut lower = h;
         loop {
+            let plies = game.record.moves.len() as u32;
+            if plies < lower + 2 {
+                break;
+            }
+            match any::any_game(search, &self.start, self.first, Some(plies - 2)) {
+                Ok(any::AnyEnd::Game(moves)) => game = self.checked(moves, search)?,
+                Ok(any::AnyEnd::Exhausted) => {
+                    lower = plies;
+                    break;
+                }
+                Ok(any::AnyEnd::GaveUp) | Err(search::OutOfTime) => break,
+            }
+        }
+        search.deadline = deadline;
+        Ok((game, lower))
+    }
+
+    /// A game found by the best-first search within a short time (a third
+    /// of the time left, half a second without a limit): the game to give
+    /// when the limit stops the proof, and the bound at which it ends.
+    fn first_guess(
+        &self,
+        search: &mut search::Search<'_>,
+    ) -> Result<Option<ProofGame>, ReachError> {
+        let deadline = search.deadline;
+        let now = Instant::now();
+        let slice = deadline.map_or(GUESS_TIME, |d| d.saturating_duration_since(now) / 3);
+        search.deadline = Some(now + slice);
+        let found = any::any_game(search, &self.start, self.first, self.max_plies);
+        search.deadline = deadline;
+        match found {
+            Ok(any::AnyEnd::Game(moves)) => {
+                let game = self.checked(moves, search)?;
+                search.best = Some(game.record.moves.len() as u32);
+                Ok(Some(game))
+            }
+            _ => Ok(None),
+        }
+    }
+
+    /// The shortest game by iterative deepening from the bound `h`. From
+    /// the third round on (positions the first two settle pay nothing), a
+    /// game found by the search for any game is given back when the
+    /// deepening reaches its length, or when the time runs out.
+    fn deepening(
+        &self,
+        search: &mut search::Search<'_>,
+        h: u32,
+    ) -> Result<ReachOutcome, ReachError> {
+        let mut bound = h;
+        let (mut best, mut guessed) = (None, false);
+        loop {
+            if bound >= h + 4 && !guessed {
+                best = self.first_guess(search)?;
+                guessed = true;
+            }
             if let Some(most) = self.max_plies.filter(|&m| bound > m) {
                 return Ok(ReachOutcome::Unreachable {
                     reason: format!(
@@ -215,38 +350,39 @@ impl Reach {
                     within: Some(most),
                 });
             }
-            progress(bound);
-            let start_h = search.lower_bound(&self.start, self.first).unwrap_or(bound);
-            let found = match search.within(&self.start, self.first, start_h, bound) {
-                Ok(found) => found,
-                Err(search::OutOfTime) => return Ok(ReachOutcome::Undecided { at_least: bound }),
-            };
-            if let Some(moves) = found {
-                let game = self.checked(moves, &target, goal.turn, accept)?;
-                let all = match self.all {
-                    Some((cap, keep)) => {
-                        self.all_shortest(&mut search, bound, (cap, keep), accept)?
+            let found = match &best {
+                Some(game) if game.record.moves.len() as u32 <= bound => Some(game.clone()),
+                _ => match search.within(&self.start, self.first, h, bound) {
+                    Ok(found) => found.map(|moves| self.checked(moves, search)).transpose()?,
+                    Err(search::OutOfTime) => {
+                        return Ok(ReachOutcome::Undecided {
+                            at_least: bound,
+                            best,
+                        })
                     }
+                },
+            };
+            if let Some(game) = found {
+                let all = match self.all {
+                    Some(all) => self.all_shortest(search, bound, all)?,
                     None => None,
                 };
-                return Ok(ReachOutcome::Found { game, all });
+                return Ok(ReachOutcome::Found {
+                    game,
+                    all,
+                    lower_bound: bound,
+                });
             }
-            let next = search.next_bound();
-            if next == u32::MAX {
-                return Ok(ReachOutcome::Unreachable {
+            bound = match search.next_bound() {
+                u32::MAX => return Ok(ReachOutcome::Unreachable {
                     reason: format!(
                         "no legal game reaches it: every line from the start ends (no move, or a position no game goes on from) before {bound} plies"
                     ),
                     within: None,
-                });
-            }
-            // The parity of the plies is fixed: the next bound keeps it.
-            bound = if (next - bound) % 2 == 1 {
-                next + 1
-            } else {
-                next
-            }
-            .max(bound + 2);
+                }),
+                // The parity of the plies is fixed: the next bound keeps it.
+                next => (next + (next - bound) % 2).max(bound + 2),
+            };
         }
     }
 
@@ -273,14 +409,13 @@ impl Reach {
         search: &mut search::Search<'_>,
         bound: u32,
         (cap, keep): (u64, usize),
-        accept: &dyn Fn(&Board) -> bool,
     ) -> Result<Option<ShortestGames>, ReachError> {
         let Ok((count, games)) = search.count(&self.start, self.first, bound, cap, keep) else {
             return Ok(None);
         };
         let games = games
             .into_iter()
-            .map(|g| self.checked(g, search.target, search.turn, accept))
+            .map(|g| self.checked(g, search))
             .collect::<Result<_, _>>()?;
         Ok(Some(ShortestGames {
             count,
@@ -300,6 +435,40 @@ impl Reach {
     /// [`ReachError::WrongParity`] when `plies` cannot end with the goal's
     /// side to move; [`ReachError::Formula`] when the encoder refuses.
     pub fn cnf(&self, goal: &Goal, plies: u32) -> Result<crate::sat::AnnotatedCnf, ReachError> {
+        let (record, known) = self.cnf_record(goal, plies)?;
+        let mut cnf = crate::analysis::refined_dimacs(&record, self.variant, known)
+            .map_err(|e| ReachError::Formula(e.to_string()))?;
+        self.cnf_header(&mut cnf, goal, plies);
+        Ok(cnf)
+    }
+
+    /// [`Reach::cnf`] without the clauses refinement learns (it solves the
+    /// formula to the end first, minutes at depth): printed at once, it
+    /// may have models that break a rule it leaves to refinement, and says so.
+    ///
+    /// # Errors
+    /// As [`Reach::cnf`].
+    pub fn unrefined_cnf(
+        &self,
+        goal: &Goal,
+        plies: u32,
+    ) -> Result<crate::sat::AnnotatedCnf, ReachError> {
+        let (record, known) = self.cnf_record(goal, plies)?;
+        let (mut cnf, _) = crate::encode::dimacs_encoded(&record, self.variant, known);
+        self.cnf_header(&mut cnf, goal, plies);
+        cnf.comment(
+            "unrefined: without the clauses refinement learns, so a model may break a rule the formula leaves to refinement (unsatisfiable still means no such game; encodings/reach.md)",
+        );
+        Ok(cnf)
+    }
+
+    /// The record of `plies` unknown moves and the board facts of the
+    /// formula "a game of exactly `plies` plies reaches the goal".
+    fn cnf_record(
+        &self,
+        goal: &Goal,
+        plies: u32,
+    ) -> Result<(Record, crate::encode::BoardFacts), ReachError> {
         let topology = self.variant.topology();
         let ends = if plies.is_multiple_of(2) {
             self.first
@@ -328,8 +497,12 @@ impl Reach {
                 known: goal.board.known,
             }),
         };
-        let mut cnf = crate::analysis::refined_dimacs(&record, self.variant, known)
-            .map_err(|e| ReachError::Formula(e.to_string()))?;
+        Ok((record, known))
+    }
+
+    /// The comments that say what the formula of `plies` plies asks.
+    fn cnf_header(&self, cnf: &mut crate::sat::AnnotatedCnf, goal: &Goal, plies: u32) {
+        let topology = self.variant.topology();
         let algebraic = self.variant.fen_algebraic();
         for line in [
             format!(
@@ -349,23 +522,21 @@ impl Reach {
         ] {
             cnf.comment(line);
         }
-        Ok(cnf)
     }
 
-    /// The game `moves` plays, replayed from the start to the goal.
+    /// The game `moves` plays, replayed from the start to the search's goal.
     fn checked(
         &self,
         moves: Vec<crate::notation::MoveText>,
-        target: &PartialBoard,
-        turn: Color,
-        accept: &dyn Fn(&Board) -> bool,
+        search: &search::Search<'_>,
     ) -> Result<ProofGame, ReachError> {
+        let (target, turn) = (search.target, search.turn);
         let record = Record::new(self.first, moves);
         let rules = self.variant.rules();
         let end = replay(rules, &self.start, &record)
             .map_err(|e| ReachError::GameDoesNotReplay(Box::new(e)))?;
         let side = record.mover(record.moves.len() + 1);
-        if side != turn || target.first_difference(&end).is_some() || !accept(&end) {
+        if side != turn || target.first_difference(&end).is_some() || !(search.accept)(&end) {
             return Err(ReachError::GameMissesGoal);
         }
         Ok(ProofGame { record, end })

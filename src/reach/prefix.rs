@@ -102,7 +102,7 @@ pub fn shortest_prefix(
             }
         }
         found.add(
-            reach.search_accepting(&goal, &plays, &mut |bound| progress(i, boards.len(), bound))?,
+            reach.search_accepting(&goal, &plays, &mut |p| progress(i, boards.len(), p.bound))?,
         );
     }
     Ok(found.outcome(boards.len(), count.complete))
@@ -152,7 +152,7 @@ impl Findings {
                     self.reason.get_or_insert(why);
                 }
             }
-            ReachOutcome::Undecided { at_least } => {
+            ReachOutcome::Undecided { at_least, .. } => {
                 self.undecided = Some(self.undecided.map_or(at_least, |u| u.min(at_least)));
             }
         }

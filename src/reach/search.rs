@@ -45,10 +45,39 @@ pub(crate) struct Search<'a> {
     steps: u64,
     /// Positions visited in all.
     pub nodes: u64,
+    /// The bound (in plies) being searched, for the progress reports.
+    pub bound: u32,
+    /// Rounds of the deepening started.
+    rounds: u32,
+    /// The plies of the shortest game found so far, for the reports.
+    pub best: Option<u32>,
+    /// Told how the search goes every so often.
+    progress: &'a mut dyn FnMut(&Progress),
     /// Each side's need by its pieces and the other side's count: a move
     /// changes one side's pieces (and the other's count only by a
     /// capture), so most of a child's bound is the parent's.
     needs: std::cell::RefCell<PositionMap<NeedKey, Need>>,
+}
+
+/// Steps between looks at the clock (a step is one position's moves and
+/// their bounds: well under a millisecond for 64 of them).
+const CHECK_EVERY: u64 = 64;
+
+/// Steps between progress reports.
+const TELL_EVERY: u64 = 1 << 16;
+
+/// How a search goes, told every so often.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Progress {
+    /// The round of the deepening (0 while the search for any game runs).
+    pub round: u32,
+    /// The plies of the games searched for (in a search for the shortest),
+    /// or of the longest game the search for any game keeps to.
+    pub bound: u32,
+    /// Positions searched so far.
+    pub positions: u64,
+    /// The plies of the shortest game found so far (not proved shortest).
+    pub best: Option<u32>,
 }
 
 /// What a side's need depends on: its colour, its pieces and kings, and
@@ -65,6 +94,7 @@ impl<'a> Search<'a> {
         turn: Color,
         deadline: Option<Instant>,
         accept: &'a dyn Fn(&Board) -> bool,
+        progress: &'a mut dyn FnMut(&Progress),
     ) -> Search<'a> {
         Search {
             rules,
@@ -76,13 +106,24 @@ impl<'a> Search<'a> {
             next: u32::MAX,
             steps: 0,
             nodes: 0,
+            bound: 0,
+            rounds: 0,
+            best: None,
+            progress,
             needs: std::cell::RefCell::new(PositionMap::default()),
         }
     }
 
     /// The fewest plies from `board` with `side` to move, or why never.
     pub fn lower_bound(&self, board: &Board, side: Color) -> Result<u32, NoGame> {
+        self.bound_and_guess(board, side).map(|(least, _)| least)
+    }
+
+    /// [`Search::lower_bound`], and both sides' guesses of the moves left
+    /// (see [`Need::Moves`]).
+    pub fn bound_and_guess(&self, board: &Board, side: Color) -> Result<(u32, u32), NoGame> {
         let mut needs = [(0u32, false); 2];
+        let mut guess = 0;
         for color in Color::ALL {
             let mine = board.occupied_by(color);
             let key = (
@@ -99,11 +140,18 @@ impl<'a> Search<'a> {
                 .entry(key)
                 .or_insert_with(|| moves_needed(board, self.target, color, self.rules.movement()));
             match need {
-                Need::Moves { least, exact } => needs[color as usize] = (*least, *exact),
+                Need::Moves {
+                    least,
+                    exact,
+                    guess: moves,
+                } => {
+                    needs[color as usize] = (*least, *exact);
+                    guess += *moves;
+                }
                 Need::Never(why) => return Err(NoGame(why.clone())),
             }
         }
-        plies_from(needs, side, self.turn)
+        Ok((plies_from(needs, side, self.turn)?, guess))
     }
 
     /// A game of at most `bound` plies from `board` (whose lower bound is
@@ -121,6 +169,9 @@ impl<'a> Search<'a> {
     ) -> Result<Option<Vec<MoveText>>, OutOfTime> {
         self.seen.clear();
         self.next = u32::MAX;
+        self.bound = bound;
+        self.rounds += 1;
+        self.tell();
         let mut path = Vec::new();
         Ok(self
             .from(board, side, 0, h, bound, &mut path)?
@@ -181,14 +232,35 @@ impl<'a> Search<'a> {
     }
 
     /// Whether a game may end on `board` with `side` to move.
-    fn ends_here(&self, board: &Board, side: Color) -> bool {
+    pub(crate) fn ends_here(&self, board: &Board, side: Color) -> bool {
         side == self.turn && self.target.first_difference(board).is_none() && (self.accept)(board)
     }
 
-    fn tick(&mut self) -> Result<(), OutOfTime> {
+    /// Tells the progress how the search goes.
+    fn tell(&mut self) {
+        (self.progress)(&Progress {
+            round: self.rounds,
+            bound: self.bound,
+            positions: self.nodes,
+            best: self.best,
+        });
+    }
+
+    /// Counts a step; every so often, checks the deadline and tells the
+    /// progress.
+    ///
+    /// # Errors
+    /// [`OutOfTime`] when the deadline has passed.
+    pub(crate) fn tick(&mut self) -> Result<(), OutOfTime> {
         self.steps += 1;
+        if !self.steps.is_multiple_of(CHECK_EVERY) {
+            return Ok(());
+        }
+        if self.steps.is_multiple_of(TELL_EVERY) {
+            self.tell();
+        }
         match self.deadline {
-            Some(d) if self.steps.is_multiple_of(1024) && Instant::now() >= d => Err(OutOfTime),
+            Some(d) if Instant::now() >= d => Err(OutOfTime),
             _ => Ok(()),
         }
     }

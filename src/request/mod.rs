@@ -23,6 +23,7 @@ mod analyses;
 mod fragment;
 mod input;
 mod jobs;
+mod reach;
 mod record;
 mod report;
 mod solve;
@@ -36,7 +37,8 @@ pub use fragment::{side_named, BoardText, Fragment, Problem, RulesChoice};
 pub use input::{
     first_solving, is_pdn, pdn_text, read_items, start_facts, with_fen, Item, ReadAs, StartFrom,
 };
-pub use jobs::{CheckedGame, CnfRequest, MovesRequest, ReachRequest, Reached, VerifyRequest};
+pub use jobs::{CheckedGame, CnfRequest, MovesRequest, VerifyRequest};
+pub use reach::{start_legality, undecided_reason, Legality, ReachRequest, ReachVerdict, Reached};
 pub use record::{
     item_formula, silent, solve_item, solve_problems, Analyses, OptionsError, Progress,
     SolveOptions,

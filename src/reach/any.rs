@@ -1,0 +1,187 @@
+//! `reach --any`: a legal game to the target, found fast and not proved
+//! shortest (`shared/spec/proof-games.md`).
+//!
+//! A weighted best-first search: positions are expanded in the order of
+//! the plies played plus a multiple of a guess of the plies left. The
+//! guess is the lower bound of [`super::bounds`] (pieces to bring, kings
+//! to crown; without what captures save where kings do not fly) plus the
+//! pieces still to be taken, which the bound nearly ignores: without that term the search brings every piece home and then
+//! has no idea how to lose the rest. Weighting the guess over the plies
+//! played makes the search dive instead of proving; the games it finds are
+//! as long as the weight lets them be, bounded by `--max-plies` when given.
+
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
+
+use crate::board::{Board, Color};
+use crate::notation::MoveText;
+
+use super::search::{OutOfTime, Search};
+
+/// How much more the guess of the plies left counts than the plies played
+/// (1: games as short as the guess allows, slowly; 3 finds games at the end
+/// of real games within seconds, 10-20% longer than the games played;
+/// `encodings/reach.md` has the measures).
+const WEIGHT: u32 = 3;
+
+/// What a piece still to be taken counts in the guess (1 left a third of
+/// the English and most International positions without a game in 10 s).
+const TAKE_WEIGHT: u32 = 2;
+
+/// The most positions kept; past it the search gives up (no game found).
+const MOST_POSITIONS: usize = 3_000_000;
+
+/// A position reached, with the one it was reached from.
+struct Node {
+    board: Board,
+    side: Color,
+    parent: u32,
+    played: u32,
+}
+
+/// How the search for any game ended.
+pub(crate) enum AnyEnd {
+    /// A game's moves.
+    Game(Vec<MoveText>),
+    /// Every position within reach (within `most` plies) was searched:
+    /// no game reaches the target.
+    Exhausted,
+    /// The positions kept reached their most before a game was found.
+    GaveUp,
+}
+
+/// A game from `start` (`first` to move) to the search's target of at most
+/// `most` plies, if one is found before the positions run out.
+///
+/// # Errors
+/// [`OutOfTime`] when the deadline passes first.
+pub(crate) fn any_game(
+    search: &mut Search<'_>,
+    start: &Board,
+    first: Color,
+    most: Option<u32>,
+) -> Result<AnyEnd, OutOfTime> {
+    // Room for them all at once: growing a table of millions takes long
+    // enough to miss a deadline by more than a tenth of a second.
+    let mut nodes = Vec::with_capacity(MOST_POSITIONS);
+    nodes.push(Node {
+        board: *start,
+        side: first,
+        parent: u32::MAX,
+        played: 0,
+    });
+    let mut best_played =
+        crate::board::hash::WordMap::with_capacity_and_hasher(MOST_POSITIONS, Default::default());
+    best_played.insert((*start, first), 0u32);
+    let kept = kept_by_target(search);
+    let flying = search.rules.movement().flying_kings;
+    let mut open = BinaryHeap::new();
+    open.push((Reverse(0u32), 0u32, 0u32));
+    while let Some((_, _, index)) = open.pop() {
+        search.tick()?;
+        let node = &nodes[index as usize];
+        let (board, side, played) = (node.board, node.side, node.played);
+        if best_played.get(&(board, side)).is_some_and(|&p| p < played) {
+            continue;
+        }
+        if search.lower_bound(&board, side) == Ok(0) && search.ends_here(&board, side) {
+            return Ok(AnyEnd::Game(moves_to(search, &nodes, index)));
+        }
+        search.nodes += 1;
+        for mv in search.rules.legal_moves(&board, side) {
+            let Ok(next) = search.rules.play(&board, side, &mv) else {
+                continue;
+            };
+            let Ok((h, moves)) = search.bound_and_guess(&next, side.opposite()) else {
+                continue;
+            };
+            let plies = played + 1;
+            if most.is_some_and(|m| plies + h > m) {
+                continue;
+            }
+            let key = (next, side.opposite());
+            if best_played.get(&key).is_some_and(|&p| p <= plies) {
+                continue;
+            }
+            if nodes.len() >= MOST_POSITIONS {
+                return Ok(AnyEnd::GaveUp);
+            }
+            if best_played.len() == best_played.capacity() && too_late_to_grow(search) {
+                return Err(OutOfTime);
+            }
+            best_played.insert(key, plies);
+            // Measured: the moves without savings steer English games home (7 of
+            // 8 ends in 10 s, 4 of 8 by the bound), and lose the flying-king
+            // ones (International 4 of 8, 6 of 6 by the bound).
+            let steer = if flying { h } else { h.max(moves) };
+            let guess = steer + TAKE_WEIGHT * to_take(&next, kept);
+            let id = nodes.len() as u32;
+            nodes.push(Node {
+                board: next,
+                side: side.opposite(),
+                parent: index,
+                played: plies,
+            });
+            open.push((Reverse(plies + WEIGHT * guess), plies, id));
+        }
+    }
+    Ok(AnyEnd::Exhausted)
+}
+
+/// Whether the deadline is too near to double a table of positions:
+/// growing one of millions takes long enough to miss a limit by more than
+/// a tenth of a second.
+fn too_late_to_grow(search: &Search<'_>) -> bool {
+    search.deadline.is_some_and(|d| {
+        d.saturating_duration_since(std::time::Instant::now())
+            < std::time::Duration::from_millis(300)
+    })
+}
+
+/// How many pieces of each side (by colour) the target keeps.
+fn kept_by_target(search: &Search<'_>) -> [u32; 2] {
+    let mut kept = [0; 2];
+    for (_, piece) in search.target.facts() {
+        if let Some(piece) = piece {
+            kept[piece.color as usize] += 1;
+        }
+    }
+    kept
+}
+
+/// The pieces both sides have on `board` beyond the target's `kept`.
+fn to_take(board: &Board, kept: [u32; 2]) -> u32 {
+    Color::ALL
+        .into_iter()
+        .map(|color| {
+            board
+                .occupied_by(color)
+                .count_ones()
+                .saturating_sub(kept[color as usize])
+        })
+        .sum()
+}
+
+/// The moves from the first position to `nodes[last]`, found again among
+/// each position's legal moves (cheaper than keeping every move).
+fn moves_to(search: &Search<'_>, nodes: &[Node], last: u32) -> Vec<MoveText> {
+    let mut chain = vec![last];
+    while let Some(&i) = chain.last() {
+        match nodes[i as usize].parent {
+            u32::MAX => break,
+            parent => chain.push(parent),
+        }
+    }
+    chain.reverse();
+    chain
+        .windows(2)
+        .filter_map(|pair| {
+            let (from, to) = (&nodes[pair[0] as usize], &nodes[pair[1] as usize]);
+            search
+                .rules
+                .legal_moves(&from.board, from.side)
+                .into_iter()
+                .find(|mv| search.rules.play(&from.board, from.side, mv).ok() == Some(to.board))
+        })
+        .collect()
+}

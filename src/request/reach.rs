@@ -1,0 +1,399 @@
+//! The proof-game request: the shortest legal game (or any, `--any`)
+//! from the opening or a given start to a position (`encodings/reach.md`),
+//! as the binary and Python ask for it; and whether a game's start
+//! position is legal ([`start_legality`], for `verify --pdn --legal`).
+
+use std::time::{Duration, Instant};
+
+use crate::board::{Board, Color};
+use crate::notation::{to_fen, Record};
+use crate::reach::{Goal, Progress, ProofGame, Reach, ReachError, ReachOutcome};
+use crate::rules::Variant;
+use crate::solve::SolveError;
+
+use super::{BoardText, InputError, RequestError};
+
+/// A game found, replayed: its moves from the start and the board it
+/// ends on, which fits the position asked for.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Reached {
+    /// The rule set.
+    pub variant: Variant,
+    /// The game, from the start.
+    pub record: Record,
+    /// The board it ends on.
+    pub end: Board,
+    /// No game of fewer plies reaches the position (proved); the game is a
+    /// shortest one when this is its plies.
+    pub lower_bound: u32,
+    /// With `all`: how many shortest games there are (up to the cap, then
+    /// `true`), and the first of them.
+    pub all: Option<(u64, bool, Vec<Record>)>,
+}
+
+impl Reached {
+    /// Whether no shorter game exists (proved).
+    pub fn minimal(&self) -> bool {
+        self.lower_bound as usize >= self.record.moves.len()
+    }
+
+    /// The moves, every landing written.
+    pub fn moves(&self) -> Vec<String> {
+        self.record
+            .moves
+            .iter()
+            .map(|m| self.variant.write_move(m))
+            .collect()
+    }
+
+    /// The board it ends on as a FEN string, as PDN writes it.
+    pub fn end_fen(&self) -> String {
+        self.end_fen_naming(self.variant.fen_algebraic())
+    }
+
+    /// The board it ends on as a FEN string, squares named algebraically
+    /// or not (see [`super::Solved::fens`]).
+    pub fn end_fen_naming(&self, algebraic: bool) -> String {
+        let turn = self.record.mover(self.record.moves.len() + 1);
+        to_fen(&self.end, turn, algebraic)
+    }
+}
+
+/// What a proof-game search answers, every game replayed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ReachVerdict {
+    /// A game (a shortest one when [`Reached::minimal`]).
+    Reached(Reached),
+    /// No legal game reaches the position (`within: None`), or none of at
+    /// most `within` plies does, with the reason.
+    Unreachable {
+        /// Why, in words.
+        reason: String,
+        /// The most plies looked at, when the proof is a search.
+        within: Option<u32>,
+    },
+    /// The limit passed: no game of fewer than `at_least` plies, and the
+    /// best game found so far, if any.
+    Undecided {
+        /// The proved lower bound.
+        at_least: u32,
+        /// A game found, not proved shortest.
+        best: Option<Reached>,
+    },
+}
+
+/// A proof-game search: the shortest (or any) legal game from the opening
+/// (or a given start) to a position (`encodings/reach.md`).
+#[derive(Clone, Debug)]
+pub struct ReachRequest {
+    goal: BoardText,
+    variant: Variant,
+    turn: Option<Color>,
+    from: Option<(BoardText, Option<Color>)>,
+    limit: Option<Duration>,
+    max_plies: Option<u32>,
+    all: Option<(u64, usize)>,
+    any: bool,
+}
+
+impl ReachRequest {
+    /// The position `goal` (a FEN, or rows with `?` for squares that may
+    /// hold anything) under `variant`.
+    pub fn new(goal: BoardText, variant: Variant) -> ReachRequest {
+        ReachRequest {
+            goal,
+            variant,
+            turn: None,
+            from: None,
+            limit: None,
+            max_plies: None,
+            all: None,
+            any: false,
+        }
+    }
+
+    /// With `turn` to move there (needed for rows; over a FEN's side).
+    #[must_use]
+    pub fn turn(mut self, turn: Color) -> ReachRequest {
+        self.turn = Some(turn);
+        self
+    }
+
+    /// Games start on `start` (every square known), `turn` to move there
+    /// (else a FEN's side, else the rule set's first player), not the opening.
+    #[must_use]
+    pub fn from(mut self, start: BoardText, turn: Option<Color>) -> ReachRequest {
+        self.from = Some((start, turn));
+        self
+    }
+
+    /// Undecided, with the bound proved and the best game so far, when
+    /// `limit` passes.
+    #[must_use]
+    pub fn limit(mut self, limit: Option<Duration>) -> ReachRequest {
+        self.limit = limit;
+        self
+    }
+
+    /// Games of at most `plies` plies only.
+    #[must_use]
+    pub fn max_plies(mut self, plies: Option<u32>) -> ReachRequest {
+        self.max_plies = plies;
+        self
+    }
+
+    /// Every shortest game counted up to `cap`, the first `keep` kept.
+    #[must_use]
+    pub fn all(mut self, cap: u64, keep: usize) -> ReachRequest {
+        self.all = Some((cap, keep));
+        self
+    }
+
+    /// Any legal game, found fast, not necessarily the shortest.
+    #[must_use]
+    pub fn any(mut self, any: bool) -> ReachRequest {
+        self.any = any;
+        self
+    }
+
+    /// The game (a shortest one unless [`ReachRequest::any`]).
+    ///
+    /// # Errors
+    /// Bad input, impossible (no game reaches the position, with the
+    /// reason), undecided (with the bound proved and the best game found),
+    /// or a bug.
+    pub fn run(&self) -> Result<Reached, RequestError> {
+        match self.search(&mut |_| {})? {
+            ReachVerdict::Reached(reached) => Ok(reached),
+            ReachVerdict::Unreachable { reason, .. } => Err(RequestError::Impossible { reason }),
+            ReachVerdict::Undecided { at_least, best } => Err(RequestError::Undecided {
+                reason: undecided_reason(at_least, best.as_ref()),
+            }),
+        }
+    }
+
+    /// Every verdict as a value (the binary prints each), telling
+    /// `progress` how the search goes.
+    ///
+    /// # Errors
+    /// Bad input, or a game found does not replay (a bug).
+    pub fn search(
+        &self,
+        progress: &mut dyn FnMut(&Progress),
+    ) -> Result<ReachVerdict, RequestError> {
+        let (goal, reach) = self.prepared()?;
+        let outcome = reach.search(&goal, progress).map_err(request_error)?;
+        Ok(self.verdict(outcome))
+    }
+
+    /// The start (board and side to move) games begin from.
+    ///
+    /// # Errors
+    /// The `from` board cannot be read, is not fully known, or is no position.
+    pub fn start(&self) -> Result<(Board, Color), RequestError> {
+        let Some((text, turn)) = &self.from else {
+            let variant = self.variant;
+            return Ok((variant.topology().opening(), variant.first_player()));
+        };
+        let topology = self.variant.topology();
+        let (facts, fen_turn) = text.read(topology, "start")?;
+        if facts.known & topology.all_bits() != topology.all_bits() {
+            return Err(InputError::Board {
+                which: "start",
+                line: 1,
+                message: "the start of a game must be known on every square ('?' found)".into(),
+            }
+            .into());
+        }
+        if let Some(problem) = self.variant.rules().start_problems(&facts.board).first() {
+            return Err(InputError::NotAPosition {
+                which: "start",
+                problem: problem.to_string(),
+            }
+            .into());
+        }
+        let side = turn.or(fen_turn).unwrap_or(self.variant.first_player());
+        Ok((facts.board, side))
+    }
+
+    /// The goal and the search, checked.
+    fn prepared(&self) -> Result<(Goal, Reach), RequestError> {
+        let (board, fen_turn) = self.goal.read(self.variant.topology(), "given")?;
+        let turn = self.turn.or(fen_turn).ok_or(InputError::NoTurn)?;
+        if let Some(problem) = self.variant.rules().start_problems(&board.board).first() {
+            return Err(InputError::NotAPosition {
+                which: "given",
+                problem: format!("it cannot occur in a game: {problem}"),
+            }
+            .into());
+        }
+        let (start, first) = self.start()?;
+        let deadline = self.limit.map(|limit| Instant::now() + limit);
+        let mut reach = Reach::new(self.variant)
+            .from(start, first)
+            .deadline(deadline)
+            .any(self.any);
+        if let Some(most) = self.max_plies {
+            reach = reach.max_plies(most);
+        }
+        if let Some((cap, keep)) = self.all {
+            reach = reach.all(cap, keep);
+        }
+        Ok((Goal { board, turn }, reach))
+    }
+
+    /// The formula "a legal game of exactly `plies` plies reaches the
+    /// position" in DIMACS (`reach --cnf K`): refined, or at once without
+    /// the learned clauses when `unrefined` (`encodings/reach.md`).
+    ///
+    /// # Errors
+    /// Bad input, or `plies` of the wrong parity (bad input too).
+    pub fn cnf(
+        &self,
+        plies: u32,
+        unrefined: bool,
+    ) -> Result<crate::sat::AnnotatedCnf, RequestError> {
+        let (goal, reach) = self.prepared()?;
+        if unrefined {
+            reach.unrefined_cnf(&goal, plies)
+        } else {
+            reach.cnf(&goal, plies)
+        }
+        .map_err(request_error)
+    }
+
+    /// The search's outcome with its games as [`Reached`].
+    fn verdict(&self, outcome: ReachOutcome) -> ReachVerdict {
+        let reached = |game: ProofGame, lower_bound: u32| Reached {
+            variant: self.variant,
+            record: game.record,
+            end: game.end,
+            lower_bound,
+            all: None,
+        };
+        match outcome {
+            ReachOutcome::Found {
+                game,
+                all,
+                lower_bound,
+            } => {
+                let mut found = reached(game, lower_bound);
+                found.all = all.map(|all| {
+                    let games = all.games.into_iter().map(|g| g.record).collect();
+                    (all.count, all.capped, games)
+                });
+                ReachVerdict::Reached(found)
+            }
+            ReachOutcome::Unreachable { reason, within } => {
+                ReachVerdict::Unreachable { reason, within }
+            }
+            ReachOutcome::Undecided { at_least, best } => ReachVerdict::Undecided {
+                at_least,
+                best: best.map(|game| reached(game, at_least)),
+            },
+        }
+    }
+}
+
+/// A search's error as the request reports it: a game that does not
+/// replay is a bug, a formula of the wrong parity bad input.
+fn request_error(error: ReachError) -> RequestError {
+    match error {
+        ReachError::GameDoesNotReplay(why) => {
+            RequestError::Internal(SolveError::ProofGameDoesNotReplay(why))
+        }
+        ReachError::GameMissesGoal => RequestError::Internal(SolveError::ProofGameMissesGoal),
+        e @ ReachError::Formula(_) => RequestError::Internal(SolveError::ProofGame(Box::new(e))),
+        other => InputError::Unsupported(other.to_string()).into(),
+    }
+}
+
+/// What a limit left: the bound proved, and the best game found if any
+/// (`a game of 44 plies; none shorter than 38 proved`).
+pub fn undecided_reason(at_least: u32, best: Option<&Reached>) -> String {
+    match best {
+        Some(game) => format!(
+            "the time limit passed: a game of {} plies found; none shorter than {at_least} proved",
+            game.record.moves.len()
+        ),
+        None => format!(
+            "the time limit passed: no game of fewer than {at_least} plies reaches the position"
+        ),
+    }
+}
+
+/// Whether a position is legal: reachable from the rule set's opening.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Legality {
+    /// A legal game reaches it (replayed from the opening).
+    Legal(Reached),
+    /// No legal game reaches it, with the reason.
+    Illegal {
+        /// Why, in words.
+        reason: String,
+    },
+    /// The limit passed first.
+    Undecided,
+}
+
+/// Whether `board` with `turn` to move (a game's `[FEN]` start, for
+/// `verify --pdn --legal`) is reachable from `variant`'s opening: a game
+/// found by the search for any game (not the shortest), within `limit`.
+///
+/// # Errors
+/// A game found does not replay (a bug), or the board is no position.
+pub fn start_legality(
+    variant: Variant,
+    board: &Board,
+    turn: Color,
+    limit: Option<Duration>,
+) -> Result<Legality, RequestError> {
+    let fen = to_fen(board, turn, variant.fen_algebraic());
+    let request = ReachRequest::new(BoardText::Fen(fen), variant)
+        .any(true)
+        .limit(limit);
+    Ok(match request.search(&mut |_| {})? {
+        ReachVerdict::Reached(reached) => Legality::Legal(reached),
+        ReachVerdict::Unreachable { reason, .. } => Legality::Illegal { reason },
+        ReachVerdict::Undecided { .. } => Legality::Undecided,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_start_games_reach_is_legal_and_a_thirteenth_man_is_not() {
+        let variant = Variant::English;
+        let rules = variant.rules();
+        let mut board = variant.topology().opening();
+        let mut side = variant.first_player();
+        for _ in 0..6 {
+            let mv = rules.legal_moves(&board, side).remove(0);
+            board = rules.play(&board, side, &mv).unwrap();
+            side = side.opposite();
+        }
+        match start_legality(variant, &board, side, None).unwrap() {
+            Legality::Legal(game) => {
+                assert_eq!(game.end, board);
+                assert!(game.record.moves.len() % 2 == 0 && game.record.moves.len() <= 6);
+            }
+            other => panic!("{other:?}"),
+        }
+        let mut extra = variant.topology().opening();
+        let square = variant.topology().square(16).unwrap();
+        extra.set(
+            square,
+            Some(crate::board::Piece::new(
+                Color::White,
+                crate::board::Role::Man,
+            )),
+        );
+        let verdict = start_legality(variant, &extra, Color::Black, None).unwrap();
+        assert!(
+            matches!(&verdict, Legality::Illegal { reason } if reason.contains("White has 13 pieces")),
+            "{verdict:?}"
+        );
+    }
+}
