@@ -8,7 +8,7 @@ use std::collections::{HashMap, HashSet};
 
 use crate::encode::BoardFacts;
 use crate::notation::Record;
-use crate::solve::{Outcome, Reconstructor, Solution};
+use crate::solve::{Outcome, Reconstructor, Solution, SolveStats};
 
 use super::edits::{spot, EditKind, EditSpot, Edits, Origin};
 use super::{first_true, last_true, Budget, Found, RepairOptions, Stop};
@@ -27,6 +27,15 @@ pub(super) struct Window<'e, 'a> {
     first_found_at: Cell<Option<usize>>,
     /// Whether the search for the other repairs stopped at its budget.
     cut: Cell<bool>,
+    /// Whole edit sets solved, by whether they were impossible; those
+    /// solved ahead of their turn keep their outcome until it comes.
+    impossible_sets: RefCell<HashMap<Vec<EditSpot>, bool>>,
+    ahead: RefCell<HashMap<Vec<EditSpot>, Outcome>>,
+    /// Verdicts on parts solved for [`Window::shift_floor`] (not counted,
+    /// and kept apart from `verdicts`, whose misses are).
+    side_verdicts: RefCell<HashMap<(String, bool, bool), bool>>,
+    /// [`Window::shift_floor`] by the record's text.
+    floors: RefCell<HashMap<String, usize>>,
 }
 
 impl<'e, 'a> Window<'e, 'a> {
@@ -40,6 +49,10 @@ impl<'e, 'a> Window<'e, 'a> {
             solves: Cell::new(0),
             first_found_at: Cell::new(None),
             cut: Cell::new(false),
+            impossible_sets: RefCell::default(),
+            ahead: RefCell::default(),
+            side_verdicts: RefCell::default(),
+            floors: RefCell::default(),
         }
     }
 
@@ -99,7 +112,8 @@ impl<'e, 'a> Window<'e, 'a> {
             key.sort_unstable();
             if Edits::compatible(&key) && seen.insert(key.clone()) {
                 if left == 1 {
-                    if let Outcome::Solved(solution) = self.solve(&key)? {
+                    let parent = &chosen[..chosen.len() - 1];
+                    if let Outcome::Solved(solution) = self.solve_set(&key, parent, spot)? {
                         if found.is_empty() {
                             self.first_found_at.set(Some(self.solves.get()));
                         }
@@ -142,9 +156,160 @@ impl<'e, 'a> Window<'e, 'a> {
         self.solve_record(&record, self.known)
     }
 
-    fn solve_record(&self, record: &Record, known: BoardFacts) -> Result<Outcome, Stop> {
-        self.budget.borrow_mut().check()?;
+    /// The outcome of the whole edit set `key` (sorted), `added` its last
+    /// edit, counted as one solver call whether or not the solver is
+    /// called: the count budget, and so the repairs found, are those of a
+    /// search that solves every set (see [`Window::ruled_out`]).
+    fn solve_set(
+        &self,
+        key: &[EditSpot],
+        parent: &[EditSpot],
+        added: EditSpot,
+    ) -> Result<Outcome, Stop> {
         self.solves.set(self.solves.get() + 1);
+        if let Some(outcome) = self.ahead.borrow_mut().remove(key) {
+            return Ok(outcome);
+        }
+        if self.shift_too_early(parent, added)? || self.ruled_out(key, added)? {
+            return Ok(Outcome::Impossible {
+                reason: None,
+                stats: SolveStats::default(),
+            });
+        }
+        self.solve_uncounted(key)
+    }
+
+    /// Whether `key` is impossible because a looser set is: each of its
+    /// square edits read as the whole move (a lone `?` allows every
+    /// reading `23-?` does). Known verdicts only, except for `added`'s
+    /// move edit: that set comes in this same window after the square
+    /// edits (a move's edits sort by kind), so it is solved ahead, and
+    /// when it is impossible none of its square edits need a solve.
+    fn ruled_out(&self, key: &[EditSpot], added: EditSpot) -> Result<bool, Stop> {
+        let looser = |square: &EditSpot| {
+            let mut set: Vec<EditSpot> = key.iter().filter(|s| *s != square).copied().collect();
+            set.push(spot(EditKind::Move, square.index));
+            set.sort_unstable();
+            set
+        };
+        let squares = key.iter().filter(|s| s.kind == EditKind::Square);
+        for square in squares {
+            let set = looser(square);
+            if self.impossible_sets.borrow().get(&set) == Some(&true) {
+                return Ok(true);
+            }
+        }
+        if added.kind != EditKind::Square {
+            return Ok(false);
+        }
+        let set = looser(&added);
+        if self.impossible_sets.borrow().contains_key(&set) {
+            return Ok(false);
+        }
+        let outcome = self.solve_uncounted(&set)?;
+        let impossible = matches!(outcome, Outcome::Impossible { .. });
+        self.ahead.borrow_mut().insert(set, outcome);
+        Ok(impossible)
+    }
+
+    /// Whether `added`, a shift (a move inserted or deleted, or the other
+    /// side first), cannot be the one edit that mends `parent`'s record:
+    /// the plies after it, each played by the other side, must be possible
+    /// on their own, and they are not when they start before the record's
+    /// [`Window::shift_floor`].
+    fn shift_too_early(&self, parent: &[EditSpot], added: EditSpot) -> Result<bool, Stop> {
+        let (record, origins) = self.edits.edited(parent);
+        // Plies of `record` before written move `i` (and the moves
+        // inserted before it, when `inserted` says).
+        let before = |i: usize, inserted: bool| {
+            origins
+                .iter()
+                .filter(|o| match **o {
+                    Origin::Written(w) => w < i,
+                    Origin::Inserted(a) => a < i || (inserted && a == i),
+                })
+                .count()
+        };
+        let tail = match added.kind {
+            EditKind::First => 1,
+            EditKind::Missing => before(added.index, false) + 1,
+            EditKind::Extra => before(added.index, true) + 2,
+            _ => return Ok(false),
+        };
+        Ok(tail < self.shift_floor(&record)?)
+    }
+
+    /// The first ply from which `record`'s plies, each played by the other
+    /// side, are possible (with the end board, when known); one past the
+    /// last when none are. A suffix of a possible record is possible, so
+    /// the plies from any later ply are too. Searched from the conflict's
+    /// suffix, where the answer usually is.
+    fn shift_floor(&self, record: &Record) -> Result<usize, Stop> {
+        let text = record.to_string();
+        if let Some(&floor) = self.floors.borrow().get(&text) {
+            return Ok(floor);
+        }
+        let written = record.written_moves();
+        let n = written.len();
+        let end_only = BoardFacts {
+            start: None,
+            end: self.known.end,
+        };
+        let shifted_possible = |j: usize| {
+            let tail = Record::from_written(
+                record.mover(j).opposite(),
+                written[j - 1..].to_vec(),
+                record.line,
+            );
+            self.possible_uncounted(&tail, end_only)
+        };
+        let conflict = self.conflicts.borrow().get(&text).copied();
+        let floor = match conflict.and_then(|c| c.suffix.map(|q| (q, c.shifted))) {
+            Some((q, true)) => gallop_down(1, q - 1, |j| shifted_possible(j).map(|p| !p))?
+                .map_or(1, |last_impossible| last_impossible + 1),
+            Some((q, false)) => gallop_up(q + 1, n, shifted_possible)?.unwrap_or(n + 1),
+            None => first_true(1, n, shifted_possible)?.unwrap_or(n + 1),
+        };
+        self.floors.borrow_mut().insert(text, floor);
+        Ok(floor)
+    }
+
+    /// [`Window::possible`] without counting a solver call: verdicts kept
+    /// apart, so that the counted search misses its cache where it did.
+    fn possible_uncounted(&self, record: &Record, known: BoardFacts) -> Result<bool, Stop> {
+        let key = (
+            record.to_string(),
+            known.start.is_some(),
+            known.end.is_some(),
+        );
+        let known_verdict = self.verdicts.borrow().get(&key).copied();
+        let side = known_verdict.or_else(|| self.side_verdicts.borrow().get(&key).copied());
+        if let Some(verdict) = side {
+            return Ok(verdict);
+        }
+        let verdict = matches!(self.run_solver(record, known)?, Outcome::Solved(_));
+        self.side_verdicts.borrow_mut().insert(key, verdict);
+        Ok(verdict)
+    }
+
+    /// Solves the edit set `key`, remembering whether it was impossible.
+    fn solve_uncounted(&self, key: &[EditSpot]) -> Result<Outcome, Stop> {
+        let (record, _) = self.edits.edited(key);
+        let outcome = self.run_solver(&record, self.known)?;
+        let impossible = matches!(outcome, Outcome::Impossible { .. });
+        self.impossible_sets
+            .borrow_mut()
+            .insert(key.to_vec(), impossible);
+        Ok(outcome)
+    }
+
+    fn solve_record(&self, record: &Record, known: BoardFacts) -> Result<Outcome, Stop> {
+        self.solves.set(self.solves.get() + 1);
+        self.run_solver(record, known)
+    }
+
+    fn run_solver(&self, record: &Record, known: BoardFacts) -> Result<Outcome, Stop> {
+        self.budget.borrow_mut().check()?;
         Ok(Reconstructor::new(self.edits.variant)
             .facts(known)
             .solve(record)?)
@@ -159,7 +324,12 @@ impl<'e, 'a> Window<'e, 'a> {
         if let Some(&verdict) = self.verdicts.borrow().get(&key) {
             return Ok(verdict);
         }
-        let verdict = matches!(self.solve_record(record, known)?, Outcome::Solved(_));
+        self.solves.set(self.solves.get() + 1);
+        let side = self.side_verdicts.borrow().get(&key).copied();
+        let verdict = match side {
+            Some(verdict) => verdict,
+            None => matches!(self.run_solver(record, known)?, Outcome::Solved(_)),
+        };
         self.verdicts.borrow_mut().insert(key, verdict);
         Ok(verdict)
     }
@@ -389,5 +559,56 @@ fn gallop_down<E>(
         above = x - 1;
         x = x.saturating_sub(step).max(lo);
         step *= 2;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::random::{miswrite, random_fragment, Mistake, Rng};
+    use crate::rules::Variant;
+
+    /// The first ply from which `record`'s plies, played by the other
+    /// sides, solve: every ply tried in turn.
+    fn floor_by_scan(record: &Record, variant: Variant) -> usize {
+        let written = record.written_moves();
+        (1..=written.len())
+            .find(|&j| {
+                let tail = Record::from_written(
+                    record.mover(j).opposite(),
+                    written[j - 1..].to_vec(),
+                    record.line,
+                );
+                let outcome = Reconstructor::new(variant).solve(&tail).unwrap();
+                matches!(outcome, Outcome::Solved(_))
+            })
+            .unwrap_or(written.len() + 1)
+    }
+
+    #[test]
+    fn the_shift_floor_is_where_the_shifted_plies_start_to_be_possible() {
+        let mut checked = 0;
+        for seed in 0..12 {
+            let variant = [Variant::English, Variant::Russian][seed % 2];
+            let mut rng = Rng::new(seed as u64);
+            let Some((_, fragment)) = random_fragment(variant.rules(), &mut rng, 5, 16) else {
+                continue;
+            };
+            let mistake = [Mistake::Missing, Mistake::Extra, Mistake::First][seed % 3];
+            let Some(record) = miswrite(&fragment, mistake, &mut rng) else {
+                continue;
+            };
+            let edits = Edits::new(&record, variant);
+            let search = Window::new(&edits, BoardFacts::none(), Budget::new(None));
+            // With the conflict known (the search's case) and without.
+            let unguided = search.shift_floor(&record).unwrap();
+            search.floors.borrow_mut().clear();
+            search.conflict_near(&record, None).unwrap();
+            let guided = search.shift_floor(&record).unwrap();
+            let want = floor_by_scan(&record, variant);
+            assert_eq!((unguided, guided), (want, want), "{record}");
+            checked += 1;
+        }
+        assert!(checked >= 6, "only {checked} records");
     }
 }
