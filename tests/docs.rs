@@ -11,9 +11,9 @@ use std::path::{Path, PathBuf};
 use crate::util::{path, postfacto};
 
 /// The commands of the binary, each with its own `--help`.
-const COMMANDS: [&str; 11] = [
+const COMMANDS: [&str; 12] = [
     "solve", "verify", "moves", "cnf", "decode", "sat", "generate", "compare", "bench", "pawns",
-    "reach",
+    "reach", "serve",
 ];
 
 /// Crates whose paths the documents name but whose sources are not ours.
