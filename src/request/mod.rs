@@ -26,6 +26,7 @@ mod jobs;
 mod record;
 mod report;
 mod solve;
+mod verify;
 
 use std::io;
 
@@ -36,13 +37,14 @@ pub use fragment::{side_named, BoardText, Fragment, Problem, RulesChoice};
 pub use input::{
     first_solving, is_pdn, pdn_text, read_items, start_facts, with_fen, Item, ReadAs, StartFrom,
 };
-pub use jobs::{CheckedGame, CnfRequest, MovesRequest, ReachRequest, Reached, VerifyRequest};
+pub use jobs::{CnfRequest, MovesRequest, ReachRequest, Reached};
 pub use record::{
     item_formula, silent, solve_item, solve_problems, Analyses, OptionsError, Progress,
     SolveOptions,
 };
 pub use report::{summary, Analysed, Name, PrefixReport, Report, Verdict};
 pub use solve::{RepairRequest, Repaired, SolveRequest, Solved};
+pub use verify::{ArchiveWatch, CheckedArchive, CheckedGame, RepairLimits, VerifyRequest};
 
 /// Why a request gives no answer; [`RequestError::exit_status`] is the
 /// binary's exit status for it.
