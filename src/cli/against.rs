@@ -170,31 +170,58 @@ pub fn run(
         command: command.join(" "),
         source: Box::new(e),
     })?;
+    let outside = command.join(" ");
+    let times = [
+        ("postfacto solve, 1 thread", one),
+        ("postfacto solve, all cores", all),
+        (outside.as_str(), theirs),
+    ];
+    timings(path, records.len(), &times, tables)?;
+    let judged = judged(records, variant, &answers);
+    Ok(judgement(path, records, judged, tables)?)
+}
+
+/// The table of the three timings (`times`: each command's name and best
+/// time) on `path`'s `count` records, and the ratio of ours on one
+/// thread to the outside command's.
+fn timings(
+    path: &Path,
+    count: usize,
+    times: &[(&str, Duration); 3],
+    tables: &mut Tables<'_>,
+) -> std::io::Result<()> {
     let title = format!(
         "whole process, {} in {} (best of 3)",
-        postfacto::notation::plural(records.len(), "record"),
+        postfacto::notation::plural(count, "record"),
         path.display()
     );
     tables.section("against", &title)?;
     tables.columns(&[("command", 40), ("seconds", 8), ("us_per_record", 13)])?;
-    for (name, t) in [
-        ("postfacto solve, 1 thread", one),
-        ("postfacto solve, all cores", all),
-        (command.join(" ").as_str(), theirs),
-    ] {
+    for (name, t) in times {
         tables.row(&[
             Cell::Text(name.to_string()),
             Cell::Num(t.as_secs_f64(), 3),
-            Cell::Num(t.as_secs_f64() * 1e6 / records.len().max(1) as f64, 1),
+            Cell::Num(t.as_secs_f64() * 1e6 / count.max(1) as f64, 1),
         ])?;
     }
-    let ratio = one.as_secs_f64() / theirs.as_secs_f64();
+    let ratio = times[0].1.as_secs_f64() / times[2].1.as_secs_f64();
     tables.note(
         "ratio",
         &format!("ratio postfacto (1 thread) / outside command: {ratio:.2}"),
         serde_json::json!({"ratio": (ratio * 100.0).round() / 100.0}),
-    )?;
-    let passed = match judged(records, variant, &answers) {
+    )
+}
+
+/// The notes on the outside command's answers: how many the replayer
+/// accepts and each it rejects, or why they could not be judged; whether
+/// all were accepted.
+fn judgement(
+    path: &Path,
+    records: &[Record],
+    judged: Result<Vec<Option<String>>, UnjudgedError>,
+    tables: &mut Tables<'_>,
+) -> std::io::Result<bool> {
+    match judged {
         Ok(verdicts) => {
             let accepted = verdicts.iter().filter(|v| v.is_none()).count();
             let text = format!(
@@ -204,16 +231,15 @@ pub fn run(
             let fields = serde_json::json!({"accepted": accepted, "records": records.len()});
             tables.note("judged", &text, fields)?;
             rejections(path, records, &verdicts, tables)?;
-            accepted == records.len()
+            Ok(accepted == records.len())
         }
         Err(why) => {
             let text = format!("outside command's answers not judged: {why}");
             let fields = serde_json::json!({"accepted": null, "records": records.len()});
             tables.note("judged", &text, fields)?;
-            false
+            Ok(false)
         }
-    };
-    Ok(passed)
+    }
 }
 
 /// Checks that an outside command (`--against`) names a program that exists.

@@ -17,7 +17,7 @@ use postfacto::replay::{judge_within, Rejection};
 use postfacto::request::{ArchiveWatch, CheckedGame, RepairLimits, RequestError, VerifyRequest};
 use postfacto::rules::Variant;
 
-use super::input::{read_input, read_items, Item, Reading};
+use super::input::{files_in, read_input, read_items, Item, Reading};
 use super::ticker::Ticker;
 use super::{one_line, write_err, Failure, Status};
 
@@ -48,23 +48,8 @@ pub fn run_pdn_files(
     if !path.is_dir() {
         return run_pdn(path, None, options, out);
     }
-    let mut files: Vec<_> = std::fs::read_dir(path)
-        .map_err(|e| {
-            super::fail(
-                Status::BadInput,
-                format!("cannot read '{}': {e}", path.display()),
-            )
-        })?
-        .filter_map(|entry| entry.ok().map(|e| e.path()))
-        .filter(|p| p.extension().is_some_and(|x| x.eq_ignore_ascii_case("pdn")))
-        .collect();
-    files.sort();
-    if files.is_empty() {
-        return Err(super::fail(
-            Status::BadInput,
-            format!("'{}' holds no *.pdn file", path.display()),
-        ));
-    }
+    let pdn = |p: &Path| p.extension().is_some_and(|x| x.eq_ignore_ascii_case("pdn"));
+    let files = files_in(path, pdn, "*.pdn")?;
     let mut status = Status::Ok;
     for file in &files {
         let named = file.file_name().map(|n| n.to_string_lossy().into_owned());
@@ -196,7 +181,8 @@ impl Judged {
 /// The records of `path`: a file, or every `*.in` of a folder in name order.
 fn records_of(path: &Path, reading: Reading) -> Result<Vec<Judged>, Failure> {
     let files = if path.is_dir() {
-        in_files(path)?
+        let record_file = |p: &Path| p.is_file() && p.extension().is_some_and(|x| x == "in");
+        files_in(path, record_file, "*.in")?
     } else {
         vec![path.to_path_buf()]
     };
@@ -216,29 +202,6 @@ fn records_of(path: &Path, reading: Reading) -> Result<Vec<Judged>, Failure> {
         }
     }
     Ok(records)
-}
-
-/// Every `*.in` file of `folder`, in name order.
-fn in_files(folder: &Path) -> Result<Vec<std::path::PathBuf>, Failure> {
-    let cannot = |e: std::io::Error| {
-        super::fail(
-            Status::BadInput,
-            format!("cannot read '{}': {e}", folder.display()),
-        )
-    };
-    let mut files: Vec<_> = std::fs::read_dir(folder)
-        .map_err(cannot)?
-        .filter_map(|entry| entry.ok().map(|e| e.path()))
-        .filter(|p| p.is_file() && p.extension().is_some_and(|x| x == "in"))
-        .collect();
-    files.sort();
-    if files.is_empty() {
-        return Err(super::fail(
-            Status::BadInput,
-            format!("'{}' holds no *.in file", folder.display()),
-        ));
-    }
-    Ok(files)
 }
 
 /// `verify INPUT ANSWER`: each record's answer judged (INPUT a file, or a
