@@ -36,6 +36,7 @@ from postfacto._native import (
     repair,
     solve,
     solve_json,
+    verify_json,
 )
 
 __version__ = "0.1.0"
@@ -54,6 +55,20 @@ def report(moves, **options):
     import json
 
     return json.loads(solve_json(moves, **options))
+
+
+def verify(path=None, **options):
+    """The reports ``postfacto verify --pdn --format json`` prints for a
+    PDN archive (``path``, or ``text=``), one ``dict`` per game, key for
+    key the binary's.
+
+    Takes :func:`verify_json`'s options (``rules``, ``strict``,
+    ``repair``, ``max_edits``, ``limit``); an archive that cannot be read
+    raises :class:`BadInput` (or the ``OSError`` for a file).
+    """
+    import json
+
+    return [json.loads(line) for line in verify_json(path, **options).splitlines()]
 
 __all__ = [
     "AUTO",
@@ -77,4 +92,6 @@ __all__ = [
     "report",
     "solve",
     "solve_json",
+    "verify",
+    "verify_json",
 ]

@@ -245,3 +245,21 @@ def read_pdn(
     """Every game of a PDN archive (a file, or ``text=``), checked. A file
     that cannot be read raises the ``OSError`` Python raises for it
     (``FileNotFoundError`` for a missing one)."""
+
+def verify_json(
+    path: Optional[Union[str, "PathLike[str]"]] = None,
+    *,
+    text: Optional[str] = None,
+    rules: Optional[str] = None,
+    strict: bool = False,
+    repair: bool = False,
+    max_edits: int = 3,
+    limit: Optional[float] = None,
+) -> str:
+    """The JSON Lines ``postfacto verify --pdn --format json`` prints for
+    the archive (a file, or ``text=``) with these options: one object per
+    game; ``limit`` (seconds) bounds each game's judgement and repair."""
+
+def verify(path: Optional[Union[str, "PathLike[str]"]] = None, **options: Any) -> List[Dict[str, Any]]:
+    """:func:`verify_json` read into one ``dict`` per game: the binary's
+    report, key for key (``status``, ``reason``, ``repair``, ...)."""

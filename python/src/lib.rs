@@ -589,23 +589,36 @@ fn read_pdn<'py>(
     rules: Option<&str>,
     strict: bool,
 ) -> PyResult<Bound<'py, PyList>> {
-    let request = match (path, text) {
-        (Some(path), None) => VerifyRequest::from_path(&path).map_err(file_error)?,
-        (None, Some(text)) => VerifyRequest::new(text),
-        _ => {
-            return Err(BadInput::new_err(
-                "read_pdn: give a path or text=, not both",
-            ))
-        }
-    };
-    let given = rules.map(one_rule_set).transpose()?;
-    let request = request.rules(given).strict(strict);
-    let games = py.allow_threads(|| request.games()).map_err(bad)?;
-    let games = games
+    let request = archive_request(path, text, rules, "read_pdn")?.strict(strict);
+    let checked = py
+        .allow_threads(|| request.run())
+        .map_err(|e| raised(py, e))?;
+    let games = checked
+        .games
         .into_iter()
         .map(|g| PdnGame::of(py, g))
         .collect::<PyResult<Vec<_>>>()?;
     PyList::new(py, games)
+}
+
+/// The request for a PDN archive given as `path` or `text=` (not both),
+/// under `rules` when named; `call` names the function in errors.
+fn archive_request(
+    path: Option<PathBuf>,
+    text: Option<String>,
+    rules: Option<&str>,
+    call: &str,
+) -> PyResult<VerifyRequest> {
+    let request = match (path, text) {
+        (Some(path), None) => VerifyRequest::from_path(&path).map_err(file_error)?,
+        (None, Some(text)) => VerifyRequest::new(text),
+        _ => {
+            return Err(BadInput::new_err(format!(
+                "{call}: give a path or text=, not both"
+            )))
+        }
+    };
+    Ok(request.rules(rules.map(one_rule_set).transpose()?))
 }
 
 /// The rule sets postfacto plays, by the names its calls take (`AUTO`,
@@ -639,5 +652,6 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(reach, m)?)?;
     m.add_function(wrap_pyfunction!(read_pdn, m)?)?;
     m.add_function(wrap_pyfunction!(report::solve_json, m)?)?;
+    m.add_function(wrap_pyfunction!(report::verify_json, m)?)?;
     Ok(())
 }

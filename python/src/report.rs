@@ -1,12 +1,15 @@
-//! `solve_json`: the report `postfacto solve --format json` prints, for a
-//! fragment given as the other calls take it, with the same analyses. One
-//! request and one writer serve both, so the two agree key for key.
+//! `solve_json` and `verify_json`: the reports `postfacto solve --format
+//! json` and `postfacto verify --pdn --format json` print, for input given
+//! as the other calls take it, with the same options. One request and one
+//! writer serve both, so the two agree key for key.
+
+use std::path::PathBuf;
 
 use pyo3::prelude::*;
 
 use postfacto::request::{Analyses, SolveRequest};
 
-use crate::{described, raised, seconds};
+use crate::{archive_request, described, raised, seconds};
 
 /// The JSON object `postfacto solve --format json` prints for this
 /// fragment and these options (`explain`, `count`, `all`, `unique`,
@@ -53,4 +56,38 @@ pub fn solve_json(
         .analyses(analyses);
     py.allow_threads(|| request.json())
         .map_err(|e| raised(py, e))
+}
+
+/// The JSON Lines `postfacto verify --pdn --format json` prints for this
+/// archive (a path, or `text=`) and these options (`rules`, `strict`,
+/// `repair`, `max_edits`, `limit`): one object per game, in order, the
+/// archive named `input` (the path; `<text>` for `text=`).
+#[pyfunction]
+#[pyo3(signature = (path=None, *, text=None, rules=None, strict=false, repair=false, max_edits=3, limit=None))]
+#[allow(clippy::too_many_arguments)]
+pub fn verify_json(
+    py: Python<'_>,
+    path: Option<PathBuf>,
+    text: Option<String>,
+    rules: Option<&str>,
+    strict: bool,
+    repair: bool,
+    max_edits: usize,
+    limit: Option<f64>,
+) -> PyResult<String> {
+    let input = path
+        .as_ref()
+        .map_or_else(|| "<text>".to_string(), |p| p.display().to_string());
+    let request = archive_request(path, text, rules, "verify_json")?
+        .strict(strict)
+        .limit(seconds(limit)?)
+        .repair(repair.then_some(max_edits));
+    let checked = py
+        .allow_threads(|| request.run())
+        .map_err(|e| raised(py, e))?;
+    Ok(checked
+        .games
+        .iter()
+        .map(|game| game.json(&input) + "\n")
+        .collect())
 }

@@ -5,7 +5,7 @@
 //! solver that prints wrong boards does not pass unnoticed.
 
 use std::path::Path;
-use std::process::{Command, Stdio};
+use std::process::{Command, ExitStatus, Stdio};
 use std::time::{Duration, Instant};
 
 use postfacto::notation::{parse_answers_on, Record};
@@ -15,13 +15,50 @@ use postfacto::rules::Variant;
 use super::tables::{Cell, Tables};
 use super::{fail, Failure, Status};
 
+/// Why a timing against an outside command could not be made.
+#[derive(Debug, thiserror::Error)]
+pub enum AgainstError {
+    /// `--against` named no program.
+    #[error("--against needs a command")]
+    NoCommand,
+    /// A process could not be started.
+    #[error("cannot run: {0}")]
+    Spawn(#[source] std::io::Error),
+    /// A process failed.
+    #[error("exited with {0}")]
+    Exited(ExitStatus),
+    /// The outside command's runs failed.
+    #[error("--against '{command}': {source}")]
+    Outside {
+        /// The command, as given.
+        command: String,
+        /// What went wrong.
+        #[source]
+        source: Box<AgainstError>,
+    },
+    /// This program cannot be found, or the tables cannot be written.
+    #[error("{0}")]
+    Io(#[from] std::io::Error),
+}
+
+/// Why the outside command's answers cannot be judged.
+#[derive(Debug, thiserror::Error)]
+enum UnjudgedError {
+    #[error("its output is not text")]
+    NotText,
+    #[error("its output: {0}")]
+    Answers(#[from] postfacto::notation::ParseAnswerError),
+    #[error("it printed {answers} answers for {records} records")]
+    Count { answers: usize, records: usize },
+}
+
 /// Splits a command line given as one string ("prog --flag") into words.
 pub fn command_words(command: &str) -> Vec<String> {
     command.split_whitespace().map(str::to_string).collect()
 }
 
 /// The best of three runs of `make()`, with the last run's standard output.
-fn best_of_three(make: &dyn Fn() -> Command) -> Result<(Duration, Vec<u8>), String> {
+fn best_of_three(make: &dyn Fn() -> Command) -> Result<(Duration, Vec<u8>), AgainstError> {
     let mut best = Duration::MAX;
     let mut stdout = Vec::new();
     for _ in 0..3 {
@@ -30,10 +67,10 @@ fn best_of_three(make: &dyn Fn() -> Command) -> Result<(Duration, Vec<u8>), Stri
             .stdin(Stdio::null())
             .stderr(Stdio::null())
             .output()
-            .map_err(|e| format!("cannot run: {e}"))?;
+            .map_err(AgainstError::Spawn)?;
         best = best.min(started.elapsed());
         if !output.status.success() {
-            return Err(format!("exited with {}", output.status));
+            return Err(AgainstError::Exited(output.status));
         }
         stdout = output.stdout;
     }
@@ -47,16 +84,14 @@ fn judged(
     records: &[Record],
     variant: Variant,
     answers: &[u8],
-) -> Result<Vec<Option<String>>, String> {
-    let text = std::str::from_utf8(answers).map_err(|_| "its output is not text".to_string())?;
-    let answers =
-        parse_answers_on(text, variant.topology()).map_err(|e| format!("its output: {e}"))?;
+) -> Result<Vec<Option<String>>, UnjudgedError> {
+    let text = std::str::from_utf8(answers).map_err(|_| UnjudgedError::NotText)?;
+    let answers = parse_answers_on(text, variant.topology())?;
     if answers.len() != records.len() {
-        return Err(format!(
-            "it printed {} answers for {} records",
-            answers.len(),
-            records.len()
-        ));
+        return Err(UnjudgedError::Count {
+            answers: answers.len(),
+            records: records.len(),
+        });
     }
     let rules = variant.rules();
     Ok(records
@@ -109,9 +144,9 @@ pub fn run(
     variant: Variant,
     command: &[String],
     tables: &mut Tables<'_>,
-) -> Result<bool, String> {
-    let (program, args) = command.split_first().ok_or("--against needs a command")?;
-    let me = std::env::current_exe().map_err(|e| e.to_string())?;
+) -> Result<bool, AgainstError> {
+    let (program, args) = command.split_first().ok_or(AgainstError::NoCommand)?;
+    let me = std::env::current_exe()?;
     let ours = |threads: Option<&'static str>| {
         let me = me.clone();
         move || {
@@ -131,41 +166,69 @@ pub fn run(
         c.args(args).arg(path);
         c
     })
-    .map_err(|e| format!("--against '{}': {e}", command.join(" ")))?;
-    let w = |e: std::io::Error| e.to_string();
-    let title = format!(
-        "whole process, {} in {} (best of 3)",
-        postfacto::notation::plural(records.len(), "record"),
-        path.display()
-    );
-    tables.section("against", &title).map_err(w)?;
-    // As wide as the longest command, so that a long one keeps the columns.
-    let width = command.join(" ").chars().count().max(40);
-    tables
-        .columns(&[("command", width), ("seconds", 8), ("us_per_record", 13)])
-        .map_err(w)?;
-    for (name, t) in [
+    .map_err(|e| AgainstError::Outside {
+        command: command.join(" "),
+        source: Box::new(e),
+    })?;
+    let outside = command.join(" ");
+    let times = [
         ("postfacto solve, 1 thread", one),
         ("postfacto solve, all cores", all),
-        (command.join(" ").as_str(), theirs),
-    ] {
-        tables
-            .row(&[
-                Cell::Text(name.to_string()),
-                Cell::Num(t.as_secs_f64(), 3),
-                Cell::Num(t.as_secs_f64() * 1e6 / records.len().max(1) as f64, 1),
-            ])
-            .map_err(w)?;
+        (outside.as_str(), theirs),
+    ];
+    timings(path, records.len(), &times, tables)?;
+    let judged = judged(records, variant, &answers);
+    Ok(judgement(path, records, judged, tables)?)
+}
+
+/// The table of the three timings (`times`: each command's name and best
+/// time) on `path`'s `count` records, and the ratio of ours on one
+/// thread to the outside command's.
+fn timings(
+    path: &Path,
+    count: usize,
+    times: &[(&str, Duration); 3],
+    tables: &mut Tables<'_>,
+) -> std::io::Result<()> {
+    let title = format!(
+        "whole process, {} in {} (best of 3)",
+        postfacto::notation::plural(count, "record"),
+        path.display()
+    );
+    tables.section("against", &title)?;
+    // As wide as the longest command, so that a long one keeps the columns.
+    let width = times
+        .iter()
+        .map(|(name, _)| name.chars().count())
+        .max()
+        .unwrap_or(0)
+        .max(40);
+    tables.columns(&[("command", width), ("seconds", 8), ("us_per_record", 13)])?;
+    for (name, t) in times {
+        tables.row(&[
+            Cell::Text(name.to_string()),
+            Cell::Num(t.as_secs_f64(), 3),
+            Cell::Num(t.as_secs_f64() * 1e6 / count.max(1) as f64, 1),
+        ])?;
     }
-    let ratio = one.as_secs_f64() / theirs.as_secs_f64();
-    tables
-        .note(
-            "ratio",
-            &format!("ratio postfacto (1 thread) / outside command: {ratio:.2}"),
-            serde_json::json!({"ratio": (ratio * 100.0).round() / 100.0}),
-        )
-        .map_err(w)?;
-    let passed = match judged(records, variant, &answers) {
+    let ratio = times[0].1.as_secs_f64() / times[2].1.as_secs_f64();
+    tables.note(
+        "ratio",
+        &format!("ratio postfacto (1 thread) / outside command: {ratio:.2}"),
+        serde_json::json!({"ratio": (ratio * 100.0).round() / 100.0}),
+    )
+}
+
+/// The notes on the outside command's answers: how many the replayer
+/// accepts and each it rejects, or why they could not be judged; whether
+/// all were accepted.
+fn judgement(
+    path: &Path,
+    records: &[Record],
+    judged: Result<Vec<Option<String>>, UnjudgedError>,
+    tables: &mut Tables<'_>,
+) -> std::io::Result<bool> {
+    match judged {
         Ok(verdicts) => {
             let accepted = verdicts.iter().filter(|v| v.is_none()).count();
             let text = format!(
@@ -173,18 +236,17 @@ pub fn run(
                 records.len()
             );
             let fields = serde_json::json!({"accepted": accepted, "records": records.len()});
-            tables.note("judged", &text, fields).map_err(w)?;
-            rejections(path, records, &verdicts, tables).map_err(w)?;
-            accepted == records.len()
+            tables.note("judged", &text, fields)?;
+            rejections(path, records, &verdicts, tables)?;
+            Ok(accepted == records.len())
         }
         Err(why) => {
             let text = format!("outside command's answers not judged: {why}");
             let fields = serde_json::json!({"accepted": null, "records": records.len()});
-            tables.note("judged", &text, fields).map_err(w)?;
-            false
+            tables.note("judged", &text, fields)?;
+            Ok(false)
         }
-    };
-    Ok(passed)
+    }
 }
 
 /// Checks that an outside command (`--against`) names a program that exists.

@@ -39,7 +39,7 @@ pub enum BenchError {
     Io(#[from] std::io::Error),
     /// `--against`: the outside command failed (its harness's own words).
     #[error("{0}")]
-    Against(String),
+    Against(super::against::AgainstError),
     /// A generated fragment (of a legal game) came out impossible.
     #[error("a generated fragment has no start board")]
     NoStartBoard,

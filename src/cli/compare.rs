@@ -295,7 +295,7 @@ pub fn run_against(
         };
         files += 1;
         let passed = super::against::run(&file, &records, Variant::English, command, &mut tables)
-            .map_err(|e| fail(Status::BadInput, e))?;
+            .map_err(|e| fail(Status::BadInput, e.to_string()))?;
         if !passed {
             status = status.max(Status::Rejected);
         }

@@ -119,27 +119,40 @@ pub fn record_files(paths: &[PathBuf]) -> Result<Vec<PathBuf>, Failure> {
     let mut files = Vec::new();
     for path in paths {
         if path.is_dir() {
-            let mut inside: Vec<PathBuf> = fs::read_dir(path)
-                .map_err(|e| {
-                    fail(
-                        Status::BadInput,
-                        format!("cannot read '{}': {e}", path.display()),
-                    )
-                })?
-                .filter_map(|entry| entry.ok().map(|e| e.path()))
-                .filter(|p| p.extension().is_some_and(|x| x == "in" || x == "pdn"))
-                .collect();
-            inside.sort();
-            if inside.is_empty() {
-                return Err(fail(
-                    Status::BadInput,
-                    format!("'{}' holds no *.in or *.pdn file", path.display()),
-                ));
-            }
+            let records = |p: &Path| p.extension().is_some_and(|x| x == "in" || x == "pdn");
+            let inside = files_in(path, records, "*.in or *.pdn")?;
             files.extend(inside);
         } else {
             files.push(path.clone());
         }
+    }
+    Ok(files)
+}
+
+/// The files of `folder` that `wanted` picks, in name order; `what`
+/// names them when there is none (`*.in`).
+pub fn files_in(
+    folder: &Path,
+    wanted: impl Fn(&Path) -> bool,
+    what: &str,
+) -> Result<Vec<PathBuf>, Failure> {
+    let cannot = |e: std::io::Error| {
+        fail(
+            Status::BadInput,
+            format!("cannot read '{}': {e}", folder.display()),
+        )
+    };
+    let mut files: Vec<_> = std::fs::read_dir(folder)
+        .map_err(cannot)?
+        .filter_map(|entry| entry.ok().map(|e| e.path()))
+        .filter(|p| wanted(p))
+        .collect();
+    files.sort();
+    if files.is_empty() {
+        return Err(fail(
+            Status::BadInput,
+            format!("'{}' holds no {what} file", folder.display()),
+        ));
     }
     Ok(files)
 }

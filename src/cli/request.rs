@@ -7,6 +7,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use postfacto::encode::BoardFacts;
+use postfacto::request::RepairLimits;
 use postfacto::rules::Variant;
 use postfacto::solve::{Engine, Limit};
 
@@ -31,7 +32,7 @@ pub enum Request {
         /// How long a record's judgement may take.
         limit: Option<std::time::Duration>,
         reading: Reading,
-        repair: Option<RepairRequest>,
+        repair: Option<RepairLimits>,
     },
     VerifyPdn {
         file: PathBuf,
@@ -158,28 +159,9 @@ fn solve_request(args: SolveArgs) -> Result<Request, Failure> {
     })
 }
 
-/// `--repair` in `verify`: the most edits, and how long each record's or
-/// game's repair may take.
-#[derive(Clone, Copy, Debug)]
-pub struct RepairRequest {
-    pub max_edits: usize,
-    pub limit: Option<Duration>,
-}
-
-impl RepairRequest {
-    /// The library's options for one repair starting now.
-    pub fn options(self) -> postfacto::analysis::RepairOptions {
-        postfacto::analysis::RepairOptions {
-            max_edits: self.max_edits,
-            deadline: self.limit.map(|limit| std::time::Instant::now() + limit),
-            ..postfacto::analysis::RepairOptions::default()
-        }
-    }
-}
-
 fn verify_request(args: VerifyArgs) -> Result<Request, Failure> {
     let rules = rules_choice(args.rules);
-    let repair = args.repair.then_some(RepairRequest {
+    let repair = args.repair.then_some(RepairLimits {
         max_edits: args.max_edits,
         limit: args.limit,
     });
@@ -193,8 +175,8 @@ fn verify_request(args: VerifyArgs) -> Result<Request, Failure> {
         (Some(file), _, _) => Ok(Request::VerifyPdn {
             file,
             options: super::verify::PdnOptions {
-                rules,
-                repair,
+                rules: rules.given(),
+                repair: repair.map(|r| r.max_edits),
                 strict: args.strict,
                 json: args.format == super::args::VerifyFormatArg::Json,
                 quiet: args.quiet,

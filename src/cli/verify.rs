@@ -3,43 +3,38 @@
 
 use std::collections::HashMap;
 use std::io::Write;
+use std::ops::ControlFlow;
 use std::path::Path;
 use std::time::Duration;
 
-use postfacto::analysis::{
-    repair_game, repair_summary, repair_summary_numbered, Analysis, RepairOutcome,
-};
-use postfacto::archive::{
-    move_numbers, verify_file, GameReport, RulesFrom, Tally, Verdict, VerifyOptions,
-};
+use postfacto::analysis::{repair_summary, Analysis, RepairOutcome};
+use postfacto::archive::{FileRules, GameReport};
 use postfacto::board::PartialBoard;
 use postfacto::encode::BoardFacts;
 use postfacto::notation::plural;
-use postfacto::notation::{
-    games, parse_answers_on, parse_named_answers_on, Answer, MoveNumbers, NAME_MARK,
-};
+use postfacto::notation::{parse_answers_on, parse_named_answers_on, Answer, NAME_MARK};
 use postfacto::replay::{judge_within, Rejection};
+use postfacto::request::{ArchiveWatch, CheckedGame, RepairLimits, RequestError, VerifyRequest};
 use postfacto::rules::Variant;
 
-use super::input::{read_input, read_items, Item, Reading, RulesChoice};
-use super::request::RepairRequest;
+use super::input::{files_in, read_input, read_items, Item, Reading};
 use super::ticker::Ticker;
 use super::{one_line, write_err, Failure, Status};
 
 /// How `verify --pdn` runs.
 #[derive(Clone, Copy, Debug)]
 pub struct PdnOptions {
-    /// The rule set the user chose.
-    pub rules: RulesChoice,
-    /// `--repair`, if asked: the most edits, and the time per game.
-    pub repair: Option<RepairRequest>,
+    /// The rule set the user named, over the games' tags.
+    pub rules: Option<Variant>,
+    /// `--repair`, if asked: the most edits.
+    pub repair: Option<usize>,
     /// Refuse what is read leniently (`--strict`).
     pub strict: bool,
     /// One JSON object per game per line.
     pub json: bool,
     /// No summary line.
     pub quiet: bool,
-    /// How long one game's judgement may take (`--limit`).
+    /// How long one game's judgement, and its repair, may take (`--limit`).
     pub limit: Option<Duration>,
 }
 
@@ -53,23 +48,8 @@ pub fn run_pdn_files(
     if !path.is_dir() {
         return run_pdn(path, None, options, out);
     }
-    let mut files: Vec<_> = std::fs::read_dir(path)
-        .map_err(|e| {
-            super::fail(
-                Status::BadInput,
-                format!("cannot read '{}': {e}", path.display()),
-            )
-        })?
-        .filter_map(|entry| entry.ok().map(|e| e.path()))
-        .filter(|p| p.extension().is_some_and(|x| x.eq_ignore_ascii_case("pdn")))
-        .collect();
-    files.sort();
-    if files.is_empty() {
-        return Err(super::fail(
-            Status::BadInput,
-            format!("'{}' holds no *.pdn file", path.display()),
-        ));
-    }
+    let pdn = |p: &Path| p.extension().is_some_and(|x| x.eq_ignore_ascii_case("pdn"));
+    let files = files_in(path, pdn, "*.pdn")?;
     let mut status = Status::Ok;
     for file in &files {
         let named = file.file_name().map(|n| n.to_string_lossy().into_owned());
@@ -78,13 +58,11 @@ pub fn run_pdn_files(
     Ok(status)
 }
 
-/// `verify --pdn`: one line per game, a summary on stderr. Exit 0 when
-/// every game with moves replays, 1 when one does not (or cannot be read,
-/// or is of rules postfacto does not play), 2 only for a file that cannot
-/// be read at all. With `repair`, a game whose moves do not replay gets the
-/// fewest edits that make them replay, on its line; a game whose repair
-/// runs out of time is undecided there (with the fewest edits proved),
-/// the file goes on, and the exit is 3.
+/// `verify --pdn`: the library's [`VerifyRequest`] on one file, one line
+/// per game as it is checked, a summary on stderr. Exit 0 when every game
+/// with moves replays, 1 when one does not (or cannot be read, or is of
+/// rules postfacto does not play), 2 only for a file that cannot be read
+/// at all, 3 when a game's search or repair ran out of time.
 /// `prefix` names the file on each line (a folder's files).
 pub fn run_pdn(
     file: &Path,
@@ -93,170 +71,88 @@ pub fn run_pdn(
     out: &mut impl Write,
 ) -> Result<Status, Failure> {
     let input = read_input(Some(file))?;
-    let text = input.pdn_text()?;
-    let raw: Vec<_> = games(&text).collect();
-    let verify = VerifyOptions {
-        given: options.rules.given(),
-        strict: options.strict,
-        limit: options.limit,
+    let request = VerifyRequest::new(input.bytes)
+        .rules(options.rules)
+        .strict(options.strict)
+        .limit(options.limit)
+        .repair(options.repair);
+    let mut printer = PdnPrinter {
+        name: &input.name,
+        prefix,
+        options,
+        ticker: Ticker::start(options.repair.is_some()),
+        out,
+        failure: None,
     };
-    let checked = verify_file(&raw, verify);
-    if let (Some(inferred), false) = (&checked.inferred, options.quiet) {
-        super::report(&format!("{}: {inferred}", input.name));
+    let checked = request.run_with(&mut printer).map_err(|e| match e {
+        RequestError::BadInput(_) => Failure::request(Some(&input.name), e),
+        other => Failure::request(None, other),
+    });
+    if let Some(failure) = printer.failure.take() {
+        return Err(failure);
     }
-    let reports = checked.reports;
-    let mut tally = Tally::default();
-    let ticker = Ticker::start(options.repair.is_some());
-    let mut undecided = false;
-    for (game, report) in raw.iter().zip(&reports) {
-        if let Some(warning) = report.rules.as_ref().and_then(|r| r.warning.as_ref()) {
-            super::report(&format!(
-                "{}: game {} (line {}): {warning}",
-                input.name, report.number, report.line
-            ));
-        }
-        tally.add(&report.verdict);
-        let repaired = match (options.repair, &report.verdict, &report.rules) {
-            (Some(asked), Verdict::Illegal(_), Some(rules)) => {
-                let mut progress = |k: usize| {
-                    ticker.say(format!(
-                        "game {} of {}: repair, trying {}",
-                        report.number,
-                        raw.len(),
-                        plural(k, "edit")
-                    ));
-                };
-                repair_game(game, rules.variant, asked.options(), &mut progress)
-                    .map_err(|e| super::fail(Status::Internal, e.to_string()))?
-            }
-            _ => None,
-        };
-        undecided |= matches!(repaired, Some(RepairOutcome::Undecided { .. }));
-        // Edits named as the game numbers its moves.
-        let numbers = report.rules.as_ref().map(|r| move_numbers(game, r.variant));
-        let line = if options.json {
-            let mut value = json_report(report, repaired.as_ref(), numbers.as_ref());
-            value["input"] = input.name.clone().into();
-            value.to_string()
-        } else {
-            let mut line = report.to_string();
-            if let Some(outcome) = &repaired {
-                let summary = repair_summary_numbered(outcome, numbers.as_ref());
-                line.push_str(&format!("; {summary}"));
-            }
-            one_line(&line)
-        };
-        match prefix {
-            Some(name) if !options.json => writeln!(out, "{name}: {line}"),
-            _ => writeln!(out, "{line}"),
-        }
-        .map_err(write_err)?;
-    }
+    let checked = checked?;
     // The summary comes after the games, also on a terminal.
-    out.flush().map_err(write_err)?;
-    ticker.finish();
+    printer.out.flush().map_err(write_err)?;
+    printer.ticker.finish();
     if !options.quiet {
-        super::report(&format!("{}: {tally}", input.name));
+        super::report(&format!("{}: {}", input.name, checked.tally));
     }
-    if undecided {
+    if checked.repairs_undecided() {
         super::report(&format!(
             "{}: the time limit passed before some repairs were decided",
             input.name
         ));
-        return Ok(Status::Undecided);
     }
-    if tally.undecided > 0 {
-        return Ok(Status::Undecided);
-    }
-    Ok(if tally.all_ok() {
-        Status::Ok
-    } else {
-        Status::Rejected
-    })
+    Ok(checked.verdict().into())
 }
 
-/// One game of `verify --pdn --format json`: the same keys for every game.
-fn json_report(
-    report: &GameReport,
-    repaired: Option<&RepairOutcome>,
-    numbers: Option<&MoveNumbers>,
-) -> serde_json::Value {
-    let (status, reason) = (report.verdict.status(), report.verdict.reason());
-    let from = report.rules.as_ref().map(|r| match r.from {
-        RulesFrom::Given => "given",
-        RulesFrom::Tag => "tag",
-        RulesFrom::Inferred => "inferred",
-    });
-    let notes: Vec<serde_json::Value> = report
-        .notes
-        .iter()
-        .map(|note| {
-            serde_json::json!({
-                "kind": note.kind(),
-                "line": note.line(),
-                "ply": note.ply(),
-                "text": note.to_string(),
-            })
-        })
-        .collect();
-    let headers: serde_json::Map<String, serde_json::Value> = report
-        .tags
-        .iter()
-        .map(|(k, v)| (k.clone(), serde_json::Value::String(v.clone())))
-        .collect();
-    serde_json::json!({
-        "game": report.number,
-        "line": report.line,
-        "rules": report.rules.as_ref().map(|r| r.variant.name()),
-        "rules_from": from,
-        "inferred": report.rules.as_ref().map(|r| r.from == RulesFrom::Inferred),
-        "status": status,
-        "ply": report.ply,
-        "reason": reason,
-        "notes": notes,
-        "headers": headers,
-        "warning": report.rules.as_ref().and_then(|r| r.warning.clone()),
-        "repair": repaired.map(|outcome| json_repair(outcome, numbers)),
-    })
+/// Prints each game of `verify --pdn` as the library checks it, and the
+/// repair's progress on the ticker.
+struct PdnPrinter<'p, W> {
+    name: &'p str,
+    prefix: Option<&'p str>,
+    options: PdnOptions,
+    ticker: Ticker,
+    out: &'p mut W,
+    /// The first write that failed; the games after it are not checked.
+    failure: Option<Failure>,
 }
 
-/// A repair outcome as JSON: whether one was needed, its edits, and the
-/// minimum proved.
-fn json_repair(outcome: &RepairOutcome, numbers: Option<&MoveNumbers>) -> serde_json::Value {
-    match outcome {
-        RepairOutcome::NotNeeded(_) => serde_json::json!({"outcome": "not needed", "edits": []}),
-        RepairOutcome::NoneWithin(most) => serde_json::json!({
-            "outcome": "none within",
-            "max_edits": most,
-            "edits": [],
-        }),
-        RepairOutcome::Undecided { at_least } => serde_json::json!({
-            "outcome": "undecided",
-            "at_least": at_least,
-            "summary": repair_summary_numbered(outcome, numbers),
-            "edits": [],
-        }),
-        RepairOutcome::Repaired(repairs) => {
-            let numbered = numbers.map(|n| (n, &repairs[0].record));
-            let edits: Vec<serde_json::Value> = repairs[0]
-                .edits
-                .iter()
-                .map(|e| {
-                    serde_json::json!({
-                        "kind": e.kind.name(),
-                        "ply": e.ply,
-                        "written": e.written,
-                        "read": e.read,
-                        "text": e.words(numbered),
-                    })
-                })
-                .collect();
-            serde_json::json!({
-                "outcome": "repaired",
-                "minimum": repairs[0].edits.len(),
-                "summary": repair_summary_numbered(outcome, numbers),
-                "edits": edits,
-            })
+impl<W: Write> ArchiveWatch for PdnPrinter<'_, W> {
+    fn inferred(&mut self, rules: &FileRules) {
+        if !self.options.quiet {
+            super::report(&format!("{}: {rules}", self.name));
+        }
+    }
+
+    fn repairing(&mut self, game: &GameReport, games: usize, edits: usize) {
+        self.ticker.say(format!(
+            "game {} of {games}: repair, trying {}",
+            game.number,
+            plural(edits, "edit")
+        ));
+    }
+
+    fn checked(&mut self, game: &CheckedGame) -> ControlFlow<()> {
+        let report = &game.report;
+        if let Some(warning) = report.rules.as_ref().and_then(|r| r.warning.as_ref()) {
+            super::report(&format!(
+                "{}: game {} (line {}): {warning}",
+                self.name, report.number, report.line
+            ));
+        }
+        let written = match (self.prefix, self.options.json) {
+            (_, true) => writeln!(self.out, "{}", game.json(self.name)),
+            (Some(name), false) => writeln!(self.out, "{name}: {}", one_line(&game.text())),
+            (None, false) => writeln!(self.out, "{}", one_line(&game.text())),
+        };
+        match written {
+            Ok(()) => ControlFlow::Continue(()),
+            Err(e) => {
+                self.failure = Some(write_err(e));
+                ControlFlow::Break(())
+            }
         }
     }
 }
@@ -285,7 +181,8 @@ impl Judged {
 /// The records of `path`: a file, or every `*.in` of a folder in name order.
 fn records_of(path: &Path, reading: Reading) -> Result<Vec<Judged>, Failure> {
     let files = if path.is_dir() {
-        in_files(path)?
+        let record_file = |p: &Path| p.is_file() && p.extension().is_some_and(|x| x == "in");
+        files_in(path, record_file, "*.in")?
     } else {
         vec![path.to_path_buf()]
     };
@@ -307,29 +204,6 @@ fn records_of(path: &Path, reading: Reading) -> Result<Vec<Judged>, Failure> {
     Ok(records)
 }
 
-/// Every `*.in` file of `folder`, in name order.
-fn in_files(folder: &Path) -> Result<Vec<std::path::PathBuf>, Failure> {
-    let cannot = |e: std::io::Error| {
-        super::fail(
-            Status::BadInput,
-            format!("cannot read '{}': {e}", folder.display()),
-        )
-    };
-    let mut files: Vec<_> = std::fs::read_dir(folder)
-        .map_err(cannot)?
-        .filter_map(|entry| entry.ok().map(|e| e.path()))
-        .filter(|p| p.is_file() && p.extension().is_some_and(|x| x == "in"))
-        .collect();
-    files.sort();
-    if files.is_empty() {
-        return Err(super::fail(
-            Status::BadInput,
-            format!("'{}' holds no *.in file", folder.display()),
-        ));
-    }
-    Ok(files)
-}
-
 /// `verify INPUT ANSWER`: each record's answer judged (INPUT a file, or a
 /// folder: every `*.in` inside). Under several candidate rule sets
 /// (`--rules auto`), the first under which every answer is accepted, else
@@ -338,12 +212,12 @@ pub fn run(
     input_path: &Path,
     answer_path: &Path,
     reading: Reading,
-    (repair, limit): (Option<RepairRequest>, Option<Duration>),
+    (repair, limit): (Option<RepairLimits>, Option<Duration>),
     out: &mut impl Write,
 ) -> Result<Status, Failure> {
     let records = records_of(input_path, reading)?;
     let answer = read_input(Some(answer_path))?;
-    let text = std::str::from_utf8(&answer.bytes).map_err(|_| "the answer is not UTF-8 text");
+    let text = std::str::from_utf8(&answer.bytes).map_err(|_| AnswerError::NotText);
     let mut candidates: Vec<Variant> = records
         .iter()
         .flat_map(|r| r.item.readings.iter().map(|r| r.variant))
@@ -352,10 +226,10 @@ pub fn run(
     let mut fallback = None;
     for variant in candidates {
         let verdicts = match text
-            .map_err(str::to_string)
+            .clone()
             .and_then(|t| answers_by_record(t, variant, &records))
         {
-            Err(message) => vec![Err(message.into())],
+            Err(error) => vec![Err(error.to_string().into())],
             Ok(answers) if answers.len() != records.len() => vec![Err(format!(
                 "the input has {} but the answer has {}",
                 plural(records.len(), "record"),
@@ -388,6 +262,17 @@ pub fn run(
     print(&records, &verdicts, out)
 }
 
+/// Why an answer file gives no answer to match with the records.
+#[derive(Clone, Debug, thiserror::Error)]
+enum AnswerError {
+    #[error("the answer is not UTF-8 text")]
+    NotText,
+    #[error(transparent)]
+    Answers(#[from] postfacto::notation::ParseAnswerError),
+    #[error("the answer names no record of {input} (its first answer is named '{first}')")]
+    NamesNoRecord { input: String, first: String },
+}
+
 /// The answer of each record: by its name when `solve` named a batch's
 /// answers (a record without an answer is a name alone: `None`), else in
 /// order.
@@ -395,11 +280,10 @@ fn answers_by_record(
     text: &str,
     variant: Variant,
     records: &[Judged],
-) -> Result<Vec<Option<Answer>>, String> {
+) -> Result<Vec<Option<Answer>>, AnswerError> {
     let topology = variant.topology();
-    let Some(blocks) = parse_named_answers_on(text, topology).map_err(|e| e.to_string())? else {
-        return Ok(parse_answers_on(text, topology)
-            .map_err(|e| e.to_string())?
+    let Some(blocks) = parse_named_answers_on(text, topology)? else {
+        return Ok(parse_answers_on(text, topology)?
             .into_iter()
             .map(Some)
             .collect());
@@ -426,9 +310,7 @@ fn answers_by_record(
             [one, ..] if records.iter().all(|r| r.file == one.file) => format!("'{}'", one.file),
             _ => "the input".to_string(),
         };
-        return Err(format!(
-            "the answer names no record of {input} (its first answer is named '{first}')"
-        ));
+        return Err(AnswerError::NamesNoRecord { input, first });
     }
     Ok(found
         .into_iter()
@@ -505,7 +387,7 @@ fn judged(
     item: &Item,
     variant: Variant,
     answer: &Answer,
-    (repair, limit): (Option<RepairRequest>, Option<Duration>),
+    (repair, limit): (Option<RepairLimits>, Option<Duration>),
 ) -> Result<(), Rejected> {
     if let Some(error) = &item.error {
         return Err(error.to_string().into());
@@ -542,7 +424,7 @@ fn repaired_to(
     record: &postfacto::notation::Record,
     variant: Variant,
     answer: &Answer,
-    asked: RepairRequest,
+    asked: RepairLimits,
 ) -> (String, bool) {
     let all = variant.topology().all_bits();
     let known = BoardFacts {

@@ -287,6 +287,10 @@ pub(super) fn flying_encoder<S, M: SquareSet>(
     }
 }
 
+/// One segment of a capture: from, to, its direction and the squares
+/// between.
+type Segment = (Square, Square, Direction, Vec<Square>);
+
 /// What the capturing piece is at some point of its move.
 #[derive(Clone, Copy, Debug)]
 struct Piece {
@@ -488,23 +492,53 @@ impl<S: ClauseSink, M: SquareSet> Encoder<'_, S, M> {
         ply: PlyRef<'_>,
         side: Color,
     ) -> Result<M, (Rule, AlwaysFalse)> {
-        let mv = ply.text;
-        let from = mv.from();
+        let from = ply.text.from();
         // During the move: the mover is in hand, captured pieces stay.
         let mut during = before.clone();
         during.set(from, Content::Emptied { by: 0 });
-        let started_king = before.is_king(from);
-        let segments: Vec<(Square, Square, Direction, Vec<Square>)> = mv
+        let segments: Vec<Segment> = ply
+            .text
             .steps()
             .map(|(a, b)| {
                 let (dir, n) = a.diagonal_to(b).expect("parsed captures are diagonal");
                 (a, b, dir, ray(a, dir).take(n as usize - 1).collect())
             })
             .collect();
+        let (crossed, known_king) = self.capture_segments(before, &during, ply, side, &segments)?;
+        if self.out.options.units_only {
+            return Ok(crossed);
+        }
+        let piece = Piece {
+            known_king,
+            started_king: before.is_king(from),
+        };
+        let boards = (before, &during);
+        if self.capture_stops(boards, ply, side, crossed, piece)? {
+            // ...and a king had no better landing on its last line.
+            let last = segments.last().expect("a capture has a segment");
+            self.no_better_landing(&during, ply, side, crossed, (last, piece.started_king))?;
+        }
+        Ok(crossed)
+    }
+
+    /// Each segment of a capture: a man does not fly nor capture backwards
+    /// (where its rules say so), one enemy between, an empty landing; then
+    /// no square crossed twice. Returns the squares crossed, and whether
+    /// the piece is known to be a king at the end (crowned on the way).
+    fn capture_segments(
+        &mut self,
+        before: &SymBoard<M>,
+        during: &SymBoard<M>,
+        ply: PlyRef<'_>,
+        side: Color,
+        segments: &[Segment],
+    ) -> Result<(M, bool), (Rule, AlwaysFalse)> {
+        let from = ply.text.from();
+        let started_king = before.is_king(from);
         let mut crossed = M::EMPTY;
         let mut crossed_twice = M::EMPTY;
         let mut king_known = false;
-        for (a, b, dir, between) in &segments {
+        for (a, b, dir, between) in segments {
             let (a, b) = (*a, *b);
             let backwards = !self.movement.man_captures(side, *dir);
             if (between.len() > 1 || backwards) && !king_known {
@@ -518,7 +552,7 @@ impl<S: ClauseSink, M: SquareSet> Encoder<'_, S, M> {
             }
             let rule = Rule::OneEnemyBetween { from: a, to: b };
             self.out.group(Some(ply), rule);
-            self.one_enemy(&during, side, between)
+            self.one_enemy(during, side, between)
                 .map_err(|why| (rule, why))?;
             for &s in between {
                 crossed_twice |= crossed & mask(s);
@@ -539,51 +573,81 @@ impl<S: ClauseSink, M: SquareSet> Encoder<'_, S, M> {
                 .require(during.is_empty(s), || during.describe(s))
                 .map_err(|why| (rule, why))?;
         }
-        if self.out.options.units_only {
-            return Ok(crossed);
-        }
-        // Where it stops: no capture goes on from there...
-        let stop = mv.to();
-        let piece = Piece {
-            known_king: king_known,
-            started_king,
-        };
+        Ok((crossed, king_known))
+    }
+
+    /// Where a capture stops: no capture goes on from there, kings first
+    /// where the rules say so, and nothing takes more under the majority
+    /// rule. Returns whether a king's landing must be checked too.
+    fn capture_stops(
+        &mut self,
+        (before, during): (&SymBoard<M>, &SymBoard<M>),
+        ply: PlyRef<'_>,
+        side: Color,
+        crossed: M,
+        piece: Piece,
+    ) -> Result<bool, (Rule, AlwaysFalse)> {
+        let stop = ply.text.to();
         let rule = Rule::CaptureEnds(stop);
         self.out.group(Some(ply), rule);
-        self.cannot_go_on(&during, side, stop, crossed, piece, &[])
+        self.cannot_go_on(during, side, stop, crossed, piece, &[])
             .map_err(|why| (rule, why))?;
         if self.movement.priority == Priority::KingFirst {
             let rule = Rule::KingsCaptureFirst;
             self.out.group(Some(ply), rule);
-            self.kings_capture_first(before, side, from)
+            self.kings_capture_first(before, side, ply.text.from())
                 .map_err(|why| (rule, why))?;
         }
         if self.majority() {
             // Instead of the king's landing rule: nothing takes more.
-            let taken = mv.landings().len();
-            let rule = Rule::MostPieces { taken };
-            if !self.out.written_elsewhere(rule) {
-                self.out.group(Some(ply), rule);
-                let written = self
-                    .no_longer_capture(before, side, taken)
-                    .map_err(|why| (rule, why))?;
-                if !written {
-                    let view = super::PlyView {
-                        board: before.widen(),
-                        offset: 0,
-                        damaged: None,
-                    };
-                    let ply = ply.number;
-                    self.out.deferred.push(super::Deferred { ply, view });
-                }
-            }
-            return Ok(crossed);
+            self.most_pieces(before, ply, side)?;
+            return Ok(false);
         }
-        if !self.movement.king_lands_to_continue {
-            return Ok(crossed);
+        Ok(self.movement.king_lands_to_continue)
+    }
+
+    /// Under the majority rule: no capture on `before` takes more pieces
+    /// than this one; deferred to the end when it cannot be written yet.
+    fn most_pieces(
+        &mut self,
+        before: &SymBoard<M>,
+        ply: PlyRef<'_>,
+        side: Color,
+    ) -> Result<(), (Rule, AlwaysFalse)> {
+        let taken = ply.text.landings().len();
+        let rule = Rule::MostPieces { taken };
+        if self.out.written_elsewhere(rule) {
+            return Ok(());
         }
-        // ...and a king had no better landing on its last line.
-        let (_, _, dir, between) = segments.last().expect("a capture has a segment");
+        self.out.group(Some(ply), rule);
+        let written = self
+            .no_longer_capture(before, side, taken)
+            .map_err(|why| (rule, why))?;
+        if !written {
+            let view = super::PlyView {
+                board: before.widen(),
+                offset: 0,
+                damaged: None,
+            };
+            let ply = ply.number;
+            self.out.deferred.push(super::Deferred { ply, view });
+        }
+        Ok(())
+    }
+
+    /// A king that captures stops, on its last line, where it can go on
+    /// if it can anywhere: no landing between the piece taken and the
+    /// stop, nor beyond the stop, lets it go on.
+    fn no_better_landing(
+        &mut self,
+        during: &SymBoard<M>,
+        ply: PlyRef<'_>,
+        side: Color,
+        crossed: M,
+        ((_, _, dir, between), started_king): (&Segment, Cond),
+    ) -> Result<(), (Rule, AlwaysFalse)> {
+        let mv = ply.text;
+        let stop = mv.to();
         let promoted_before_last = mv.landings()[..mv.landings().len() - 1]
             .iter()
             .any(|s| s.crowns(side));
@@ -605,7 +669,7 @@ impl<S: ClauseSink, M: SquareSet> Encoder<'_, S, M> {
             for &taken in &between[..k] {
                 let mut context = as_king.clone();
                 context.push(during.is_occupied(taken));
-                self.cannot_go_on(&during, side, between[k], crossed, king, &context)
+                self.cannot_go_on(during, side, between[k], crossed, king, &context)
                     .map_err(|why| (rule, why))?;
             }
         }
@@ -613,10 +677,10 @@ impl<S: ClauseSink, M: SquareSet> Encoder<'_, S, M> {
         let mut context = as_king;
         for s in ray(stop, *dir) {
             context.push(during.is_empty(s));
-            self.cannot_go_on(&during, side, s, crossed, king, &context)
+            self.cannot_go_on(during, side, s, crossed, king, &context)
                 .map_err(|why| (rule, why))?;
         }
-        Ok(crossed)
+        Ok(())
     }
 
     /// Under "a king must capture if one can": when the piece on `from` is

@@ -2,7 +2,7 @@
 //! squares, `K` before kings). English uses square numbers, Russian algebraic
 //! squares (`W:Wa1,c3:Bd6`), as PDN does for each game type.
 
-use crate::board::{Board, Color, Piece, Role, Square, Topology};
+use crate::board::{Board, Color, ParseSquareError, Piece, Role, Square, Topology};
 
 /// The FEN of `board` with `turn` to move; `algebraic` names squares `c3`.
 pub fn to_fen(board: &Board, turn: Color, algebraic: bool) -> String {
@@ -89,7 +89,7 @@ pub fn parse_fen_on(text: &str, topology: Topology) -> Result<(Color, Board), Pa
                 Some(rest) => (Role::King, rest.trim()),
                 None => (Role::Man, item),
             };
-            for square in fen_squares(squares, topology).map_err(&error)? {
+            for square in fen_squares(squares, topology).map_err(|e| error(e.to_string()))? {
                 board.set(square, Some(Piece::new(color, role)));
             }
         }
@@ -97,19 +97,27 @@ pub fn parse_fen_on(text: &str, topology: Topology) -> Result<(Color, Board), Pa
     Ok((turn, board))
 }
 
+/// Why one FEN item names no squares.
+#[derive(Debug, thiserror::Error)]
+enum FenItemError {
+    /// A single square that is not one of the board's.
+    #[error(transparent)]
+    Square(#[from] ParseSquareError),
+    /// A range `a-b` whose ends are not both squares.
+    #[error("'{0}' is not a square range")]
+    Range(String),
+}
+
 /// The squares of one FEN item: a square, or a range `a-b` of numbers.
-fn fen_squares(item: &str, topology: Topology) -> Result<Vec<Square>, String> {
+fn fen_squares(item: &str, topology: Topology) -> Result<Vec<Square>, FenItemError> {
     let Some((a, b)) = item.split_once('-') else {
-        return topology
-            .parse_square(item)
-            .map(|s| vec![s])
-            .map_err(|e| e.to_string());
+        return Ok(vec![topology.parse_square(item)?]);
     };
     let (Ok(a), Ok(b)) = (
         topology.parse_square(a.trim()),
         topology.parse_square(b.trim()),
     ) else {
-        return Err(format!("'{item}' is not a square range"));
+        return Err(FenItemError::Range(item.to_string()));
     };
     let (low, high) = (a.number().min(b.number()), a.number().max(b.number()));
     Ok((low..=high)

@@ -107,99 +107,132 @@ impl fmt::Display for ParsePawnsError {
 
 impl std::error::Error for ParsePawnsError {}
 
+/// The numbered lines of a puzzle input.
+type NumberedLines<'t> = std::iter::Enumerate<std::str::Lines<'t>>;
+
+/// The next line that is not blank, with its 1-based number.
+fn next_number_line<'t>(lines: &mut NumberedLines<'t>) -> Option<(usize, &'t str)> {
+    lines
+        .map(|(i, l)| (i + 1, l))
+        .find(|(_, l)| !l.trim().is_empty())
+}
+
 /// Reads every board of a puzzle input. Blank lines may stand before a
 /// number line; a row line may end in spaces or `\r`.
 ///
 /// # Errors
 /// [`ParsePawnsError`] naming the first line that is wrong.
 pub fn parse_pawn_boards(text: &str) -> Result<Vec<PawnBoard>, ParsePawnsError> {
-    let mut lines = text.lines().enumerate().map(|(i, l)| (i + 1, l)).peekable();
-    let err = |line, board, kind| ParsePawnsError { line, board, kind };
-    let next_number_line = |lines: &mut std::iter::Peekable<_>| loop {
-        match Iterator::next(lines) {
-            Some((_, l)) if str::trim(l).is_empty() => continue,
-            other => break other,
-        }
+    let mut lines = text.lines().enumerate();
+    let err = |line, kind| ParsePawnsError {
+        line,
+        board: None,
+        kind,
     };
     let Some((line, first)) = next_number_line(&mut lines) else {
-        return Err(err(1, None, ParsePawnsErrorKind::Empty));
+        return Err(err(1, ParsePawnsErrorKind::Empty));
     };
     let count: usize = first
         .trim()
         .parse()
-        .map_err(|_| err(line, None, ParsePawnsErrorKind::BadCount(first.to_string())))?;
+        .map_err(|_| err(line, ParsePawnsErrorKind::BadCount(first.to_string())))?;
     let mut boards = Vec::new();
     let mut last_line = line;
     for b in 1..=count {
         let Some((line, size_text)) = next_number_line(&mut lines) else {
-            return Err(err(
-                last_line,
-                None,
-                ParsePawnsErrorKind::MissingBoards {
-                    found: b - 1,
-                    expected: count,
-                },
-            ));
+            let kind = ParsePawnsErrorKind::MissingBoards {
+                found: b - 1,
+                expected: count,
+            };
+            return Err(err(last_line, kind));
         };
-        let size: usize = size_text.trim().parse().map_err(|_| {
-            err(
-                line,
-                Some(b),
-                ParsePawnsErrorKind::BadSize(size_text.to_string()),
-            )
+        let size: usize = size_text.trim().parse().map_err(|_| ParsePawnsError {
+            line,
+            board: Some(b),
+            kind: ParsePawnsErrorKind::BadSize(size_text.to_string()),
         })?;
         last_line = line;
         let mut pawns = Vec::new();
         for row in 1..=size {
-            let missing = |line| {
-                err(
-                    line,
-                    Some(b),
-                    ParsePawnsErrorKind::MissingRows {
-                        found: row - 1,
-                        expected: size,
-                    },
-                )
+            let at = RowAt {
+                board: b,
+                row,
+                size,
             };
-            let Some((line, text)) = lines.next() else {
-                return Err(missing(last_line));
+            let Some((line, text)) = lines.next().map(|(i, l)| (i + 1, l)) else {
+                return Err(at.missing(last_line));
             };
-            let text = text.trim_end_matches([' ', '\t', '\r']);
-            let looks_like_size = !text.is_empty() && text.bytes().all(|c| c.is_ascii_digit());
-            if looks_like_size && text.len() != size {
-                return Err(missing(line));
-            }
-            let found = text.chars().count();
-            if found != size {
-                let kind = ParsePawnsErrorKind::RowLength {
-                    row,
-                    found,
-                    expected: size,
-                };
-                return Err(err(line, Some(b), kind));
-            }
-            for (col, ch) in text.chars().enumerate() {
-                match ch {
-                    'O' => pawns.push(true),
-                    '.' => pawns.push(false),
-                    _ => {
-                        let kind = ParsePawnsErrorKind::BadChar {
-                            row,
-                            col: col + 1,
-                            found: ch,
-                        };
-                        return Err(err(line, Some(b), kind));
-                    }
-                }
-            }
+            at.read(line, text, &mut pawns)?;
             last_line = line;
         }
         boards.push(PawnBoard::from_occupancy(size, pawns));
     }
     if let Some((line, _)) = next_number_line(&mut lines) {
-        return Err(err(line, None, ParsePawnsErrorKind::TrailingText));
+        return Err(err(line, ParsePawnsErrorKind::TrailingText));
     }
     Ok(boards)
+}
+
+/// Where a row line stands: its board, its row, and the board's size.
+#[derive(Clone, Copy)]
+struct RowAt {
+    board: usize,
+    row: usize,
+    size: usize,
+}
+
+impl RowAt {
+    /// An error at `line` about this row.
+    fn error(self, line: usize, kind: ParsePawnsErrorKind) -> ParsePawnsError {
+        ParsePawnsError {
+            line,
+            board: Some(self.board),
+            kind,
+        }
+    }
+
+    /// The board ends before this row, said at `line`.
+    fn missing(self, line: usize) -> ParsePawnsError {
+        let kind = ParsePawnsErrorKind::MissingRows {
+            found: self.row - 1,
+            expected: self.size,
+        };
+        self.error(line, kind)
+    }
+
+    /// The row's squares, pushed onto `pawns` (`true` a pawn). A line of
+    /// digits of another length is the next board's size: rows missing.
+    fn read(self, line: usize, text: &str, pawns: &mut Vec<bool>) -> Result<(), ParsePawnsError> {
+        let text = text.trim_end_matches([' ', '\t', '\r']);
+        let looks_like_size = !text.is_empty() && text.bytes().all(|c| c.is_ascii_digit());
+        if looks_like_size && text.len() != self.size {
+            return Err(self.missing(line));
+        }
+        let found = text.chars().count();
+        if found != self.size {
+            let kind = ParsePawnsErrorKind::RowLength {
+                row: self.row,
+                found,
+                expected: self.size,
+            };
+            return Err(self.error(line, kind));
+        }
+        for (col, ch) in text.chars().enumerate() {
+            match ch {
+                'O' => pawns.push(true),
+                '.' => pawns.push(false),
+                _ => {
+                    let kind = ParsePawnsErrorKind::BadChar {
+                        row: self.row,
+                        col: col + 1,
+                        found: ch,
+                    };
+                    return Err(self.error(line, kind));
+                }
+            }
+        }
+        Ok(())
+    }
 }
 
 /// The puzzle's text for `boards`: T, then each board's N and rows (what

@@ -1,15 +1,11 @@
-//! The requests on boards and archives: legal moves, the formula, and a PDN
-//! archive checked game by game.
+//! The requests on boards: legal moves and the formula.
 
 use crate::analysis::{Analysis, Decoded};
-use crate::archive::{reading, verify_archive, verify_games, GameReport, VerifyOptions};
 use crate::board::Color;
-use crate::notation::{games, to_fen, GameReading, RawGame};
 use crate::rules::Variant;
 use crate::sat::parse_model;
 use crate::solve::SolveError;
 
-use super::input::pdn_text;
 use super::{BoardText, Fragment, InputError, Problem, RequestError, Solved};
 
 /// The legal moves on a board.
@@ -150,124 +146,4 @@ impl CnfRequest {
             super::record::problem_formula(problems).map_err(RequestError::from_solve)?;
         Ok((problem, analysis))
     }
-}
-
-/// A PDN archive checked game by game, as `verify --pdn` checks it.
-#[derive(Clone, Debug)]
-pub struct VerifyRequest {
-    bytes: Vec<u8>,
-    options: VerifyOptions,
-}
-
-impl VerifyRequest {
-    /// The archive's bytes (UTF-8 or not: see [`pdn_text`]).
-    pub fn new(bytes: impl Into<Vec<u8>>) -> VerifyRequest {
-        VerifyRequest {
-            bytes: bytes.into(),
-            options: VerifyOptions::default(),
-        }
-    }
-
-    /// The archive in the file at `path`.
-    ///
-    /// # Errors
-    /// The file cannot be read.
-    pub fn from_path(path: &std::path::Path) -> Result<VerifyRequest, InputError> {
-        std::fs::read(path)
-            .map(VerifyRequest::new)
-            .map_err(|source| InputError::Io {
-                path: path.display().to_string(),
-                source,
-            })
-    }
-
-    /// Under the rule set named, over the games' tags.
-    #[must_use]
-    pub fn rules(mut self, given: Option<Variant>) -> VerifyRequest {
-        self.options.given = given;
-        self
-    }
-
-    /// Refusing what real archives write but the standard does not.
-    #[must_use]
-    pub fn strict(mut self, strict: bool) -> VerifyRequest {
-        self.options.strict = strict;
-        self
-    }
-
-    /// A report per game, in order.
-    ///
-    /// # Errors
-    /// The bytes are not text.
-    pub fn run(&self) -> Result<Vec<GameReport>, InputError> {
-        Ok(verify_archive(&pdn_text(&self.bytes)?, self.options))
-    }
-
-    /// A report per game, in order, each with its moves as read under the
-    /// rule set it was checked under.
-    ///
-    /// # Errors
-    /// The bytes are not text.
-    pub fn games(&self) -> Result<Vec<CheckedGame>, InputError> {
-        let text = pdn_text(&self.bytes)?;
-        let raw: Vec<_> = games(&text).collect();
-        Ok(verify_games(&raw, self.options)
-            .into_iter()
-            .zip(&raw)
-            .map(|(report, game)| {
-                let (moves, start_fen) = moves_read(game, &report, self.options.strict);
-                CheckedGame {
-                    moves,
-                    start_fen,
-                    report,
-                }
-            })
-            .collect())
-    }
-}
-
-/// One game of an archive checked, with its moves as read.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct CheckedGame {
-    /// The verdict and what was read how.
-    pub report: GameReport,
-    /// The moves as read (`?` where illegible), in the notation of the
-    /// rule set it was checked under; none when it could not be read.
-    pub moves: Vec<String>,
-    /// Where it starts, as a FEN: its `[FEN]`, or its rule set's opening
-    /// (`None` when it could not be read).
-    pub start_fen: Option<String>,
-}
-
-/// The moves of `game` as read under the rule set of its report, and
-/// its start as a FEN.
-fn moves_read(
-    game: &RawGame<'_>,
-    report: &GameReport,
-    strict: bool,
-) -> (Vec<String>, Option<String>) {
-    let Some(variant) = report.rules.as_ref().map(|r| r.variant) else {
-        return (Vec::new(), None);
-    };
-    let options = GameReading {
-        strict,
-        ..reading(variant)
-    };
-    let Ok(read) = game.read(options) else {
-        return (Vec::new(), None);
-    };
-    let algebraic = variant.algebraic();
-    let (turn, start) = read
-        .fen
-        .unwrap_or((variant.first_player(), variant.topology().opening()));
-    let moves = read
-        .record
-        .written_moves()
-        .iter()
-        .map(|w| match w.known() {
-            Some(mv) => variant.write_move(mv),
-            None => variant.write_written(w),
-        })
-        .collect();
-    (moves, Some(to_fen(&start, turn, algebraic)))
 }

@@ -27,6 +27,7 @@ mod reach;
 mod record;
 mod report;
 mod solve;
+mod verify;
 
 use std::io;
 
@@ -37,7 +38,7 @@ pub use fragment::{side_named, BoardText, Fragment, Problem, RulesChoice};
 pub use input::{
     first_solving, is_pdn, pdn_text, read_items, start_facts, with_fen, Item, ReadAs, StartFrom,
 };
-pub use jobs::{CheckedGame, CnfRequest, MovesRequest, VerifyRequest};
+pub use jobs::{CnfRequest, MovesRequest};
 pub use reach::{start_legality, undecided_reason, Legality, ReachRequest, ReachVerdict, Reached};
 pub use record::{
     item_formula, silent, solve_item, solve_problems, Analyses, OptionsError, Progress,
@@ -45,6 +46,7 @@ pub use record::{
 };
 pub use report::{summary, Analysed, Name, PrefixReport, Report, Verdict};
 pub use solve::{RepairRequest, Repaired, SolveRequest, Solved};
+pub use verify::{ArchiveWatch, CheckedArchive, CheckedGame, RepairLimits, VerifyRequest};
 
 /// Why a request gives no answer; [`RequestError::exit_status`] is the
 /// binary's exit status for it.

@@ -425,7 +425,21 @@ flying_rules!(Spanish, Variant::Spanish);
 flying_rules!(Portuguese, Variant::Portuguese);
 flying_rules!(Canadian, Variant::Canadian);
 
+/// One step of a move: from `at` to `to` along `dir`, over the squares
+/// `between`, on the board as it stands `during` the move.
+struct Step<'s> {
+    at: Square,
+    to: Square,
+    dir: Direction,
+    distance: u8,
+    between: &'s [Square],
+    during: &'s Board,
+}
+
 impl Policy {
+    /// `mv` played by `side`, checked step by step, then as a whole (a
+    /// capture that could go on, a capture of lower priority, a slide
+    /// while a capture is available).
     fn play(self, board: &Board, side: Color, mv: &MoveText) -> Result<Board, Violation> {
         let from = mv.from();
         let piece = super::mover(board, side, from)?;
@@ -438,121 +452,177 @@ impl Policy {
             let between: Vec<Square> = std::iter::successors(at.step(dir), |s| s.step(dir))
                 .take_while(|&s| s != to)
                 .collect();
-            if !mv.is_capture() {
-                if !piece.is_king() && !side.is_forward(dir) {
-                    return Err(Violation::ManBackwards {
-                        from: at,
-                        to,
-                        color: side,
-                    });
-                }
-                if !piece.is_king() && distance > 1 {
-                    return Err(Violation::ManFlies { from: at, to });
-                }
-                if let Some(&square) = between.iter().find(|&&s| !during.is_empty(s)) {
-                    return Err(Violation::Blocked {
-                        square,
-                        from: at,
-                        to,
-                    });
-                }
-            } else {
-                if !capturing.king && distance != 2 {
-                    return Err(Violation::ManFlies { from: at, to });
-                }
-                if !capturing.may_capture_towards(dir) {
-                    return Err(Violation::ManBackwards {
-                        from: at,
-                        to,
-                        color: side,
-                    });
-                }
-                let pieces: Vec<Square> = between
-                    .iter()
-                    .copied()
-                    .filter(|&s| !during.is_empty(s))
-                    .collect();
-                let over = match pieces.as_slice() {
-                    [] => {
-                        return Err(Violation::NothingToJump {
-                            square: between[0],
-                            enemy: side.opposite(),
-                        })
-                    }
-                    [over] => *over,
-                    [_, second, ..] => {
-                        return Err(Violation::Blocked {
-                            square: *second,
-                            from: at,
-                            to,
-                        })
-                    }
-                };
-                if capturing.captured & over.bit() != 0 {
-                    return Err(Violation::AlreadyCaptured { square: over });
-                }
-                if during.color_at(over) != Some(side.opposite()) {
-                    return Err(Violation::NothingToJump {
-                        square: over,
-                        enemy: side.opposite(),
-                    });
-                }
-                if let Some(occupant) = during.get(to) {
-                    return Err(Violation::Occupied {
-                        square: to,
-                        piece: occupant,
-                    });
-                }
+            let step = Step {
+                at,
+                to,
+                dir,
+                distance,
+                between: &between,
+                during: &during,
+            };
+            if mv.is_capture() {
                 let last = to == mv.to() && at == mv.path()[mv.path().len() - 2];
-                if last && capturing.king && self.0.king_lands_to_continue {
-                    // A flying king must stop where it can go on, if it can anywhere.
-                    let jump = Jump {
-                        over,
-                        landings: std::iter::successors(over.step(dir), |s| s.step(dir))
-                            .take_while(|&s| during.is_empty(s))
-                            .collect(),
-                    };
-                    if let (allowed, true) = capturing.allowed_landings(&during, &jump) {
-                        if !allowed.contains(&to) {
-                            return Err(Violation::MustLandToContinue {
-                                landed: to,
-                                instead: allowed[0],
-                            });
-                        }
-                    }
-                }
+                let over = self.jump(&step, side, &capturing, last)?;
                 capturing = capturing.after(over, to);
                 next.set(over, None);
-            }
-            if let Some(occupant) = during.get(to).filter(|_| !mv.is_capture()) {
-                return Err(Violation::Occupied {
-                    square: to,
-                    piece: occupant,
-                });
+            } else {
+                slide(&step, side, piece)?;
             }
         }
+        self.whole_move(board, &during, (side, piece), mv, capturing)?;
         let to = mv.to();
-        if mv.is_capture() {
-            capturing.at = to;
-            let goes_on = capturing.can_jump(&during);
-            if let Some(jump) = goes_on
-                .then(|| capturing.jumps(&during))
-                .and_then(|j| j.into_iter().next())
-            {
-                return Err(Violation::MustContinue {
-                    at: to,
-                    over: jump.over,
-                    to: jump.landings[0],
-                });
-            }
-            self.check_priority(board, side, mv, piece)?;
-        } else if let Some(example) = self.any_capture(board, side) {
-            return Err(Violation::CaptureAvailable { example });
-        }
         let king = piece.is_king() || capturing.king || to.crowns(side);
         let role = if king { Role::King } else { Role::Man };
         next.set(to, Some(Piece::new(side, role)));
         Ok(next)
+    }
+
+    /// The piece one capturing step jumps, checked: one enemy piece not
+    /// yet captured between, an empty landing, at the distance the
+    /// capturing piece may fly, and (the move's `last` step) where a
+    /// flying king must land to go on capturing.
+    fn jump(
+        self,
+        step: &Step<'_>,
+        side: Color,
+        capturing: &Capturing,
+        last: bool,
+    ) -> Result<Square, Violation> {
+        let (at, to, during) = (step.at, step.to, step.during);
+        if !capturing.king && step.distance != 2 {
+            return Err(Violation::ManFlies { from: at, to });
+        }
+        if !capturing.may_capture_towards(step.dir) {
+            return Err(Violation::ManBackwards {
+                from: at,
+                to,
+                color: side,
+            });
+        }
+        let over = jumped_square(step, side)?;
+        if capturing.captured & over.bit() != 0 {
+            return Err(Violation::AlreadyCaptured { square: over });
+        }
+        if during.color_at(over) != Some(side.opposite()) {
+            return Err(Violation::NothingToJump {
+                square: over,
+                enemy: side.opposite(),
+            });
+        }
+        if let Some(occupant) = during.get(to) {
+            return Err(Violation::Occupied {
+                square: to,
+                piece: occupant,
+            });
+        }
+        if last && capturing.king && self.0.king_lands_to_continue {
+            must_land_to_continue(step, over, capturing)?;
+        }
+        Ok(over)
+    }
+
+    /// The checks on the move as a whole: a capture stops only where it
+    /// cannot go on and has the priority the rules give; a slide is legal
+    /// only when no capture is available.
+    fn whole_move(
+        self,
+        board: &Board,
+        during: &Board,
+        (side, piece): (Color, Piece),
+        mv: &MoveText,
+        mut capturing: Capturing,
+    ) -> Result<(), Violation> {
+        if !mv.is_capture() {
+            return match self.any_capture(board, side) {
+                Some(example) => Err(Violation::CaptureAvailable { example }),
+                None => Ok(()),
+            };
+        }
+        capturing.at = mv.to();
+        if capturing.can_jump(during) {
+            if let Some(jump) = capturing.jumps(during).into_iter().next() {
+                return Err(Violation::MustContinue {
+                    at: mv.to(),
+                    over: jump.over,
+                    to: jump.landings[0],
+                });
+            }
+        }
+        self.check_priority(board, side, mv, piece)
+    }
+}
+
+/// A step of a move that captures nothing, checked: a man goes one square
+/// forward, a king any distance, over empty squares, onto an empty one.
+fn slide(step: &Step<'_>, side: Color, piece: Piece) -> Result<(), Violation> {
+    let (at, to, during) = (step.at, step.to, step.during);
+    if !piece.is_king() && !side.is_forward(step.dir) {
+        return Err(Violation::ManBackwards {
+            from: at,
+            to,
+            color: side,
+        });
+    }
+    if !piece.is_king() && step.distance > 1 {
+        return Err(Violation::ManFlies { from: at, to });
+    }
+    if let Some(&square) = step.between.iter().find(|&&s| !during.is_empty(s)) {
+        return Err(Violation::Blocked {
+            square,
+            from: at,
+            to,
+        });
+    }
+    if let Some(occupant) = during.get(to) {
+        return Err(Violation::Occupied {
+            square: to,
+            piece: occupant,
+        });
+    }
+    Ok(())
+}
+
+/// The one piece between a capturing step's squares.
+fn jumped_square(step: &Step<'_>, side: Color) -> Result<Square, Violation> {
+    let pieces: Vec<Square> = step
+        .between
+        .iter()
+        .copied()
+        .filter(|&s| !step.during.is_empty(s))
+        .collect();
+    match pieces.as_slice() {
+        [] => Err(Violation::NothingToJump {
+            square: step.between[0],
+            enemy: side.opposite(),
+        }),
+        [over] => Ok(*over),
+        [_, second, ..] => Err(Violation::Blocked {
+            square: *second,
+            from: step.at,
+            to: step.to,
+        }),
+    }
+}
+
+/// A flying king's last jump must land where it can go on, if it can go
+/// on from anywhere behind the piece it jumps.
+fn must_land_to_continue(
+    step: &Step<'_>,
+    over: Square,
+    capturing: &Capturing,
+) -> Result<(), Violation> {
+    let jump = Jump {
+        over,
+        landings: std::iter::successors(over.step(step.dir), |s| s.step(step.dir))
+            .take_while(|&s| step.during.is_empty(s))
+            .collect(),
+    };
+    match capturing.allowed_landings(step.during, &jump) {
+        (allowed, true) if !allowed.contains(&step.to) => Err(Violation::MustLandToContinue {
+            landed: step.to,
+            instead: allowed[0],
+        }),
+        _ => Ok(()),
     }
 }
 

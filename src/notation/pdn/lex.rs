@@ -707,15 +707,7 @@ impl<'a> Games<'a> {
             }
             Word::Nag => {}
             Word::Number { dots, rest } => {
-                if first && game.second_first.is_none() && dots > 0 {
-                    game.second_first = Some(dots >= 3);
-                }
-                let digits = word.bytes().take_while(u8::is_ascii_digit).count();
-                let written: Option<u32> = word[..digits].parse().ok();
-                if first && game.first_number.is_none() {
-                    game.first_number = written;
-                }
-                self.written_number = written.map(|n| (n, dots >= 3));
+                self.move_number(game, word, dots);
                 *after = false;
                 if !rest.is_empty() {
                     return self.word(game, rest, line, after);
@@ -746,30 +738,57 @@ impl<'a> Games<'a> {
                 unknown(game, self.written_number.take());
                 *after = true;
             }
-            Word::Move(text) => {
-                let bare = strip_annotation(text);
-                if bare.is_empty() {
-                    return false;
-                }
-                let mut text = self.joined(bare);
-                if is_result(&text) {
-                    game.result = Some(word);
-                    return true;
-                }
-                let movelike = |b: u8| b.is_ascii_alphanumeric() || b"-x:?".contains(&b);
-                if text.bytes().any(|b| b.is_ascii_uppercase()) && text.bytes().all(movelike) {
-                    game.notes.push(Leniency::UpperCase {
-                        ply: game.moves.len() + 1,
-                        line,
-                        written: text.to_string(),
-                    });
-                    text = Cow::Owned(text.to_ascii_lowercase());
-                }
-                let number = self.written_number.take();
-                game.moves.push(RawMove { text, line, number });
-                *after = true;
-            }
+            Word::Move(text) => return self.move_word(game, (word, text), line, after),
         }
+        false
+    }
+
+    /// A move number (`12.`, `12...`) read: the game's first, whether the
+    /// second player moves first, and the number the next move gets.
+    fn move_number(&mut self, game: &mut RawGame<'a>, word: &'a str, dots: usize) {
+        let first = game.moves.is_empty();
+        if first && game.second_first.is_none() && dots > 0 {
+            game.second_first = Some(dots >= 3);
+        }
+        let digits = word.bytes().take_while(u8::is_ascii_digit).count();
+        let written: Option<u32> = word[..digits].parse().ok();
+        if first && game.first_number.is_none() {
+            game.first_number = written;
+        }
+        self.written_number = written.map(|n| (n, dots >= 3));
+    }
+
+    /// A move (`word` as written, `text` its move) added to `game`, cut
+    /// halves joined and upper case lowered with a note; true when it is
+    /// a result after all (`1-0` written apart).
+    fn move_word(
+        &mut self,
+        game: &mut RawGame<'a>,
+        (word, text): (&'a str, &'a str),
+        line: usize,
+        after: &mut bool,
+    ) -> bool {
+        let bare = strip_annotation(text);
+        if bare.is_empty() {
+            return false;
+        }
+        let mut text = self.joined(bare);
+        if is_result(&text) {
+            game.result = Some(word);
+            return true;
+        }
+        let movelike = |b: u8| b.is_ascii_alphanumeric() || b"-x:?".contains(&b);
+        if text.bytes().any(|b| b.is_ascii_uppercase()) && text.bytes().all(movelike) {
+            game.notes.push(Leniency::UpperCase {
+                ply: game.moves.len() + 1,
+                line,
+                written: text.to_string(),
+            });
+            text = Cow::Owned(text.to_ascii_lowercase());
+        }
+        let number = self.written_number.take();
+        game.moves.push(RawMove { text, line, number });
+        *after = true;
         false
     }
 

@@ -15,7 +15,7 @@ pub use lenient::{describe as describe_leniencies, Leniency};
 pub use lex::{games, Games, RawGame, RawMove, Tag};
 pub use write::{numbered_moves, write_game, write_pdn, GameText, MoveNumbers};
 
-use crate::board::{Board, Color, Square};
+use crate::board::{Board, Color, Square, Topology};
 
 use super::damaged::{Miswritten, MovePattern, WrittenMove};
 use super::fen::parse_fen_on;
@@ -167,22 +167,7 @@ impl RawGame<'_> {
                 message: message.clone(),
             });
         }
-        let topology = reading.geometry.topology;
-        // Some files write `?` for a side to move they do not know.
-        let (fen, turn_known) = match self.find_tag("FEN") {
-            Some(tag) => {
-                let value = tag.value.trim();
-                let unknown = value.strip_prefix('?');
-                let text = unknown.map_or_else(|| value.to_string(), |rest| format!("W{rest}"));
-                let fen = parse_fen_on(&text, topology).map_err(|e| ParsePdnError {
-                    line: tag.line,
-                    message: e.to_string(),
-                })?;
-                (Some(fen), unknown.is_none())
-            }
-            None => (None, true),
-        };
-        let geometry = reading.geometry.short_captures();
+        let (fen, turn_known) = self.fen(reading.geometry.topology)?;
         let mut notes = self.notes.clone();
         if let (true, Some(note)) = (reading.strict, notes.first()) {
             return Err(ParsePdnError {
@@ -190,37 +175,7 @@ impl RawGame<'_> {
                 message: note.as_error(),
             });
         }
-        let mut moves = Vec::with_capacity(self.moves.len());
-        for (i, raw) in self.moves.iter().enumerate() {
-            match read_move(&raw.text, geometry) {
-                Ok(mv) => moves.push(mv),
-                // A match score some files write where the result goes.
-                Err(_)
-                    if i + 1 == self.moves.len()
-                        && self.result.is_none()
-                        && lex::looks_like_score(&raw.text) => {}
-                Err(e) => {
-                    let lenient = (!reading.strict)
-                        .then(|| reread(&raw.text, geometry, &e))
-                        .flatten();
-                    let Some((mv, read_as)) = lenient else {
-                        return Err(ParsePdnError {
-                            line: raw.line,
-                            message: e.to_string(),
-                        });
-                    };
-                    if let Some(read) = read_as {
-                        notes.push(Leniency::Separator {
-                            ply: moves.len() + 1,
-                            line: raw.line,
-                            written: raw.text.to_string(),
-                            read: Some(read),
-                        });
-                    }
-                    moves.push(mv);
-                }
-            }
-        }
+        let moves = self.written_moves(reading, &mut notes)?;
         let first = match (&fen, self.second_first) {
             (Some((turn, _)), _) if turn_known => *turn,
             (_, Some(true)) => reading.first_player.opposite(),
@@ -241,6 +196,67 @@ impl RawGame<'_> {
             record: Record::from_written(first, moves, self.line),
             notes,
         })
+    }
+
+    /// The game's `[FEN]` read on `topology`, and whether it names the
+    /// side to move (some files write `?` for a side they do not know).
+    fn fen(&self, topology: Topology) -> Result<(Option<(Color, Board)>, bool), ParsePdnError> {
+        let Some(tag) = self.find_tag("FEN") else {
+            return Ok((None, true));
+        };
+        let value = tag.value.trim();
+        let unknown = value.strip_prefix('?');
+        let text = unknown.map_or_else(|| value.to_string(), |rest| format!("W{rest}"));
+        let fen = parse_fen_on(&text, topology).map_err(|e| ParsePdnError {
+            line: tag.line,
+            message: e.to_string(),
+        })?;
+        Ok((Some(fen), unknown.is_none()))
+    }
+
+    /// The moves read (captures short), a final match score left out; a
+    /// move that does not read is read leniently unless `reading` is
+    /// strict, with a note in `notes` when its separator was swapped.
+    fn written_moves(
+        &self,
+        reading: GameReading,
+        notes: &mut Vec<Leniency>,
+    ) -> Result<Vec<WrittenMove>, ParsePdnError> {
+        let geometry = reading.geometry.short_captures();
+        let mut moves = Vec::with_capacity(self.moves.len());
+        for (i, raw) in self.moves.iter().enumerate() {
+            let error = match read_move(&raw.text, geometry) {
+                Ok(mv) => {
+                    moves.push(mv);
+                    continue;
+                }
+                Err(e) => e,
+            };
+            // A match score some files write where the result goes.
+            let last = i + 1 == self.moves.len();
+            if last && self.result.is_none() && lex::looks_like_score(&raw.text) {
+                continue;
+            }
+            let lenient = (!reading.strict)
+                .then(|| reread(&raw.text, geometry, &error))
+                .flatten();
+            let Some((mv, read_as)) = lenient else {
+                return Err(ParsePdnError {
+                    line: raw.line,
+                    message: error.to_string(),
+                });
+            };
+            if let Some(read) = read_as {
+                notes.push(Leniency::Separator {
+                    ply: moves.len() + 1,
+                    line: raw.line,
+                    written: raw.text.to_string(),
+                    read: Some(read),
+                });
+            }
+            moves.push(mv);
+        }
+        Ok(moves)
     }
 }
 

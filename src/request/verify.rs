@@ -1,0 +1,430 @@
+//! `verify --pdn` as a request: a PDN archive checked game by game, each
+//! game under its rule set (the one given, its tag, or inferred once for
+//! the file), with the fewest edits that make an illegal game replay when
+//! a repair is asked. The binary prints what [`VerifyRequest::run_with`]
+//! reports as it goes; Python takes the whole [`CheckedArchive`].
+
+use std::collections::BTreeMap;
+use std::ops::ControlFlow;
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+use serde::Serialize;
+
+use crate::analysis::{repair_game, repair_summary_numbered, RepairOptions, RepairOutcome};
+use crate::archive::{
+    move_numbers, reading, verify_file, FileRules, GameReport, RulesFrom, Tally, Verdict,
+    VerifyOptions,
+};
+use crate::notation::{games, to_fen, GameReading, MoveNumbers, RawGame};
+use crate::rules::Variant;
+
+use super::input::pdn_text;
+use super::{InputError, RequestError};
+
+/// How far a repair may go: the most edits, and how long one record's or
+/// game's repair may take.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RepairLimits {
+    /// The most edits tried.
+    pub max_edits: usize,
+    /// The time one repair may take.
+    pub limit: Option<Duration>,
+}
+
+impl RepairLimits {
+    /// The analysis's options for one repair starting now.
+    pub fn options(self) -> RepairOptions {
+        RepairOptions {
+            max_edits: self.max_edits,
+            deadline: self.limit.map(|limit| Instant::now() + limit),
+            ..RepairOptions::default()
+        }
+    }
+}
+
+/// A PDN archive checked game by game, as `verify --pdn` checks it.
+#[derive(Clone, Debug)]
+pub struct VerifyRequest {
+    bytes: Vec<u8>,
+    options: VerifyOptions,
+    repair: Option<usize>,
+}
+
+impl VerifyRequest {
+    /// The archive's bytes (UTF-8 or not: see [`pdn_text`]).
+    pub fn new(bytes: impl Into<Vec<u8>>) -> VerifyRequest {
+        VerifyRequest {
+            bytes: bytes.into(),
+            options: VerifyOptions::default(),
+            repair: None,
+        }
+    }
+
+    /// The archive in the file at `path`.
+    ///
+    /// # Errors
+    /// The file cannot be read.
+    pub fn from_path(path: &Path) -> Result<VerifyRequest, InputError> {
+        std::fs::read(path)
+            .map(VerifyRequest::new)
+            .map_err(|source| InputError::Io {
+                path: path.display().to_string(),
+                source,
+            })
+    }
+
+    /// Under the rule set named, over the games' tags.
+    #[must_use]
+    pub fn rules(mut self, given: Option<Variant>) -> VerifyRequest {
+        self.options.given = given;
+        self
+    }
+
+    /// Refusing what real archives write but the standard does not.
+    #[must_use]
+    pub fn strict(mut self, strict: bool) -> VerifyRequest {
+        self.options.strict = strict;
+        self
+    }
+
+    /// Each game's judgement, and its repair, may take `limit`.
+    #[must_use]
+    pub fn limit(mut self, limit: Option<Duration>) -> VerifyRequest {
+        self.options.limit = limit;
+        self
+    }
+
+    /// A game with an illegal move gets the fewest edits (at most
+    /// `max_edits`) that make it replay from its start; `None`: no repair.
+    #[must_use]
+    pub fn repair(mut self, max_edits: Option<usize>) -> VerifyRequest {
+        self.repair = max_edits;
+        self
+    }
+
+    /// Every game checked, in order.
+    ///
+    /// # Errors
+    /// The bytes are not text; a repair's solver failed (a bug).
+    pub fn run(&self) -> Result<CheckedArchive, RequestError> {
+        self.run_with(&mut ())
+    }
+
+    /// [`VerifyRequest::run`], telling `watch` what happens as it happens;
+    /// the games after the one `watch` breaks at are left out.
+    ///
+    /// # Errors
+    /// As [`VerifyRequest::run`].
+    pub fn run_with(&self, watch: &mut dyn ArchiveWatch) -> Result<CheckedArchive, RequestError> {
+        let text = pdn_text(&self.bytes)?;
+        let raw: Vec<_> = games(&text).collect();
+        let file = verify_file(&raw, self.options);
+        if let Some(inferred) = &file.inferred {
+            watch.inferred(inferred);
+        }
+        let mut checked = CheckedArchive {
+            games: Vec::with_capacity(raw.len()),
+            inferred: file.inferred,
+            tally: Tally::default(),
+        };
+        for (game, report) in raw.iter().zip(file.reports) {
+            checked.tally.add(&report.verdict);
+            let game = self.checked_game(game, report, raw.len(), watch)?;
+            let flow = watch.checked(&game);
+            checked.games.push(game);
+            if flow.is_break() {
+                break;
+            }
+        }
+        Ok(checked)
+    }
+
+    /// One game's report with its moves as read and, if asked, its repair.
+    fn checked_game(
+        &self,
+        game: &RawGame<'_>,
+        report: GameReport,
+        games: usize,
+        watch: &mut dyn ArchiveWatch,
+    ) -> Result<CheckedGame, RequestError> {
+        let variant = report.rules.as_ref().map(|r| r.variant);
+        let repair = match (self.repair, &report.verdict, variant) {
+            (Some(max_edits), Verdict::Illegal(_), Some(variant)) => {
+                let limits = RepairLimits {
+                    max_edits,
+                    limit: self.options.limit,
+                };
+                let mut progress = |edits: usize| watch.repairing(&report, games, edits);
+                repair_game(game, variant, limits.options(), &mut progress)?
+            }
+            _ => None,
+        };
+        let (moves, start_fen) = moves_read(game, &report, self.options.strict);
+        Ok(CheckedGame {
+            numbers: variant.map(|v| move_numbers(game, v)),
+            report,
+            moves,
+            start_fen,
+            repair,
+        })
+    }
+}
+
+/// What a caller of [`VerifyRequest::run_with`] is told as the archive is
+/// checked (a progress line, each game's line printed as it is ready).
+pub trait ArchiveWatch {
+    /// The rule set inferred once for the file, before any game.
+    fn inferred(&mut self, _rules: &FileRules) {}
+
+    /// The repair of `game` (one of `games`) tries `edits` edits now.
+    fn repairing(&mut self, _game: &GameReport, _games: usize, _edits: usize) {}
+
+    /// `game` is checked; break to stop before the next.
+    fn checked(&mut self, _game: &CheckedGame) -> ControlFlow<()> {
+        ControlFlow::Continue(())
+    }
+}
+
+/// Nothing is watched.
+impl ArchiveWatch for () {}
+
+/// An archive checked: every game, and what the file as a whole said.
+#[derive(Clone, Debug)]
+pub struct CheckedArchive {
+    /// One per game, in order.
+    pub games: Vec<CheckedGame>,
+    /// The rule set inferred once for the file's games without rules,
+    /// when inferring them one by one would have disagreed.
+    pub inferred: Option<FileRules>,
+    /// The games' verdicts counted.
+    pub tally: Tally,
+}
+
+impl CheckedArchive {
+    /// Some repair ran out of time before it was decided.
+    pub fn repairs_undecided(&self) -> bool {
+        self.games
+            .iter()
+            .any(|g| matches!(g.repair, Some(RepairOutcome::Undecided { .. })))
+    }
+
+    /// The archive's verdict: undecided when a game's search or repair ran
+    /// out of time, else solved when every game with moves replays, else
+    /// impossible.
+    pub fn verdict(&self) -> super::Verdict {
+        if self.repairs_undecided() || self.tally.undecided > 0 {
+            super::Verdict::Undecided
+        } else if self.tally.all_ok() {
+            super::Verdict::Solved
+        } else {
+            super::Verdict::Impossible
+        }
+    }
+}
+
+/// One game of an archive checked, with its moves as read.
+#[derive(Clone, Debug)]
+pub struct CheckedGame {
+    /// The verdict and what was read how.
+    pub report: GameReport,
+    /// The moves as read (`?` where illegible), in the notation of the
+    /// rule set it was checked under; none when it could not be read.
+    pub moves: Vec<String>,
+    /// Where it starts, as a FEN: its `[FEN]`, or its rule set's opening
+    /// (`None` when it could not be read).
+    pub start_fen: Option<String>,
+    /// The repair of a game with an illegal move, when one was asked
+    /// (`None` also when the game could not be read under its rules).
+    pub repair: Option<RepairOutcome>,
+    /// How the game numbers its moves, so edits are named as it names them.
+    pub numbers: Option<MoveNumbers>,
+}
+
+impl CheckedGame {
+    /// The game's line of `verify --pdn`: its report, then its repair.
+    pub fn text(&self) -> String {
+        let mut line = self.report.to_string();
+        if let Some(outcome) = &self.repair {
+            let summary = repair_summary_numbered(outcome, self.numbers.as_ref());
+            line.push_str(&format!("; {summary}"));
+        }
+        line
+    }
+
+    /// The game's object of `verify --pdn --format json` (one line), the
+    /// archive named `input`: the same keys for every game.
+    pub fn json(&self, input: &str) -> String {
+        let report = &self.report;
+        let rules = report.rules.as_ref();
+        let json = GameJson {
+            game: report.number,
+            headers: report
+                .tags
+                .iter()
+                .map(|(k, v)| (k.as_str(), v.as_str()))
+                .collect(),
+            inferred: rules.map(|r| r.from == RulesFrom::Inferred),
+            input,
+            line: report.line,
+            notes: report.notes.iter().map(NoteJson::of).collect(),
+            ply: report.ply,
+            reason: report.verdict.reason(),
+            repair: self.repair.as_ref().map(|r| RepairJson::of(r, self)),
+            rules: rules.map(|r| r.variant.name()),
+            rules_from: rules.map(|r| match r.from {
+                RulesFrom::Given => "given",
+                RulesFrom::Tag => "tag",
+                RulesFrom::Inferred => "inferred",
+            }),
+            status: report.verdict.status(),
+            warning: rules.and_then(|r| r.warning.as_deref()),
+        };
+        serde_json::to_string(&json).unwrap_or_default()
+    }
+}
+
+/// One game as JSON; fields in name order, as the binary has always
+/// written them.
+#[derive(Serialize)]
+struct GameJson<'g> {
+    game: usize,
+    headers: BTreeMap<&'g str, &'g str>,
+    inferred: Option<bool>,
+    input: &'g str,
+    line: usize,
+    notes: Vec<NoteJson>,
+    ply: Option<usize>,
+    reason: Option<String>,
+    repair: Option<RepairJson>,
+    rules: Option<&'static str>,
+    rules_from: Option<&'static str>,
+    status: &'static str,
+    warning: Option<&'g str>,
+}
+
+/// What was read leniently, as JSON.
+#[derive(Serialize)]
+struct NoteJson {
+    kind: &'static str,
+    line: usize,
+    ply: Option<usize>,
+    text: String,
+}
+
+impl NoteJson {
+    fn of(note: &crate::notation::Leniency) -> NoteJson {
+        NoteJson {
+            kind: note.kind(),
+            line: note.line(),
+            ply: note.ply(),
+            text: note.to_string(),
+        }
+    }
+}
+
+/// A repair as JSON: whether one was needed, its edits, and the minimum
+/// proved (keys only where the outcome has them).
+#[derive(Serialize)]
+struct RepairJson {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    at_least: Option<usize>,
+    edits: Vec<EditJson>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    max_edits: Option<usize>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    minimum: Option<usize>,
+    outcome: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    summary: Option<String>,
+}
+
+/// One edit of a repair as JSON.
+#[derive(Serialize)]
+struct EditJson {
+    kind: &'static str,
+    ply: usize,
+    read: String,
+    text: String,
+    written: String,
+}
+
+impl RepairJson {
+    fn of(outcome: &RepairOutcome, game: &CheckedGame) -> RepairJson {
+        let numbers = game.numbers.as_ref();
+        let summary = || Some(repair_summary_numbered(outcome, numbers));
+        let empty = |outcome| RepairJson {
+            at_least: None,
+            edits: Vec::new(),
+            max_edits: None,
+            minimum: None,
+            outcome,
+            summary: None,
+        };
+        match outcome {
+            RepairOutcome::NotNeeded(_) => empty("not needed"),
+            RepairOutcome::NoneWithin(most) => RepairJson {
+                max_edits: Some(*most),
+                ..empty("none within")
+            },
+            RepairOutcome::Undecided { at_least } => RepairJson {
+                at_least: Some(*at_least),
+                summary: summary(),
+                ..empty("undecided")
+            },
+            RepairOutcome::Repaired(repairs) => {
+                let numbered = numbers.map(|n| (n, &repairs[0].record));
+                let edits = repairs[0]
+                    .edits
+                    .iter()
+                    .map(|e| EditJson {
+                        kind: e.kind.name(),
+                        ply: e.ply,
+                        read: e.read.clone(),
+                        text: e.words(numbered),
+                        written: e.written.clone(),
+                    })
+                    .collect();
+                RepairJson {
+                    edits,
+                    minimum: Some(repairs[0].edits.len()),
+                    summary: summary(),
+                    ..empty("repaired")
+                }
+            }
+        }
+    }
+}
+
+/// The moves of `game` as read under the rule set of its report, and
+/// its start as a FEN.
+fn moves_read(
+    game: &RawGame<'_>,
+    report: &GameReport,
+    strict: bool,
+) -> (Vec<String>, Option<String>) {
+    let Some(variant) = report.rules.as_ref().map(|r| r.variant) else {
+        return (Vec::new(), None);
+    };
+    let options = GameReading {
+        strict,
+        ..reading(variant)
+    };
+    let Ok(read) = game.read(options) else {
+        return (Vec::new(), None);
+    };
+    let algebraic = variant.algebraic();
+    let (turn, start) = read
+        .fen
+        .unwrap_or((variant.first_player(), variant.topology().opening()));
+    let moves = read
+        .record
+        .written_moves()
+        .iter()
+        .map(|w| match w.known() {
+            Some(mv) => variant.write_move(mv),
+            None => variant.write_written(w),
+        })
+        .collect();
+    (moves, Some(to_fen(&start, turn, algebraic)))
+}
