@@ -14,6 +14,7 @@ mod explaining;
 mod formats;
 mod fuzz;
 mod golden;
+mod legal;
 mod lenient;
 mod limits;
 mod oracle;

@@ -256,6 +256,13 @@ pub struct VerifyArgs {
     /// it leniently and noting it on the game's line.
     #[arg(long)]
     pub strict: bool,
+    /// With --pdn: ask of every game with a [FEN] whether its start can be
+    /// reached from the opening by a legal game (a composed problem's
+    /// diagram should be): a game found (not necessarily the shortest) or
+    /// the reason none exists; an unreachable start exits 1. Each search
+    /// may take --limit (default 10 s).
+    #[arg(long, requires = "pdn")]
+    pub legal: bool,
     /// With --pdn: "text", one line per game, or "json", one JSON object
     /// per game per line (JSON Lines).
     #[arg(long, value_enum, default_value_t = VerifyFormatArg::Text)]

@@ -178,6 +178,7 @@ fn verify_request(args: VerifyArgs) -> Result<Request, Failure> {
                 rules: rules.given(),
                 repair: repair.map(|r| r.max_edits),
                 strict: args.strict,
+                legal: args.legal,
                 json: args.format == super::args::VerifyFormatArg::Json,
                 quiet: args.quiet,
                 limit: args.limit,

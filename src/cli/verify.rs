@@ -30,6 +30,8 @@ pub struct PdnOptions {
     pub repair: Option<usize>,
     /// Refuse what is read leniently (`--strict`).
     pub strict: bool,
+    /// Whether each `[FEN]` start is reachable (`--legal`).
+    pub legal: bool,
     /// One JSON object per game per line.
     pub json: bool,
     /// No summary line.
@@ -74,6 +76,7 @@ pub fn run_pdn(
     let request = VerifyRequest::new(input.bytes)
         .rules(options.rules)
         .strict(options.strict)
+        .legal(options.legal)
         .limit(options.limit)
         .repair(options.repair);
     let mut printer = PdnPrinter {
@@ -97,6 +100,9 @@ pub fn run_pdn(
     printer.ticker.finish();
     if !options.quiet {
         super::report(&format!("{}: {}", input.name, checked.tally));
+        if let Some(starts) = checked.starts() {
+            super::report(&format!("{}: {starts}", input.name));
+        }
     }
     if checked.repairs_undecided() {
         super::report(&format!(

@@ -103,6 +103,7 @@ pub struct Reach {
     deadline: Option<Instant>,
     all: Option<(u64, usize)>,
     any: bool,
+    shorten: bool,
 }
 
 /// Why a search cannot be made.
@@ -153,6 +154,7 @@ impl Reach {
             deadline: None,
             all: None,
             any: false,
+            shorten: true,
         }
     }
 
@@ -190,6 +192,14 @@ impl Reach {
     #[must_use]
     pub fn any(mut self, any: bool) -> Reach {
         self.any = any;
+        self
+    }
+
+    /// With [`Reach::any`]: whether the game found is then made shorter
+    /// (the default); a yes-or-no question of legality skips that second.
+    #[must_use]
+    pub fn shorten(mut self, shorten: bool) -> Reach {
+        self.shorten = shorten;
         self
     }
 
@@ -255,7 +265,11 @@ impl Reach {
         match any::any_game(search, &self.start, self.first, self.max_plies) {
             Ok(any::AnyEnd::Game(moves)) => {
                 let game = self.checked(moves, search)?;
-                let (game, lower_bound) = self.shortened(search, game, h, started.elapsed())?;
+                let (game, lower_bound) = if self.shorten {
+                    self.shortened(search, game, h, started.elapsed())?
+                } else {
+                    (game, h)
+                };
                 Ok(ReachOutcome::Found {
                     game,
                     all: None,

@@ -46,7 +46,10 @@ pub use record::{
 };
 pub use report::{summary, Analysed, Name, PrefixReport, Report, Verdict};
 pub use solve::{RepairRequest, Repaired, SolveRequest, Solved};
-pub use verify::{ArchiveWatch, CheckedArchive, CheckedGame, RepairLimits, VerifyRequest};
+pub use verify::{
+    ArchiveWatch, CheckedArchive, CheckedGame, RepairLimits, StartCheck, VerifyRequest,
+    LEGALITY_LIMIT,
+};
 
 /// Why a request gives no answer; [`RequestError::exit_status`] is the
 /// binary's exit status for it.

@@ -94,6 +94,7 @@ pub struct ReachRequest {
     max_plies: Option<u32>,
     all: Option<(u64, usize)>,
     any: bool,
+    shorten: bool,
 }
 
 impl ReachRequest {
@@ -109,6 +110,7 @@ impl ReachRequest {
             max_plies: None,
             all: None,
             any: false,
+            shorten: true,
         }
     }
 
@@ -153,6 +155,14 @@ impl ReachRequest {
     #[must_use]
     pub fn any(mut self, any: bool) -> ReachRequest {
         self.any = any;
+        self
+    }
+
+    /// With [`ReachRequest::any`]: whether the game found is then made
+    /// shorter for a while (the default); off when only legality counts.
+    #[must_use]
+    pub fn shorten(mut self, shorten: bool) -> ReachRequest {
+        self.shorten = shorten;
         self
     }
 
@@ -232,7 +242,8 @@ impl ReachRequest {
         let mut reach = Reach::new(self.variant)
             .from(start, first)
             .deadline(deadline)
-            .any(self.any);
+            .any(self.any)
+            .shorten(self.shorten);
         if let Some(most) = self.max_plies {
             reach = reach.max_plies(most);
         }
@@ -351,6 +362,7 @@ pub fn start_legality(
     let fen = to_fen(board, turn, variant.fen_algebraic());
     let request = ReachRequest::new(BoardText::Fen(fen), variant)
         .any(true)
+        .shorten(false)
         .limit(limit);
     Ok(match request.search(&mut |_| {})? {
         ReachVerdict::Reached(reached) => Legality::Legal(reached),

@@ -20,7 +20,8 @@ use crate::notation::{games, to_fen, GameReading, MoveNumbers, RawGame};
 use crate::rules::Variant;
 
 use super::input::pdn_text;
-use super::{InputError, RequestError};
+use super::{start_legality, InputError, Legality, RequestError};
+use crate::board::{Board, Color};
 
 /// How far a repair may go: the most edits, and how long one record's or
 /// game's repair may take.
@@ -49,6 +50,7 @@ pub struct VerifyRequest {
     bytes: Vec<u8>,
     options: VerifyOptions,
     repair: Option<usize>,
+    legal: bool,
 }
 
 impl VerifyRequest {
@@ -58,6 +60,7 @@ impl VerifyRequest {
             bytes: bytes.into(),
             options: VerifyOptions::default(),
             repair: None,
+            legal: false,
         }
     }
 
@@ -100,6 +103,15 @@ impl VerifyRequest {
     #[must_use]
     pub fn repair(mut self, max_edits: Option<usize>) -> VerifyRequest {
         self.repair = max_edits;
+        self
+    }
+
+    /// A game with a `[FEN]` is also asked whether its start can be
+    /// reached from the opening by a legal game (`verify --pdn --legal`):
+    /// a composed problem's diagram should be.
+    #[must_use]
+    pub fn legal(mut self, legal: bool) -> VerifyRequest {
+        self.legal = legal;
         self
     }
 
@@ -160,13 +172,59 @@ impl VerifyRequest {
             }
             _ => None,
         };
-        let (moves, start_fen) = moves_read(game, &report, self.options.strict);
+        let (moves, start_fen, given) = moves_read(game, &report, self.options.strict);
+        let start = match (self.legal, variant, given) {
+            (false, _, _) => StartCheck::NotAsked,
+            (true, Some(variant), Some((turn, board))) => {
+                let limit = self.options.limit.unwrap_or(LEGALITY_LIMIT);
+                StartCheck::Checked(start_legality(variant, &board, turn, Some(limit))?)
+            }
+            (true, _, _) => StartCheck::NoDiagram,
+        };
         Ok(CheckedGame {
             numbers: variant.map(|v| move_numbers(game, v)),
             report,
             moves,
             start_fen,
             repair,
+            start,
+        })
+    }
+}
+
+/// How long the search for a game to one diagram may take when no limit is
+/// given: the end of a whole real game is found in a few seconds.
+pub const LEGALITY_LIMIT: Duration = Duration::from_secs(10);
+
+/// Whether a game's start was asked to be reachable, and the answer.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum StartCheck {
+    /// `--legal` was not given.
+    NotAsked,
+    /// The game has no `[FEN]` (it starts from the opening) or could not be read.
+    NoDiagram,
+    /// Its `[FEN]` start searched for from the opening.
+    Checked(Legality),
+}
+
+impl StartCheck {
+    /// The clause `verify --pdn` adds to the game's line, if any.
+    fn text(&self) -> Option<String> {
+        let StartCheck::Checked(legality) = self else {
+            return None;
+        };
+        Some(match legality {
+            Legality::Legal(game) => format!(
+                "its start is reachable from the opening (a game of {}, not necessarily the shortest)",
+                crate::notation::plural(game.record.moves.len(), "ply")
+            ),
+            Legality::Illegal { reason } => {
+                format!("its start cannot be reached from the opening: {reason}")
+            }
+            Legality::Undecided => {
+                "whether its start can be reached from the opening is undecided (the limit was hit)"
+                    .to_string()
+            }
         })
     }
 }
@@ -209,13 +267,47 @@ impl CheckedArchive {
             .any(|g| matches!(g.repair, Some(RepairOutcome::Undecided { .. })))
     }
 
-    /// The archive's verdict: undecided when a game's search or repair ran
-    /// out of time, else solved when every game with moves replays, else
+    /// How many `[FEN]` starts were found reachable, unreachable and
+    /// undecided (`12 starts: 10 reachable, 1 unreachable, 1 undecided`),
+    /// when that was asked.
+    pub fn starts(&self) -> Option<String> {
+        let checked: Vec<&Legality> = self
+            .games
+            .iter()
+            .filter_map(|g| match &g.start {
+                StartCheck::Checked(legality) => Some(legality),
+                _ => None,
+            })
+            .collect();
+        if !self.games.iter().any(|g| g.start != StartCheck::NotAsked) {
+            return None;
+        }
+        let count = |wanted: fn(&Legality) -> bool| checked.iter().filter(|l| wanted(l)).count();
+        Some(format!(
+            "{}: {} reachable, {} unreachable, {} undecided",
+            crate::notation::plural(checked.len(), "start"),
+            count(|l| matches!(l, Legality::Legal(_))),
+            count(|l| matches!(l, Legality::Illegal { .. })),
+            count(|l| *l == Legality::Undecided),
+        ))
+    }
+
+    /// The archive's verdict: undecided when a game's search, repair or
+    /// start's legality ran out of time, else solved when every game with
+    /// moves replays (and every start asked about is reachable), else
     /// impossible.
     pub fn verdict(&self) -> super::Verdict {
-        if self.repairs_undecided() || self.tally.undecided > 0 {
+        let starts = |wanted: fn(&Legality) -> bool| {
+            self.games
+                .iter()
+                .any(|g| matches!(&g.start, StartCheck::Checked(l) if wanted(l)))
+        };
+        if self.repairs_undecided()
+            || self.tally.undecided > 0
+            || starts(|l| *l == Legality::Undecided)
+        {
             super::Verdict::Undecided
-        } else if self.tally.all_ok() {
+        } else if self.tally.all_ok() && !starts(|l| matches!(l, Legality::Illegal { .. })) {
             super::Verdict::Solved
         } else {
             super::Verdict::Impossible
@@ -239,6 +331,8 @@ pub struct CheckedGame {
     pub repair: Option<RepairOutcome>,
     /// How the game numbers its moves, so edits are named as it names them.
     pub numbers: Option<MoveNumbers>,
+    /// Whether its `[FEN]` start can be reached, when that was asked.
+    pub start: StartCheck,
 }
 
 impl CheckedGame {
@@ -248,6 +342,9 @@ impl CheckedGame {
         if let Some(outcome) = &self.repair {
             let summary = repair_summary_numbered(outcome, self.numbers.as_ref());
             line.push_str(&format!("; {summary}"));
+        }
+        if let Some(start) = self.start.text() {
+            line.push_str(&format!("; {start}"));
         }
         line
     }
@@ -266,6 +363,11 @@ impl CheckedGame {
                 .collect(),
             inferred: rules.map(|r| r.from == RulesFrom::Inferred),
             input,
+            legal: match &self.start {
+                StartCheck::NotAsked => None,
+                StartCheck::NoDiagram => Some(None),
+                StartCheck::Checked(legality) => Some(Some(LegalJson::of(legality))),
+            },
             line: report.line,
             notes: report.notes.iter().map(NoteJson::of).collect(),
             ply: report.ply,
@@ -292,6 +394,8 @@ struct GameJson<'g> {
     headers: BTreeMap<&'g str, &'g str>,
     inferred: Option<bool>,
     input: &'g str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    legal: Option<Option<LegalJson>>,
     line: usize,
     notes: Vec<NoteJson>,
     ply: Option<usize>,
@@ -301,6 +405,32 @@ struct GameJson<'g> {
     rules_from: Option<&'static str>,
     status: &'static str,
     warning: Option<&'g str>,
+}
+
+/// A start's legality as JSON: `reachable` with the game found (not
+/// necessarily the shortest), `unreachable` with the reason, or `undecided`.
+#[derive(Serialize)]
+struct LegalJson {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    game: Option<Vec<String>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    reason: Option<String>,
+    status: &'static str,
+}
+
+impl LegalJson {
+    fn of(legality: &Legality) -> LegalJson {
+        let (status, game, reason) = match legality {
+            Legality::Legal(reached) => ("reachable", Some(reached.moves()), None),
+            Legality::Illegal { reason } => ("unreachable", None, Some(reason.clone())),
+            Legality::Undecided => ("undecided", None, None),
+        };
+        LegalJson {
+            game,
+            reason,
+            status,
+        }
+    }
 }
 
 /// What was read leniently, as JSON.
@@ -396,24 +526,25 @@ impl RepairJson {
     }
 }
 
-/// The moves of `game` as read under the rule set of its report, and
-/// its start as a FEN.
+/// The moves of `game` as read under the rule set of its report, its
+/// start as a FEN, and its `[FEN]` start when it has one.
 fn moves_read(
     game: &RawGame<'_>,
     report: &GameReport,
     strict: bool,
-) -> (Vec<String>, Option<String>) {
+) -> (Vec<String>, Option<String>, Option<(Color, Board)>) {
     let Some(variant) = report.rules.as_ref().map(|r| r.variant) else {
-        return (Vec::new(), None);
+        return (Vec::new(), None, None);
     };
     let options = GameReading {
         strict,
         ..reading(variant)
     };
     let Ok(read) = game.read(options) else {
-        return (Vec::new(), None);
+        return (Vec::new(), None, None);
     };
     let algebraic = variant.algebraic();
+    let given = read.fen.clone();
     let (turn, start) = read
         .fen
         .unwrap_or((variant.first_player(), variant.topology().opening()));
@@ -426,5 +557,5 @@ fn moves_read(
             None => variant.write_written(w),
         })
         .collect();
-    (moves, Some(to_fen(&start, turn, algebraic)))
+    (moves, Some(to_fen(&start, turn, algebraic)), given)
 }

@@ -1,0 +1,118 @@
+//! `verify --pdn --legal`: whether each game's `[FEN]` start can be
+//! reached from the opening (issue 45 item 2), through the binary.
+
+use crate::util::{postfacto, scratch};
+
+/// One game whose diagram is a position after 11-15 (reachable), one with
+/// thirteen white men (unreachable), one from the opening (nothing to ask).
+const ARCHIVE: &str = r#"[Event "after 11-15"]
+[GameType "21"]
+[FEN "W:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,12,15"]
+
+1... 22-18 2. 15x22 *
+
+[Event "thirteen white men"]
+[GameType "21"]
+[FEN "B:W20,21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,11,12"]
+
+1. 9-14 *
+
+[Event "from the opening"]
+[GameType "21"]
+
+1. 11-15 22-18 *
+"#;
+
+#[test]
+fn each_diagram_is_reachable_or_unreachable_with_its_reason() {
+    let file = scratch("legal.pdn", ARCHIVE);
+    let run = postfacto(&["verify", "--pdn", file.to_str().unwrap(), "--legal"], "");
+    assert_eq!(
+        run.code, 1,
+        "an unreachable start exits 1: {}{}",
+        run.stdout, run.stderr
+    );
+    let lines: Vec<&str> = run.stdout.lines().collect();
+    assert_eq!(lines.len(), 3, "{}", run.stdout);
+    assert!(
+        lines[0].contains("its start is reachable from the opening (a game of 1 ply"),
+        "{}",
+        lines[0]
+    );
+    assert!(
+        lines[1].contains("its start cannot be reached from the opening: White has 13 pieces"),
+        "{}",
+        lines[1]
+    );
+    assert!(
+        !lines[2].contains("start"),
+        "a game from the opening is not asked about: {}",
+        lines[2]
+    );
+    assert!(
+        run.stderr
+            .contains("2 starts: 1 reachable, 1 unreachable, 0 undecided"),
+        "{}",
+        run.stderr
+    );
+}
+
+#[test]
+fn the_json_gives_the_game_found_and_the_reason() {
+    let file = scratch("legal-json.pdn", ARCHIVE);
+    let path = file.to_str().unwrap();
+    let run = postfacto(
+        &["verify", "--pdn", path, "--legal", "--format", "json"],
+        "",
+    );
+    assert_eq!(run.code, 1, "{}{}", run.stdout, run.stderr);
+    let games: Vec<serde_json::Value> = run
+        .stdout
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(games[0]["legal"]["status"], "reachable");
+    assert_eq!(games[0]["legal"]["game"], serde_json::json!(["11-15"]));
+    assert_eq!(games[1]["legal"]["status"], "unreachable");
+    assert!(games[1]["legal"]["reason"]
+        .as_str()
+        .unwrap()
+        .contains("13 pieces"));
+    assert!(games[2]["legal"].is_null(), "{}", games[2]);
+    // Without --legal the key is not there at all, as before.
+    let plain = postfacto(&["verify", "--pdn", path, "--format", "json"], "");
+    assert!(!plain.stdout.contains("\"legal\""), "{}", plain.stdout);
+    assert_eq!(plain.code, 0, "{}", plain.stderr);
+}
+
+#[test]
+fn a_diagram_not_decided_within_the_limit_is_undecided() {
+    // A composed 10x10 problem (PWCP): five men a side, a long way from the
+    // opening; nowhere near found in 200 ms.
+    let problem = "[GameType \"20\"]\n[FEN \"W:W6,17,18,38,41:B8,14,24,34,36.\"]\n\n1. 17-12 36x47 2. 12x3 47x1 3. 3x45 1-0\n";
+    let file = scratch("legal-limit.pdn", problem);
+    let run = postfacto(
+        &[
+            "verify",
+            "--pdn",
+            file.to_str().unwrap(),
+            "--legal",
+            "--limit",
+            "200ms",
+        ],
+        "",
+    );
+    assert_eq!(run.code, 3, "{}{}", run.stdout, run.stderr);
+    assert!(
+        run.stdout
+            .contains("whether its start can be reached from the opening is undecided"),
+        "{}",
+        run.stdout
+    );
+}
+
+#[test]
+fn legal_needs_an_archive() {
+    let run = postfacto(&["verify", "--legal", "a.in", "a.ans"], "");
+    assert_eq!(run.code, 2, "{}", run.stderr);
+}
