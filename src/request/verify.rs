@@ -544,7 +544,7 @@ fn moves_read(
         return (Vec::new(), None, None);
     };
     let algebraic = variant.algebraic();
-    let given = read.fen.clone();
+    let given = read.fen;
     let (turn, start) = read
         .fen
         .unwrap_or((variant.first_player(), variant.topology().opening()));
