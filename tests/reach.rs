@@ -114,7 +114,8 @@ fn positions_random_games_reached_are_reached_no_later_and_the_game_replays() {
             assert_eq!(text.code, 0);
             assert!(
                 text.stdout.contains(&format!(
-                    "shortest: {found} plies; no legal game of fewer plies reaches it"
+                    "shortest: {}; no legal game of fewer plies reaches it",
+                    postfacto::notation::plies(found)
                 )),
                 "{}",
                 text.stdout

@@ -7,7 +7,7 @@ use std::path::Path;
 use std::time::Duration;
 
 use postfacto::board::Color;
-use postfacto::notation::{numbered_moves, to_fen, write_pdn, Record};
+use postfacto::notation::{numbered_moves, plies as plies_text, to_fen, write_pdn, Record};
 use postfacto::reach::Progress;
 use postfacto::request::{BoardText, ReachRequest, ReachVerdict, Reached};
 use postfacto::rules::Variant;
@@ -169,9 +169,9 @@ impl Request {
                     .map_or(String::new(), |l| format!(" ({:.1} s)", l.as_secs_f64()));
                 match best {
                     Some(game) => format!(
-                        "{}\nundecided: the limit{limit} was hit; a game of {} plies; none shorter than {at_least} proved\n",
+                        "{}\nundecided: the limit{limit} was hit; a game of {}; none shorter than {at_least} proved\n",
                         self.movetext(&game.record),
-                        game.record.moves.len()
+                        plies_text(game.record.moves.len())
                     ),
                     None => format!(
                         "undecided: the limit{limit} was hit; no game found; none shorter than {at_least} proved\n"
@@ -269,10 +269,14 @@ impl Request {
 fn length_line(game: &Reached) -> String {
     let plies = game.record.moves.len();
     if game.minimal() {
-        format!("shortest: {plies} plies; no legal game of fewer plies reaches it\n")
+        format!(
+            "shortest: {}; no legal game of fewer plies reaches it\n",
+            plies_text(plies)
+        )
     } else {
         format!(
-            "a game of {plies} plies; the shortest is not proved (none shorter than {} proved)\n",
+            "a game of {}; the shortest is not proved (none shorter than {} proved)\n",
+            plies_text(plies),
             game.lower_bound
         )
     }

@@ -24,6 +24,14 @@ pub fn plural(count: usize, noun: &str) -> String {
         format!("{count} {noun}s")
     }
 }
+/// `1 ply`, `2 plies`: [`plural`] for the one noun that is not `+s`.
+pub fn plies(count: usize) -> String {
+    if count == 1 {
+        "1 ply".to_string()
+    } else {
+        format!("{count} plies")
+    }
+}
 pub use movetext::{Geometry, MoveText, ParseMoveError};
 pub use pdn::{
     describe_leniencies, games, looks_like_pdn, numbered_moves, parse_pdn, write_game, write_pdn,

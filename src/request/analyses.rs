@@ -25,7 +25,8 @@ fn prefix_line(prefix: &Prefix) -> String {
     let plies = prefix.game.record.moves.len();
     if prefix.minimal {
         return format!(
-            "shortest prefix: {plies} plies; no legal game of fewer plies reaches a start board of these moves"
+            "shortest prefix: {}; no legal game of fewer plies reaches a start board of these moves",
+            crate::notation::plies(plies)
         );
     }
     let boards = if prefix.complete {

@@ -324,8 +324,8 @@ fn request_error(error: ReachError) -> RequestError {
 pub fn undecided_reason(at_least: u32, best: Option<&Reached>) -> String {
     match best {
         Some(game) => format!(
-            "the time limit passed: a game of {} plies found; none shorter than {at_least} proved",
-            game.record.moves.len()
+            "the time limit passed: a game of {} found; none shorter than {at_least} proved",
+            crate::notation::plies(game.record.moves.len())
         ),
         None => format!(
             "the time limit passed: no game of fewer than {at_least} plies reaches the position"

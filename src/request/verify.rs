@@ -216,7 +216,7 @@ impl StartCheck {
         Some(match legality {
             Legality::Legal(game) => format!(
                 "its start is reachable from the opening (a game of {}, not necessarily the shortest)",
-                crate::notation::plural(game.record.moves.len(), "ply")
+                crate::notation::plies(game.record.moves.len())
             ),
             Legality::Illegal { reason } => {
                 format!("its start cannot be reached from the opening: {reason}")
