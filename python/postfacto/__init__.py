@@ -63,7 +63,7 @@ def verify(path=None, **options):
     key the binary's.
 
     Takes :func:`verify_json`'s options (``rules``, ``strict``,
-    ``repair``, ``max_edits``, ``limit``); an archive that cannot be read
+    ``repair``, ``max_edits``, ``legal``, ``limit``); an archive that cannot be read
     raises :class:`BadInput` (or the ``OSError`` for a file).
     """
     import json

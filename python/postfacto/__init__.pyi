@@ -254,11 +254,13 @@ def verify_json(
     strict: bool = False,
     repair: bool = False,
     max_edits: int = 3,
+    legal: bool = False,
     limit: Optional[float] = None,
 ) -> str:
     """The JSON Lines ``postfacto verify --pdn --format json`` prints for
     the archive (a file, or ``text=``) with these options: one object per
-    game; ``limit`` (seconds) bounds each game's judgement and repair."""
+    game; ``limit`` (seconds) bounds each game's judgement and repair;
+    ``legal`` asks whether each ``[FEN]`` start is reachable (``--legal``)."""
 
 def verify(path: Optional[Union[str, "PathLike[str]"]] = None, **options: Any) -> List[Dict[str, Any]]:
     """:func:`verify_json` read into one ``dict`` per game: the binary's

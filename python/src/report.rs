@@ -60,10 +60,10 @@ pub fn solve_json(
 
 /// The JSON Lines `postfacto verify --pdn --format json` prints for this
 /// archive (a path, or `text=`) and these options (`rules`, `strict`,
-/// `repair`, `max_edits`, `limit`): one object per game, in order, the
+/// `repair`, `max_edits`, `legal`, `limit`): one object per game, in order, the
 /// archive named `input` (the path; `<text>` for `text=`).
 #[pyfunction]
-#[pyo3(signature = (path=None, *, text=None, rules=None, strict=false, repair=false, max_edits=3, limit=None))]
+#[pyo3(signature = (path=None, *, text=None, rules=None, strict=false, repair=false, max_edits=3, legal=false, limit=None))]
 #[allow(clippy::too_many_arguments)]
 pub fn verify_json(
     py: Python<'_>,
@@ -73,6 +73,7 @@ pub fn verify_json(
     strict: bool,
     repair: bool,
     max_edits: usize,
+    legal: bool,
     limit: Option<f64>,
 ) -> PyResult<String> {
     let input = path
@@ -80,6 +81,7 @@ pub fn verify_json(
         .map_or_else(|| "<text>".to_string(), |p| p.display().to_string());
     let request = archive_request(path, text, rules, "verify_json")?
         .strict(strict)
+        .legal(legal)
         .limit(seconds(limit)?)
         .repair(repair.then_some(max_edits));
     let checked = py
