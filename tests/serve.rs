@@ -231,6 +231,17 @@ fn a_diagram_is_reached_or_said_unreachable() {
     assert_eq!(reached["status"], "found");
     assert_eq!(reached["plies"][0]["played"], "11-15");
     assert_eq!(reached["plies"][0]["fen"], after);
+    assert_eq!(reached["minimal"], true, "{reached}");
+    // Any game (reach --any): found, ending on the diagram.
+    let (status, any) = served.json(
+        "POST",
+        "/api/reach",
+        json!({ "fen": after, "rules": "english", "any": true }),
+    );
+    assert_eq!(status, 200, "{any}");
+    assert_eq!(any["status"], "found", "{any}");
+    let plies = any["plies"].as_array().unwrap();
+    assert_eq!(plies.last().unwrap()["fen"], after, "{any}");
     let thirteen = "W:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,11,12,13";
     let (status, refused) = served.json("POST", "/api/reach", json!({ "fen": thirteen }));
     assert_eq!(status, 200, "{refused}");

@@ -464,10 +464,15 @@ pub struct ReachView {
     start_rows: Vec<String>,
     end_fen: Option<String>,
     plies: Vec<Ply>,
+    /// The game found is proved the shortest.
+    minimal: bool,
+    /// No game shorter than this many plies exists (proved).
+    lower_bound: u32,
 }
 
 /// `reach` of the position `goal` under `rules`, `turn` to move there
-/// (rows need it; a FEN names it), under `limit`.
+/// (rows need it; a FEN names it), under `limit`; with `any`, any legal
+/// game found fast rather than the shortest (`reach --any`).
 ///
 /// # Errors
 /// A board that cannot be read, or no position (400); a bug (500).
@@ -475,6 +480,7 @@ pub fn reach(
     goal: BoardText,
     turn: Option<&str>,
     rules: Option<&str>,
+    any: bool,
     limit: Duration,
 ) -> Result<ReachView, ApiError> {
     let variant = variant_named(rules)?;
@@ -487,8 +493,10 @@ pub fn reach(
         start_rows: rows_of(&opening),
         end_fen: None,
         plies: Vec::new(),
+        minimal: false,
+        lower_bound: 0,
     };
-    let mut request = ReachRequest::new(goal, variant).limit(Some(limit));
+    let mut request = ReachRequest::new(goal, variant).any(any).limit(Some(limit));
     if let Some(turn) = turn {
         request = request.turn(side_named(turn).map_err(ApiError::input)?);
     }
@@ -499,6 +507,8 @@ pub fn reach(
                 first_number: 1,
             };
             view.end_fen = Some(reached.end_fen());
+            view.minimal = reached.minimal();
+            view.lower_bound = reached.lower_bound;
             view.plies = boards_along(variant, opening, &reached.record, &numbers);
         }
         Err(RequestError::Impossible { reason }) => {

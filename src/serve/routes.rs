@@ -341,6 +341,9 @@ struct Diagram {
     rows: Option<Vec<String>>,
     turn: Option<String>,
     rules: Option<String>,
+    /// Reach: any game, found fast, not the shortest proved (`reach --any`).
+    #[serde(default)]
+    any: bool,
 }
 
 impl Diagram {
@@ -359,6 +362,7 @@ fn reach(state: &State, body: &[u8]) -> Result<Reply, ApiError> {
         ask.board()?,
         ask.turn.as_deref(),
         ask.rules.as_deref(),
+        ask.any,
         state.limit,
     )?))
 }

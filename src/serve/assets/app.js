@@ -527,8 +527,9 @@ async function reach() {
   try {
     const board = await api("/api/board", diagramAsk());
     $("diagram-fen").value = board.fen;
-    setLink({ view: "diagram", rules: $("diagram-rules").value, fen: board.fen, reach: "1" });
-    const found = await api("/api/reach", diagramAsk());
+    const any = $("reach-any").checked;
+    setLink({ view: "diagram", rules: $("diagram-rules").value, fen: board.fen, reach: any ? "any" : "1" });
+    const found = await api("/api/reach", { ...diagramAsk(), any });
     if (found.status !== "found") {
       result.append(node("p", { class: found.status === "impossible" ? "error" : "" }, `${found.status === "impossible" ? "Unreachable" : "Undecided"}: ${found.reason}`));
       say(`Reach: ${found.status}.`);
@@ -536,7 +537,10 @@ async function reach() {
     }
     const steps = node("div", { id: "reach-steps" });
     const plies = `${found.plies.length} ${found.plies.length === 1 ? "ply" : "plies"}`;
-    result.append(node("p", {}, `A shortest game: ${plies} from the opening (no game of fewer plies reaches this position).`), steps);
+    const told = found.minimal
+      ? `A shortest game: ${plies} from the opening (no game of fewer plies reaches this position).`
+      : `A legal game: ${plies} from the opening, not necessarily the shortest (none shorter than ${found.lower_bound} plies proved).`;
+    result.append(node("p", {}, told), steps);
     stepper(steps, diagram.layout, { fen: found.start_fen, rows: found.start_rows }, found.plies, { at: found.plies.length, name: "reach", listName: "Moves of the game" });
     say(`Reached in ${plies}.`);
   } catch (error) {
@@ -590,7 +594,8 @@ async function follow(params) {
     await diagramRules();
     show("diagram");
     await setFen(params.get("fen"));
-    if (params.get("reach") === "1") return reach();
+    $("reach-any").checked = params.get("reach") === "any";
+    if (params.get("reach")) return reach();
   }
   show(view);
 }
