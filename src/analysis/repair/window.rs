@@ -354,37 +354,7 @@ impl<'e, 'a> Window<'e, 'a> {
         let conflict = self.conflict_near(&record, parent.as_ref().map(|(r, c)| (r, *c)))?;
         let n = origins.len();
         let end = spot(EditKind::Missing, self.edits.len());
-        // Edits of plies `plies` (a swap moving one), and insertions before them.
-        let touching = |plies: std::ops::RangeInclusive<usize>| {
-            let mut spots = Vec::new();
-            for origin in plies.map(|ply| origins[ply - 1]) {
-                match origin {
-                    Origin::Written(i) => {
-                        spots.extend(self.edits.edits_of(i));
-                        spots.extend(self.edits.swaps_of(i));
-                        spots.push(spot(EditKind::Missing, i));
-                    }
-                    Origin::Inserted(a) => spots.push(spot(EditKind::Missing, a)),
-                }
-            }
-            spots
-        };
-        // Edits that change who plays ply `q` and after, and nothing from it on.
-        let shifts = |q: usize| {
-            let mut spots = vec![spot(EditKind::First, 0)];
-            for ply in 1..=q {
-                match origins[ply - 1] {
-                    Origin::Written(i) => {
-                        spots.push(spot(EditKind::Missing, i));
-                        if ply < q {
-                            spots.push(spot(EditKind::Extra, i));
-                        }
-                    }
-                    Origin::Inserted(a) => spots.push(spot(EditKind::Missing, a)),
-                }
-            }
-            spots
-        };
+        let touching = |plies| touching(self.edits, &origins, plies);
         let prefix_side = conflict.prefix.map(|p| {
             let mut spots = touching(1..=p);
             spots.push(spot(EditKind::First, 0));
@@ -394,7 +364,7 @@ impl<'e, 'a> Window<'e, 'a> {
             let mut spots = touching(q..=n);
             spots.push(end);
             if conflict.shifted {
-                spots.extend(shifts(q));
+                spots.extend(shifts(&origins, q));
             }
             spots
         });
@@ -560,6 +530,46 @@ fn gallop_down<E>(
         x = x.saturating_sub(step).max(lo);
         step *= 2;
     }
+}
+
+/// The edits of plies `plies` of a record whose plies come from `origins`
+/// (each edit of its written move, a swap moving it), and the insertions
+/// before them.
+fn touching(
+    edits: &Edits<'_>,
+    origins: &[Origin],
+    plies: std::ops::RangeInclusive<usize>,
+) -> Vec<EditSpot> {
+    let mut spots = Vec::new();
+    for origin in plies.map(|ply| origins[ply - 1]) {
+        match origin {
+            Origin::Written(i) => {
+                spots.extend(edits.edits_of(i));
+                spots.extend(edits.swaps_of(i));
+                spots.push(spot(EditKind::Missing, i));
+            }
+            Origin::Inserted(a) => spots.push(spot(EditKind::Missing, a)),
+        }
+    }
+    spots
+}
+
+/// The edits that change who plays ply `q` and after, and nothing from
+/// it on: the other side first, a move missing or extra before it.
+fn shifts(origins: &[Origin], q: usize) -> Vec<EditSpot> {
+    let mut spots = vec![spot(EditKind::First, 0)];
+    for ply in 1..=q {
+        match origins[ply - 1] {
+            Origin::Written(i) => {
+                spots.push(spot(EditKind::Missing, i));
+                if ply < q {
+                    spots.push(spot(EditKind::Extra, i));
+                }
+            }
+            Origin::Inserted(a) => spots.push(spot(EditKind::Missing, a)),
+        }
+    }
+    spots
 }
 
 #[cfg(test)]
