@@ -26,6 +26,17 @@ pub enum RulesFrom {
     Inferred,
 }
 
+impl RulesFrom {
+    /// The word `verify --pdn --format json` gives it (`rules_from`).
+    pub fn name(self) -> &'static str {
+        match self {
+            RulesFrom::Given => "given",
+            RulesFrom::Tag => "tag",
+            RulesFrom::Inferred => "inferred",
+        }
+    }
+}
+
 /// A game's rule set and where it came from.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct GameRules {

@@ -3,29 +3,16 @@
 
 use crate::util::{postfacto, scratch};
 
-/// One game whose diagram is a position after 11-15 (reachable), one with
-/// thirteen white men (unreachable), one from the opening (nothing to ask).
-const ARCHIVE: &str = r#"[Event "after 11-15"]
-[GameType "21"]
-[FEN "W:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,12,15"]
-
-1... 22-18 2. 15x22 *
-
-[Event "thirteen white men"]
-[GameType "21"]
-[FEN "B:W20,21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,11,12"]
-
-1. 9-14 *
-
-[Event "from the opening"]
-[GameType "21"]
-
-1. 11-15 22-18 *
-"#;
+/// `tests/data/legal.pdn`: one game whose diagram is a position after 11-15
+/// (reachable), one with thirteen white men (unreachable), one from the
+/// opening (nothing to ask); Python's comparison reads it too.
+fn archive() -> String {
+    std::fs::read_to_string(crate::util::path("tests/data/legal.pdn")).unwrap()
+}
 
 #[test]
 fn each_diagram_is_reachable_or_unreachable_with_its_reason() {
-    let file = scratch("legal.pdn", ARCHIVE);
+    let file = scratch("legal.pdn", &archive());
     let run = postfacto(&["verify", "--pdn", file.to_str().unwrap(), "--legal"], "");
     assert_eq!(
         run.code, 1,
@@ -59,7 +46,7 @@ fn each_diagram_is_reachable_or_unreachable_with_its_reason() {
 
 #[test]
 fn the_json_gives_the_game_found_and_the_reason() {
-    let file = scratch("legal-json.pdn", ARCHIVE);
+    let file = scratch("legal-json.pdn", &archive());
     let path = file.to_str().unwrap();
     let run = postfacto(
         &["verify", "--pdn", path, "--legal", "--format", "json"],

@@ -86,31 +86,11 @@ def test_a_missing_archive_raises_and_both_inputs_are_refused():
         postfacto.verify(DATA / "misread.pdn", text="1. 32-28 *")
 
 
-LEGAL_ARCHIVE = """[Event "after 11-15"]
-[GameType "21"]
-[FEN "W:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,12,15"]
-
-1... 22-18 2. 15x22 *
-
-[Event "thirteen white men"]
-[GameType "21"]
-[FEN "B:W20,21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,11,12"]
-
-1. 9-14 *
-
-[Event "from the opening"]
-[GameType "21"]
-
-1. 11-15 22-18 *
-"""
-
-
 @needs_binary
-def test_legal_starts_agree(tmp_path):
+def test_legal_starts_agree():
     """`legal=True` is `--legal`: a reachable diagram with its game, an
     unreachable one with its reason, a game from the opening with null."""
-    path = tmp_path / "legal.pdn"
-    path.write_text(LEGAL_ARCHIVE)
+    path = DATA / "legal.pdn"
     theirs, status = binary_reports(path, ["--legal"])
     ours = postfacto.verify(path, legal=True)
     assert ours == theirs and status == 1

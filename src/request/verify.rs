@@ -374,11 +374,7 @@ impl CheckedGame {
             reason: report.verdict.reason(),
             repair: self.repair.as_ref().map(|r| RepairJson::of(r, self)),
             rules: rules.map(|r| r.variant.name()),
-            rules_from: rules.map(|r| match r.from {
-                RulesFrom::Given => "given",
-                RulesFrom::Tag => "tag",
-                RulesFrom::Inferred => "inferred",
-            }),
+            rules_from: rules.map(|r| r.from.name()),
             status: report.verdict.status(),
             warning: rules.and_then(|r| r.warning.as_deref()),
         };

@@ -88,14 +88,6 @@ fn tag(report: &GameReport, name: &str) -> Option<String> {
         .map(|(_, value)| value.clone())
 }
 
-fn rules_from(from: RulesFrom) -> &'static str {
-    match from {
-        RulesFrom::Given => "given",
-        RulesFrom::Tag => "tag",
-        RulesFrom::Inferred => "inferred",
-    }
-}
-
 impl Row {
     fn of(report: &GameReport, move_label: Option<String>) -> Row {
         let rules = report.rules.as_ref();
@@ -108,7 +100,7 @@ impl Row {
             black: tag(report, "Black"),
             result: tag(report, "Result"),
             rules: rules.map(|r| r.variant.name()),
-            rules_from: rules.map(|r| rules_from(r.from)),
+            rules_from: rules.map(|r| r.from.name()),
             inferred: rules.is_some_and(|r| r.from == RulesFrom::Inferred),
             status: report.verdict.status(),
             ply: report.ply,
