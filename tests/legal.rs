@@ -103,3 +103,27 @@ fn legal_needs_an_archive() {
     let run = postfacto(&["verify", "--legal", "a.in", "a.ans"], "");
     assert_eq!(run.code, 2, "{}", run.stderr);
 }
+
+#[test]
+fn a_diagram_no_game_can_hold_is_unreachable_and_the_archive_goes_on() {
+    // A white man on White's crowning row, then a game from the opening:
+    // the first is an illegal diagram, not a reason to stop the file.
+    let text =
+        "[GameType \"21\"]\n[FEN \"B:W1,21:B5\"]\n\n1. 5-9 *\n\n[GameType \"21\"]\n\n1. 11-15 *\n";
+    let file = scratch("legal-crowned.pdn", text);
+    let run = postfacto(&["verify", "--pdn", file.to_str().unwrap(), "--legal"], "");
+    assert_eq!(run.code, 1, "{}{}", run.stdout, run.stderr);
+    let lines: Vec<&str> = run.stdout.lines().collect();
+    assert_eq!(lines.len(), 2, "{}{}", run.stdout, run.stderr);
+    assert!(
+        lines[0]
+            .contains("its start cannot be reached from the opening: it cannot occur in a game"),
+        "{}",
+        lines[0]
+    );
+    assert!(
+        lines[1].starts_with("game 2") && lines[1].contains("OK"),
+        "{}",
+        lines[1]
+    );
+}

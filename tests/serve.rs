@@ -246,6 +246,13 @@ fn a_diagram_is_reached_or_said_unreachable() {
     let (status, refused) = served.json("POST", "/api/reach", json!({ "fen": thirteen }));
     assert_eq!(status, 200, "{refused}");
     assert_eq!(refused["status"], "impossible");
+    // A board needs a rule set: 'auto' has no moves to infer one from.
+    let (status, auto) = served.json(
+        "POST",
+        "/api/reach",
+        json!({ "fen": after, "rules": "auto" }),
+    );
+    assert_eq!(status, 400, "{auto}");
     assert!(
         refused["reason"].as_str().unwrap().contains("13"),
         "{refused}"

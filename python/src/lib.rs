@@ -483,9 +483,15 @@ fn reach(
     if let Some(turn) = turn {
         request = request.turn(side_named(turn).map_err(bad)?);
     }
-    if let Some(start) = start {
-        let side = start_turn.map(side_named).transpose().map_err(bad)?;
-        request = request.from(board_of(start, "start")?, side);
+    match (start, start_turn) {
+        (Some(start), turn) => {
+            let side = turn.map(side_named).transpose().map_err(bad)?;
+            request = request.from(board_of(start, "start")?, side);
+        }
+        (None, Some(_)) => {
+            return Err(BadInput::new_err("reach: start_turn needs start"));
+        }
+        (None, None) => {}
     }
     py.allow_threads(|| request.run())
         .map(|reached| Game::of(&reached))

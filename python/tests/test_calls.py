@@ -164,6 +164,11 @@ def test_reach_of_an_unreachable_position_is_impossible():
         postfacto.reach("B:WK1:B32", rules="english")
 
 
+def test_reach_refuses_a_start_turn_without_a_start():
+    with pytest.raises(postfacto.BadInput, match="start_turn needs start"):
+        postfacto.reach("W:W21-32:B1-10,12,15", rules="english", start_turn="black")
+
+
 def position_after(plies, rules="english", opening="B:W21-32:B1-12"):
     """The position after a game of `plies` plies, played by the package
     itself: each ply one of the legal moves, its board by `solve`. The

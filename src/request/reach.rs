@@ -359,6 +359,13 @@ pub fn start_legality(
     turn: Color,
     limit: Option<Duration>,
 ) -> Result<Legality, RequestError> {
+    // A board no game can hold (a man on its crowning row) is an illegal
+    // diagram, not bad input: an archive goes on to its next game.
+    if let Some(problem) = variant.rules().start_problems(board).first() {
+        return Ok(Legality::Illegal {
+            reason: format!("it cannot occur in a game: {problem}"),
+        });
+    }
     let fen = to_fen(board, turn, variant.fen_algebraic());
     let request = ReachRequest::new(BoardText::Fen(fen), variant)
         .any(true)

@@ -1,12 +1,11 @@
 //! The page's questions turned into the library's requests, and their
 //! answers into the JSON the page shows. The one file that knows the
-//! request types: when they change (`VerifyRequest` and `ReachRequest` are
-//! moving to files of their own), this is what adapts.
+//! request types.
 //!
-//! Where a request lacks what the page needs (a limit per game on
-//! `VerifyRequest`, the boards along a game, a game's repair with its
-//! other repairs counted), this module asks the library's public pieces
-//! directly and says so where it does.
+//! Where no request gives what the page needs (the boards along a game, a
+//! game's repair with its other repairs counted, an archive's rows as they
+//! are checked), this module asks the library's public pieces directly and
+//! says so where it does.
 
 use std::time::{Duration, Instant};
 
@@ -29,7 +28,8 @@ use postfacto::request::{
 };
 use postfacto::rules::Variant;
 
-/// The rule set a request names (`auto` or none: inferred).
+/// The rule set a request names (none: each request's default; `auto`:
+/// inferred where there are moves to infer it from).
 ///
 /// # Errors
 /// A name postfacto does not know (400).
@@ -44,7 +44,10 @@ pub fn rules_choice(name: Option<&str>) -> Result<RulesChoice, ApiError> {
 fn variant_named(name: Option<&str>) -> Result<Variant, ApiError> {
     match rules_choice(name)? {
         RulesChoice::Given(variant) => Ok(variant),
-        _ => Ok(Variant::English),
+        RulesChoice::Default => Ok(Variant::English),
+        RulesChoice::Auto => Err(ApiError::bad(
+            "a board needs a rule set named: 'auto' infers one only from moves",
+        )),
     }
 }
 
@@ -264,8 +267,8 @@ pub fn repair(archive: &Archive, number: usize, limit: Duration) -> Result<Repai
         .as_ref()
         .map(|r| r.variant)
         .ok_or_else(|| ApiError::unprocessable("the game has no rule set postfacto plays"))?;
+    // As `verify --pdn --repair` asks it, so the page shows its repair.
     let options = RepairOptions {
-        limit: 2,
         deadline: Some(Instant::now() + limit),
         ..RepairOptions::default()
     };
@@ -454,7 +457,7 @@ pub fn cnf(text: &str, rules: RulesChoice) -> Result<String, ApiError> {
     Ok(String::from_utf8_lossy(&bytes).into_owned())
 }
 
-/// The shortest game to a diagram, with its boards.
+/// A game to a diagram (the shortest, proved, unless `any`), with its boards.
 #[derive(Debug, Serialize)]
 pub struct ReachView {
     /// `found`, `impossible` or `undecided`.

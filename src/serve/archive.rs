@@ -136,7 +136,8 @@ impl Archive {
             .map_err(ApiError::input)?
             .into_owned();
         let total = games(&text).count();
-        // `VerifyRequest` takes no limit yet: the function it runs, with one.
+        // Not `VerifyRequest`: it infers the file's rules before its first
+        // game is reported, and the page wants rows while the rest is checked.
         let options = VerifyOptions {
             given: rules.given(),
             strict: false,

@@ -6,7 +6,7 @@ use std::io::Read;
 use std::net::{IpAddr, SocketAddr};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{mpsc, Arc};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use super::routes::{route, Reply, State};
 
@@ -143,8 +143,12 @@ fn read_body(request: &mut tiny_http::Request) -> Result<Vec<u8>, Reply> {
 fn within_limit(state: &Arc<State>, method: String, url: String, body: Vec<u8>) -> Reply {
     let (send, receive) = mpsc::channel();
     let worker = Arc::clone(state);
+    // The limit reaches every solver and search the route runs (the
+    // library's deadline on this thread), so no work outlives it by much.
+    let deadline = Instant::now() + state.limit;
     std::thread::spawn(move || {
-        let _ = send.send(route(&worker, &method, &url, &body));
+        let reply = postfacto::sat::under(Some(deadline), || route(&worker, &method, &url, &body));
+        let _ = send.send(reply);
     });
     receive
         .recv_timeout(state.limit + GRACE)
