@@ -499,8 +499,12 @@ impl RepairJson {
                 ..empty("undecided")
             },
             RepairOutcome::Repaired(repairs) => {
-                let numbered = numbers.map(|n| (n, &repairs[0].record));
-                let edits = repairs[0]
+                // A repair outcome always holds one; none would be a bug.
+                let Some(first) = repairs.first() else {
+                    return empty("repaired");
+                };
+                let numbered = numbers.map(|n| (n, &first.record));
+                let edits = first
                     .edits
                     .iter()
                     .map(|e| EditJson {
@@ -513,7 +517,7 @@ impl RepairJson {
                     .collect();
                 RepairJson {
                     edits,
-                    minimum: Some(repairs[0].edits.len()),
+                    minimum: Some(first.edits.len()),
                     summary: summary(),
                     ..empty("repaired")
                 }

@@ -7,6 +7,7 @@
 //! set was inferred the whole file is checked again at the end and its
 //! reports replace the chunks' (the revision says when they differ).
 
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
@@ -32,6 +33,9 @@ pub struct Archive {
     total: usize,
     options: VerifyOptions,
     checked: Mutex<Checked>,
+    /// Set when the archive is dropped from those kept: its check stops
+    /// at the next chunk rather than running to the end for nobody.
+    cancelled: AtomicBool,
 }
 
 /// What is checked so far.
@@ -149,6 +153,7 @@ impl Archive {
             total,
             options,
             checked: Mutex::new(Checked::default()),
+            cancelled: AtomicBool::new(false),
         })
     }
 
@@ -156,6 +161,15 @@ impl Archive {
     pub fn check(archive: &Arc<Archive>) {
         let archive = Arc::clone(archive);
         std::thread::spawn(move || archive.check_all());
+    }
+
+    /// Stops the check at the next chunk (the archive is no longer kept).
+    pub fn cancel(&self) {
+        self.cancelled.store(true, Ordering::Relaxed);
+    }
+
+    fn cancelled(&self) -> bool {
+        self.cancelled.load(Ordering::Relaxed)
     }
 
     fn lock(&self) -> MutexGuard<'_, Checked> {
@@ -166,6 +180,9 @@ impl Archive {
         let started = Instant::now();
         let raw: Vec<RawGame<'_>> = games(&self.text).collect();
         for chunk in raw.chunks(CHUNK) {
+            if self.cancelled() {
+                return;
+            }
             let reports = verify_games(chunk, self.options);
             let labels = labels_of(chunk, &reports);
             let mut checked = self.lock();
@@ -178,7 +195,7 @@ impl Archive {
                 .as_ref()
                 .is_none_or(|r| r.from == RulesFrom::Inferred)
         });
-        if inferred && raw.len() > CHUNK {
+        if inferred && raw.len() > CHUNK && !self.cancelled() {
             let reports = verify_games(&raw, self.options);
             let labels = labels_of(&raw, &reports);
             let mut checked = self.lock();
@@ -257,4 +274,28 @@ fn labels_of(raw: &[RawGame<'_>], reports: &[GameReport]) -> Vec<Option<String>>
             ply_label(game, variant, report.ply?)
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn archive(games: usize) -> Archive {
+        let text = "[GameType \"21\"]\n1. 11-15 23-19 *\n\n".repeat(games);
+        let limit = Duration::from_secs(5);
+        Archive::open("test".into(), text.as_bytes(), RulesChoice::Default, limit).unwrap()
+    }
+
+    #[test]
+    fn a_check_runs_to_the_end_and_a_cancelled_one_stops() {
+        let whole = archive(CHUNK + 10);
+        whole.check_all();
+        let progress = whole.progress();
+        assert!(progress.done && progress.checked == CHUNK + 10);
+        let dropped = archive(CHUNK + 10);
+        dropped.cancel();
+        dropped.check_all();
+        let progress = dropped.progress();
+        assert!(!progress.done && progress.checked == 0);
+    }
 }

@@ -147,7 +147,8 @@ impl State {
         let archive = Arc::new(archive);
         let mut kept = self.archives.lock().unwrap_or_else(|e| e.into_inner());
         if kept.len() >= KEPT_ARCHIVES {
-            kept.remove(0);
+            let (_, dropped) = kept.remove(0);
+            dropped.cancel();
         }
         kept.push((id, Arc::clone(&archive)));
         (id, archive)
