@@ -479,29 +479,29 @@ impl RepairJson {
     fn of(outcome: &RepairOutcome, game: &CheckedGame) -> RepairJson {
         let numbers = game.numbers.as_ref();
         let summary = || Some(repair_summary_numbered(outcome, numbers));
-        let empty = |outcome| RepairJson {
+        let empty = RepairJson {
             at_least: None,
             edits: Vec::new(),
             max_edits: None,
             minimum: None,
-            outcome,
+            outcome: outcome.name(),
             summary: None,
         };
         match outcome {
-            RepairOutcome::NotNeeded(_) => empty("not needed"),
+            RepairOutcome::NotNeeded(_) => empty,
             RepairOutcome::NoneWithin(most) => RepairJson {
                 max_edits: Some(*most),
-                ..empty("none within")
+                ..empty
             },
             RepairOutcome::Undecided { at_least } => RepairJson {
                 at_least: Some(*at_least),
                 summary: summary(),
-                ..empty("undecided")
+                ..empty
             },
             RepairOutcome::Repaired(repairs) => {
                 // A repair outcome always holds one; none would be a bug.
                 let Some(first) = repairs.first() else {
-                    return empty("repaired");
+                    return empty;
                 };
                 let numbered = numbers.map(|n| (n, &first.record));
                 let edits = first
@@ -519,7 +519,7 @@ impl RepairJson {
                     edits,
                     minimum: Some(first.edits.len()),
                     summary: summary(),
-                    ..empty("repaired")
+                    ..empty
                 }
             }
         }

@@ -278,12 +278,7 @@ pub fn repair(archive: &Archive, number: usize, limit: Duration) -> Result<Repai
     let numbers = move_numbers(&raw, variant);
     let summary = postfacto::analysis::repair_summary_numbered(&outcome, Some(&numbers));
     let mut view = RepairView {
-        outcome: match outcome {
-            RepairOutcome::NotNeeded(_) => "not needed",
-            RepairOutcome::Repaired(_) => "repaired",
-            RepairOutcome::NoneWithin(_) => "none within",
-            RepairOutcome::Undecided { .. } => "undecided",
-        },
+        outcome: outcome.name(),
         summary,
         edits: Vec::new(),
         forced: false,

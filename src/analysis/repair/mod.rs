@@ -168,6 +168,19 @@ pub enum RepairOutcome {
     },
 }
 
+impl RepairOutcome {
+    /// The word JSON gives it (`outcome` of `verify --pdn --format json`
+    /// and of the page's repair).
+    pub fn name(&self) -> &'static str {
+        match self {
+            RepairOutcome::NotNeeded(_) => "not needed",
+            RepairOutcome::Repaired(_) => "repaired",
+            RepairOutcome::NoneWithin(_) => "none within",
+            RepairOutcome::Undecided { .. } => "undecided",
+        }
+    }
+}
+
 /// How to search.
 #[derive(Clone, Copy, Debug)]
 pub struct RepairOptions {
