@@ -125,7 +125,8 @@ pub(crate) fn refined_formula(
         known,
         encoded,
     };
-    if formula.encoded.layout.is_none() && !variant.facts().movement.choice_learned() {
+    let whole = formula.encoded.layout.is_none() && formula.encoded.deferred.is_empty();
+    if whole && !variant.facts().movement.choice_learned() {
         return Ok((cnf, formula));
     }
     let canonical = solve_canonically(&mut formula, cnf.formula())?;

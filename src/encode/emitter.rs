@@ -21,6 +21,14 @@ use crate::notation::Record;
 /// an open 12x12 board one 4-piece capture's rule is 6.4 million clauses.
 pub const MOST_PIECES_BUDGET: usize = 0;
 
+/// The most clauses the most-pieces rule of one ply takes even in a
+/// complete formula ([`EncodeOptions::complete`]): past it the rule is left
+/// to refinement like any other ([`Encoded::deferred`] says which ply), and
+/// the formula is no longer complete. A flying king's longer captures on a
+/// 12x12 board with few facts number in the billions: written out, one
+/// 6-piece Canadian capture's rule grew past 12 GB.
+pub const COMPLETE_MOST_PIECES_CAP: usize = 1_000_000;
+
 /// Size of an encoded formula.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct EncodeStats {
@@ -122,7 +130,8 @@ pub struct EncodeOptions {
     /// capture steps past the first ones ([`super::Layout::deepen`]), and
     /// the most-pieces rule of a ply whose longer captures are more than
     /// [`EncodeOptions::most_pieces_budget`], by default every one (see
-    /// [`Encoded::deferred`]).
+    /// [`Encoded::deferred`]). On, only a most-pieces rule of more than
+    /// [`COMPLETE_MOST_PIECES_CAP`] clauses is left out.
     pub complete: bool,
     /// How many clauses the most-pieces rule of one ply may take before it
     /// is left to refinement, when the formula need not be complete

@@ -38,6 +38,7 @@ use crate::rules::{Crowning, Movement, Priority};
 
 use super::emitter::{
     encode_record, ply_number, Contradiction, Emitter, EncodeOptions, Encoded, PlyEncoder,
+    COMPLETE_MOST_PIECES_CAP,
 };
 use super::sink::{ClauseSink, PlyRef, Rule};
 use super::symbolic::{mask, Cond, Content, KnownFacts, SquareSet, SymBoard};
@@ -140,6 +141,8 @@ struct Sequence<'b, M: SquareSet> {
     /// the search stops once there are more.
     found: usize,
     limit: usize,
+    /// Keep what is found (or only count it).
+    keep: bool,
     /// Conditions so far, the piece on `from` being of `side` first.
     conds: Vec<Cond>,
     /// A segment so far went further, or another way, than a man goes.
@@ -231,7 +234,9 @@ impl<M: SquareSet> Sequence<'_, M> {
             }
             self.needs_king = king_before || k > 0;
             if done + 1 == self.want {
-                out.push((self.conds.clone(), self.needs_king));
+                if self.keep {
+                    out.push((self.conds.clone(), self.needs_king));
+                }
                 self.found += 1;
                 break;
             }
@@ -765,26 +770,40 @@ impl<S: ClauseSink, M: SquareSet> Encoder<'_, S, M> {
         let may = MayHold::of(before, side, &self.out.known);
         let complete = self.out.options.complete;
         let limit = if complete {
-            usize::MAX
+            COMPLETE_MOST_PIECES_CAP
         } else {
             self.out.options.most_pieces_budget
         };
+        let men_back = self.movement.men_capture_backwards;
+        let longer = |from, found, keep| Sequence {
+            board: before,
+            may: &may,
+            side,
+            from,
+            captured: M::EMPTY,
+            found,
+            limit,
+            keep,
+            conds: vec![before.holds(from, side)],
+            needs_king: false,
+            men_back,
+            want: taken + 1,
+        };
+        let origins = || before.topology().squares_in(may.mover);
+        // Counted first, keeping nothing: past the cap nothing is written.
+        if complete {
+            let counted = origins().fold(0, |found, from| {
+                let mut walk = longer(from, found, false);
+                walk.all(from, 0, None);
+                walk.found
+            });
+            if counted > limit {
+                return Ok(false);
+            }
+        }
         let mut sequences = Vec::new();
-        for from in before.topology().squares_in(may.mover) {
-            let mut walk = Sequence {
-                board: before,
-                may: &may,
-                side,
-                from,
-                captured: M::EMPTY,
-                found: sequences.len(),
-                limit,
-                conds: vec![before.holds(from, side)],
-                needs_king: false,
-                men_back: self.movement.men_capture_backwards,
-                want: taken + 1,
-            };
-            for (mut conds, needs_king) in walk.all(from, 0, None) {
+        for from in origins() {
+            for (mut conds, needs_king) in longer(from, sequences.len(), true).all(from, 0, None) {
                 if needs_king {
                     conds.push(before.is_king(from));
                 }
@@ -794,7 +813,7 @@ impl<S: ClauseSink, M: SquareSet> Encoder<'_, S, M> {
                 return Ok(false);
             }
             if complete {
-                // Written as found: a complete rule may be millions of clauses.
+                // Written as found: a complete rule may be a million clauses.
                 self.forbid_longer(sequences.drain(..), taken)?;
             }
         }

@@ -16,7 +16,8 @@ pub mod vars;
 pub use crate::sat::AnnotatedCnf;
 pub use damaged::{truth_of, Layout, MoveVars, PlyView, SquareLits, StepVars};
 pub use emitter::{
-    BoardFacts, Contradiction, Deferred, EncodeOptions, EncodeStats, Encoded, MOST_PIECES_BUDGET,
+    BoardFacts, Contradiction, Deferred, EncodeOptions, EncodeStats, Encoded,
+    COMPLETE_MOST_PIECES_CAP, MOST_PIECES_BUDGET,
 };
 pub use english::{encode_english, encode_english_with, encode_short_with};
 pub use flying::{encode_flying_with, encode_russian};
@@ -199,6 +200,14 @@ fn annotate(cnf: &mut AnnotatedCnf, record: &Record, variant: Variant, encoded: 
         let plies: Vec<String> = layout.moves.iter().map(|m| m.ply.to_string()).collect();
         cnf.comment(format!(
             "damaged plies {}: each move as variables, the board after each in a block of its own (see encodings/damaged.md)",
+            plies.join(", ")
+        ));
+    }
+    if !encoded.deferred.is_empty() {
+        let plies: Vec<String> = encoded.deferred.iter().map(|d| d.ply.to_string()).collect();
+        cnf.comment(format!(
+            "not complete: the most-pieces rule of {} {} is over {COMPLETE_MOST_PIECES_CAP} clauses and left out (`decode` prints the clauses a model it rejects needs)",
+            if plies.len() == 1 { "ply" } else { "plies" },
             plies.join(", ")
         ));
     }
