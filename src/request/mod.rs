@@ -20,6 +20,7 @@
 //! ```
 
 mod analyses;
+mod cnf;
 mod fragment;
 mod input;
 mod jobs;
@@ -34,11 +35,12 @@ use std::io;
 use crate::notation::{ParseFenError, ParseMoveError, ParsePdnError, ParseRecordError};
 use crate::solve::SolveError;
 
+pub use cnf::CnfRequest;
 pub use fragment::{side_named, BoardText, Fragment, Problem, RulesChoice};
 pub use input::{
     first_solving, is_pdn, pdn_text, read_items, start_facts, with_fen, Item, ReadAs, StartFrom,
 };
-pub use jobs::{CnfRequest, MovesRequest};
+pub use jobs::MovesRequest;
 pub use reach::{start_legality, undecided_reason, Legality, ReachRequest, ReachVerdict, Reached};
 pub use record::{
     item_formula, silent, solve_item, solve_problems, Analyses, OptionsError, Progress,
