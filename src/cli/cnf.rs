@@ -6,9 +6,12 @@ use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
 use postfacto::analysis::Decoded;
-use postfacto::request::{CnfRequest, InputError, RequestError};
+use postfacto::notation::{numbered_moves, to_fen};
+use postfacto::request::{CnfRequest, InputError, ReachRequest, RequestError, RulesChoice};
 use postfacto::rules::Variant;
-use postfacto::solve::Learned;
+use postfacto::solve::{Learned, Solution};
+
+use super::args::{DecodeArgs, TurnArg};
 
 use super::input::read_input;
 use super::request::Target;
@@ -100,15 +103,28 @@ fn write_file(
 /// lines); 1 when it is no answer (the clause it leaves unsatisfied, with
 /// its `c` group, or the rule the replayer finds broken), or the solver
 /// said UNSATISFIABLE; 2 when the model cannot be read.
-pub fn decode(target: &Target, model: &Path, out: &mut impl Write) -> Result<Status, Failure> {
-    let (name, request) = request_of(target)?;
+pub fn decode(
+    target: &Target,
+    model: &Path,
+    reach: Option<ReachModel>,
+    out: &mut impl Write,
+) -> Result<Status, Failure> {
+    let (name, request) = match &reach {
+        None => request_of(target).map(|(name, r)| (name, Formula::Cnf(r)))?,
+        Some(reach) => reach.request(target)?,
+    };
     let model_input = read_input(Some(model))?;
     let text = model_input.text("the model")?;
-    let read = request.read_model(text).map_err(|e| match e {
-        RequestError::BadInput(InputError::Model { reason }) => {
+    let read = match &request {
+        Formula::Cnf(request) => request.read_model(text),
+        Formula::Reach(request, reach) => request.decode(reach.plies, reach.unrefined, text),
+    };
+    let read = read.map_err(|e| match (e, &request) {
+        (RequestError::BadInput(InputError::Model { reason }), _) => {
             fail(Status::BadInput, format!("{}: {reason}", model.display()))
         }
-        other => failure(&name, other),
+        (other, Formula::Cnf(_)) => failure(&name, other),
+        (other, Formula::Reach(..)) => Failure::request(Some(&name), other),
     })?;
     let Some(decoded) = read.decoded else {
         super::report(&format!(
@@ -117,7 +133,104 @@ pub fn decode(target: &Target, model: &Path, out: &mut impl Write) -> Result<Sta
         ));
         return Ok(Status::Rejected);
     };
-    print_decoded(decoded, &read.learned, read.variant, (&name, model), out)
+    let names = (name.as_str(), model);
+    match (decoded, reach) {
+        (Decoded::Answer(solution), Some(reach)) => reach.print(&solution, read.variant, out),
+        (decoded, _) => print_decoded(decoded, &read.learned, read.variant, names, out),
+    }
+}
+
+/// The formula a model is of: `cnf`'s for a record, or `reach --cnf K`'s.
+enum Formula {
+    Cnf(CnfRequest),
+    Reach(ReachRequest, ReachModel),
+}
+
+/// `decode --reach K`: the model is of `reach --cnf K`'s formula for the
+/// position given in the record's place, read as `reach` reads it.
+#[derive(Clone)]
+pub struct ReachModel {
+    plies: u32,
+    unrefined: bool,
+    turn: Option<TurnArg>,
+    from: Option<String>,
+    from_turn: Option<TurnArg>,
+}
+
+impl ReachModel {
+    /// `decode`'s reach options, when `--reach` is given.
+    pub fn of(args: &DecodeArgs) -> Option<ReachModel> {
+        Some(ReachModel {
+            plies: args.reach?,
+            unrefined: args.unrefined,
+            turn: args.turn,
+            from: args.from.clone(),
+            from_turn: args.from_turn,
+        })
+    }
+
+    /// The request whose formula `reach --cnf K` printed, with the
+    /// position's name.
+    fn request(&self, target: &Target) -> Result<(String, Formula), Failure> {
+        let variant = match target.reading.rules {
+            RulesChoice::Default => Variant::English,
+            RulesChoice::Given(variant) => variant,
+            RulesChoice::Auto => {
+                return Err(fail(
+                    Status::BadInput,
+                    "decode --reach: name the rule set the formula was written for (not auto)",
+                ))
+            }
+        };
+        let file = target.file.as_deref().unwrap_or(Path::new("-"));
+        let (goal, name) = super::reach::board_text(file, "the position")?;
+        let mut request = ReachRequest::new(goal, variant);
+        if let Some(turn) = self.turn {
+            request = request.turn(super::reach::turn_of(turn));
+        }
+        match self.from.as_deref() {
+            None | Some("opening") if self.from_turn.is_some() => {
+                return Err(fail(Status::BadInput, "--from-turn goes with --from FILE"))
+            }
+            None | Some("opening") => {}
+            Some(from) => {
+                let (start, start_name) =
+                    super::reach::board_text(Path::new(from), "the start board")?;
+                request = request.from(start, self.from_turn.map(super::reach::turn_of));
+                request
+                    .start()
+                    .map_err(|e| Failure::request(Some(&start_name), e))?;
+            }
+        }
+        Ok((name, Formula::Reach(request, self.clone())))
+    }
+
+    /// The game a model stands for, replayed: its moves numbered from the
+    /// start, then the board it ends on.
+    fn print(
+        &self,
+        solution: &Solution,
+        variant: Variant,
+        out: &mut impl Write,
+    ) -> Result<Status, Failure> {
+        let Some(game) = &solution.filled else {
+            return Err(fail(
+                Status::Internal,
+                "internal error: a model of a reach formula plays no moves",
+            ));
+        };
+        let moves = numbered_moves(game, variant.first_player(), |mv| variant.write_move(mv));
+        let turn = game.mover(game.moves.len() + 1);
+        let end = to_fen(&solution.answer.end, turn, variant.fen_algebraic());
+        writeln!(out, "{moves}").map_err(write_err)?;
+        writeln!(
+            out,
+            "a game of exactly {} to {end}",
+            postfacto::notation::plies(game.moves.len())
+        )
+        .map_err(write_err)?;
+        Ok(Status::Ok)
+    }
 }
 
 /// What a model stands for: the answer on standard output (a damaged
