@@ -1,5 +1,8 @@
 //! `postfacto cnf`: the formula of one record in DIMACS, with named
-//! variables and clause groups: exactly what `solve` hands its solver.
+//! variables and clause groups: exactly what `solve` hands its solver;
+//! `decode`: a solver's model of it (or of `reach --cnf K`'s) read back.
+//! The library's requests choose the formula and read the model; this
+//! file parses, builds, runs and prints.
 
 use std::fs;
 use std::io::{self, Write};
@@ -12,7 +15,6 @@ use postfacto::rules::Variant;
 use postfacto::solve::{Learned, Solution};
 
 use super::args::{DecodeArgs, TurnArg};
-
 use super::input::read_input;
 use super::request::Target;
 use super::{fail, write_err, Failure, Status};
