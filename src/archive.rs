@@ -639,7 +639,8 @@ fn verdict_under(game: &RawGame<'_>, variant: Variant, judging: Judging) -> Tria
         };
     }
     let lines: Vec<usize> = game.moves.iter().map(|m| m.line).collect();
-    match check_moves(&read, variant, judging, &lines) {
+    let (read, checked) = check_either_reading(read, variant, judging, &lines);
+    match checked {
         Ok(notes) => Trial {
             verdict: Verdict::Ok,
             reached: Some(read.record.plies()),
@@ -754,6 +755,51 @@ impl CheckFailure {
             e.text, e.ply, e.violation
         )
     }
+}
+
+/// [`check_moves`], deciding between the two readings of a move read with
+/// the other separator (`15-24` as the capture 15x24): the game with the
+/// written one taken back at the ply that fails, when the other is not
+/// legal there either, so it is named as written (`37-33`, no move on the
+/// board) and a repair mends it as written. The game as judged.
+fn check_either_reading(
+    read: PdnGame,
+    variant: Variant,
+    judging: Judging,
+    lines: &[usize],
+) -> (PdnGame, Result<Vec<Leniency>, CheckFailure>) {
+    let checked = check_moves(&read, variant, judging, lines);
+    let failed_at = match &checked {
+        Err(CheckFailure::Ply(e)) if !gave_up(e) => e.ply,
+        _ => return (read, checked),
+    };
+    match read.as_written_at(failed_at) {
+        Some(written) => {
+            let checked = check_moves(&written, variant, judging, lines);
+            (written, checked)
+        }
+        None => (read, checked),
+    }
+}
+
+/// `game` read under `variant` as [`verify_archive`] judges it: a move
+/// read with the other separator is taken back to its written reading
+/// when the replay fails at it (see [`check_either_reading`]). Repairs
+/// read games so.
+///
+/// # Errors
+/// The game cannot be read under `variant`.
+pub fn read_judged(game: &RawGame<'_>, variant: Variant) -> Result<PdnGame, ParsePdnError> {
+    let read = game.read(reading(variant))?;
+    if read.rereads.is_empty() {
+        return Ok(read);
+    }
+    let lines: Vec<usize> = game.moves.iter().map(|m| m.line).collect();
+    let judging = Judging {
+        strict: false,
+        deadline: None,
+    };
+    Ok(check_either_reading(read, variant, judging, &lines).0)
 }
 
 /// The start of a game read under `variant`: its FEN position, else the

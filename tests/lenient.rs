@@ -451,3 +451,81 @@ fn a_real_file_with_every_separator_swapped() {
     let refused = verify_archive(&swapped, strict);
     assert!(refused.iter().all(|r| !r.verdict.is_ok()));
 }
+
+/// A move read with the other separator keeps its written reading until
+/// the replay decides (issue 44 item 9): a non-neighbour step that no
+/// capture makes legal either (`37-33`, International) is named as
+/// written and repaired as a square; Spanish captures written with `-`
+/// and a Portuguese flying king's `25-24` still read clean.
+#[test]
+fn a_move_read_with_the_other_separator_is_judged_both_ways() {
+    let international = "[GameType \"20\"]\n1. 32-28 17-21 2. 37-33 21-26 *\n";
+    let file = scratch("other-separator-20.pdn", international);
+    let file = file.to_str().unwrap();
+    let run = postfacto(&["verify", "--pdn", file], "");
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    assert!(
+        run.stdout
+            .contains("2. 37-33 (ply 3): 37 and 33 are not on one diagonal"),
+        "{}",
+        run.stdout
+    );
+    assert!(!run.stdout.contains("37x33"), "{}", run.stdout);
+    let repaired = postfacto(&["verify", "--pdn", file, "--repair"], "");
+    assert!(
+        repaired
+            .stdout
+            .contains("repaired with 1 edit (no repair of 0 exists; 1 other repair of 1 edit): 2. 37-33 read as 37-32 (square)"),
+        "{}",
+        repaired.stdout
+    );
+    let json = postfacto(
+        &["verify", "--pdn", file, "--repair", "--format", "json"],
+        "",
+    );
+    let value: serde_json::Value = serde_json::from_str(json.stdout.trim()).unwrap();
+    let edit = &value["repair"]["edits"][0];
+    assert_eq!(
+        (&edit["kind"], &edit["written"], &edit["read"]),
+        (&"square".into(), &"37-33".into(), &"37-32".into()),
+        "{value}"
+    );
+    assert_eq!(value["notes"], serde_json::json!([]), "{value}");
+
+    // Spanish: a capture written with `-`; Portuguese: a flying king's
+    // capture by its first and last squares, with `-`.
+    for (game, read_as) in [
+        (
+            "[GameType \"24\"]\n[FEN \"W:W11:B15,30\"]\n1. 11-20 30-26 *\n",
+            "ply 1 '11-20' as 11x20",
+        ),
+        (
+            "[GameType \"28\"]\n[FEN \"W:WK25:B15,21,30\"]\n1. 25-24 30-26 *\n",
+            "ply 1 '25-24' as 25x11x24",
+        ),
+    ] {
+        let file = scratch("other-separator-clean.pdn", game);
+        let run = postfacto(&["verify", "--pdn", file.to_str().unwrap()], "");
+        assert_eq!(run.code, 0, "{game}{}", run.stdout);
+        assert!(
+            run.stdout
+                .contains(&format!("OK; read leniently: {read_as}")),
+            "{}",
+            run.stdout
+        );
+    }
+    // The capture reading is kept where it is legal, the written step
+    // taken back where neither is: one edit, a square.
+    let both = "[GameType \"28\"]\n[FEN \"W:WK25:B15,21,30\"]\n1. 25-24 30-26 2. 24-23 *\n";
+    let file = scratch("other-separator-both.pdn", both);
+    let run = postfacto(&["verify", "--pdn", file.to_str().unwrap(), "--repair"], "");
+    assert!(
+        run.stdout
+            .contains("2. 24-23 (ply 3): 24 and 23 are not on one diagonal")
+            && run.stdout.contains("ply 1 '25-24' as 25x24")
+            && run.stdout.contains("repaired with 1 edit")
+            && run.stdout.contains("2. 24-23 read as 24-31 (square)"),
+        "{}",
+        run.stdout
+    );
+}

@@ -375,7 +375,8 @@ fn cnf(
 
 /// A SAT solver's model of `cnf`'s formula for the same moves and options
 /// (its `s` and `v` lines, or the literals alone) read back into the
-/// answer it stands for, replayed; `BadInput` when it is no answer.
+/// answer it stands for, replayed; `Impossible` when it is no answer (the
+/// binary exits 1), `BadInput` when it cannot be read.
 #[pyfunction]
 #[pyo3(signature = (moves, model, rules="english", first=None, start=None, end=None, short_captures=false))]
 #[allow(clippy::too_many_arguments)]

@@ -84,5 +84,21 @@ def test_a_model_of_another_formula_is_refused_by_both(tmp_path):
     model.write_text(wrong)
     decoded = run("decode", "--rules", rules, record, model)
     assert decoded.returncode == 1 and "not a model of the formula" in decoded.stderr
-    with pytest.raises(postfacto.BadInput, match="not a model of the formula"):
+    # Exit 1 is Impossible in Python (issue 42: one program), not BadInput.
+    with pytest.raises(postfacto.Impossible, match="not a model of the formula"):
         postfacto.decode(moves, wrong, rules=rules, first=first)
+
+
+@needs_binary
+def test_no_model_is_impossible_and_an_unreadable_one_bad_input_in_both(tmp_path):
+    rules, text = records()[0]
+    record = tmp_path / "record.in"
+    record.write_text(text)
+    first, moves = task_format(text)
+    for model_text, status, error in [("s UNSATISFIABLE\n", 1, postfacto.Impossible), ("v x 0\n", 2, postfacto.BadInput)]:
+        model = tmp_path / "model.txt"
+        model.write_text(model_text)
+        decoded = run("decode", "--rules", rules, record, model)
+        assert decoded.returncode == status, decoded.stderr
+        with pytest.raises(error):
+            postfacto.decode(moves, model_text, rules=rules, first=first)

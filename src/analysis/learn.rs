@@ -8,14 +8,14 @@ use std::fmt::Write as _;
 
 use varisat::Lit;
 
-use crate::encode::BoardFacts;
+use crate::encode::{AnnotatedCnf, BoardFacts};
 use crate::notation::Record;
 use crate::rules::Variant;
 use crate::solve::refine::Check;
-use crate::solve::{checked_answer, Learned, Solution, SolveError, SolveStats};
+use crate::solve::{checked_answer, Formula, Learned, Solution, SolveError, SolveStats};
 
 use super::decode::Decoded;
-use super::proof::refined_formula;
+use super::proof::{refined_formula, unrefined_formula};
 
 /// [`super::decode_model`], with the clauses that rule the model out when
 /// the replayer rejects it: the one `solve` learns first, then one for
@@ -33,6 +33,31 @@ pub fn decode_learning(
     model: &[Lit],
 ) -> Result<(Decoded, Vec<Learned>), SolveError> {
     let (cnf, formula) = refined_formula(record, variant, known)?;
+    decode_against(&cnf, &formula, model)
+}
+
+/// [`decode_learning`] for the formula without the clauses refinement
+/// learns (`reach --cnf K --unrefined` prints it).
+///
+/// # Errors
+/// As [`super::decode_model`].
+pub fn decode_learning_unrefined(
+    record: &Record,
+    variant: Variant,
+    known: BoardFacts,
+    model: &[Lit],
+) -> Result<(Decoded, Vec<Learned>), SolveError> {
+    let (cnf, formula) = unrefined_formula(record, variant, known);
+    decode_against(&cnf, &formula, model)
+}
+
+/// `model` read as an assignment of `cnf`, written from `formula`.
+fn decode_against(
+    cnf: &AnnotatedCnf,
+    formula: &Formula,
+    model: &[Lit],
+) -> Result<(Decoded, Vec<Learned>), SolveError> {
+    let (record, variant) = (&formula.record, formula.variant);
     let vars = cnf.formula().var_count();
     if let Some(far) = model.iter().find(|l| l.index() >= vars) {
         return Err(SolveError::Unsupported(format!(

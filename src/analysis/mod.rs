@@ -22,7 +22,7 @@ pub use builder::Analysis;
 pub use count::{Count, CountOptions};
 pub use decode::Decoded;
 pub use explain::{Explanation, FactVerdict, SquareReport};
-pub use learn::{decode_learning, learned_advice, learned_dimacs};
+pub use learn::{decode_learning, decode_learning_unrefined, learned_advice, learned_dimacs};
 pub use minimize::Minimum;
 pub use proof::SolverProof;
 pub use repair::{

@@ -108,6 +108,24 @@ pub fn refined_dimacs(
     refined_formula(record, variant, known).map(|(cnf, _)| cnf)
 }
 
+/// The formula of `record` as encoded, without the clauses refinement
+/// learns (`reach --cnf K --unrefined`), with the formula its models are
+/// read back with.
+pub(crate) fn unrefined_formula(
+    record: &Record,
+    variant: Variant,
+    known: BoardFacts,
+) -> (AnnotatedCnf, Formula) {
+    let (cnf, encoded) = dimacs_encoded(record, variant, known);
+    let formula = Formula {
+        variant,
+        record: record.clone(),
+        known,
+        encoded,
+    };
+    (cnf, formula)
+}
+
 /// [`refined_dimacs`] with the formula it was written from, whose
 /// refiner reads its models back (`decode`).
 ///
@@ -118,13 +136,7 @@ pub(crate) fn refined_formula(
     variant: Variant,
     known: BoardFacts,
 ) -> Result<(AnnotatedCnf, Formula), SolveError> {
-    let (mut cnf, encoded) = dimacs_encoded(record, variant, known);
-    let mut formula = Formula {
-        variant,
-        record: record.clone(),
-        known,
-        encoded,
-    };
+    let (mut cnf, mut formula) = unrefined_formula(record, variant, known);
     let whole = formula.encoded.layout.is_none() && formula.encoded.deferred.is_empty();
     if whole && !variant.facts().movement.choice_learned() {
         return Ok((cnf, formula));

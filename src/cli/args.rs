@@ -329,6 +329,22 @@ pub struct DecodeArgs {
     pub model: PathBuf,
     #[command(flatten)]
     pub record: RecordArgs,
+    /// The model is of `reach --cnf K`'s formula: the record is the
+    /// position, as `reach` reads it (with --rules, --turn, --from).
+    #[arg(long, value_name = "K", conflicts_with_all = ["instance", "short_captures", "fragment", "start_board", "end_board"])]
+    pub reach: Option<u32>,
+    /// With --reach: the formula was printed with --unrefined.
+    #[arg(long, requires = "reach")]
+    pub unrefined: bool,
+    /// With --reach: the side to move in the position (a FEN names it).
+    #[arg(long, value_enum, ignore_case = true, requires = "reach")]
+    pub turn: Option<TurnArg>,
+    /// With --reach: where the games start, as for `reach`.
+    #[arg(long, value_name = "opening|FILE", requires = "reach")]
+    pub from: Option<String>,
+    /// With --reach --from FILE: the side to move there.
+    #[arg(long, value_enum, ignore_case = true, requires = "from")]
+    pub from_turn: Option<TurnArg>,
 }
 
 /// `pawns`'s arguments.

@@ -1,18 +1,21 @@
 //! `postfacto cnf`: the formula of one record in DIMACS, with named
-//! variables and clause groups: exactly what `solve` hands its solver.
+//! variables and clause groups: exactly what `solve` hands its solver;
+//! `decode`: a solver's model of it (or of `reach --cnf K`'s) read back.
+//! The library's requests choose the formula and read the model; this
+//! file parses, builds, runs and prints.
 
 use std::fs;
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
-use postfacto::analysis::{Analysis, Decoded};
-use postfacto::request::item_formula;
-use postfacto::sat::parse_model;
-use postfacto::solve::SolveError;
+use postfacto::analysis::Decoded;
+use postfacto::notation::{numbered_moves, to_fen};
+use postfacto::request::{CnfRequest, InputError, ReachRequest, RequestError, RulesChoice};
+use postfacto::rules::Variant;
+use postfacto::solve::{Learned, Solution};
 
-use postfacto::notation::Record;
-
-use super::input::{read_input, read_items, Input};
+use super::args::{DecodeArgs, TurnArg};
+use super::input::read_input;
 use super::request::Target;
 use super::{fail, write_err, Failure, Status};
 
@@ -27,12 +30,8 @@ pub fn run(
     output: Option<PathBuf>,
     out: &mut impl Write,
 ) -> Result<Status, Failure> {
-    let input = read_input(target.file.as_deref())?;
-    let (analysis, record) = chosen_record(&input, target)?;
-    let cnf = analysis.dimacs(&record).map_err(|e| match e {
-        SolveError::Unsupported(m) => fail(Status::BadInput, m),
-        other => fail(Status::Internal, format!("{}: {other}", input.name)),
-    })?;
+    let (name, request) = request_of(target)?;
+    let cnf = request.formula().map_err(|e| failure(&name, e))?;
     match output {
         None => cnf.write_dimacs(out).map_err(write_err)?,
         Some(path) => write_file(&path, |mut file| cnf.write_dimacs(&mut file))?,
@@ -40,43 +39,36 @@ pub fn run(
     Ok(Status::Ok)
 }
 
-/// The record `instance` of `input` (1-based; needed when it has several)
-/// under the rule set `cnf` writes its formula for, with the analysis of
-/// that rule set and what is known of its boards. `cnf` and `decode` share
-/// it, so a model of the one is read by the other.
-pub fn chosen_record(input: &Input, target: &Target) -> Result<(Analysis, Record), Failure> {
-    let (known, fragment) = (target.known, target.fragment);
-    let items = read_items(input, target.reading)?;
-    let index = match target.instance {
-        None if items.len() == 1 => 0,
-        None => {
-            return Err(fail(
-                Status::BadInput,
-                format!(
-                    "{}: {} records; choose one with --instance N",
-                    input.name,
-                    items.len()
-                ),
-            ))
-        }
-        Some(n) if (1..=items.len()).contains(&n) => n - 1,
-        Some(n) => {
-            return Err(fail(
-                Status::BadInput,
-                format!(
-                    "--instance {n}: the input has {}",
-                    postfacto::notation::plural(items.len(), "record")
-                ),
-            ))
-        }
-    };
-    let item = &items[index];
-    if let Some(error) = &item.error {
-        return Err(fail(Status::BadInput, format!("{}: {error}", input.name)));
+/// The request of `target`'s record, with its input's name: `cnf` and
+/// `decode` build it alike, so a model of the one is read by the other.
+fn request_of(target: &Target) -> Result<(String, CnfRequest), Failure> {
+    let input = read_input(target.file.as_deref())?;
+    if let Some(error) = &input.error {
+        return Err(fail(Status::BadInput, error.clone()));
     }
-    // A PDN game without [FEN] starts at the opening unless --fragment.
-    item_formula(item, known, fragment)
-        .map_err(|e| fail(Status::Internal, format!("{}: {e}", input.name)))
+    let request = CnfRequest::of_input(
+        &input.name,
+        &input.bytes,
+        target.reading,
+        target.instance,
+        target.known,
+        target.fragment,
+    )
+    .map_err(|e| failure(&input.name, e))?;
+    Ok((input.name, request))
+}
+
+/// The request's error as the binary says it: after the input's name,
+/// except for a record number it does not have and a formula the engine
+/// cannot write, which name no input.
+fn failure(name: &str, error: RequestError) -> Failure {
+    let named = !matches!(
+        error,
+        RequestError::BadInput(
+            InputError::Instance { asked: Some(_), .. } | InputError::Unsupported(_)
+        )
+    );
+    Failure::request(named.then_some(name), error)
 }
 
 /// Writes `path` (gzip-compressed when its name ends in `.gz`).
@@ -113,42 +105,153 @@ fn write_file(
 /// lines); 1 when it is no answer (the clause it leaves unsatisfied, with
 /// its `c` group, or the rule the replayer finds broken), or the solver
 /// said UNSATISFIABLE; 2 when the model cannot be read.
-pub fn decode(target: &Target, model: &Path, out: &mut impl Write) -> Result<Status, Failure> {
-    let input = read_input(target.file.as_deref())?;
-    let (analysis, record) = chosen_record(&input, target)?;
+pub fn decode(
+    target: &Target,
+    model: &Path,
+    reach: Option<ReachModel>,
+    out: &mut impl Write,
+) -> Result<Status, Failure> {
+    let (name, request) = match &reach {
+        None => request_of(target).map(|(name, r)| (name, Formula::Cnf(r)))?,
+        Some(reach) => reach.request(target)?,
+    };
     let model_input = read_input(Some(model))?;
     let text = model_input.text("the model")?;
-    let literals = parse_model(text)
-        .map_err(|m| fail(Status::BadInput, format!("{}: {m}", model.display())))?;
-    let Some(literals) = literals else {
+    let read = match &request {
+        Formula::Cnf(request) => request.read_model(text),
+        Formula::Reach(request, reach) => request.decode(reach.plies, reach.unrefined, text),
+    };
+    let read = read.map_err(|e| match (e, &request) {
+        (RequestError::BadInput(InputError::Model { reason }), _) => {
+            fail(Status::BadInput, format!("{}: {reason}", model.display()))
+        }
+        (other, Formula::Cnf(_)) => failure(&name, other),
+        (other, Formula::Reach(..)) => Failure::request(Some(&name), other),
+    })?;
+    let Some(decoded) = read.decoded else {
         super::report(&format!(
             "{}: the solver found no model (s UNSATISFIABLE or UNKNOWN)",
             model.display()
         ));
         return Ok(Status::Rejected);
     };
-    let (decoded, learned) = analysis
-        .decode_learning(&record, &literals)
-        .map_err(|e| match e {
-            SolveError::Unsupported(m) => {
-                fail(Status::BadInput, format!("{}: {m}", model.display()))
+    let names = (name.as_str(), model);
+    match (decoded, reach) {
+        (Decoded::Answer(solution), Some(reach)) => reach.print(&solution, read.variant, out),
+        (decoded, _) => print_decoded(decoded, &read.learned, read.variant, names, out),
+    }
+}
+
+/// The formula a model is of: `cnf`'s for a record, or `reach --cnf K`'s.
+enum Formula {
+    Cnf(CnfRequest),
+    Reach(ReachRequest, ReachModel),
+}
+
+/// `decode --reach K`: the model is of `reach --cnf K`'s formula for the
+/// position given in the record's place, read as `reach` reads it.
+#[derive(Clone)]
+pub struct ReachModel {
+    plies: u32,
+    unrefined: bool,
+    turn: Option<TurnArg>,
+    from: Option<String>,
+    from_turn: Option<TurnArg>,
+}
+
+impl ReachModel {
+    /// `decode`'s reach options, when `--reach` is given.
+    pub fn of(args: &DecodeArgs) -> Option<ReachModel> {
+        Some(ReachModel {
+            plies: args.reach?,
+            unrefined: args.unrefined,
+            turn: args.turn,
+            from: args.from.clone(),
+            from_turn: args.from_turn,
+        })
+    }
+
+    /// The request whose formula `reach --cnf K` printed, with the
+    /// position's name.
+    fn request(&self, target: &Target) -> Result<(String, Formula), Failure> {
+        let variant = match target.reading.rules {
+            RulesChoice::Default => Variant::English,
+            RulesChoice::Given(variant) => variant,
+            RulesChoice::Auto => {
+                return Err(fail(
+                    Status::BadInput,
+                    "decode --reach: name the rule set the formula was written for (not auto)",
+                ))
             }
-            other => fail(Status::Internal, format!("{}: {other}", input.name)),
-        })?;
+        };
+        let file = target.file.as_deref().unwrap_or(Path::new("-"));
+        let (goal, name) = super::reach::board_text(file, "the position")?;
+        let mut request = ReachRequest::new(goal, variant);
+        if let Some(turn) = self.turn {
+            request = request.turn(super::reach::turn_of(turn));
+        }
+        match self.from.as_deref() {
+            None | Some("opening") if self.from_turn.is_some() => {
+                return Err(fail(Status::BadInput, "--from-turn goes with --from FILE"))
+            }
+            None | Some("opening") => {}
+            Some(from) => {
+                let (start, start_name) =
+                    super::reach::board_text(Path::new(from), "the start board")?;
+                request = request.from(start, self.from_turn.map(super::reach::turn_of));
+                request
+                    .start()
+                    .map_err(|e| Failure::request(Some(&start_name), e))?;
+            }
+        }
+        Ok((name, Formula::Reach(request, self.clone())))
+    }
+
+    /// The game a model stands for, replayed: its moves numbered from the
+    /// start, then the board it ends on.
+    fn print(
+        &self,
+        solution: &Solution,
+        variant: Variant,
+        out: &mut impl Write,
+    ) -> Result<Status, Failure> {
+        let Some(game) = &solution.filled else {
+            return Err(fail(
+                Status::Internal,
+                "internal error: a model of a reach formula plays no moves",
+            ));
+        };
+        let moves = numbered_moves(game, variant.first_player(), |mv| variant.write_move(mv));
+        let turn = game.mover(game.moves.len() + 1);
+        let end = to_fen(&solution.answer.end, turn, variant.fen_algebraic());
+        writeln!(out, "{moves}").map_err(write_err)?;
+        writeln!(
+            out,
+            "a game of exactly {} to {end}",
+            postfacto::notation::plies(game.moves.len())
+        )
+        .map_err(write_err)?;
+        Ok(Status::Ok)
+    }
+}
+
+/// What a model stands for: the answer on standard output (a damaged
+/// record's moves on standard error), or why it is none (the clauses that
+/// rule it out on standard output). `names` are the input's and the model's.
+fn print_decoded(
+    decoded: Decoded,
+    learned: &[Learned],
+    variant: Variant,
+    (name, model): (&str, &Path),
+    out: &mut impl Write,
+) -> Result<Status, Failure> {
     match decoded {
         Decoded::Answer(solution) => {
             write!(out, "{}", solution.answer.text()).map_err(write_err)?;
             if let Some(filled) = &solution.filled {
-                let played: Vec<String> = filled
-                    .moves
-                    .iter()
-                    .map(|m| analysis.variant().write_move(m))
-                    .collect();
-                super::report(&format!(
-                    "{}: moves played: {}",
-                    input.name,
-                    played.join(" ")
-                ));
+                let played: Vec<String> =
+                    filled.moves.iter().map(|m| variant.write_move(m)).collect();
+                super::report(&format!("{name}: moves played: {}", played.join(" ")));
             }
             Ok(Status::Ok)
         }
@@ -160,7 +263,7 @@ pub fn decode(target: &Target, model: &Path, out: &mut impl Write) -> Result<Sta
             Ok(Status::Rejected)
         }
         Decoded::Rejected { ply, why } => {
-            write!(out, "{}", postfacto::analysis::learned_dimacs(&learned)).map_err(write_err)?;
+            write!(out, "{}", postfacto::analysis::learned_dimacs(learned)).map_err(write_err)?;
             super::report(&format!(
                 "{}: a model of the formula but no answer: the replayer rejects ply {ply}: {why} ({})",
                 model.display(),

@@ -84,7 +84,11 @@ fn dispatch(request: Request, out: &mut impl Write) -> Result<Status, Failure> {
         } => verify::run(&input, &answer, reading, (repair, limit), out),
         Request::VerifyPdn { file, options } => verify::run_pdn_files(&file, options, out),
         Request::Cnf { target, output } => cnf::run(&target, output, out),
-        Request::Decode { target, model } => cnf::decode(&target, &model, out),
+        Request::Decode {
+            target,
+            model,
+            reach,
+        } => cnf::decode(&target, &model, reach, out),
         Request::Moves {
             file,
             variant,

@@ -21,7 +21,7 @@ use super::{write_err, Failure, Status};
 const ALL_SHOWN: usize = 20;
 
 /// The side to move named on the command line.
-fn turn_of(turn: TurnArg) -> Color {
+pub(super) fn turn_of(turn: TurnArg) -> Color {
     match turn {
         TurnArg::White => Color::White,
         TurnArg::Black => Color::Black,
@@ -29,7 +29,7 @@ fn turn_of(turn: TurnArg) -> Color {
 }
 
 /// A board file's text as a FEN (a text with a `:`) or as rows.
-fn board_text(path: &Path, what: &str) -> Result<(BoardText, String), Failure> {
+pub(super) fn board_text(path: &Path, what: &str) -> Result<(BoardText, String), Failure> {
     let input = read_input(Some(path))?;
     let text = input.text(what)?;
     let board = if text.contains(':') {

@@ -45,6 +45,8 @@ pub enum Request {
     Decode {
         target: Target,
         model: PathBuf,
+        /// Of `reach --cnf K`'s formula, not `cnf`'s.
+        reach: Option<super::cnf::ReachModel>,
     },
     Moves {
         file: Option<PathBuf>,
@@ -97,6 +99,7 @@ impl Request {
             Command::Verify(args) => verify_request(args)?,
             Command::Cnf(args) => cnf_request(args)?,
             Command::Decode(args) => Request::Decode {
+                reach: super::cnf::ReachModel::of(&args),
                 target: Target::of(Some(args.file), args.record)?,
                 model: args.model,
             },

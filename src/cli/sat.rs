@@ -1,13 +1,13 @@
 //! `postfacto sat`: any DIMACS file, solved by the embedded varisat, with
 //! SAT-competition output, so the `--solver` path can be tested against
-//! postfacto itself.
+//! postfacto itself. The library's [`SatRequest`] solves; this prints.
 
 use std::io::Write;
-
+use std::path::Path;
 use std::time::Duration;
 
-use postfacto::sat::{new_solver, stopped_by_deadline, within};
-use varisat::dimacs::DimacsParser;
+use postfacto::request::{RequestError, SatAnswer, SatRequest};
+use postfacto::solve::SolveError;
 
 use super::input::read_input;
 use super::{fail, write_err, Failure, Status};
@@ -18,90 +18,62 @@ const SATISFIABLE: u8 = 10;
 const UNSATISFIABLE: u8 = 20;
 
 /// With a time `limit` still running, it prints `s UNKNOWN` and exits 3.
-/// With `proof`, an unsatisfiable formula's DRAT proof is written there.
+/// With `proof`, an unsatisfiable formula's DRAT proof is written there
+/// (a satisfiable one prints no model: a proof run does not keep one).
 pub fn run(
-    file: Option<&std::path::Path>,
+    file: Option<&Path>,
     limit: Option<Duration>,
-    proof: Option<&std::path::Path>,
+    proof: Option<&Path>,
     out: &mut impl Write,
 ) -> Result<Status, Failure> {
     let input = read_input(file)?;
-    let formula = DimacsParser::parse(&input.bytes[..])
-        .map_err(|e| fail(Status::BadInput, format!("{}: {e}", input.name)))?;
-    if let Some(path) = proof {
-        return run_proving(formula, limit, path, out);
-    }
-    let solve = move || {
-        let mut solver = new_solver();
-        solver.add_formula(&formula);
-        match solver.solve() {
-            Ok(sat) => Some(Ok(sat.then(|| solver.model().unwrap_or_default()))),
-            Err(e) if stopped_by_deadline(&e) => None,
-            Err(e) => Some(Err(e.to_string())),
+    let request = SatRequest::new(&input.bytes)
+        .map_err(|e| Failure::request(Some(&input.name), e))?
+        .limit(limit)
+        .proof(proof.is_some());
+    let answer = request.run().map_err(|e| match e {
+        RequestError::Internal(SolveError::Sat(e)) => {
+            fail(Status::Internal, format!("varisat failed: {e}"))
         }
-    };
-    let verdict = match limit {
-        None => solve(),
-        Some(limit) => within(limit, solve).flatten(),
-    };
-    let Some(verdict) = verdict else {
-        writeln!(out, "s UNKNOWN").map_err(write_err)?;
-        return Ok(Status::Undecided);
-    };
-    let model = verdict.map_err(|e| fail(Status::Internal, format!("varisat failed: {e}")))?;
-    if let Some(model) = model {
-        writeln!(out, "s SATISFIABLE").map_err(write_err)?;
-        let mut line = String::from("v");
-        for lit in model {
-            line.push(' ');
-            line.push_str(&lit.to_dimacs().to_string());
-            if line.len() > 70 {
-                writeln!(out, "{line}").map_err(write_err)?;
-                line = String::from("v");
+        other => Failure::request(None, other),
+    })?;
+    match answer {
+        SatAnswer::Unknown => {
+            writeln!(out, "s UNKNOWN").map_err(write_err)?;
+            Ok(Status::Undecided)
+        }
+        SatAnswer::Satisfiable(model) => {
+            writeln!(out, "s SATISFIABLE").map_err(write_err)?;
+            if let Some(model) = model {
+                write_model(&model, out)?;
             }
+            Ok(Status::Code(SATISFIABLE))
         }
-        writeln!(out, "{line} 0").map_err(write_err)?;
-        Ok(Status::Code(SATISFIABLE))
-    } else {
-        writeln!(out, "s UNSATISFIABLE").map_err(write_err)?;
-        Ok(Status::Code(UNSATISFIABLE))
+        SatAnswer::Unsatisfiable(drat) => {
+            if let (Some(path), Some(drat)) = (proof, drat) {
+                std::fs::write(path, drat).map_err(|e| {
+                    fail(
+                        Status::BadInput,
+                        format!("cannot write '{}': {e}", path.display()),
+                    )
+                })?;
+            }
+            writeln!(out, "s UNSATISFIABLE").map_err(write_err)?;
+            Ok(Status::Code(UNSATISFIABLE))
+        }
     }
 }
 
-/// Solves while writing a DRAT proof: `s UNSATISFIABLE` and the proof in
-/// `path`, or `s SATISFIABLE` (no model printed: a proof run does not keep
-/// one) and no file.
-fn run_proving(
-    formula: varisat::CnfFormula,
-    limit: Option<Duration>,
-    path: &std::path::Path,
-    out: &mut impl Write,
-) -> Result<Status, Failure> {
-    let prove = move || {
-        let mut drat = Vec::new();
-        postfacto::sat::prove_unsat(&formula, varisat::ProofFormat::Drat, &mut drat)
-            .map(|unsat| (unsat, drat))
-    };
-    let proved = match limit {
-        None => Some(prove()),
-        Some(limit) => within(limit, prove),
-    };
-    let proved = proved.filter(|p| !matches!(p, Err(e) if e.is_undecided()));
-    let Some(proved) = proved else {
-        writeln!(out, "s UNKNOWN").map_err(write_err)?;
-        return Ok(Status::Undecided);
-    };
-    let (unsat, drat) = proved.map_err(|e| fail(Status::Internal, e.to_string()))?;
-    if !unsat {
-        writeln!(out, "s SATISFIABLE").map_err(write_err)?;
-        return Ok(Status::Code(SATISFIABLE));
+/// The model's `v` lines, about 70 characters each, ended by `0`.
+fn write_model(model: &[varisat::Lit], out: &mut impl Write) -> Result<(), Failure> {
+    let mut line = String::from("v");
+    for lit in model {
+        line.push(' ');
+        line.push_str(&lit.to_dimacs().to_string());
+        if line.len() > 70 {
+            writeln!(out, "{line}").map_err(write_err)?;
+            line = String::from("v");
+        }
     }
-    std::fs::write(path, drat).map_err(|e| {
-        fail(
-            Status::BadInput,
-            format!("cannot write '{}': {e}", path.display()),
-        )
-    })?;
-    writeln!(out, "s UNSATISFIABLE").map_err(write_err)?;
-    Ok(Status::Code(UNSATISFIABLE))
+    writeln!(out, "{line} 0").map_err(write_err)
 }

@@ -36,7 +36,7 @@ pub use movetext::{Geometry, MoveText, ParseMoveError};
 pub use pdn::{
     describe_leniencies, games, looks_like_pdn, numbered_moves, parse_pdn, write_game, write_pdn,
     GameReading, GameText, GameType, Games, Leniency, MoveNumbers, ParsePdnError, PdnGame, RawGame,
-    RawMove, SquareNames, Tag,
+    RawMove, Reread, SquareNames, Tag,
 };
 pub use record::{
     parse_records, parse_records_bytes, parse_records_bytes_with, parse_records_with,

@@ -477,8 +477,12 @@ impl Reach {
     }
 
     /// The record of `plies` unknown moves and the board facts of the
-    /// formula "a game of exactly `plies` plies reaches the goal".
-    fn cnf_record(
+    /// formula "a game of exactly `plies` plies reaches the goal": what a
+    /// model of [`Reach::cnf`] is read back with (`decode --reach K`).
+    ///
+    /// # Errors
+    /// As [`Reach::cnf`].
+    pub fn cnf_record(
         &self,
         goal: &Goal,
         plies: u32,

@@ -20,6 +20,7 @@
 //! ```
 
 mod analyses;
+mod cnf;
 mod fragment;
 mod input;
 mod jobs;
@@ -34,11 +35,12 @@ use std::io;
 use crate::notation::{ParseFenError, ParseMoveError, ParsePdnError, ParseRecordError};
 use crate::solve::SolveError;
 
+pub use cnf::{CnfRequest, ModelRead, SatAnswer, SatRequest};
 pub use fragment::{side_named, BoardText, Fragment, Problem, RulesChoice};
 pub use input::{
     first_solving, is_pdn, pdn_text, read_items, start_facts, with_fen, Item, ReadAs, StartFrom,
 };
-pub use jobs::{CnfRequest, MovesRequest};
+pub use jobs::MovesRequest;
 pub use reach::{start_legality, undecided_reason, Legality, ReachRequest, ReachVerdict, Reached};
 pub use record::{
     item_formula, silent, solve_item, solve_problems, Analyses, OptionsError, Progress,
@@ -188,6 +190,33 @@ pub enum InputError {
     /// Options that cannot be used together.
     #[error(transparent)]
     Options(#[from] OptionsError),
+    /// An input of several records with none chosen, or a record number
+    /// it does not have (`cnf`, `decode`).
+    #[error("{}", instance_words(*records, *asked))]
+    Instance {
+        /// How many records the input has.
+        records: usize,
+        /// The 1-based record asked for, if any.
+        asked: Option<usize>,
+    },
+    /// A text that is no DIMACS CNF formula (`sat`).
+    #[error("{0}")]
+    Dimacs(String),
+    /// A game of the input that cannot be worked on (unreadable, or of
+    /// rules postfacto does not play).
+    #[error(transparent)]
+    Game(#[from] crate::archive::GameError),
+}
+
+/// `3 records; choose one with --instance N`, `--instance 5: the input has 3 records`.
+fn instance_words(records: usize, asked: Option<usize>) -> String {
+    match asked {
+        None => format!("{records} records; choose one with --instance N"),
+        Some(n) => format!(
+            "--instance {n}: the input has {}",
+            crate::notation::plural(records, "record")
+        ),
+    }
 }
 
 #[cfg(test)]

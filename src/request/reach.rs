@@ -273,6 +273,50 @@ impl ReachRequest {
         .map_err(request_error)
     }
 
+    /// A solver's model of the formula [`ReachRequest::cnf`] gives for
+    /// `plies` (refined, or `unrefined`) read back: the game it stands
+    /// for, replayed from the start to a board that fits the position,
+    /// or why it is none, with the clauses that rule it out.
+    ///
+    /// # Errors
+    /// [`InputError::Model`] for a model that cannot be read or names a
+    /// variable the formula does not have; bad input as for the formula.
+    pub fn decode(
+        &self,
+        plies: u32,
+        unrefined: bool,
+        model: &str,
+    ) -> Result<super::ModelRead, RequestError> {
+        let bad = |reason: String| RequestError::BadInput(InputError::Model { reason });
+        let literals = crate::sat::parse_model(model).map_err(|e| bad(e.to_string()))?;
+        let (goal, reach) = self.prepared()?;
+        let (record, known) = reach.cnf_record(&goal, plies).map_err(request_error)?;
+        let mut read = super::ModelRead {
+            decoded: None,
+            learned: Vec::new(),
+            variant: self.variant,
+        };
+        let Some(literals) = literals else {
+            return Ok(read);
+        };
+        let decode = match unrefined {
+            true => crate::analysis::decode_learning_unrefined,
+            false => crate::analysis::decode_learning,
+        };
+        let (decoded, learned) =
+            decode(&record, self.variant, known, &literals).map_err(|e| match e {
+                SolveError::Unsupported(m) => bad(m),
+                other => RequestError::from_solve(other),
+            })?;
+        if let crate::analysis::Decoded::Answer(solution) = &decoded {
+            // The start and the position are facts of the formula.
+            crate::solve::check_facts(&solution.answer, known)?;
+        }
+        read.decoded = Some(decoded);
+        read.learned = learned;
+        Ok(read)
+    }
+
     /// The search's outcome with its games as [`Reached`].
     fn verdict(&self, outcome: ReachOutcome) -> ReachVerdict {
         let reached = |game: ProofGame, lower_bound: u32| Reached {

@@ -14,9 +14,7 @@ use std::time::{Duration, Instant};
 use serde::Serialize;
 
 use super::routes::ApiError;
-use postfacto::archive::{
-    move_numbers, reading, verify_games, GameReport, RulesFrom, VerifyOptions,
-};
+use postfacto::archive::{move_numbers, verify_games, GameReport, RulesFrom, VerifyOptions};
 use postfacto::notation::{games, RawGame};
 use postfacto::request::RulesChoice;
 use postfacto::rules::Variant;
@@ -117,7 +115,9 @@ impl Row {
 /// Ply `ply` of `raw` as PDN numbers it under `variant`, with its move
 /// as written (`12... 23-18`).
 fn ply_label(raw: &RawGame<'_>, variant: Variant, ply: usize) -> Option<String> {
-    let read = raw.read(reading(variant)).ok()?;
+    // As verify judged it: a move whose other-separator reading is not
+    // legal either is named as written.
+    let read = postfacto::archive::read_judged(raw, variant).ok()?;
     let written = read.record.written_moves();
     let text = variant.write_written(written.get(ply.checked_sub(1)?)?);
     let label = move_numbers(raw, variant).label(&read.record, ply);

@@ -128,17 +128,17 @@ def repair(page):
     page.get_by_role("button", name="illegal (1)").click()
     assert page.locator("#games tbody tr:not([hidden])").count() == 1
     verdict = page.locator("#games tbody tr:not([hidden]) td").last.inner_text()
-    assert verdict.startswith("illegal: 13. 46x42 (ply 25)"), verdict
+    assert verdict.startswith("illegal: 13. 46-42 (ply 25)"), verdict
     shot(page, "3-archive-filtered")
     page.get_by_role("button", name="Game 1", exact=True).click()
     page.get_by_role("button", name="Repair").wait_for(timeout=TIMEOUT)
     said = page.locator("#game-verdict").inner_text()
-    assert "Illegal: 13. 46x42 (ply 25)" in said, said
+    assert "Illegal: 13. 46-42 (ply 25)" in said, said
     assert page.locator("#game-stepper li.illegal").count() == 1
     page.get_by_role("button", name="Repair").click()
     page.locator("#repair-result ul li").first.wait_for(timeout=TIMEOUT)
     said = page.locator("#repair-result").inner_text()
-    assert "46-41" in said and "forced" in said, said
+    assert "46-41" in said and "Not forced" in said, said
     edited = page.locator("#game-stepper li.edited")
     assert edited.count() == 1 and "46-41" in edited.inner_text()
     edited.click()

@@ -398,7 +398,7 @@ pub fn repair_game(
     options: RepairOptions,
     progress: &mut dyn FnMut(usize),
 ) -> Result<Option<RepairOutcome>, SolveError> {
-    let Ok(read) = game.read(crate::archive::reading(variant)) else {
+    let Ok(read) = crate::archive::read_judged(game, variant) else {
         return Ok(None);
     };
     let start = PartialBoard::whole(crate::archive::start_of(&read, variant));

@@ -36,9 +36,41 @@ pub struct PdnGame {
     pub record: Record,
     /// What of the game was read leniently, in the order met.
     pub notes: Vec<Leniency>,
+    /// The moves read with the other separator, each with its move as
+    /// written: both readings are kept until a replay decides.
+    pub rereads: Vec<Reread>,
+}
+
+/// A move read with the other separator (`15-24` as the capture 15x24, as
+/// Spanish files write captures; `37-33` as 37x33), kept with the move as
+/// written (no move on the board): a replay that finds the other reading
+/// illegal at its ply takes the written one back
+/// ([`PdnGame::as_written_at`]), so the move is named and repaired as
+/// written (`37-33 read as 37-32`, a square).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Reread {
+    /// 1-based ply.
+    pub ply: usize,
+    /// The move as written.
+    pub written: WrittenMove,
 }
 
 impl PdnGame {
+    /// The game with the move of `ply` read as written rather than with
+    /// the other separator, its note on that move dropped; `None` when
+    /// that move was read as written already.
+    pub fn as_written_at(&self, ply: usize) -> Option<PdnGame> {
+        let reread = self.rereads.iter().find(|r| r.ply == ply)?;
+        let mut moves = self.record.written_moves();
+        *moves.get_mut(ply - 1)? = reread.written.clone();
+        let mut game = self.clone();
+        game.record = Record::from_written(self.record.first, moves, self.record.line);
+        game.notes
+            .retain(|n| !(matches!(n, Leniency::Separator { .. }) && n.ply() == Some(ply)));
+        game.rereads.retain(|r| r.ply != ply);
+        Some(game)
+    }
+
     /// The game's `GameType` tag, if it has a readable one.
     pub fn game_type(&self) -> Option<GameType> {
         let (_, value) = self
@@ -175,7 +207,8 @@ impl RawGame<'_> {
                 message: note.as_error(),
             });
         }
-        let moves = self.written_moves(reading, &mut notes)?;
+        let mut rereads = Vec::new();
+        let moves = self.written_moves(reading, &mut notes, &mut rereads)?;
         let first = match (&fen, self.second_first) {
             (Some((turn, _)), _) if turn_known => *turn,
             (_, Some(true)) => reading.first_player.opposite(),
@@ -195,6 +228,7 @@ impl RawGame<'_> {
             fen,
             record: Record::from_written(first, moves, self.line),
             notes,
+            rereads,
         })
     }
 
@@ -216,11 +250,13 @@ impl RawGame<'_> {
 
     /// The moves read (captures short), a final match score left out; a
     /// move that does not read is read leniently unless `reading` is
-    /// strict, with a note in `notes` when its separator was swapped.
+    /// strict, with a note in `notes` when its separator was swapped and
+    /// its move as written in `rereads`.
     fn written_moves(
         &self,
         reading: GameReading,
         notes: &mut Vec<Leniency>,
+        rereads: &mut Vec<Reread>,
     ) -> Result<Vec<WrittenMove>, ParsePdnError> {
         let geometry = reading.geometry.short_captures();
         let mut moves = Vec::with_capacity(self.moves.len());
@@ -247,12 +283,17 @@ impl RawGame<'_> {
                 });
             };
             if let Some(read) = read_as {
+                let ply = moves.len() + 1;
                 notes.push(Leniency::Separator {
-                    ply: moves.len() + 1,
+                    ply,
                     line: raw.line,
                     written: raw.text.to_string(),
                     read: Some(read),
                 });
+                if let Some(written) = Miswritten::read(&raw.text, geometry, &error) {
+                    let written = WrittenMove::Pattern(MovePattern::Miswritten(Box::new(written)));
+                    rereads.push(Reread { ply, written });
+                }
             }
             moves.push(mv);
         }

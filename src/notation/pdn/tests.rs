@@ -313,3 +313,23 @@ fn strict_reading_of_a_whole_text() {
     assert!(looks_like_pdn("1. 9-13 *"));
     assert!(!looks_like_pdn("B 1\n9-13\n"));
 }
+
+#[test]
+fn a_move_read_with_the_other_separator_keeps_its_written_reading() {
+    let game = read_one("1. 32-28 17-21 2. 37-33 21-26 *", TEN);
+    let moves = game.record.written_moves();
+    assert_eq!(moves[2].to_string(), "37x33");
+    assert_eq!(game.rereads.len(), 1);
+    assert_eq!(game.rereads[0].ply, 3);
+    assert_eq!(game.notes.len(), 1);
+    let written = game.as_written_at(3).expect("read otherwise at ply 3");
+    assert!(matches!(
+        &written.record.written_moves()[2],
+        WrittenMove::Pattern(MovePattern::Miswritten(m)) if m.text == "37-33" && !m.capture
+    ));
+    assert!(written.notes.is_empty() && written.rereads.is_empty());
+    assert_eq!(written.record.written_moves()[..2], moves[..2]);
+    // A ply read as written has nothing to take back.
+    assert!(game.as_written_at(1).is_none());
+    assert!(written.as_written_at(3).is_none());
+}
