@@ -12,7 +12,7 @@ use crate::request::SolveOptions;
 use crate::rules::Variant;
 
 use super::generate::damage_rng;
-use super::{run_job, HarnessError, Summary};
+use super::{problem, run_job, HarnessError, Summary};
 
 /// Records per row of the damaged-records table (each takes milliseconds).
 pub const DAMAGED_RECORDS: usize = 100;
@@ -59,15 +59,16 @@ pub fn damaged_rows(
         let spoilt: Vec<Record> = records.iter().map(|r| damage(r, &mut rng, how)).collect();
         let (mut times, mut vars, mut clauses) = (Vec::new(), 0, 0);
         for record in &spoilt {
+            let problem = problem(record, variant, BoardFacts::default());
             let started = Instant::now();
-            let answer = run_job(record, variant, BoardFacts::default(), &options);
+            let answer = run_job(&problem, &options);
             times.push(started.elapsed());
-            let (solved, _) = answer.map_err(|e| HarnessError::DamagedUnsolved {
+            let figures = answer.map_err(|e| HarnessError::DamagedUnsolved {
                 outcome: Box::new(e),
                 record: Box::new(record.clone()),
             })?;
-            vars += solved.stats.vars;
-            clauses += solved.stats.clauses;
+            vars += figures.stats.vars;
+            clauses += figures.stats.clauses;
         }
         let solved = spoilt.len().max(1);
         rows.push(DamagedRow {

@@ -7,11 +7,11 @@ use std::time::{Duration, Instant};
 
 use crate::encode::BoardFacts;
 use crate::notation::Record;
-use crate::request::{SolveOptions, Solved};
+use crate::request::SolveOptions;
 use crate::rules::Variant;
 use crate::solve::{Engine, Limit, Outcome, SolveStats};
 
-use super::{is_verdict, run_job, HarnessError, Summary};
+use super::{is_verdict, problem, run_job, HarnessError, Summary};
 
 /// The engines `bench` times under `variant`: the SAT engine, and the DFS
 /// where the rule set has one.
@@ -24,8 +24,8 @@ pub fn engines_of(variant: Variant) -> Vec<Engine> {
 }
 
 /// Times `engine` on every record, solved as `solve --engine` solves it
-/// (read, solved, replayed); gives the times and the answers (`None` for
-/// an impossible or undecided record).
+/// (solved, replayed); gives the times and what the solver did (`None`
+/// for an impossible or undecided record).
 ///
 /// # Errors
 /// A job that fails (a bug).
@@ -33,7 +33,7 @@ pub fn time_engine(
     records: &[Record],
     engine: Engine,
     variant: Variant,
-) -> Result<(Vec<Duration>, Vec<Option<Solved>>), HarnessError> {
+) -> Result<(Vec<Duration>, Vec<Option<SolveStats>>), HarnessError> {
     let options = Arc::new(SolveOptions {
         engine,
         ..SolveOptions::default()
@@ -41,11 +41,12 @@ pub fn time_engine(
     let mut times = Vec::with_capacity(records.len());
     let mut answers = Vec::with_capacity(records.len());
     for record in records {
+        let problem = problem(record, variant, BoardFacts::default());
         let started = Instant::now();
-        let answer = run_job(record, variant, BoardFacts::default(), &options);
+        let answer = run_job(&problem, &options);
         times.push(started.elapsed());
         match answer {
-            Ok((solved, _)) => answers.push(Some(solved)),
+            Ok(figures) => answers.push(Some(figures.stats)),
             Err(e) if is_verdict(&e) => answers.push(None),
             Err(e) => return Err(e.into()),
         }
@@ -101,7 +102,7 @@ pub fn engines(records: &[Record], variant: Variant) -> Result<EnginesTable, Har
     let mut sources = sources_of(&[]);
     for engine in engines_of(variant) {
         let (times, answers) = time_engine(records, engine, variant)?;
-        let stats: Vec<SolveStats> = answers.iter().flatten().map(|s| s.stats).collect();
+        let stats: Vec<SolveStats> = answers.into_iter().flatten().collect();
         if stats.len() != records.len() {
             return Err(HarnessError::EngineMissed {
                 engine: engine.name(),

@@ -56,7 +56,7 @@ pub fn hard_family() -> Result<(Vec<HardRow>, HardBatch), HarnessError> {
         let runs = vec![record.clone(); HARD_RUNS];
         let (sat_times, _) = time_engine(&runs, Engine::Sat, Variant::English)?;
         let (dfs_times, answers) = time_engine(&runs, dfs, Variant::English)?;
-        let Some(Some(solved)) = answers.first() else {
+        let Some(Some(stats)) = answers.first() else {
             return Err(HarnessError::DfsMissedHard(k));
         };
         rows.push(HardRow {
@@ -64,7 +64,7 @@ pub fn hard_family() -> Result<(Vec<HardRow>, HardBatch), HarnessError> {
             moves: record.moves.len(),
             sat: Summary::of(&sat_times).median,
             dfs: Summary::of(&dfs_times).median,
-            dfs_nodes: solved.stats.nodes,
+            dfs_nodes: stats.nodes,
         });
     }
     let hardest = (1..)

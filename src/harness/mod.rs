@@ -21,11 +21,13 @@ mod stats;
 
 use std::sync::Arc;
 
-use crate::analysis::Edit;
 use crate::encode::BoardFacts;
 use crate::notation::Record;
-use crate::request::{silent, solve_problems, Name, Problem, RequestError, SolveOptions, Solved};
+use crate::request::{
+    silent, solve_problems, Name, Problem, RequestError, SolveOptions, Solved, Verdict,
+};
 use crate::rules::Variant;
+use crate::solve::SolveStats;
 
 pub use generate::GenerateError;
 pub use stats::{median_count, Summary};
@@ -113,28 +115,44 @@ pub enum HarnessError {
     CalledUnreachable(String),
 }
 
-/// What a job answered for one record: the answer (replayed), and with a
-/// repair its edits (none when the record was possible as written).
-pub type JobAnswer = Result<(Solved, Option<Vec<Edit>>), RequestError>;
+/// What a job found for one record (its answer replayed where the job
+/// ran): what the solver did, and with a repair how many edits it made
+/// (0: possible as written).
+#[derive(Clone, Copy, Debug)]
+pub struct JobFigures {
+    /// What the solver did.
+    pub stats: SolveStats,
+    /// The edits of the repair, with a repair.
+    pub edits: Option<usize>,
+}
 
-/// Runs `record` under `variant` through the request layer's runner, as
-/// [`crate::request::SolveRequest`] and [`crate::request::RepairRequest`]
-/// run a fragment once read (a generated record has no text to read).
-pub fn run_job(
-    record: &Record,
-    variant: Variant,
-    known: BoardFacts,
-    options: &Arc<SolveOptions>,
-) -> JobAnswer {
-    let problems = [Problem {
+/// What a job gave for one record: its figures, or why it has no answer.
+pub type JobAnswer = Result<JobFigures, RequestError>;
+
+/// `record` under `variant`, with `known`, as the request layer's runner
+/// takes it: made before a clock starts, as a record read from a file is.
+pub fn problem(record: &Record, variant: Variant, known: BoardFacts) -> [Problem; 1] {
+    [Problem {
         variant,
         record: record.clone(),
         known,
         inferred: false,
-    }];
-    let report = solve_problems(Name::input("the fragment"), &problems, options, &silent());
-    let solved = Solved::of(&report)?;
-    Ok((solved, report.repairs.clone()))
+    }]
+}
+
+/// Runs `problems` through the request layer's runner, as
+/// [`crate::request::SolveRequest`] and [`crate::request::RepairRequest`]
+/// run a fragment once read (a generated record has no text to read).
+pub fn run_job(problems: &[Problem], options: &Arc<SolveOptions>) -> JobAnswer {
+    let report = solve_problems(Name::input("the fragment"), problems, options, &silent());
+    if report.status != Verdict::Solved || report.answers.is_empty() {
+        // The request's own reading of a report with no answer.
+        Solved::of(&report)?;
+    }
+    Ok(JobFigures {
+        stats: report.stats.unwrap_or_default(),
+        edits: report.repairs.as_ref().map(Vec::len),
+    })
 }
 
 /// Whether a job's failure is a verdict (impossible, undecided) rather

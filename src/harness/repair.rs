@@ -15,7 +15,7 @@ use crate::request::{Analyses, RequestError, SolveOptions};
 use crate::rules::Variant;
 
 use super::generate::{fragments, FragmentStart};
-use super::{run_job, HarnessError, JobAnswer, Summary};
+use super::{problem, run_job, HarnessError, JobAnswer, JobFigures, Summary};
 
 /// Records per row of the repair table (each may take seconds).
 pub const REPAIR_RECORDS: usize = 20;
@@ -75,8 +75,9 @@ pub fn repair_rows(
             let mut row = Tally::default();
             for record in &records {
                 let wrong = misread(record, edits, &mut rng);
+                let problem = problem(&wrong, variant, BoardFacts::default());
                 let started = Instant::now();
-                let answer = run_job(&wrong, variant, BoardFacts::default(), &options);
+                let answer = run_job(&problem, &options);
                 row.times.push(started.elapsed());
                 match answer {
                     Err(RequestError::Impossible { .. } | RequestError::Undecided { .. }) => {
@@ -114,9 +115,11 @@ impl Tally {
     /// with fewer edits), possible as written (fewer), or undecided.
     fn count(&mut self, answer: JobAnswer, mistakes: usize) -> Result<(), HarnessError> {
         match answer {
-            Ok((_, Some(edits))) if !edits.is_empty() => {
+            Ok(JobFigures {
+                edits: Some(edits), ..
+            }) if edits > 0 => {
                 self.repaired += 1;
-                self.fewer += usize::from(edits.len() < mistakes);
+                self.fewer += usize::from(edits < mistakes);
             }
             Ok(_) => self.fewer += 1,
             Err(RequestError::Undecided { .. }) => self.undecided += 1,
@@ -206,8 +209,9 @@ pub fn repair_games(files: &[GameFile], seed: u64) -> Result<Vec<GamesRow>, Harn
                     continue;
                 };
                 let row = rows.entry((variant.name(), mistakes)).or_default();
+                let problem = problem(&wrong, variant, known_start(start, variant));
                 let started = Instant::now();
-                let answer = run_job(&wrong, variant, known_start(start, variant), &options);
+                let answer = run_job(&problem, &options);
                 row.times.push(started.elapsed());
                 if let Err(RequestError::Impossible { .. }) = answer {
                     return Err(HarnessError::NoRepair {
@@ -273,10 +277,10 @@ mod tests {
         for record in &records {
             let wrong = misread(record, 1, &mut rng);
             assert_ne!(wrong.moves, record.moves, "one landing is misread");
-            let answer = run_job(&wrong, Variant::English, BoardFacts::default(), &options);
-            if let Ok((solved, Some(edits))) = &answer {
-                assert!(edits.len() <= 1);
-                assert_eq!(solved.variant, Variant::English);
+            let problem = problem(&wrong, Variant::English, BoardFacts::default());
+            let answer = run_job(&problem, &options);
+            if let Ok(figures) = &answer {
+                assert!(figures.edits.is_some_and(|n| n <= 1), "{figures:?}");
             }
             tally.count(answer, 1).unwrap();
         }
