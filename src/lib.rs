@@ -26,6 +26,7 @@ pub mod board;
 pub mod checks;
 pub mod encode;
 pub mod hard;
+pub mod harness;
 pub mod notation;
 pub mod output;
 pub mod pawns;

@@ -594,8 +594,8 @@ const fn by_default(
 }
 
 const EXPLAIN: &str = "src/analysis/explain.rs";
-const GENERATE: &str = "src/cli/generate.rs";
-const BENCH: &str = "src/cli/bench.rs";
+const GENERATE: &str = "src/harness/generate.rs";
+const BENCH_REACH: &str = "src/harness/reach.rs";
 const REACH: &str = "src/cli/reach.rs";
 const REPAIR: &str = "src/analysis/repair/mod.rs";
 
@@ -640,7 +640,7 @@ const FIGURES: [Figure; 28] = [
     in_source(
         "docs/cli.md",
         "(default limit ",
-        "src/cli/bench.rs",
+        BENCH_REACH,
         "const BENCH_LIMIT: Duration = ",
     ),
     in_source(
@@ -676,7 +676,7 @@ const FIGURES: [Figure; 28] = [
     in_source(
         "encodings/damaged.md",
         "lone `?` moves, ",
-        BENCH,
+        "src/harness/damaged.rs",
         "const DAMAGED_RECORDS: usize = ",
     ),
     by_default(
@@ -712,13 +712,13 @@ const FIGURES: [Figure; 28] = [
     in_source(
         "docs/hard-instances.md",
         "Medians of ",
-        BENCH,
+        "src/harness/hard.rs",
         "const HARD_RUNS: usize = ",
     ),
     in_source(
         "docs/cli.md",
         "the first N games of each file (at most ",
-        BENCH,
+        BENCH_REACH,
         "const REACH_GAMES: usize = ",
     ),
     in_source(
@@ -742,7 +742,7 @@ const FIGURES: [Figure; 28] = [
     in_source(
         "encodings/repair.md",
         "another neighbour, ",
-        BENCH,
+        "src/harness/repair.rs",
         "const REPAIR_RECORDS: usize = ",
     ),
     in_source(

@@ -3,58 +3,21 @@
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
-use postfacto::hard::{hard_instance, largest_k, search, Shuttles, MAX_K};
+use postfacto::harness::generate::{
+    damaged, fragments, hard, hard_search, pawn_boards, FragmentStart, MAX_COUNT, MAX_PLIES,
+};
 use postfacto::notation::Record;
-use postfacto::random::{opening_fragment, random_fragment, Rng};
 use postfacto::rules::Variant;
 
 use super::args::FromArg;
 
-/// Why `generate` (or a bench table that generates) wrote nothing, or not all.
+/// Why `generate` wrote nothing, or not all: nothing to write, or where
+/// it could not be written.
 #[derive(Debug, thiserror::Error)]
 pub enum GenerateError {
-    /// Too many random games ended before `plies` moves.
-    #[error("could not find {count} games of {plies} moves (games end too early)")]
-    GamesEndTooEarly {
-        /// Records asked for.
-        count: usize,
-        /// Moves each.
-        plies: usize,
-    },
-    /// `--hard 0`.
-    #[error("--hard needs K >= 1")]
-    HardNeedsK,
-    /// `--hard K` past the stored family.
-    #[error("the hard family has no member with K = {k} (the largest is {largest})")]
-    NoHardMember {
-        /// The K asked for.
-        k: usize,
-        /// The largest stored.
-        largest: usize,
-    },
-    /// `--beam` over [`MAX_BEAM`].
-    #[error("--beam is at most {}", MAX_BEAM)]
-    BeamTooWide,
-    /// `--beam 0`.
-    #[error("--beam must be at least 1")]
-    BeamEmpty,
-    /// `--pawns N` over [`MAX_PAWN_BOARD`].
-    #[error("--pawns {size}: at most {}", MAX_PAWN_BOARD)]
-    PawnBoardTooBig {
-        /// The side asked for.
-        size: usize,
-    },
-    /// All boards together over [`MAX_PAWN_SQUARES`].
-    #[error(
-        "--pawns {size} --count {count}: at most {} squares in all",
-        MAX_PAWN_SQUARES
-    )]
-    TooManyPawnSquares {
-        /// The side asked for.
-        size: usize,
-        /// The boards asked for.
-        count: usize,
-    },
+    /// The records or boards could not be generated.
+    #[error(transparent)]
+    Generate(#[from] postfacto::harness::GenerateError),
     /// Standard output could not be written.
     #[error("{0}")]
     Write(std::io::Error),
@@ -80,50 +43,10 @@ fn file_error(action: &'static str, path: &Path) -> impl FnOnce(std::io::Error) 
     }
 }
 
-/// `count` seeded fragments of exactly `plies` moves (fewer only if games keep ending early).
-pub fn fragments(
-    count: usize,
-    plies: usize,
-    seed: u64,
-    from: FromArg,
-    variant: Variant,
-) -> Result<Vec<Record>, GenerateError> {
-    let rules = variant.rules();
-    let mut rng = Rng::new(seed);
-    let mut out = Vec::with_capacity(count.min(1 << 16));
-    let mut attempts = 0usize;
-    while out.len() < count {
-        attempts += 1;
-        if attempts > 1000 + 100 * count {
-            return Err(GenerateError::GamesEndTooEarly { count, plies });
-        }
-        let lead = rng.below(20);
-        let found = match from {
-            FromArg::Random => random_fragment(rules, &mut rng, lead, plies),
-            FromArg::Opening => opening_fragment(rules, &mut rng, lead, plies),
-        };
-        if let Some((_, record)) = found.filter(|(_, r)| r.moves.len() == plies) {
-            out.push(record);
-        }
-    }
-    Ok(out)
-}
-
-/// `records` damaged as `damage` says (`shared/spec/damaged.md`), with a
-/// generator of its own so the fragments stay those of `seed` undamaged.
-pub fn damaged(records: Vec<Record>, seed: u64, damage: postfacto::random::Damage) -> Vec<Record> {
-    if damage == postfacto::random::Damage::default() {
-        return records;
-    }
-    let mut rng = Rng::new(seed ^ 0xDA3A_6ED0);
-    records
-        .iter()
-        .map(|r| postfacto::random::damage(r, &mut rng, damage))
-        .collect()
-}
-
+/// Writes `records` to standard output, or one file each (`NNNN.in`)
+/// into `out_dir`.
 pub fn run(
-    records: Result<Vec<Record>, GenerateError>,
+    records: Result<Vec<Record>, postfacto::harness::GenerateError>,
     variant: Variant,
     out_dir: Option<&Path>,
     out: &mut impl Write,
@@ -166,69 +89,6 @@ fn remove_stale(dir: &Path, count: usize) -> Result<(), GenerateError> {
         }
     }
     Ok(())
-}
-
-pub fn hard(k: usize) -> Result<Vec<Record>, GenerateError> {
-    if k == 0 {
-        return Err(GenerateError::HardNeedsK);
-    }
-    hard_instance(k)
-        .map(|r| vec![r])
-        .ok_or_else(|| GenerateError::NoHardMember {
-            k,
-            largest: largest_k(),
-        })
-}
-
-/// The most plies per generated record, records per run, and beam width:
-/// everything generated is held in memory before it is written.
-pub const MAX_PLIES: usize = 100_000;
-/// See [`MAX_PLIES`].
-pub const MAX_COUNT: usize = 10_000_000;
-/// See [`MAX_PLIES`].
-pub const MAX_BEAM: usize = 100_000;
-
-/// Reruns the search behind the stored hard family; progress goes to stderr.
-pub fn hard_search(width: usize) -> Result<Vec<Record>, GenerateError> {
-    if width > MAX_BEAM {
-        return Err(GenerateError::BeamTooWide);
-    }
-    if width == 0 {
-        return Err(GenerateError::BeamEmpty);
-    }
-    let members = search(MAX_K, width, Some(Shuttles::corners()), |k, member| {
-        eprintln!(
-            "K = {k}: {} moves, {} DFS nodes",
-            member.record.moves.len(),
-            member.dfs_nodes
-        );
-    });
-    Ok(members.into_iter().map(|m| m.record).collect())
-}
-
-/// The largest pawn board `generate` writes (100 million squares), and the
-/// most squares of all its boards together (the text is built in memory).
-const MAX_PAWN_BOARD: usize = 10_000;
-const MAX_PAWN_SQUARES: usize = 1_000_000_000;
-
-/// `count` random pawn-puzzle boards, `size` x `size`, in the puzzle's format.
-pub fn pawn_boards(
-    size: usize,
-    count: usize,
-    seed: u64,
-    density: u32,
-) -> Result<String, GenerateError> {
-    if size > MAX_PAWN_BOARD {
-        return Err(GenerateError::PawnBoardTooBig { size });
-    }
-    if size.saturating_mul(size).saturating_mul(count) > MAX_PAWN_SQUARES {
-        return Err(GenerateError::TooManyPawnSquares { size, count });
-    }
-    let mut rng = postfacto::random::Rng::new(seed);
-    let boards: Vec<_> = (0..count)
-        .map(|_| postfacto::pawns::PawnBoard::random(size, density, &mut rng))
-        .collect();
-    Ok(postfacto::pawns::format_pawn_boards(&boards))
 }
 
 /// What `generate` was asked for, checked.
@@ -314,7 +174,7 @@ impl Request {
                 seed,
                 density,
             } => {
-                let text = pawn_boards(size, count, seed, density).map_err(bad)?;
+                let text = pawn_boards(size, count, seed, density).map_err(|e| bad(e.into()))?;
                 out.write_all(text.as_bytes()).map_err(super::write_err)?;
             }
             Request::Records {
@@ -322,18 +182,7 @@ impl Request {
                 variant,
                 out_dir,
             } => {
-                let records = match what {
-                    Records::Hard(k) => hard(k),
-                    Records::HardSearch(beam) => hard_search(beam),
-                    Records::Fragments {
-                        count,
-                        plies,
-                        seed,
-                        from,
-                        damage,
-                    } => fragments(count, plies, seed, from, variant)
-                        .map(|records| damaged(records, seed, damage)),
-                };
+                let records = what.generate(variant);
                 run(records, variant, out_dir.as_deref(), out).map_err(bad)?;
             }
         }
@@ -341,32 +190,40 @@ impl Request {
     }
 }
 
+impl Records {
+    /// The records asked for, under `variant`; the hard search's progress
+    /// goes to standard error.
+    fn generate(self, variant: Variant) -> Result<Vec<Record>, postfacto::harness::GenerateError> {
+        match self {
+            Records::Hard(k) => hard(k),
+            Records::HardSearch(beam) => hard_search(beam, |k, member| {
+                eprintln!(
+                    "K = {k}: {} moves, {} DFS nodes",
+                    member.record.moves.len(),
+                    member.dfs_nodes
+                );
+            }),
+            Records::Fragments {
+                count,
+                plies,
+                seed,
+                from,
+                damage,
+            } => {
+                let from = match from {
+                    FromArg::Random => FragmentStart::Random,
+                    FromArg::Opening => FragmentStart::Opening,
+                };
+                fragments(count, plies, seed, from, variant)
+                    .map(|records| damaged(records, seed, damage))
+            }
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn refusals_name_the_option_and_its_bound() {
-        let refused = |r: Result<String, GenerateError>| r.unwrap_err().to_string();
-        assert_eq!(
-            refused(pawn_boards(MAX_PAWN_BOARD + 1, 1, 0, 50)),
-            "--pawns 10001: at most 10000"
-        );
-        assert_eq!(
-            refused(pawn_boards(1000, 1001, 0, 50)),
-            "--pawns 1000 --count 1001: at most 1000000000 squares in all"
-        );
-        assert!(pawn_boards(4, 2, 0, 50).is_ok());
-        let too_wide = hard_search(MAX_BEAM + 1).unwrap_err();
-        assert_eq!(too_wide.to_string(), "--beam is at most 100000");
-        let beyond = hard(largest_k() + 1).unwrap_err().to_string();
-        let want = format!(
-            "the hard family has no member with K = {} (the largest is {})",
-            largest_k() + 1,
-            largest_k()
-        );
-        assert_eq!(beyond, want);
-    }
 
     #[test]
     fn a_folder_that_cannot_be_made_is_named() {

@@ -1,0 +1,173 @@
+//! `compare`: both engines on each record, their verdicts and times, and
+//! whether they agree. It pits the engines themselves (the reconstruction
+//! `solve` runs), not the request around them: the request explains an
+//! impossible record (a search of up to half a second) and would swamp the
+//! times it compares.
+
+use std::time::{Duration, Instant};
+
+use crate::notation::Record;
+use crate::rules::Variant;
+use crate::solve::{Engine, Limit, Outcome, Reconstructor, SolveError};
+
+/// An engine's verdict in one word: `solved`, `impossible`, `gave-up`.
+pub fn verdict(outcome: &Outcome) -> &'static str {
+    match outcome {
+        Outcome::Solved(_) => "solved",
+        Outcome::Impossible { .. } => "impossible",
+        Outcome::GaveUp { .. } => "gave-up",
+    }
+}
+
+/// Whether the two engines agree on a record.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Agreement {
+    /// The same verdict.
+    Yes,
+    /// Different verdicts: a bug.
+    No,
+    /// The DFS gave up: nothing to compare.
+    GaveUp,
+}
+
+/// The DFS's run on a record.
+#[derive(Clone, Copy, Debug)]
+pub struct DfsRun {
+    /// Its verdict.
+    pub verdict: &'static str,
+    /// Its time.
+    pub time: Duration,
+    /// The nodes it searched.
+    pub nodes: u64,
+    /// Whether it agrees with the SAT engine.
+    pub agreement: Agreement,
+}
+
+/// One record compared: the SAT engine's verdict and time, and the DFS's
+/// run (`None` where the DFS does not play: another rule set, or moves not
+/// whole).
+#[derive(Clone, Copy, Debug)]
+pub struct Comparison {
+    /// The SAT engine's verdict.
+    pub sat: &'static str,
+    /// Its time.
+    pub sat_time: Duration,
+    /// The DFS's run.
+    pub dfs: Option<DfsRun>,
+}
+
+/// What `compare` has seen so far: the engines' times and the counts of
+/// its summary line.
+#[derive(Clone, Debug, Default)]
+pub struct Tally {
+    /// The SAT engine's times.
+    pub sat_times: Vec<Duration>,
+    /// The DFS's times.
+    pub dfs_times: Vec<Duration>,
+    /// Records compared.
+    pub compared: usize,
+    /// Records the engines disagree on.
+    pub disagreements: usize,
+    /// Records the DFS gave up on.
+    pub gave_up: usize,
+    /// Records the DFS does not play.
+    pub not_english: usize,
+}
+
+/// `engine` on `record`, timed.
+fn timed(
+    record: &Record,
+    variant: Variant,
+    engine: Engine,
+) -> (Result<Outcome, SolveError>, Duration) {
+    let started = Instant::now();
+    let outcome = Reconstructor::new(variant).engine(engine).solve(record);
+    (outcome, started.elapsed())
+}
+
+impl Tally {
+    /// Runs both engines on `record` and counts the result.
+    ///
+    /// # Errors
+    /// An engine that fails (a bug): the record is not counted.
+    pub fn compare(
+        &mut self,
+        record: &Record,
+        variant: Variant,
+        limit: Limit,
+    ) -> Result<Comparison, SolveError> {
+        let (sat, sat_time) = timed(record, variant, Engine::Sat);
+        let sat = sat?;
+        self.compared += 1;
+        self.sat_times.push(sat_time);
+        // The DFS engine knows some rule sets and whole moves only.
+        // (PDN captures read short but written whole are whole moves.)
+        let whole = !record.is_damaged() || record.as_written(variant.geometry()).is_some();
+        let dfs = (variant.has_dfs() && whole).then(|| timed(record, variant, Engine::Dfs(limit)));
+        let mut comparison = Comparison {
+            sat: verdict(&sat),
+            sat_time,
+            dfs: None,
+        };
+        let (dfs, time) = match dfs {
+            None | Some((Err(SolveError::Unsupported(_)), _)) => {
+                self.not_english += 1;
+                return Ok(comparison);
+            }
+            Some((dfs, time)) => (dfs?, time),
+        };
+        self.dfs_times.push(time);
+        let nodes = match &dfs {
+            Outcome::Solved(s) => s.stats.nodes,
+            Outcome::Impossible { stats, .. } | Outcome::GaveUp { stats, .. } => stats.nodes,
+        };
+        comparison.dfs = Some(DfsRun {
+            verdict: verdict(&dfs),
+            time,
+            nodes,
+            agreement: self.agreement(&sat, &dfs),
+        });
+        Ok(comparison)
+    }
+
+    /// Agreement of the two verdicts, counted.
+    fn agreement(&mut self, sat: &Outcome, dfs: &Outcome) -> Agreement {
+        if matches!(dfs, Outcome::GaveUp { .. }) {
+            self.gave_up += 1;
+            Agreement::GaveUp
+        } else if verdict(sat) == verdict(dfs) {
+            Agreement::Yes
+        } else {
+            self.disagreements += 1;
+            Agreement::No
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::harness::generate::{fragments, FragmentStart};
+
+    #[test]
+    fn both_engines_agree_on_fragments_of_legal_games() {
+        let records = fragments(3, 12, 9, FragmentStart::Random, Variant::English).unwrap();
+        let mut tally = Tally::default();
+        for record in &records {
+            let row = tally
+                .compare(record, Variant::English, Limit::default())
+                .unwrap();
+            assert_eq!(row.sat, "solved");
+            let dfs = row.dfs.expect("the DFS plays English");
+            assert_eq!((dfs.verdict, dfs.agreement), ("solved", Agreement::Yes));
+        }
+        assert_eq!((tally.compared, tally.disagreements), (3, 0));
+        assert_eq!(tally.dfs_times.len(), 3);
+        let russian = fragments(1, 12, 9, FragmentStart::Random, Variant::Russian).unwrap();
+        let row = tally
+            .compare(&russian[0], Variant::Russian, Limit::default())
+            .unwrap();
+        assert_eq!(row.dfs.is_some(), Variant::Russian.has_dfs());
+        assert_eq!(tally.not_english, usize::from(!Variant::Russian.has_dfs()));
+    }
+}
