@@ -23,6 +23,7 @@ mod analyses;
 mod fragment;
 mod input;
 mod jobs;
+mod judge;
 mod reach;
 mod record;
 mod report;
@@ -39,6 +40,7 @@ pub use input::{
     first_solving, is_pdn, pdn_text, read_items, start_facts, with_fen, Item, ReadAs, StartFrom,
 };
 pub use jobs::{CnfRequest, MovesRequest};
+pub use judge::{AnswerError, JudgeRequest, JudgeVerdict, JudgedRecord, Judgement, NotAccepted};
 pub use reach::{start_legality, undecided_reason, Legality, ReachRequest, ReachVerdict, Reached};
 pub use record::{
     item_formula, silent, solve_item, solve_problems, Analyses, OptionsError, Progress,
