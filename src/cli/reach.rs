@@ -145,17 +145,18 @@ impl Request {
             ReachVerdict::Reached(game) => {
                 let mut text = String::new();
                 match &game.all {
-                    Some((count, capped, games)) if games.len() as u64 == *count && !capped => {
-                        for g in games {
+                    Some(all) if all.complete() => {
+                        for g in &all.games {
                             text.push_str(&format!("{}\n", self.movetext(g)));
                         }
-                        text.push_str(&format!("shortest games: {count}\n"));
+                        text.push_str(&format!("shortest games: {}\n", all.count));
                     }
-                    Some((count, capped, _)) => {
+                    Some(all) => {
                         text.push_str(&format!("{}\n", self.movetext(&game.record)));
-                        let more = if *capped { "at least " } else { "" };
+                        let more = if all.capped { "at least " } else { "" };
                         text.push_str(&format!(
-                            "shortest games: {more}{count} (the first shown)\n"
+                            "shortest games: {more}{} (the first shown)\n",
+                            all.count
                         ));
                     }
                     None => text.push_str(&format!("{}\n", self.movetext(&game.record))),
@@ -203,9 +204,9 @@ impl Request {
         match verdict {
             ReachVerdict::Reached(game) => {
                 let mut value = game_json(game);
-                if let Some((count, capped, _)) = &game.all {
+                if let Some(all) = &game.all {
                     value["shortest_games"] =
-                        serde_json::json!({"count": count, "at_least": capped});
+                        serde_json::json!({"count": all.count, "at_least": all.capped});
                 }
                 value
             }

@@ -12,7 +12,7 @@ use crate::render::{svg_drawn, Picture};
 use crate::request::{Report, SolveOptions};
 use crate::rules::Variant;
 
-pub use json::{to_json, JsonReport};
+pub use json::{to_json, JsonEdit, JsonReport};
 
 /// The formats `solve` writes.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]

@@ -41,7 +41,9 @@ pub use input::{
 };
 pub use jobs::{CnfRequest, MovesRequest};
 pub use judge::{AnswerError, JudgeRequest, JudgeVerdict, JudgedRecord, Judgement, NotAccepted};
-pub use reach::{start_legality, undecided_reason, Legality, ReachRequest, ReachVerdict, Reached};
+pub use reach::{
+    start_legality, undecided_reason, Legality, ReachRequest, ReachVerdict, Reached, ShortestGames,
+};
 pub use record::{
     item_formula, silent, solve_item, solve_problems, Analyses, OptionsError, Progress,
     SolveOptions,

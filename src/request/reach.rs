@@ -26,9 +26,26 @@ pub struct Reached {
     /// No game of fewer plies reaches the position (proved); the game is a
     /// shortest one when this is its plies.
     pub lower_bound: u32,
-    /// With `all`: how many shortest games there are (up to the cap, then
-    /// `true`), and the first of them.
-    pub all: Option<(u64, bool, Vec<Record>)>,
+    /// With `all`: how many shortest games there are, and the first of them.
+    pub all: Option<ShortestGames>,
+}
+
+/// Every shortest game to a position, counted (`reach --all`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ShortestGames {
+    /// How many there are, up to the cap.
+    pub count: u64,
+    /// The count stopped at the cap: there are at least `count`.
+    pub capped: bool,
+    /// The first of them, as many as asked to keep.
+    pub games: Vec<Record>,
+}
+
+impl ShortestGames {
+    /// Every shortest game is kept, so `games` lists them all.
+    pub fn complete(&self) -> bool {
+        self.games.len() as u64 == self.count && !self.capped
+    }
 }
 
 impl Reached {
@@ -289,9 +306,10 @@ impl ReachRequest {
                 lower_bound,
             } => {
                 let mut found = reached(game, lower_bound);
-                found.all = all.map(|all| {
-                    let games = all.games.into_iter().map(|g| g.record).collect();
-                    (all.count, all.capped, games)
+                found.all = all.map(|all| ShortestGames {
+                    count: all.count,
+                    capped: all.capped,
+                    games: all.games.into_iter().map(|g| g.record).collect(),
                 });
                 ReachVerdict::Reached(found)
             }
