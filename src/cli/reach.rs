@@ -1,15 +1,16 @@
 //! `postfacto reach`: the shortest (or, with `--any`, any) legal game from
 //! the opening or a given start to a position. The command line becomes a
-//! [`ReachRequest`], which searches and replays; this file prints.
+//! [`ReachRequest`], which searches and replays; [`ReachAnswer`] writes
+//! its verdict; this file prints it.
 
 use std::io::Write;
 use std::path::Path;
 use std::time::Duration;
 
 use postfacto::board::Color;
-use postfacto::notation::{numbered_moves, plies as plies_text, to_fen, write_pdn, Record};
+use postfacto::output::ReachAnswer;
 use postfacto::reach::Progress;
-use postfacto::request::{BoardText, ReachRequest, ReachVerdict, Reached};
+use postfacto::request::{BoardText, ReachRequest, ReachVerdict};
 use postfacto::rules::Variant;
 
 use super::args::{ReachArgs, ReachFormat, TurnArg};
@@ -120,11 +121,17 @@ impl Request {
         });
         ticker.finish();
         let verdict = verdict.map_err(failure)?;
-        let start = self.request.start().map_err(failure)?;
+        let answer = ReachAnswer {
+            verdict: &verdict,
+            variant: self.variant,
+            start: self.request.start().map_err(failure)?,
+            from_opening: self.from_opening,
+            limit: self.limit,
+        };
         let text = match self.format {
-            ReachFormat::Text => self.text(&verdict),
-            ReachFormat::Json => format!("{}\n", self.json(&verdict, start)),
-            ReachFormat::Pdn => self.pdn(&verdict, start),
+            ReachFormat::Text => answer.text(),
+            ReachFormat::Json => format!("{}\n", answer.json()),
+            ReachFormat::Pdn => answer.pdn(),
         };
         out.write_all(text.as_bytes()).map_err(write_err)?;
         Ok(match verdict {
@@ -132,154 +139,6 @@ impl Request {
             ReachVerdict::Unreachable { .. } => Status::Rejected,
             ReachVerdict::Undecided { .. } => Status::Undecided,
         })
-    }
-
-    /// The moves with move numbers, every landing written.
-    fn movetext(&self, record: &Record) -> String {
-        let variant = self.variant;
-        numbered_moves(record, variant.first_player(), |mv| variant.write_move(mv))
-    }
-
-    fn text(&self, verdict: &ReachVerdict) -> String {
-        match verdict {
-            ReachVerdict::Reached(game) => {
-                let mut text = String::new();
-                match &game.all {
-                    Some(all) if all.complete() => {
-                        for g in &all.games {
-                            text.push_str(&format!("{}\n", self.movetext(g)));
-                        }
-                        text.push_str(&format!("shortest games: {}\n", all.count));
-                    }
-                    Some(all) => {
-                        text.push_str(&format!("{}\n", self.movetext(&game.record)));
-                        let more = if all.capped { "at least " } else { "" };
-                        text.push_str(&format!(
-                            "shortest games: {more}{} (the first shown)\n",
-                            all.count
-                        ));
-                    }
-                    None => text.push_str(&format!("{}\n", self.movetext(&game.record))),
-                }
-                text + &length_line(game)
-            }
-            ReachVerdict::Unreachable { reason, .. } => format!("unreachable: {reason}\n"),
-            ReachVerdict::Undecided { at_least, best } => {
-                let limit = self
-                    .limit
-                    .map_or(String::new(), |l| format!(" ({:.1} s)", l.as_secs_f64()));
-                match best {
-                    Some(game) => format!(
-                        "{}\nundecided: the limit{limit} was hit; a game of {}; none shorter than {at_least} proved\n",
-                        self.movetext(&game.record),
-                        plies_text(game.record.moves.len())
-                    ),
-                    None => format!(
-                        "undecided: the limit{limit} was hit; no game found; none shorter than {at_least} proved\n"
-                    ),
-                }
-            }
-        }
-    }
-
-    fn json(
-        &self,
-        verdict: &ReachVerdict,
-        (start, first): (postfacto::board::Board, Color),
-    ) -> serde_json::Value {
-        let algebraic = self.variant.fen_algebraic();
-        let rules = self.variant.name();
-        let start_fen = to_fen(&start, first, algebraic);
-        let game_json = |game: &Reached| {
-            serde_json::json!({
-                "rules": rules,
-                "plies": game.record.moves.len(),
-                "moves": game.moves(),
-                "minimal": game.minimal(),
-                "lower_bound": game.lower_bound,
-                "start_fen": start_fen,
-                "fen": to_fen(&game.end, game.record.mover(game.record.moves.len() + 1), algebraic),
-            })
-        };
-        match verdict {
-            ReachVerdict::Reached(game) => {
-                let mut value = game_json(game);
-                if let Some(all) = &game.all {
-                    value["shortest_games"] =
-                        serde_json::json!({"count": all.count, "at_least": all.capped});
-                }
-                value
-            }
-            ReachVerdict::Unreachable { reason, within } => serde_json::json!({
-                "rules": rules,
-                "reachable": false,
-                "reason": reason,
-                "checked_up_to": within,
-            }),
-            ReachVerdict::Undecided { at_least, best } => {
-                let mut value = match best {
-                    Some(game) => game_json(game),
-                    None => {
-                        serde_json::json!({"rules": rules, "minimal": false, "start_fen": start_fen})
-                    }
-                };
-                value["undecided"] = true.into();
-                value["minimal"] = false.into();
-                value["lower_bound"] = (*at_least).into();
-                value
-            }
-        }
-    }
-
-    fn pdn(
-        &self,
-        verdict: &ReachVerdict,
-        (start, first): (postfacto::board::Board, Color),
-    ) -> String {
-        let game = match verdict {
-            ReachVerdict::Reached(game) => game,
-            ReachVerdict::Undecided {
-                best: Some(game), ..
-            } => game,
-            _ => return self.text(verdict),
-        };
-        let variant = self.variant;
-        let event = if game.minimal() {
-            "shortest proof game (postfacto reach)"
-        } else {
-            "proof game, not proved shortest (postfacto reach)"
-        };
-        let tags = [
-            ("Event", event.to_string()),
-            ("GameType", variant.pdn_game_type().to_string()),
-            ("PlyCount", game.record.moves.len().to_string()),
-        ];
-        let record = Record::new(first, game.record.moves.clone());
-        write_pdn(
-            &tags,
-            (!self.from_opening).then_some(&start),
-            &record,
-            variant.first_player(),
-            variant.fen_algebraic(),
-            |mv| variant.write_move(mv),
-        )
-    }
-}
-
-/// The line after a game: proved shortest, or how short a game can be.
-fn length_line(game: &Reached) -> String {
-    let plies = game.record.moves.len();
-    if game.minimal() {
-        format!(
-            "shortest: {}; no legal game of fewer plies reaches it\n",
-            plies_text(plies)
-        )
-    } else {
-        format!(
-            "a game of {}; the shortest is not proved (none shorter than {} proved)\n",
-            plies_text(plies),
-            game.lower_bound
-        )
     }
 }
 
