@@ -8,8 +8,8 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use postfacto::pawns::{
-    bounded_cnf, optimality_proof, parse_pawn_boards, solve_boards, PawnBoard, PawnEngine,
-    PawnProofError, PawnSolution,
+    bounded_cnf, optimality_proof, parse_pawn_boards, solve_boards, BoardSolved, PawnBoard,
+    PawnEngine, PawnProofError, PawnSolution,
 };
 
 use super::input::read_input;
@@ -62,25 +62,33 @@ pub fn run(
         Some(i) => vec![(i, &boards[i])],
         None => boards.iter().enumerate().collect(),
     };
+    let solved = solve_boards(&selected, settings.engine, settings.limit);
+    print_solved(solved, &boards, (&input.name, settings, proof_board), out)
+}
+
+/// Prints each board's answer in input order (an undecided board on
+/// stderr), its figures with `--stats`, and writes the proof of
+/// `proof_board`'s; the worst status.
+fn print_solved(
+    solved: Vec<BoardSolved>,
+    boards: &[PawnBoard],
+    (name, settings, proof_board): (&str, &Settings, Option<usize>),
+    out: &mut impl Write,
+) -> Result<Status, Failure> {
     let mut status = Status::Ok;
-    for solved in solve_boards(&selected, settings.engine, settings.limit) {
+    for solved in solved {
         let i = solved.index;
         let Some(result) = solved.outcome else {
             super::report(&format!(
-                "{}: board {}: undecided: the time limit of {:?} passed before an answer",
-                input.name,
+                "{name}: board {}: undecided: the time limit of {:?} passed before an answer",
                 i + 1,
                 settings.limit.unwrap_or_default()
             ));
             status = status.max(Status::Undecided);
             continue;
         };
-        let solution = result.map_err(|e| {
-            fail(
-                Status::Internal,
-                format!("{}: board {}: {e}", input.name, i + 1),
-            )
-        })?;
+        let solution =
+            result.map_err(|e| fail(Status::Internal, format!("{name}: board {}: {e}", i + 1)))?;
         out.write_all(solution.text().as_bytes())
             .map_err(write_err)?;
         if settings.stats {
