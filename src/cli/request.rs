@@ -7,7 +7,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use postfacto::encode::BoardFacts;
-use postfacto::request::RepairLimits;
+use postfacto::request::{JudgeRequest, RepairLimits};
 use postfacto::rules::Variant;
 use postfacto::solve::{Engine, Limit};
 
@@ -26,14 +26,8 @@ pub enum Request {
         files: Vec<PathBuf>,
         settings: Arc<Settings>,
     },
-    Verify {
-        input: PathBuf,
-        answer: PathBuf,
-        /// How long a record's judgement may take.
-        limit: Option<std::time::Duration>,
-        reading: Reading,
-        repair: Option<RepairLimits>,
-    },
+    /// `verify INPUT ANSWER`: the library's request, its files read.
+    Verify(JudgeRequest),
     VerifyPdn {
         file: PathBuf,
         options: super::verify::PdnOptions,
@@ -184,16 +178,16 @@ fn verify_request(args: VerifyArgs) -> Result<Request, Failure> {
                 limit: args.limit,
             },
         }),
-        (None, Some(input), Some(answer)) => Ok(Request::Verify {
-            input,
-            answer,
-            limit: args.limit,
-            reading: Reading {
+        (None, Some(input), Some(answer)) => {
+            let reading = Reading {
                 rules,
                 short_captures: args.short_captures,
-            },
-            repair,
-        }),
+            };
+            let request = JudgeRequest::new().repair(repair).limit(args.limit);
+            Ok(Request::Verify(super::verify::with_files(
+                request, &input, &answer, reading,
+            )?))
+        }
         _ => Err(fail(
             Status::BadInput,
             "verify needs INPUT and ANSWER, or --pdn FILE",

@@ -9,8 +9,7 @@ use std::time::Duration;
 use postfacto::archive::{FileRules, GameReport};
 use postfacto::notation::plural;
 use postfacto::request::{
-    ArchiveWatch, CheckedGame, JudgeRequest, JudgeVerdict, Judgement, RepairLimits, RequestError,
-    VerifyRequest,
+    ArchiveWatch, CheckedGame, JudgeRequest, JudgeVerdict, Judgement, RequestError, VerifyRequest,
 };
 use postfacto::rules::Variant;
 
@@ -170,25 +169,27 @@ fn input_files(path: &Path) -> Result<Vec<PathBuf>, Failure> {
     files_in(path, record_file, "*.in")
 }
 
-/// `verify INPUT ANSWER`: the library's [`JudgeRequest`] on each record's
-/// answer (INPUT a file, or a folder: every `*.in` inside), its verdicts
-/// printed.
-pub fn run(
+/// `request` with the records of `input_path` (a file, or a folder:
+/// every `*.in` inside) and the answer of `answer_path`.
+pub fn with_files(
+    mut request: JudgeRequest,
     input_path: &Path,
     answer_path: &Path,
     reading: Reading,
-    (repair, limit): (Option<RepairLimits>, Option<Duration>),
-    out: &mut impl Write,
-) -> Result<Status, Failure> {
-    let mut request = JudgeRequest::new().repair(repair).limit(limit);
+) -> Result<JudgeRequest, Failure> {
     for file in input_files(input_path)? {
         let input = read_input(Some(&file))?;
         request = request
             .input(&input.name, &input.bytes, reading)
             .map_err(|e| Failure::request(Some(&input.name), e))?;
     }
-    let request = request.answer(read_input(Some(answer_path))?.bytes);
-    let ticker = Ticker::start(repair.is_some());
+    Ok(request.answer(read_input(Some(answer_path))?.bytes))
+}
+
+/// `verify INPUT ANSWER`: the library's [`JudgeRequest`] run, its
+/// verdicts printed, the repairs' progress on the ticker.
+pub fn run(request: &JudgeRequest, out: &mut impl Write) -> Result<Status, Failure> {
+    let ticker = Ticker::start(request.repairs());
     let judgement =
         request.run(&mut |edits| ticker.say(format!("repair, trying {}", plural(edits, "edit"))));
     ticker.finish();

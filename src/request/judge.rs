@@ -210,6 +210,11 @@ impl JudgeRequest {
         self
     }
 
+    /// Whether a rejected record gets a repair.
+    pub fn repairs(&self) -> bool {
+        self.repair.is_some()
+    }
+
     /// How long one record's judgement (of its damaged moves) may take.
     pub fn limit(mut self, limit: Option<Duration>) -> JudgeRequest {
         self.limit = limit;
