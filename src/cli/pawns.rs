@@ -1,14 +1,16 @@
 //! `postfacto pawns`: the pawn-capture puzzle. Reads every board, has the
-//! library solve each (in parallel) with the chosen engine
-//! ([`solve_boards`]), prints the answers in input order; or prints one
+//! library solve each ([`solve_board`], in parallel) with the chosen
+//! engine, prints the answers in input order; or prints one
 //! board's formula, or writes a proof that its answer is optimal.
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
+use rayon::prelude::*;
+
 use postfacto::pawns::{
-    bounded_cnf, optimality_proof, parse_pawn_boards, solve_boards, BoardSolved, PawnBoard,
+    bounded_cnf, optimality_proof, parse_pawn_boards, solve_board, BoardSolved, PawnBoard,
     PawnEngine, PawnProofError, PawnSolution,
 };
 
@@ -62,7 +64,11 @@ pub fn run(
         Some(i) => vec![(i, &boards[i])],
         None => boards.iter().enumerate().collect(),
     };
-    let solved = solve_boards(&selected, settings.engine, settings.limit);
+    // In parallel; printed in input order.
+    let solved = selected
+        .par_iter()
+        .map(|&(i, board)| solve_board(i, board, settings.engine, settings.limit))
+        .collect();
     print_solved(solved, &boards, (&input.name, settings, proof_board), out)
 }
 

@@ -1,12 +1,11 @@
-//! `pawns` as the binary asks it: many boards solved in parallel within a
-//! time limit, one board's formula with a bounded size, and a DRAT proof
-//! that one capture fewer than an answer is impossible. The binary reads
+//! `pawns` as the binary asks it: a board solved within a time limit,
+//! one board's formula with a bounded size, and a DRAT proof that one
+//! capture fewer than an answer is impossible. The binary reads
 //! the input and prints; this decides.
 
 use std::fmt::Write as _;
 use std::time::{Duration, Instant};
 
-use rayon::prelude::*;
 use varisat::ProofFormat;
 
 use crate::sat::{prove_unsat, within, AnnotatedCnf, SatError};
@@ -92,34 +91,29 @@ pub struct BoardSolved {
     pub took: Duration,
 }
 
-/// Solves every board of `selected` (each with its number) on its own
-/// thread with `engine`, each within `limit`; in `selected`'s order.
-pub fn solve_boards(
-    selected: &[(usize, &PawnBoard)],
+/// Solves board `index` of the input with `engine` within `limit` (the
+/// binary runs the boards of an input on its thread pool).
+pub fn solve_board(
+    index: usize,
+    board: &PawnBoard,
     engine: PawnEngine,
     limit: Option<Duration>,
-) -> Vec<BoardSolved> {
-    selected
-        .par_iter()
-        .map(|&(index, board)| {
-            let started = Instant::now();
-            let outcome = match limit {
-                None => Some(solve_pawns(board, engine)),
-                Some(limit) => {
-                    let board = board.clone();
-                    within(limit, move || solve_pawns(&board, engine))
-                }
-            };
-            // A solve the deadline stopped just before the wait ended.
-            let outcome =
-                outcome.filter(|r| !matches!(r, Err(PawnsError::Solver(e)) if e.is_undecided()));
-            BoardSolved {
-                index,
-                outcome,
-                took: started.elapsed(),
-            }
-        })
-        .collect()
+) -> BoardSolved {
+    let started = Instant::now();
+    let outcome = match limit {
+        None => Some(solve_pawns(board, engine)),
+        Some(limit) => {
+            let board = board.clone();
+            within(limit, move || solve_pawns(&board, engine))
+        }
+    };
+    // A solve the deadline stopped just before the wait ended.
+    let outcome = outcome.filter(|r| !matches!(r, Err(PawnsError::Solver(e)) if e.is_undecided()));
+    BoardSolved {
+        index,
+        outcome,
+        took: started.elapsed(),
+    }
 }
 
 /// A DRAT refutation of "at most `optimum - 1` captures" on `board`, within
@@ -185,12 +179,12 @@ mod tests {
 
     #[test]
     fn a_solution_prints_its_count_then_its_captures() {
-        let solved = solve_boards(&[(0, &diagonal())], PawnEngine::Matching, None);
-        let [BoardSolved {
+        let solved = solve_board(0, &diagonal(), PawnEngine::Matching, None);
+        let BoardSolved {
             index: 0,
             outcome: Some(Ok(solution)),
             ..
-        }] = &solved[..]
+        } = &solved
         else {
             panic!("{solved:?}");
         };
