@@ -5,13 +5,11 @@
 
 use std::io::Write;
 use std::path::Path;
-use std::time::Duration;
 
 use postfacto::board::Color;
 use postfacto::output::ReachAnswer;
 use postfacto::reach::Progress;
 use postfacto::request::{BoardText, ReachRequest, ReachVerdict};
-use postfacto::rules::Variant;
 
 use super::args::{ReachArgs, ReachFormat, TurnArg};
 use super::input::read_input;
@@ -41,25 +39,22 @@ fn board_text(path: &Path, what: &str) -> Result<(BoardText, String), Failure> {
     Ok((board, input.name))
 }
 
-/// A checked `reach` command: the request, and how to print its answer.
-pub struct Request {
-    variant: Variant,
+/// A checked `reach` command: the library's request, and how to print its answer.
+pub struct ReachCommand {
     request: ReachRequest,
     /// The file the position came from, for messages.
     name: String,
-    from_opening: bool,
-    any: bool,
     format: ReachFormat,
+    /// `--cnf K`: the formula of K plies instead of a search, and whether unrefined.
     cnf: Option<(u32, bool)>,
-    limit: Option<Duration>,
 }
 
-impl Request {
+impl ReachCommand {
     /// Reads the position (and the start board of `--from FILE`).
     ///
     /// # Errors
     /// Unreadable boards, or a position no game could end on (exit 2).
-    pub fn from_args(args: ReachArgs) -> Result<Request, Failure> {
+    pub fn from_args(args: ReachArgs) -> Result<ReachCommand, Failure> {
         let variant = args.rules.0;
         let (goal, name) = board_text(
             args.file.as_deref().unwrap_or(Path::new("-")),
@@ -89,15 +84,11 @@ impl Request {
                 .start()
                 .map_err(|e| Failure::request(Some(&start_name), e))?;
         }
-        Ok(Request {
-            variant,
+        Ok(ReachCommand {
             request,
             name,
-            from_opening,
-            any: args.any,
             format: args.format,
             cnf: args.cnf.map(|k| (k, args.unrefined)),
-            limit: args.limit,
         })
     }
 
@@ -115,19 +106,13 @@ impl Request {
             return Ok(Status::Ok);
         }
         let ticker = Ticker::start(true);
-        let any = self.any;
+        let any = self.request.looks_for_any();
         let verdict = self.request.search(&mut |p: &Progress| {
             ticker.say(progress_line(p, any));
         });
         ticker.finish();
         let verdict = verdict.map_err(failure)?;
-        let answer = ReachAnswer {
-            verdict: &verdict,
-            variant: self.variant,
-            start: self.request.start().map_err(failure)?,
-            from_opening: self.from_opening,
-            limit: self.limit,
-        };
+        let answer = ReachAnswer::of(&self.request, &verdict).map_err(failure)?;
         let text = match self.format {
             ReachFormat::Text => answer.text(),
             ReachFormat::Json => format!("{}\n", answer.json()),

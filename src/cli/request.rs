@@ -67,7 +67,7 @@ pub enum Request {
     },
     /// The benchmark, and whether its tables are JSON Lines.
     Bench(super::bench::Request, bool),
-    Reach(super::reach::Request),
+    Reach(super::reach::ReachCommand),
     Serve(super::serve::Request),
 }
 
@@ -109,7 +109,7 @@ impl Request {
                 let json = args.format == super::args::VerifyFormatArg::Json;
                 Request::Bench(super::bench::Request::from_args(args)?, json)
             }
-            Command::Reach(args) => Request::Reach(super::reach::Request::from_args(args)?),
+            Command::Reach(args) => Request::Reach(super::reach::ReachCommand::from_args(args)?),
             Command::Serve(args) => Request::Serve(super::serve::Request::from_args(args)?),
         })
     }

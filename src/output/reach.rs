@@ -8,7 +8,7 @@ use serde::Serialize;
 
 use crate::board::{Board, Color};
 use crate::notation::{numbered_moves, plies as plies_text, to_fen, write_pdn, Record};
-use crate::request::{ReachVerdict, Reached};
+use crate::request::{ReachRequest, ReachVerdict, Reached, RequestError};
 use crate::rules::Variant;
 
 /// A proof-game search's verdict with what its writers need to know of
@@ -61,6 +61,26 @@ struct ReachJson {
 struct ShortestJson {
     at_least: bool,
     count: u64,
+}
+
+impl<'a> ReachAnswer<'a> {
+    /// `request`'s `verdict`, to be written with the request's rule set,
+    /// start and limit.
+    ///
+    /// # Errors
+    /// The request's start board cannot be read (bad input).
+    pub fn of(
+        request: &ReachRequest,
+        verdict: &'a ReachVerdict,
+    ) -> Result<ReachAnswer<'a>, RequestError> {
+        Ok(ReachAnswer {
+            verdict,
+            variant: request.variant(),
+            start: request.start()?,
+            from_opening: request.from_opening(),
+            limit: request.time_limit(),
+        })
+    }
 }
 
 impl ReachAnswer<'_> {
@@ -236,7 +256,7 @@ fn length_line(game: &Reached) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::request::{BoardText, ReachRequest};
+    use crate::request::BoardText;
 
     /// The shortest game to the opening after `11-15`, and the answer's start.
     fn one_ply() -> (Reached, (Board, Color)) {

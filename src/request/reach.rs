@@ -183,6 +183,26 @@ impl ReachRequest {
         self
     }
 
+    /// The rule set searched under.
+    pub fn variant(&self) -> Variant {
+        self.variant
+    }
+
+    /// The time limit ([`ReachRequest::limit`]).
+    pub fn time_limit(&self) -> Option<Duration> {
+        self.limit
+    }
+
+    /// Games start on the rule set's opening (no [`ReachRequest::from`]).
+    pub fn from_opening(&self) -> bool {
+        self.from.is_none()
+    }
+
+    /// Any game is looked for ([`ReachRequest::any`]), not a shortest one.
+    pub fn looks_for_any(&self) -> bool {
+        self.any
+    }
+
     /// The game (a shortest one unless [`ReachRequest::any`]).
     ///
     /// # Errors
