@@ -7,7 +7,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use postfacto::encode::BoardFacts;
-use postfacto::request::{JudgeRequest, RepairLimits};
+use postfacto::request::{JudgeRequest, RepairLimits, VerifyRequest};
 use postfacto::rules::Variant;
 use postfacto::solve::{Engine, Limit};
 
@@ -169,13 +169,14 @@ fn verify_request(args: VerifyArgs) -> Result<Request, Failure> {
         (Some(file), _, _) => Ok(Request::VerifyPdn {
             file,
             options: super::verify::PdnOptions {
-                rules: rules.given(),
-                repair: repair.map(|r| r.max_edits),
-                strict: args.strict,
-                legal: args.legal,
+                checks: VerifyRequest::new(Vec::new())
+                    .rules(rules.given())
+                    .strict(args.strict)
+                    .legal(args.legal)
+                    .limit(args.limit)
+                    .repair(repair.map(|r| r.max_edits)),
                 json: args.format == super::args::VerifyFormatArg::Json,
                 quiet: args.quiet,
-                limit: args.limit,
             },
         }),
         (None, Some(input), Some(answer)) => {

@@ -4,43 +4,34 @@
 use std::io::Write;
 use std::ops::ControlFlow;
 use std::path::{Path, PathBuf};
-use std::time::Duration;
 
 use postfacto::archive::{FileRules, GameReport};
 use postfacto::notation::plural;
 use postfacto::request::{
     ArchiveWatch, CheckedGame, JudgeRequest, JudgeVerdict, Judgement, RequestError, VerifyRequest,
 };
-use postfacto::rules::Variant;
 
 use super::input::{files_in, read_input, Reading};
 use super::ticker::Ticker;
 use super::{one_line, write_err, Failure, Status};
 
-/// How `verify --pdn` runs.
-#[derive(Clone, Copy, Debug)]
+/// How `verify --pdn` runs: the library's checks (an archive-less
+/// [`VerifyRequest`], each file's bytes added), and how to print them.
+#[derive(Clone, Debug)]
 pub struct PdnOptions {
-    /// The rule set the user named, over the games' tags.
-    pub rules: Option<Variant>,
-    /// `--repair`, if asked: the most edits.
-    pub repair: Option<usize>,
-    /// Refuse what is read leniently (`--strict`).
-    pub strict: bool,
-    /// Whether each `[FEN]` start is reachable (`--legal`).
-    pub legal: bool,
+    /// The checks asked (`--rules`, `--strict`, `--legal`, `--limit`, `--repair`).
+    pub checks: VerifyRequest,
     /// One JSON object per game per line.
     pub json: bool,
     /// No summary line.
     pub quiet: bool,
-    /// How long one game's judgement, and its repair, may take (`--limit`).
-    pub limit: Option<Duration>,
 }
 
 /// `verify --pdn` on a file, or on every `*.pdn` of a folder (each line
 /// then names its file); the worst status.
 pub fn run_pdn_files(
     path: &Path,
-    options: PdnOptions,
+    options: &PdnOptions,
     out: &mut impl Write,
 ) -> Result<Status, Failure> {
     if !path.is_dir() {
@@ -65,21 +56,16 @@ pub fn run_pdn_files(
 pub fn run_pdn(
     file: &Path,
     prefix: Option<&str>,
-    options: PdnOptions,
+    options: &PdnOptions,
     out: &mut impl Write,
 ) -> Result<Status, Failure> {
     let input = read_input(Some(file))?;
-    let request = VerifyRequest::new(input.bytes)
-        .rules(options.rules)
-        .strict(options.strict)
-        .legal(options.legal)
-        .limit(options.limit)
-        .repair(options.repair);
+    let request = options.checks.archive(input.bytes);
     let mut printer = PdnPrinter {
         name: &input.name,
         prefix,
         options,
-        ticker: Ticker::start(options.repair.is_some()),
+        ticker: Ticker::start(request.repairs()),
         out,
         failure: None,
     };
@@ -114,7 +100,7 @@ pub fn run_pdn(
 struct PdnPrinter<'p, W> {
     name: &'p str,
     prefix: Option<&'p str>,
-    options: PdnOptions,
+    options: &'p PdnOptions,
     ticker: Ticker,
     out: &'p mut W,
     /// The first write that failed; the games after it are not checked.

@@ -107,6 +107,21 @@ impl VerifyRequest {
         self
     }
 
+    /// The same checks of another archive (`verify --pdn` on a folder
+    /// asks each file the same).
+    #[must_use]
+    pub fn archive(&self, bytes: impl Into<Vec<u8>>) -> VerifyRequest {
+        VerifyRequest {
+            bytes: bytes.into(),
+            ..self.clone()
+        }
+    }
+
+    /// Whether games with an illegal move get a repair.
+    pub fn repairs(&self) -> bool {
+        self.repair.is_some()
+    }
+
     /// A game with a `[FEN]` is also asked whether its start can be
     /// reached from the opening by a legal game (`verify --pdn --legal`):
     /// a composed problem's diagram should be.
