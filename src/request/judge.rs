@@ -493,6 +493,29 @@ mod tests {
     }
 
     #[test]
+    fn a_rejected_answer_gets_its_repair_and_progress_is_heard() {
+        let mut tried = Vec::new();
+        let judgement = JudgeRequest::new()
+            .input("r.in", RECORD.as_bytes(), english())
+            .expect("the record reads")
+            .answer(include_bytes!("../../tests/data/sample2.ans").to_vec())
+            .repair(Some(RepairLimits {
+                max_edits: 1,
+                limit: None,
+            }))
+            .run(&mut |edits| tried.push(edits));
+        let [JudgeVerdict::Rejected(NotAccepted::Repaired { rejection, repair })] =
+            &judgement.verdicts[..]
+        else {
+            panic!("{judgement:?}");
+        };
+        assert!(matches!(rejection, Rejection::Illegal(_)), "{rejection:?}");
+        assert_eq!(repair, "no repair of at most 1 edit makes it possible");
+        assert!(!tried.is_empty());
+        assert_eq!(judgement.exit_status(), 1);
+    }
+
+    #[test]
     fn the_records_own_answer_is_accepted() {
         let judgement = judged(include_str!("../../tests/data/sample1.ans"));
         assert_eq!(judgement.verdicts, [JudgeVerdict::Accepted]);
