@@ -670,7 +670,7 @@ const FIGURES: [Figure; 28] = [
     in_source(
         "docs/cli.md",
         "| pawns x K ≤ ",
-        "src/cli/pawns.rs",
+        "src/pawns/request.rs",
         "const MAX_TOTALIZER: usize = ",
     ),
     in_source(

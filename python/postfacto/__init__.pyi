@@ -246,6 +246,27 @@ def read_pdn(
     that cannot be read raises the ``OSError`` Python raises for it
     (``FileNotFoundError`` for a missing one)."""
 
+def judge(
+    text: str,
+    answer: str,
+    *,
+    name: str = "<text>",
+    rules: Optional[str] = None,
+    short_captures: bool = False,
+    repair: bool = False,
+    max_edits: int = 3,
+    limit: Optional[float] = None,
+) -> List[Tuple[str, str, Optional[str]]]:
+    """Each record's verdict on its answer, as ``postfacto verify INPUT
+    ANSWER`` gives it: ``(name, status, reason)`` per record, ``status``
+    one of ``"accepted"``, ``"rejected"``, ``"undecided"``, ``reason``
+    ``None`` when accepted. ``rules`` as ``verify --rules`` (none: as the
+    records' notation or game type says). ``text`` holds the records (``name`` names
+    them, as a file would), ``answer`` their answers (in order, or named as
+    ``solve`` names a batch's); with ``repair``, a rejected record also
+    gets the fewest edits that make its answer play. Raises
+    :class:`BadInput` when the records cannot be read."""
+
 def verify_json(
     path: Optional[Union[str, "PathLike[str]"]] = None,
     *,

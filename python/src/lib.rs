@@ -634,6 +634,7 @@ fn rule_names() -> Vec<&'static str> {
     Variant::ALL.iter().map(|v| v.name()).collect()
 }
 
+mod judge;
 mod report;
 
 #[pymodule]
@@ -658,6 +659,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(legal_moves, m)?)?;
     m.add_function(wrap_pyfunction!(reach, m)?)?;
     m.add_function(wrap_pyfunction!(read_pdn, m)?)?;
+    m.add_function(wrap_pyfunction!(judge::judge, m)?)?;
     m.add_function(wrap_pyfunction!(report::solve_json, m)?)?;
     m.add_function(wrap_pyfunction!(report::verify_json, m)?)?;
     Ok(())

@@ -75,14 +75,8 @@ pub fn run() -> ExitCode {
 fn dispatch(request: Request, out: &mut impl Write) -> Result<Status, Failure> {
     match request {
         Request::Solve { files, settings } => solve::run(&files, &settings, out),
-        Request::Verify {
-            input,
-            answer,
-            limit,
-            reading,
-            repair,
-        } => verify::run(&input, &answer, reading, (repair, limit), out),
-        Request::VerifyPdn { file, options } => verify::run_pdn_files(&file, options, out),
+        Request::Verify(request) => verify::run(&request, out),
+        Request::VerifyPdn { file, options } => verify::run_pdn_files(&file, &options, out),
         Request::Cnf { target, output } => cnf::run(&target, output, out),
         Request::Decode {
             target,

@@ -1,19 +1,18 @@
-//! `postfacto pawns`: the pawn-capture puzzle. Reads every board, solves
-//! each (in parallel) with the chosen engine, prints the answers in input
-//! order; or prints one board's formula, or a proof that its answer is
-//! optimal.
+//! `postfacto pawns`: the pawn-capture puzzle. Reads every board, has the
+//! library solve each ([`solve_board`], in parallel) with the chosen
+//! engine, prints the answers in input order; or prints one
+//! board's formula, or writes a proof that its answer is optimal.
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use rayon::prelude::*;
-use varisat::ProofFormat;
 
 use postfacto::pawns::{
-    parse_pawn_boards, pawn_cnf, solve_pawns, PawnBoard, PawnEngine, PawnSolution, PawnsError,
+    bounded_cnf, optimality_proof, parse_pawn_boards, solve_board, BoardSolved, PawnBoard,
+    PawnEngine, PawnProofError, PawnSolution,
 };
-use postfacto::sat::{prove_unsat, within};
 
 use super::input::read_input;
 use super::{fail, write_err, Failure, Status};
@@ -53,12 +52,7 @@ pub fn run(
         )),
     };
     if settings.cnf {
-        let i = one("--cnf")?;
-        if let Some(k) = settings.at_most {
-            check_totalizer_size(&boards[i], k)?;
-        }
-        let cnf = pawn_cnf(&boards[i], settings.at_most)
-            .map_err(|e| fail(Status::Internal, format!("internal error: {e}")))?;
+        let cnf = bounded_cnf(&boards[one("--cnf")?], settings.at_most).map_err(proof_failure)?;
         cnf.write_dimacs(out).map_err(write_err)?;
         return Ok(Status::Ok);
     }
@@ -70,28 +64,41 @@ pub fn run(
         Some(i) => vec![(i, &boards[i])],
         None => boards.iter().enumerate().collect(),
     };
-    let solved = solve_in_parallel(&selected, settings);
+    // In parallel; printed in input order.
+    let solved = selected
+        .par_iter()
+        .map(|&(i, board)| solve_board(i, board, settings.engine, settings.limit))
+        .collect();
+    print_solved(solved, &boards, (&input.name, settings, proof_board), out)
+}
+
+/// Prints each board's answer in input order (an undecided board on
+/// stderr), its figures with `--stats`, and writes the proof of
+/// `proof_board`'s; the worst status.
+fn print_solved(
+    solved: Vec<BoardSolved>,
+    boards: &[PawnBoard],
+    (name, settings, proof_board): (&str, &Settings, Option<usize>),
+    out: &mut impl Write,
+) -> Result<Status, Failure> {
     let mut status = Status::Ok;
-    for (i, result, took) in solved {
-        let Some(result) = result else {
+    for solved in solved {
+        let i = solved.index;
+        let Some(result) = solved.outcome else {
             super::report(&format!(
-                "{}: board {}: undecided: the time limit of {:?} passed before an answer",
-                input.name,
+                "{name}: board {}: undecided: the time limit of {:?} passed before an answer",
                 i + 1,
                 settings.limit.unwrap_or_default()
             ));
             status = status.max(Status::Undecided);
             continue;
         };
-        let solution = result.map_err(|e| {
-            fail(
-                Status::Internal,
-                format!("{}: board {}: {e}", input.name, i + 1),
-            )
-        })?;
-        write_captures(&solution, out)?;
+        let solution =
+            result.map_err(|e| fail(Status::Internal, format!("{name}: board {}: {e}", i + 1)))?;
+        out.write_all(solution.text().as_bytes())
+            .map_err(write_err)?;
         if settings.stats {
-            report_stats(i, &boards[i], &solution, settings.engine, took);
+            report_stats(i, &boards[i], &solution, settings.engine, solved.took);
         }
         if proof_board == Some(i) {
             let path = settings.proof.as_deref().expect("a proof board has a path");
@@ -112,44 +119,6 @@ fn chosen_board(board: Option<usize>, count: usize, name: &str) -> Result<Option
         )),
         None => Ok(None),
     }
-}
-
-/// A board's answer, or none when the time limit passed first.
-type Solved = (usize, Option<Result<PawnSolution, PawnsError>>, Duration);
-
-/// Solves every selected board (numbered from 0) on its own thread, each
-/// within the time limit.
-fn solve_in_parallel(selected: &[(usize, &PawnBoard)], settings: &Settings) -> Vec<Solved> {
-    selected
-        .par_iter()
-        .map(|&(i, board)| {
-            let started = Instant::now();
-            let engine = settings.engine;
-            let result = match settings.limit {
-                None => Some(solve_pawns(board, engine)),
-                Some(limit) => {
-                    let board = board.clone();
-                    within(limit, move || solve_pawns(&board, engine))
-                }
-            };
-            // A solve the deadline stopped just before the wait ended.
-            let result =
-                result.filter(|r| !matches!(r, Err(PawnsError::Solver(e)) if e.is_undecided()));
-            (i, result, started.elapsed())
-        })
-        .collect()
-}
-
-/// The number of captures, then one capture a line.
-fn write_captures(solution: &PawnSolution, out: &mut impl Write) -> Result<(), Failure> {
-    let mut text = String::with_capacity(12 * solution.captures.len() + 8);
-    text.push_str(&solution.captures.len().to_string());
-    text.push('\n');
-    for capture in &solution.captures {
-        use std::fmt::Write as _;
-        let _ = writeln!(text, "{capture}");
-    }
-    out.write_all(text.as_bytes()).map_err(write_err)
 }
 
 /// `--stats`: one line on stderr about board `i` (from 0).
@@ -181,76 +150,36 @@ fn report_stats(
     );
 }
 
-/// Totalizer sizes past this many (pawns x bound) are refused: about that
-/// many clauses would be built in memory.
-const MAX_TOTALIZER: usize = 50_000_000;
-
-fn check_totalizer_size(board: &PawnBoard, bound: usize) -> Result<(), Failure> {
-    let pawns = board.pawn_count();
-    let size = pawns.saturating_mul(bound.min(pawns).saturating_add(1));
-    if size > MAX_TOTALIZER {
-        return Err(fail(
-            Status::BadInput,
-            format!(
-                "a totalizer over {pawns} pawns bounded at {bound} would have about {size} clauses (at most {MAX_TOTALIZER})"
-            ),
-        ));
-    }
-    Ok(())
+/// The exit status of a formula or proof that could not be made: a bound
+/// too large is the user's, a limit undecided, the rest a bug.
+fn proof_failure(error: PawnProofError) -> Failure {
+    let status = match error {
+        PawnProofError::TooLarge { .. } => Status::BadInput,
+        PawnProofError::Undecided(_) => Status::Undecided,
+        _ => Status::Internal,
+    };
+    fail(status, error.to_string())
 }
 
-/// Writes a DRAT refutation of "at most `optimum - 1` captures" to `path`.
-/// Within `limit` if there is one (the refutation of a large dense board
-/// can take long): past it, exit 3 and no file.
+/// Writes the library's DRAT refutation of "at most `optimum - 1`
+/// captures" to `path` (past `limit`: exit 3 and no file).
 fn write_proof(
     board: &PawnBoard,
     optimum: usize,
     path: &Path,
     limit: Option<Duration>,
 ) -> Result<(), Failure> {
-    let Some(below) = optimum.checked_sub(1) else {
+    let Some(bytes) = optimality_proof(board, optimum, limit).map_err(proof_failure)? else {
         eprintln!("postfacto: no proof written: the board needs no capture, so there is nothing to refute");
         return Ok(());
     };
-    check_totalizer_size(board, below)?;
-    let internal =
-        |e: postfacto::sat::SatError| fail(Status::Internal, format!("internal error: {e}"));
-    // The formula is built inside the limit too: its totalizer alone has
-    // about pawns x optimum clauses. An owned board for the (possibly
-    // abandoned) proving thread.
-    let board = board.clone();
-    let prove = move || {
-        let cnf = pawn_cnf(&board, Some(below))?;
-        let mut bytes = Vec::new();
-        prove_unsat(cnf.formula(), ProofFormat::Drat, &mut bytes).map(|unsat| (unsat, bytes))
-    };
-    let proved = match limit {
-        None => Some(prove()),
-        Some(limit) => within(limit, prove),
-    };
-    let proved = proved.filter(|p| !matches!(p, Err(e) if e.is_undecided()));
-    let Some(proved) = proved else {
-        return Err(fail(
-            Status::Undecided,
-            format!(
-                "undecided: the time limit of {:?} passed before the proof was complete; no proof written",
-                limit.unwrap_or_default()
-            ),
-        ));
-    };
-    let (unsat, bytes) = proved.map_err(internal)?;
-    if !unsat {
-        return Err(fail(
-            Status::Internal,
-            format!("internal error: {below} captures are possible, but the engine's answer has {optimum}"),
-        ));
-    }
     std::fs::write(path, &bytes).map_err(|e| {
         fail(
             Status::BadInput,
             format!("cannot write '{}': {e}", path.display()),
         )
     })?;
+    let below = optimum - 1;
     eprintln!(
         "postfacto: proof that {below} captures are too few written to {} (it refutes `pawns --cnf --at-most {below}`)",
         path.display()

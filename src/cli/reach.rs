@@ -1,16 +1,15 @@
 //! `postfacto reach`: the shortest (or, with `--any`, any) legal game from
 //! the opening or a given start to a position. The command line becomes a
-//! [`ReachRequest`], which searches and replays; this file prints.
+//! [`ReachRequest`], which searches and replays; [`ReachAnswer`] writes
+//! its verdict; this file prints it.
 
 use std::io::Write;
 use std::path::Path;
-use std::time::Duration;
 
 use postfacto::board::Color;
-use postfacto::notation::{numbered_moves, plies as plies_text, to_fen, write_pdn, Record};
+use postfacto::output::ReachAnswer;
 use postfacto::reach::Progress;
-use postfacto::request::{BoardText, ReachRequest, ReachVerdict, Reached};
-use postfacto::rules::Variant;
+use postfacto::request::{BoardText, ReachRequest, ReachVerdict};
 
 use super::args::{ReachArgs, ReachFormat, TurnArg};
 use super::input::read_input;
@@ -40,25 +39,22 @@ pub(super) fn board_text(path: &Path, what: &str) -> Result<(BoardText, String),
     Ok((board, input.name))
 }
 
-/// A checked `reach` command: the request, and how to print its answer.
-pub struct Request {
-    variant: Variant,
+/// A checked `reach` command: the library's request, and how to print its answer.
+pub struct ReachCommand {
     request: ReachRequest,
     /// The file the position came from, for messages.
     name: String,
-    from_opening: bool,
-    any: bool,
     format: ReachFormat,
+    /// `--cnf K`: the formula of K plies instead of a search, and whether unrefined.
     cnf: Option<(u32, bool)>,
-    limit: Option<Duration>,
 }
 
-impl Request {
+impl ReachCommand {
     /// Reads the position (and the start board of `--from FILE`).
     ///
     /// # Errors
     /// Unreadable boards, or a position no game could end on (exit 2).
-    pub fn from_args(args: ReachArgs) -> Result<Request, Failure> {
+    pub fn from_args(args: ReachArgs) -> Result<ReachCommand, Failure> {
         let variant = args.rules.0;
         let (goal, name) = board_text(
             args.file.as_deref().unwrap_or(Path::new("-")),
@@ -88,15 +84,11 @@ impl Request {
                 .start()
                 .map_err(|e| Failure::request(Some(&start_name), e))?;
         }
-        Ok(Request {
-            variant,
+        Ok(ReachCommand {
             request,
             name,
-            from_opening,
-            any: args.any,
             format: args.format,
             cnf: args.cnf.map(|k| (k, args.unrefined)),
-            limit: args.limit,
         })
     }
 
@@ -114,17 +106,17 @@ impl Request {
             return Ok(Status::Ok);
         }
         let ticker = Ticker::start(true);
-        let any = self.any;
+        let any = self.request.looks_for_any();
         let verdict = self.request.search(&mut |p: &Progress| {
             ticker.say(progress_line(p, any));
         });
         ticker.finish();
         let verdict = verdict.map_err(failure)?;
-        let start = self.request.start().map_err(failure)?;
+        let answer = ReachAnswer::of(&self.request, &verdict).map_err(failure)?;
         let text = match self.format {
-            ReachFormat::Text => self.text(&verdict),
-            ReachFormat::Json => format!("{}\n", self.json(&verdict, start)),
-            ReachFormat::Pdn => self.pdn(&verdict, start),
+            ReachFormat::Text => answer.text(),
+            ReachFormat::Json => format!("{}\n", answer.json()),
+            ReachFormat::Pdn => answer.pdn(),
         };
         out.write_all(text.as_bytes()).map_err(write_err)?;
         Ok(match verdict {
@@ -132,153 +124,6 @@ impl Request {
             ReachVerdict::Unreachable { .. } => Status::Rejected,
             ReachVerdict::Undecided { .. } => Status::Undecided,
         })
-    }
-
-    /// The moves with move numbers, every landing written.
-    fn movetext(&self, record: &Record) -> String {
-        let variant = self.variant;
-        numbered_moves(record, variant.first_player(), |mv| variant.write_move(mv))
-    }
-
-    fn text(&self, verdict: &ReachVerdict) -> String {
-        match verdict {
-            ReachVerdict::Reached(game) => {
-                let mut text = String::new();
-                match &game.all {
-                    Some((count, capped, games)) if games.len() as u64 == *count && !capped => {
-                        for g in games {
-                            text.push_str(&format!("{}\n", self.movetext(g)));
-                        }
-                        text.push_str(&format!("shortest games: {count}\n"));
-                    }
-                    Some((count, capped, _)) => {
-                        text.push_str(&format!("{}\n", self.movetext(&game.record)));
-                        let more = if *capped { "at least " } else { "" };
-                        text.push_str(&format!(
-                            "shortest games: {more}{count} (the first shown)\n"
-                        ));
-                    }
-                    None => text.push_str(&format!("{}\n", self.movetext(&game.record))),
-                }
-                text + &length_line(game)
-            }
-            ReachVerdict::Unreachable { reason, .. } => format!("unreachable: {reason}\n"),
-            ReachVerdict::Undecided { at_least, best } => {
-                let limit = self
-                    .limit
-                    .map_or(String::new(), |l| format!(" ({:.1} s)", l.as_secs_f64()));
-                match best {
-                    Some(game) => format!(
-                        "{}\nundecided: the limit{limit} was hit; a game of {}; none shorter than {at_least} proved\n",
-                        self.movetext(&game.record),
-                        plies_text(game.record.moves.len())
-                    ),
-                    None => format!(
-                        "undecided: the limit{limit} was hit; no game found; none shorter than {at_least} proved\n"
-                    ),
-                }
-            }
-        }
-    }
-
-    fn json(
-        &self,
-        verdict: &ReachVerdict,
-        (start, first): (postfacto::board::Board, Color),
-    ) -> serde_json::Value {
-        let algebraic = self.variant.fen_algebraic();
-        let rules = self.variant.name();
-        let start_fen = to_fen(&start, first, algebraic);
-        let game_json = |game: &Reached| {
-            serde_json::json!({
-                "rules": rules,
-                "plies": game.record.moves.len(),
-                "moves": game.moves(),
-                "minimal": game.minimal(),
-                "lower_bound": game.lower_bound,
-                "start_fen": start_fen,
-                "fen": to_fen(&game.end, game.record.mover(game.record.moves.len() + 1), algebraic),
-            })
-        };
-        match verdict {
-            ReachVerdict::Reached(game) => {
-                let mut value = game_json(game);
-                if let Some((count, capped, _)) = &game.all {
-                    value["shortest_games"] =
-                        serde_json::json!({"count": count, "at_least": capped});
-                }
-                value
-            }
-            ReachVerdict::Unreachable { reason, within } => serde_json::json!({
-                "rules": rules,
-                "reachable": false,
-                "reason": reason,
-                "checked_up_to": within,
-            }),
-            ReachVerdict::Undecided { at_least, best } => {
-                let mut value = match best {
-                    Some(game) => game_json(game),
-                    None => {
-                        serde_json::json!({"rules": rules, "minimal": false, "start_fen": start_fen})
-                    }
-                };
-                value["undecided"] = true.into();
-                value["minimal"] = false.into();
-                value["lower_bound"] = (*at_least).into();
-                value
-            }
-        }
-    }
-
-    fn pdn(
-        &self,
-        verdict: &ReachVerdict,
-        (start, first): (postfacto::board::Board, Color),
-    ) -> String {
-        let game = match verdict {
-            ReachVerdict::Reached(game) => game,
-            ReachVerdict::Undecided {
-                best: Some(game), ..
-            } => game,
-            _ => return self.text(verdict),
-        };
-        let variant = self.variant;
-        let event = if game.minimal() {
-            "shortest proof game (postfacto reach)"
-        } else {
-            "proof game, not proved shortest (postfacto reach)"
-        };
-        let tags = [
-            ("Event", event.to_string()),
-            ("GameType", variant.pdn_game_type().to_string()),
-            ("PlyCount", game.record.moves.len().to_string()),
-        ];
-        let record = Record::new(first, game.record.moves.clone());
-        write_pdn(
-            &tags,
-            (!self.from_opening).then_some(&start),
-            &record,
-            variant.first_player(),
-            variant.fen_algebraic(),
-            |mv| variant.write_move(mv),
-        )
-    }
-}
-
-/// The line after a game: proved shortest, or how short a game can be.
-fn length_line(game: &Reached) -> String {
-    let plies = game.record.moves.len();
-    if game.minimal() {
-        format!(
-            "shortest: {}; no legal game of fewer plies reaches it\n",
-            plies_text(plies)
-        )
-    } else {
-        format!(
-            "a game of {}; the shortest is not proved (none shorter than {} proved)\n",
-            plies_text(plies),
-            game.lower_bound
-        )
     }
 }
 

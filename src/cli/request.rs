@@ -7,7 +7,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use postfacto::encode::BoardFacts;
-use postfacto::request::RepairLimits;
+use postfacto::request::{JudgeRequest, RepairLimits, VerifyRequest};
 use postfacto::rules::Variant;
 use postfacto::solve::{Engine, Limit};
 
@@ -26,14 +26,8 @@ pub enum Request {
         files: Vec<PathBuf>,
         settings: Arc<Settings>,
     },
-    Verify {
-        input: PathBuf,
-        answer: PathBuf,
-        /// How long a record's judgement may take.
-        limit: Option<std::time::Duration>,
-        reading: Reading,
-        repair: Option<RepairLimits>,
-    },
+    /// `verify INPUT ANSWER`: the library's request, its files read.
+    Verify(JudgeRequest),
     VerifyPdn {
         file: PathBuf,
         options: super::verify::PdnOptions,
@@ -75,7 +69,7 @@ pub enum Request {
     },
     /// The benchmark, and whether its tables are JSON Lines.
     Bench(super::bench::Request, bool),
-    Reach(super::reach::Request),
+    Reach(super::reach::ReachCommand),
     Serve(super::serve::Request),
 }
 
@@ -118,7 +112,7 @@ impl Request {
                 let json = args.format == super::args::VerifyFormatArg::Json;
                 Request::Bench(super::bench::Request::from_args(args)?, json)
             }
-            Command::Reach(args) => Request::Reach(super::reach::Request::from_args(args)?),
+            Command::Reach(args) => Request::Reach(super::reach::ReachCommand::from_args(args)?),
             Command::Serve(args) => Request::Serve(super::serve::Request::from_args(args)?),
         })
     }
@@ -178,25 +172,26 @@ fn verify_request(args: VerifyArgs) -> Result<Request, Failure> {
         (Some(file), _, _) => Ok(Request::VerifyPdn {
             file,
             options: super::verify::PdnOptions {
-                rules: rules.given(),
-                repair: repair.map(|r| r.max_edits),
-                strict: args.strict,
-                legal: args.legal,
+                checks: VerifyRequest::new(Vec::new())
+                    .rules(rules.given())
+                    .strict(args.strict)
+                    .legal(args.legal)
+                    .limit(args.limit)
+                    .repair(repair.map(|r| r.max_edits)),
                 json: args.format == super::args::VerifyFormatArg::Json,
                 quiet: args.quiet,
-                limit: args.limit,
             },
         }),
-        (None, Some(input), Some(answer)) => Ok(Request::Verify {
-            input,
-            answer,
-            limit: args.limit,
-            reading: Reading {
+        (None, Some(input), Some(answer)) => {
+            let reading = Reading {
                 rules,
                 short_captures: args.short_captures,
-            },
-            repair,
-        }),
+            };
+            let request = JudgeRequest::new().repair(repair).limit(args.limit);
+            Ok(Request::Verify(super::verify::with_files(
+                request, &input, &answer, reading,
+            )?))
+        }
         _ => Err(fail(
             Status::BadInput,
             "verify needs INPUT and ANSWER, or --pdn FILE",

@@ -1,50 +1,37 @@
 //! `postfacto verify`: the judge. Answers to records are accepted or get
 //! the first rule they break; a PDN file is checked game by game.
 
-use std::collections::HashMap;
 use std::io::Write;
 use std::ops::ControlFlow;
-use std::path::Path;
-use std::time::Duration;
+use std::path::{Path, PathBuf};
 
-use postfacto::analysis::{repair_summary, Analysis, RepairOutcome};
 use postfacto::archive::{FileRules, GameReport};
-use postfacto::board::PartialBoard;
-use postfacto::encode::BoardFacts;
 use postfacto::notation::plural;
-use postfacto::notation::{parse_answers_on, parse_named_answers_on, Answer, NAME_MARK};
-use postfacto::replay::{judge_within, Rejection};
-use postfacto::request::{ArchiveWatch, CheckedGame, RepairLimits, RequestError, VerifyRequest};
-use postfacto::rules::Variant;
+use postfacto::request::{
+    ArchiveWatch, CheckedGame, JudgeRequest, JudgeVerdict, Judgement, RequestError, VerifyRequest,
+};
 
-use super::input::{files_in, read_input, read_items, Item, Reading};
+use super::input::{files_in, read_input, Reading};
 use super::ticker::Ticker;
 use super::{one_line, write_err, Failure, Status};
 
-/// How `verify --pdn` runs.
-#[derive(Clone, Copy, Debug)]
+/// How `verify --pdn` runs: the library's checks (an archive-less
+/// [`VerifyRequest`], each file's bytes added), and how to print them.
+#[derive(Clone, Debug)]
 pub struct PdnOptions {
-    /// The rule set the user named, over the games' tags.
-    pub rules: Option<Variant>,
-    /// `--repair`, if asked: the most edits.
-    pub repair: Option<usize>,
-    /// Refuse what is read leniently (`--strict`).
-    pub strict: bool,
-    /// Whether each `[FEN]` start is reachable (`--legal`).
-    pub legal: bool,
+    /// The checks asked (`--rules`, `--strict`, `--legal`, `--limit`, `--repair`).
+    pub checks: VerifyRequest,
     /// One JSON object per game per line.
     pub json: bool,
     /// No summary line.
     pub quiet: bool,
-    /// How long one game's judgement, and its repair, may take (`--limit`).
-    pub limit: Option<Duration>,
 }
 
 /// `verify --pdn` on a file, or on every `*.pdn` of a folder (each line
 /// then names its file); the worst status.
 pub fn run_pdn_files(
     path: &Path,
-    options: PdnOptions,
+    options: &PdnOptions,
     out: &mut impl Write,
 ) -> Result<Status, Failure> {
     if !path.is_dir() {
@@ -69,21 +56,16 @@ pub fn run_pdn_files(
 pub fn run_pdn(
     file: &Path,
     prefix: Option<&str>,
-    options: PdnOptions,
+    options: &PdnOptions,
     out: &mut impl Write,
 ) -> Result<Status, Failure> {
     let input = read_input(Some(file))?;
-    let request = VerifyRequest::new(input.bytes)
-        .rules(options.rules)
-        .strict(options.strict)
-        .legal(options.legal)
-        .limit(options.limit)
-        .repair(options.repair);
+    let request = options.checks.archive(input.bytes);
     let mut printer = PdnPrinter {
         name: &input.name,
         prefix,
         options,
-        ticker: Ticker::start(options.repair.is_some()),
+        ticker: Ticker::start(request.repairs()),
         out,
         failure: None,
     };
@@ -118,7 +100,7 @@ pub fn run_pdn(
 struct PdnPrinter<'p, W> {
     name: &'p str,
     prefix: Option<&'p str>,
-    options: PdnOptions,
+    options: &'p PdnOptions,
     ticker: Ticker,
     out: &'p mut W,
     /// The first write that failed; the games after it are not checked.
@@ -163,310 +145,50 @@ impl<W: Write> ArchiveWatch for PdnPrinter<'_, W> {
     }
 }
 
-/// One record to judge: the file it was read from and, in a file of
-/// several records (or a PDN file), its number there, as `solve` names it.
-struct Judged {
-    file: String,
-    instance: Option<(usize, usize)>,
-    game: bool,
-    item: Item,
-}
-
-impl Judged {
-    /// The record as `solve` names its answer (`file: instance 2 (line 5)`).
-    fn name(&self) -> String {
-        postfacto::request::Name {
-            input: &self.file,
-            instance: self.instance,
-            game: self.game,
-        }
-        .to_string()
+/// The inputs of `verify INPUT ANSWER`: a file, or every `*.in` of a
+/// folder in name order.
+fn input_files(path: &Path) -> Result<Vec<PathBuf>, Failure> {
+    if !path.is_dir() {
+        return Ok(vec![path.to_path_buf()]);
     }
+    let record_file = |p: &Path| p.is_file() && p.extension().is_some_and(|x| x == "in");
+    files_in(path, record_file, "*.in")
 }
 
-/// The records of `path`: a file, or every `*.in` of a folder in name order.
-fn records_of(path: &Path, reading: Reading) -> Result<Vec<Judged>, Failure> {
-    let files = if path.is_dir() {
-        let record_file = |p: &Path| p.is_file() && p.extension().is_some_and(|x| x == "in");
-        files_in(path, record_file, "*.in")?
-    } else {
-        vec![path.to_path_buf()]
-    };
-    let mut records = Vec::new();
-    for file in &files {
-        let input = read_input(Some(file))?;
-        let items = read_items(&input, reading)?;
-        let count = items.len();
-        for (index, item) in items.into_iter().enumerate() {
-            records.push(Judged {
-                file: input.name.clone(),
-                instance: (count > 1 || item.game.is_some())
-                    .then_some((item.game.unwrap_or(index + 1), item.line)),
-                game: item.game.is_some(),
-                item,
-            });
-        }
-    }
-    Ok(records)
-}
-
-/// `verify INPUT ANSWER`: each record's answer judged (INPUT a file, or a
-/// folder: every `*.in` inside). Under several candidate rule sets
-/// (`--rules auto`), the first under which every answer is accepted, else
-/// the first whose boards the answers are written on.
-pub fn run(
+/// `request` with the records of `input_path` (a file, or a folder:
+/// every `*.in` inside) and the answer of `answer_path`.
+pub fn with_files(
+    mut request: JudgeRequest,
     input_path: &Path,
     answer_path: &Path,
     reading: Reading,
-    (repair, limit): (Option<RepairLimits>, Option<Duration>),
-    out: &mut impl Write,
-) -> Result<Status, Failure> {
-    let records = records_of(input_path, reading)?;
-    let answer = read_input(Some(answer_path))?;
-    let text = std::str::from_utf8(&answer.bytes).map_err(|_| AnswerError::NotText);
-    let mut candidates: Vec<Variant> = records
-        .iter()
-        .flat_map(|r| r.item.readings.iter().map(|r| r.variant))
-        .collect();
-    candidates.dedup();
-    let mut fallback = None;
-    for variant in candidates {
-        let verdicts = match text
-            .clone()
-            .and_then(|t| answers_by_record(t, variant, &records))
-        {
-            Err(error) => vec![Err(error.to_string().into())],
-            Ok(answers) if answers.len() != records.len() => vec![Err(format!(
-                "the input has {} but the answer has {}",
-                plural(records.len(), "record"),
-                plural(answers.len(), "board")
-            )
-            .into())],
-            Ok(answers) => records
-                .iter()
-                .zip(&answers)
-                .map(|(record, answer)| match answer {
-                    Some(answer) => judged(&record.item, variant, answer, (repair, limit)),
-                    None => Err("no answer was given for it".to_string().into()),
-                })
-                .collect(),
-        };
-        if verdicts.iter().all(Result::is_ok) {
-            return print(&records, &verdicts, out);
-        }
-        if fallback.is_none() || verdicts.len() == records.len() && records.len() > 1 {
-            fallback.get_or_insert(verdicts);
-        }
+) -> Result<JudgeRequest, Failure> {
+    for file in input_files(input_path)? {
+        let input = read_input(Some(&file))?;
+        request = request
+            .input(&input.name, &input.bytes, reading)
+            .map_err(|e| Failure::request(Some(&input.name), e))?;
     }
-    let verdicts = fallback.unwrap_or_else(|| {
-        let message = records
-            .iter()
-            .find_map(|r| r.item.error.as_ref().map(ToString::to_string))
-            .unwrap_or_else(|| "no record to judge".into());
-        vec![Err(message.into())]
-    });
-    print(&records, &verdicts, out)
+    Ok(request.answer(read_input(Some(answer_path))?.bytes))
 }
 
-/// Why an answer file gives no answer to match with the records.
-#[derive(Clone, Debug, thiserror::Error)]
-enum AnswerError {
-    #[error("the answer is not UTF-8 text")]
-    NotText,
-    #[error(transparent)]
-    Answers(#[from] postfacto::notation::ParseAnswerError),
-    #[error("the answer names no record of {input} (its first answer is named '{first}')")]
-    NamesNoRecord { input: String, first: String },
-}
-
-/// The answer of each record: by its name when `solve` named a batch's
-/// answers (a record without an answer is a name alone: `None`), else in
-/// order.
-fn answers_by_record(
-    text: &str,
-    variant: Variant,
-    records: &[Judged],
-) -> Result<Vec<Option<Answer>>, AnswerError> {
-    let topology = variant.topology();
-    let Some(blocks) = parse_named_answers_on(text, topology)? else {
-        return Ok(parse_answers_on(text, topology)?
-            .into_iter()
-            .map(Some)
-            .collect());
-    };
-    let names: Vec<Place> = text.lines().filter_map(Place::of_name).collect();
-    let index: HashMap<&Place, usize> = names.iter().enumerate().map(|(i, p)| (p, i)).collect();
-    let found: Vec<Option<usize>> = records
-        .iter()
-        .map(|record| {
-            let place = Place::of_record(record);
-            let from_stdin = Place {
-                file: STDIN.to_string(),
-                instance: place.instance,
-            };
-            index
-                .get(&place)
-                .or_else(|| index.get(&from_stdin))
-                .copied()
-        })
-        .collect();
-    if found.iter().all(Option::is_none) {
-        let first = names.first().map_or(String::new(), |p| p.file.clone());
-        let input = match records {
-            [one, ..] if records.iter().all(|r| r.file == one.file) => format!("'{}'", one.file),
-            _ => "the input".to_string(),
-        };
-        return Err(AnswerError::NamesNoRecord { input, first });
-    }
-    Ok(found
-        .into_iter()
-        .map(|i| i.and_then(|i| blocks[i].first().copied()))
-        .collect())
-}
-
-/// How standard input is named; its answers match a file's records by number.
-const STDIN: &str = "<stdin>";
-
-/// Where a named answer belongs: the file name (without its folder, so a
-/// batch solved elsewhere still matches) and the record's number there.
-#[derive(Debug, PartialEq, Eq, Hash)]
-struct Place {
-    file: String,
-    instance: Option<usize>,
-}
-
-impl Place {
-    /// The place a `==> NAME <==` line names; `None` for other lines.
-    fn of_name(line: &str) -> Option<Place> {
-        let name = line
-            .strip_prefix(NAME_MARK)?
-            .trim_end()
-            .strip_suffix("<==")?
-            .trim_end();
-        for what in [": instance ", ": game "] {
-            let Some((file, rest)) = name.rsplit_once(what) else {
-                continue;
-            };
-            if let Some(n) = rest.split(' ').next().and_then(|n| n.parse().ok()) {
-                return Some(Place::new(file, Some(n)));
-            }
-        }
-        Some(Place::new(name, None))
-    }
-
-    fn of_record(record: &Judged) -> Place {
-        Place::new(&record.file, record.instance.map(|(n, _)| n))
-    }
-
-    fn new(file: &str, instance: Option<usize>) -> Place {
-        let base = Path::new(file)
-            .file_name()
-            .map_or(file.to_string(), |n| n.to_string_lossy().into_owned());
-        Place {
-            file: base,
-            instance,
-        }
-    }
-}
-
-/// Why a record's answer is not accepted, and whether its repair ran out
-/// of time.
-#[derive(Clone, Debug)]
-struct Rejected {
-    why: String,
-    undecided: bool,
-}
-
-impl From<String> for Rejected {
-    fn from(why: String) -> Rejected {
-        Rejected {
-            why,
-            undecided: false,
-        }
-    }
-}
-
-/// One record's answer under `variant`; with `repair`, a rejected record
-/// gets the fewest edits after which the answer's start board leads to its
-/// end board.
-fn judged(
-    item: &Item,
-    variant: Variant,
-    answer: &Answer,
-    (repair, limit): (Option<RepairLimits>, Option<Duration>),
-) -> Result<(), Rejected> {
-    if let Some(error) = &item.error {
-        return Err(error.to_string().into());
-    }
-    let reader = item
-        .readings
-        .iter()
-        .find(|r| r.variant == variant)
-        .ok_or_else(|| format!("the record is not written in {} notation", variant.name()))?;
-    let rejected = match judge_within(variant.rules(), &reader.record, answer, limit) {
-        Err(Rejection::Undecided(why)) => {
-            return Err(Rejected {
-                why,
-                undecided: true,
-            })
-        }
-        other => other.map_err(|r| r.to_string()),
-    };
-    match (rejected, repair) {
-        (Err(why), Some(asked)) => {
-            let (summary, undecided) = repaired_to(&reader.record, variant, answer, asked);
-            Err(Rejected {
-                why: format!("{why}; {summary}"),
-                undecided,
-            })
-        }
-        (verdict, _) => verdict.map_err(Rejected::from),
-    }
-}
-
-/// The repair that makes `record` lead from `answer`'s start to its end,
-/// in one line, and whether it ran out of time.
-fn repaired_to(
-    record: &postfacto::notation::Record,
-    variant: Variant,
-    answer: &Answer,
-    asked: RepairLimits,
-) -> (String, bool) {
-    let all = variant.topology().all_bits();
-    let known = BoardFacts {
-        start: Some(PartialBoard {
-            board: answer.start,
-            known: all,
-        }),
-        end: Some(PartialBoard {
-            board: answer.end,
-            known: all,
-        }),
-    };
-    let ticker = Ticker::start(true);
-    let mut progress = |k: usize| ticker.say(format!("repair, trying {}", plural(k, "edit")));
-    let analysis = Analysis::new(variant).facts(known);
-    match analysis.repair(record, asked.options(), &mut progress) {
-        Ok(outcome) => (
-            repair_summary(&outcome),
-            matches!(outcome, RepairOutcome::Undecided { .. }),
-        ),
-        Err(e) => (format!("no repair: {e}"), false),
-    }
+/// `verify INPUT ANSWER`: the library's [`JudgeRequest`] run, its
+/// verdicts printed, the repairs' progress on the ticker.
+pub fn run(request: &JudgeRequest, out: &mut impl Write) -> Result<Status, Failure> {
+    let ticker = Ticker::start(request.repairs());
+    let judgement =
+        request.run(&mut |edits| ticker.say(format!("repair, trying {}", plural(edits, "edit"))));
+    ticker.finish();
+    print(&judgement, out)
 }
 
 /// Prints each verdict (named when there are several: by instance, or by
 /// file and instance for a folder's), then a summary line on stderr for
-/// more than one; the status is 3 when a repair ran out of time, else 1
-/// when an answer is rejected.
-fn print(
-    records: &[Judged],
-    verdicts: &[Result<(), Rejected>],
-    out: &mut impl Write,
-) -> Result<Status, Failure> {
+/// more than one.
+fn print(judgement: &Judgement, out: &mut impl Write) -> Result<Status, Failure> {
+    let Judgement { records, verdicts } = judgement;
     let several = verdicts.len() > 1;
     let files = records.windows(2).any(|w| w[0].file != w[1].file);
-    let mut tally = [0usize; 3];
     for (i, verdict) in verdicts.iter().enumerate() {
         let prefix = match records.get(i) {
             Some(record) if files => format!("{}: ", record.name()),
@@ -474,32 +196,20 @@ fn print(
             _ => String::new(),
         };
         match verdict {
-            Ok(()) => {
-                tally[0] += 1;
-                writeln!(out, "{prefix}OK")
-            }
-            Err(problem) => {
-                tally[if problem.undecided { 2 } else { 1 }] += 1;
-                writeln!(out, "{prefix}{}", one_line(&problem.why))
+            JudgeVerdict::Accepted => writeln!(out, "{prefix}OK"),
+            JudgeVerdict::Rejected(why) | JudgeVerdict::Undecided(why) => {
+                writeln!(out, "{prefix}{}", one_line(&why.to_string()))
             }
         }
         .map_err(write_err)?;
     }
     if several {
         out.flush().map_err(write_err)?;
+        let [accepted, rejected, undecided] = judgement.tally();
         super::report(&format!(
-            "{}: {} OK, {} rejected, {} undecided",
+            "{}: {accepted} OK, {rejected} rejected, {undecided} undecided",
             plural(verdicts.len(), "record"),
-            tally[0],
-            tally[1],
-            tally[2]
         ));
     }
-    Ok(if tally[2] > 0 {
-        Status::Undecided
-    } else if tally[1] > 0 {
-        Status::Rejected
-    } else {
-        Status::Ok
-    })
+    Ok(Status::from_exit(judgement.exit_status()))
 }

@@ -5,7 +5,7 @@
 use serde::Serialize;
 
 use crate::analysis::Edit;
-use crate::notation::{to_fen, Answer, Record};
+use crate::notation::{to_fen, Answer, MoveNumbers, Record};
 use crate::request::{Report, SolveOptions, Verdict};
 use crate::rules::Variant;
 use crate::solve::{Engine, SolveStats};
@@ -73,12 +73,16 @@ pub struct JsonAnswer {
     start_fen: String,
 }
 
-/// One edit of a repair (`repair.md`).
+/// One edit of a repair (`repair.md`), as `solve`, `verify --pdn` and the
+/// page write it; `text` (the edit in words) only where the game's move
+/// numbers are known (`verify --pdn`, the page).
 #[derive(Clone, Debug, Serialize)]
 pub struct JsonEdit {
     kind: &'static str,
     ply: usize,
     read: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    text: Option<String>,
     written: String,
 }
 
@@ -88,7 +92,19 @@ impl From<&Edit> for JsonEdit {
             kind: edit.kind.name(),
             ply: edit.ply,
             read: edit.read.clone(),
+            text: None,
             written: edit.written.clone(),
+        }
+    }
+}
+
+impl JsonEdit {
+    /// The edit with its words, its ply named as `numbers` number the
+    /// `repaired` game (see [`Edit::words`]).
+    pub fn worded(edit: &Edit, numbers: Option<(&MoveNumbers, &Record)>) -> JsonEdit {
+        JsonEdit {
+            text: Some(edit.words(numbers)),
+            ..JsonEdit::from(edit)
         }
     }
 }

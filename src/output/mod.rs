@@ -1,9 +1,11 @@
 //! `solve`'s reports written in each format (the task's boards, JSON, FEN
-//! pairs, PDN games, SVG pictures): one writer per format, used by the
-//! binary, the Python package and the page alike, so each prints the same
-//! answer the same way.
+//! pairs, PDN games, SVG pictures), and `reach`'s answers
+//! ([`ReachAnswer`]): one writer per format, used by the binary, the
+//! Python package and the page alike, so each prints the same answer the
+//! same way.
 
 mod json;
+mod reach;
 
 use crate::analysis::EditKind;
 use crate::board::{Board, Color};
@@ -12,7 +14,8 @@ use crate::render::{svg_drawn, Picture};
 use crate::request::{Report, SolveOptions};
 use crate::rules::Variant;
 
-pub use json::{to_json, JsonReport};
+pub use json::{to_json, JsonEdit, JsonReport};
+pub use reach::ReachAnswer;
 
 /// The formats `solve` writes.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]

@@ -31,6 +31,7 @@ pub mod exhaustive;
 mod input;
 mod matching;
 mod replay;
+mod request;
 mod sat;
 
 use std::fmt;
@@ -38,6 +39,10 @@ use std::fmt;
 pub use board::{Cell, PawnBoard, Side};
 pub use input::{format_pawn_boards, parse_pawn_boards, ParsePawnsError, ParsePawnsErrorKind};
 pub use replay::{replay_captures, Capture, PawnReplayError};
+pub use request::{
+    bounded_cnf, check_totalizer_size, optimality_proof, solve_board, BoardSolved, PawnProofError,
+    MAX_TOTALIZER,
+};
 pub use sat::{pawn_cnf, solve_sat};
 
 use crate::sat::SatError;

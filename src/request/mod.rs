@@ -24,6 +24,7 @@ mod cnf;
 mod fragment;
 mod input;
 mod jobs;
+mod judge;
 mod reach;
 mod record;
 mod report;
@@ -41,7 +42,10 @@ pub use input::{
     first_solving, is_pdn, pdn_text, read_items, start_facts, with_fen, Item, ReadAs, StartFrom,
 };
 pub use jobs::MovesRequest;
-pub use reach::{start_legality, undecided_reason, Legality, ReachRequest, ReachVerdict, Reached};
+pub use judge::{AnswerError, JudgeRequest, JudgeVerdict, JudgedRecord, Judgement, NotAccepted};
+pub use reach::{
+    start_legality, undecided_reason, Legality, ReachRequest, ReachVerdict, Reached, ShortestGames,
+};
 pub use record::{
     item_formula, silent, solve_item, solve_problems, Analyses, OptionsError, Progress,
     SolveOptions,

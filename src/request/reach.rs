@@ -26,9 +26,26 @@ pub struct Reached {
     /// No game of fewer plies reaches the position (proved); the game is a
     /// shortest one when this is its plies.
     pub lower_bound: u32,
-    /// With `all`: how many shortest games there are (up to the cap, then
-    /// `true`), and the first of them.
-    pub all: Option<(u64, bool, Vec<Record>)>,
+    /// With `all`: how many shortest games there are, and the first of them.
+    pub all: Option<ShortestGames>,
+}
+
+/// Every shortest game to a position, counted (`reach --all`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ShortestGames {
+    /// How many there are, up to the cap.
+    pub count: u64,
+    /// The count stopped at the cap: there are at least `count`.
+    pub capped: bool,
+    /// The first of them, as many as asked to keep.
+    pub games: Vec<Record>,
+}
+
+impl ShortestGames {
+    /// Every shortest game is kept, so `games` lists them all.
+    pub fn complete(&self) -> bool {
+        self.games.len() as u64 == self.count && !self.capped
+    }
 }
 
 impl Reached {
@@ -164,6 +181,26 @@ impl ReachRequest {
     pub fn shorten(mut self, shorten: bool) -> ReachRequest {
         self.shorten = shorten;
         self
+    }
+
+    /// The rule set searched under.
+    pub fn variant(&self) -> Variant {
+        self.variant
+    }
+
+    /// The time limit ([`ReachRequest::limit`]).
+    pub fn time_limit(&self) -> Option<Duration> {
+        self.limit
+    }
+
+    /// Games start on the rule set's opening (no [`ReachRequest::from`]).
+    pub fn from_opening(&self) -> bool {
+        self.from.is_none()
+    }
+
+    /// Any game is looked for ([`ReachRequest::any`]), not a shortest one.
+    pub fn looks_for_any(&self) -> bool {
+        self.any
     }
 
     /// The game (a shortest one unless [`ReachRequest::any`]).
@@ -333,9 +370,10 @@ impl ReachRequest {
                 lower_bound,
             } => {
                 let mut found = reached(game, lower_bound);
-                found.all = all.map(|all| {
-                    let games = all.games.into_iter().map(|g| g.record).collect();
-                    (all.count, all.capped, games)
+                found.all = all.map(|all| ShortestGames {
+                    count: all.count,
+                    capped: all.capped,
+                    games: all.games.into_iter().map(|g| g.record).collect(),
                 });
                 ReachVerdict::Reached(found)
             }

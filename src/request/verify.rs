@@ -17,6 +17,7 @@ use crate::archive::{
     VerifyOptions,
 };
 use crate::notation::{games, to_fen, GameReading, MoveNumbers, RawGame};
+use crate::output::JsonEdit;
 use crate::rules::Variant;
 
 use super::input::pdn_text;
@@ -104,6 +105,21 @@ impl VerifyRequest {
     pub fn repair(mut self, max_edits: Option<usize>) -> VerifyRequest {
         self.repair = max_edits;
         self
+    }
+
+    /// The same checks of another archive (`verify --pdn` on a folder
+    /// asks each file the same).
+    #[must_use]
+    pub fn archive(&self, bytes: impl Into<Vec<u8>>) -> VerifyRequest {
+        VerifyRequest {
+            bytes: bytes.into(),
+            ..self.clone()
+        }
+    }
+
+    /// Whether games with an illegal move get a repair.
+    pub fn repairs(&self) -> bool {
+        self.repair.is_some()
     }
 
     /// A game with a `[FEN]` is also asked whether its start can be
@@ -455,7 +471,7 @@ impl NoteJson {
 struct RepairJson {
     #[serde(skip_serializing_if = "Option::is_none")]
     at_least: Option<usize>,
-    edits: Vec<EditJson>,
+    edits: Vec<JsonEdit>,
     #[serde(skip_serializing_if = "Option::is_none")]
     max_edits: Option<usize>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -463,16 +479,6 @@ struct RepairJson {
     outcome: &'static str,
     #[serde(skip_serializing_if = "Option::is_none")]
     summary: Option<String>,
-}
-
-/// One edit of a repair as JSON.
-#[derive(Serialize)]
-struct EditJson {
-    kind: &'static str,
-    ply: usize,
-    read: String,
-    text: String,
-    written: String,
 }
 
 impl RepairJson {
@@ -507,13 +513,7 @@ impl RepairJson {
                 let edits = first
                     .edits
                     .iter()
-                    .map(|e| EditJson {
-                        kind: e.kind.name(),
-                        ply: e.ply,
-                        read: e.read.clone(),
-                        text: e.words(numbered),
-                        written: e.written.clone(),
-                    })
+                    .map(|e| JsonEdit::worded(e, numbered))
                     .collect();
                 RepairJson {
                     edits,

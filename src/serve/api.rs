@@ -20,6 +20,7 @@ use postfacto::board::{Board, Color};
 use postfacto::notation::{
     parse_fen_on, to_fen, write_game, GameText, MoveNumbers, MoveText, RawGame, Record,
 };
+use postfacto::output::JsonEdit;
 use postfacto::render::svg;
 use postfacto::replay::replay_filling;
 use postfacto::request::{
@@ -236,7 +237,7 @@ pub struct RepairView {
     outcome: &'static str,
     /// In words, as `verify --pdn --repair` says it.
     summary: String,
-    edits: Vec<EditView>,
+    edits: Vec<JsonEdit>,
     /// No other repair of the same cost exists (proved).
     forced: bool,
     /// The other repairs of the same cost, in words.
@@ -244,16 +245,6 @@ pub struct RepairView {
     plies: Vec<Ply>,
     /// The repaired game as PDN, the written moves in comments.
     pdn: Option<String>,
-}
-
-/// One edit: the move as written and as read.
-#[derive(Debug, Serialize)]
-pub struct EditView {
-    ply: usize,
-    kind: &'static str,
-    written: String,
-    read: String,
-    text: String,
 }
 
 /// The fewest edits that make game `number` replay, under `limit`.
@@ -306,13 +297,7 @@ fn fill_repair(
     view.edits = first
         .edits
         .iter()
-        .map(|e| EditView {
-            ply: e.ply,
-            kind: e.kind.name(),
-            written: e.written.clone(),
-            read: e.read.clone(),
-            text: e.words(Some((&numbers, &first.record))),
-        })
+        .map(|e| JsonEdit::worded(e, Some((&numbers, &first.record))))
         .collect();
     view.forced = repairs.complete && repairs.distinct().len() == 1;
     view.others = Some(repairs.others());
