@@ -56,8 +56,19 @@ fn miswrite(record: &Record, kind: EditKind, rng: &mut Rng) -> Option<Record> {
     postfacto::random::miswrite(record, mistake, rng)
 }
 
-/// A random game fragment under `variant` with `mistakes` random mistakes.
-fn miswritten(variant: Variant, seed: u64, plies: usize, mistakes: usize) -> Option<Record> {
+/// A random game fragment under `variant` with `mistakes` random mistakes,
+/// and how many edits mend them at most: one each, and one more for a
+/// swap followed by a move inserted or deleted, or by another swap. (The
+/// insertion or deletion may fall between the two swapped moves, leaving
+/// them one or three written moves apart, where the spec's swap does not
+/// reach; two swaps sharing a move are a rotation. See
+/// `a_swap_split_by_a_move_written_twice_takes_one_edit_more`.)
+fn miswritten(
+    variant: Variant,
+    seed: u64,
+    plies: usize,
+    mistakes: usize,
+) -> Option<(Record, usize)> {
     let mut rng = Rng::new(seed);
     let (_, mut record) = random_fragment(variant.rules(), &mut rng, 5, plies)?;
     let kinds = [
@@ -67,11 +78,15 @@ fn miswritten(variant: Variant, seed: u64, plies: usize, mistakes: usize) -> Opt
         EditKind::First,
         EditKind::Swap,
     ];
+    let (mut edits, mut swapped) = (0, false);
     for _ in 0..mistakes {
         let kind = kinds[rng.below(kinds.len())];
         record = miswrite(&record, kind, &mut rng)?;
+        let shifts = matches!(kind, EditKind::Missing | EditKind::Extra | EditKind::Swap);
+        edits += 1 + usize::from(swapped && shifts);
+        swapped |= kind == EditKind::Swap;
     }
-    Some(record)
+    Some((record, edits))
 }
 
 fn solvable(record: &Record, variant: Variant) -> bool {
@@ -183,7 +198,7 @@ proptest! {
         let variant = EIGHT[rule];
         let found = miswritten(variant, seed, plies, mistakes);
         prop_assume!(found.is_some(), "no mistake of that kind fits the game");
-        let record = found.expect("assumed above");
+        let (record, _) = found.expect("assumed above");
         let options = RepairOptions { max_edits: 2, all: true, limit: 10_000, ..RepairOptions::default() };
         let clock = CaseClock::start("repair::repairs_of_short_records_are_the_exhaustive_minimum");
         let (found, want) = clock.run(&record, || {
@@ -388,7 +403,7 @@ proptest! {
 
     /// Long records with 1 to 3 mistakes (2 in debug builds; 1 on the
     /// 10x10 board, whose damaged solves cost most): repaired with at most
-    /// that many edits, and the repaired record replays and fits what is
+    /// the edits that mend them (see [`miswritten`]), and the repaired record replays and fits what is
     /// written. Two minutes at most each: a repair still undecided then
     /// fails the test with its record (the slow corner of issue 31).
     #[test]
@@ -401,11 +416,11 @@ proptest! {
         let mistakes = if variant == Variant::International { 1 } else { mistakes };
         let found = miswritten(variant, seed, 40, mistakes);
         prop_assume!(found.is_some(), "no mistake of that kind fits the game");
-        let record = found.expect("assumed above");
+        let (record, edits) = found.expect("assumed above");
         // The deadline stops the search between solver calls; `within`
         // stops waiting for one call that does not end (see RepairOptions).
         let deadline = Some(std::time::Instant::now() + std::time::Duration::from_secs(120));
-        let options = RepairOptions { max_edits: mistakes, deadline, ..RepairOptions::default() };
+        let options = RepairOptions { max_edits: edits, deadline, ..RepairOptions::default() };
         let owned = record.clone();
         let limit = std::time::Duration::from_secs(150);
         let clock = CaseClock::lasting("repair::miswritten_games_are_repaired_within_their_mistakes", limit);
@@ -419,7 +434,7 @@ proptest! {
             RepairOutcome::NotNeeded(_) => prop_assert!(solvable(&record, variant)),
             RepairOutcome::Repaired(repairs) => {
                 let r = &repairs[0];
-                prop_assert!(r.edits.len() <= mistakes);
+                prop_assert!(r.edits.len() <= edits);
                 prop_assert_eq!(judge(variant.rules(), &r.record, &r.solution.answer), Ok(()));
                 let damaged = edited_record(&record, &r.spots);
                 prop_assert_eq!(damaged.plies(), r.record.plies());
@@ -427,7 +442,7 @@ proptest! {
                     prop_assert!(w.matches(mv), "{} filled with {}", w, mv);
                 }
             }
-            other => prop_assert!(false, "{}: no repair within {mistakes} for\n{record}: {other:?}", variant.name()),
+            other => prop_assert!(false, "{}: no repair within {edits} for\n{record}: {other:?}", variant.name()),
         }
     }
 
@@ -741,5 +756,55 @@ fn a_swap_comes_after_a_repair_changing_one_move() {
     assert!(
         kinds[swap_at..].iter().all(|&k| k == EditKind::Swap),
         "{kinds:?}"
+    );
+}
+
+/// Three copyist's mistakes that no three of the spec's edits mend (a
+/// record the property test made, issue 43): `7-2` and `2-7`, two moves of
+/// one side, written in each other's place; then `26-30`, written between
+/// them, written twice; and a move left out at ply 6. Deleting the copy
+/// and inserting the move are one edit each, but the swapped moves are
+/// then three written moves apart, and the spec's swap exchanges two
+/// moves of one side as written (two apart): undoing the transposition
+/// takes two edits. So four, and the search proves that three do not do.
+#[test]
+fn a_swap_split_by_a_move_written_twice_takes_one_edit_more() {
+    let record = |moves: &str| {
+        let moves: Vec<&str> = moves.split_whitespace().collect();
+        format!("B {}\n{}\n", moves.len(), moves.join("\n"))
+    };
+    let (head, tail) = (
+        "29x22 30-26 11x20 26x17 9-13",
+        "20-24 7-11 31-26 11-15 26-22 15-18 22x15",
+    );
+    // As played: the move left out at ply 6 (7-2, one that fits), the
+    // king's 2-7 ... 7-2 ... 2-7, and 26-30 once.
+    let played = format!("{head} 7-2 13x22 2-6 22-26 6-2 27-31 2-7 24-27 7-2 26-30 2-7 {tail}");
+    let unswapped = format!("{head} 7-2 13x22 2-6 22-26 6-2 27-31 2-7 24-27 2-7 26-30 7-2 {tail}");
+    let written = format!("{head} 13x22 2-6 22-26 6-2 27-31 2-7 24-27 2-7 26-30 26-30 7-2 {tail}");
+    let solve = |name: &str, moves: &str, more: &[&str]| {
+        let file = scratch(name, &record(moves));
+        let mut args = vec!["solve"];
+        args.extend_from_slice(more);
+        args.push(file.to_str().unwrap());
+        postfacto(&args, "")
+    };
+    let game = solve("split-swap-played.in", &played, &[]);
+    assert_eq!(game.code, 0, "the game as played replays: {}", game.stderr);
+    // The move inserted and the copy deleted, the transposition left.
+    let two_mended = solve("split-swap-unswapped.in", &unswapped, &[]);
+    assert_eq!(two_mended.code, 1, "{}", two_mended.stderr);
+    // One search proves both: none of 3 edits, one of 4.
+    let four = solve(
+        "split-swap-4.in",
+        &written,
+        &["--repair", "--max-edits", "4"],
+    );
+    assert_eq!(four.code, 0, "{}", four.stderr);
+    assert!(
+        four.stderr
+            .contains("repaired with 4 edits; no repair of 3 edits exists"),
+        "{}",
+        four.stderr
     );
 }

@@ -7,7 +7,7 @@ use std::cell::{Cell, RefCell};
 use std::collections::{HashMap, HashSet};
 
 use crate::encode::BoardFacts;
-use crate::notation::Record;
+use crate::notation::{Record, WrittenMove};
 use crate::solve::{Outcome, Reconstructor, Solution, SolveStats};
 
 use super::edits::{spot, EditKind, EditSpot, Edits, Origin};
@@ -334,6 +334,56 @@ impl<'e, 'a> Window<'e, 'a> {
         Ok(verdict)
     }
 
+    /// [`Window::possible`] for `record`'s first `len` plies, knowing
+    /// that its first `reached` plies are possible: when the solver finds
+    /// a start board for these, the native rules play on from their end as
+    /// far as the record's moves let them, and `reached` grows. A prefix
+    /// within it counts as a solver call, as it did, but calls none, so
+    /// the search is the same, faster.
+    fn prefix_possible(
+        &self,
+        record: &Record,
+        len: usize,
+        known: BoardFacts,
+        reached: &Cell<usize>,
+    ) -> Result<bool, Stop> {
+        let written = record.written_moves();
+        let prefix = Record::from_written(record.first, written[..len].to_vec(), record.line);
+        let key = (
+            prefix.to_string(),
+            known.start.is_some(),
+            known.end.is_some(),
+        );
+        if let Some(&verdict) = self.verdicts.borrow().get(&key) {
+            return Ok(verdict);
+        }
+        self.solves.set(self.solves.get() + 1);
+        let side = self.side_verdicts.borrow().get(&key).copied();
+        let verdict = match side {
+            Some(verdict) => verdict,
+            None if len <= reached.get() => true,
+            None => match self.run_solver(&prefix, known)? {
+                Outcome::Solved(solution) => {
+                    let rules = self.edits.variant.rules();
+                    let side = record.mover(len + 1);
+                    let mut nodes = PLAY_ON_NODES;
+                    let on = plays_on(
+                        rules,
+                        &solution.answer.end,
+                        side,
+                        &written[len..],
+                        &mut nodes,
+                    );
+                    reached.set(reached.get().max(len + on));
+                    true
+                }
+                _ => false,
+            },
+        };
+        self.verdicts.borrow_mut().insert(key, verdict);
+        Ok(verdict)
+    }
+
     /// The edits worth adding to `chosen` when `left` more are allowed:
     /// enough that every repair of `left` more edits contains one of them.
     /// A repair changes the shortest impossible prefix (an edit or an
@@ -420,8 +470,9 @@ impl<'e, 'a> Window<'e, 'a> {
             start: None,
             end: self.known.end,
         };
+        let reached = Cell::new(0);
         let prefix_fails =
-            |len: usize| Ok::<_, Stop>(!self.possible(&part(0, len, record.first), start_only)?);
+            |len: usize| Ok::<_, Stop>(!self.prefix_possible(record, len, start_only, &reached)?);
         let suffix_fails = |from: usize| {
             Ok::<_, Stop>(!self.possible(&part(from - 1, n, record.mover(from)), end_only)?)
         };
@@ -469,6 +520,42 @@ pub(super) struct Conflict {
     prefix: Option<usize>,
     suffix: Option<usize>,
     shifted: bool,
+}
+
+/// The most positions [`plays_on`] visits: damaged plies branch, and a
+/// bound keeps a record of many `?` from costing more than a solve.
+const PLAY_ON_NODES: usize = 256;
+
+/// How many of the moves `rest` the native rules play in turn from `board`
+/// with `side` to move, each a legal move that fits what is written (the
+/// most over the choices at damaged plies, within `nodes` positions).
+fn plays_on(
+    rules: &dyn crate::rules::Rules,
+    board: &crate::board::Board,
+    side: crate::board::Color,
+    rest: &[WrittenMove],
+    nodes: &mut usize,
+) -> usize {
+    let Some(written) = rest.first() else {
+        return 0;
+    };
+    if *nodes == 0 {
+        return 0;
+    }
+    *nodes -= 1;
+    let mut most = 0;
+    for mv in rules.legal_moves(board, side) {
+        if !written.matches(&mv) {
+            continue;
+        }
+        if let Ok(next) = rules.play(board, side, &mv) {
+            most = most.max(1 + plays_on(rules, &next, side.opposite(), &rest[1..], nodes));
+            if most == rest.len() || *nodes == 0 {
+                break;
+            }
+        }
+    }
+    most
 }
 
 /// How many plies two records share at their start, and at their end
