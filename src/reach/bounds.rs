@@ -83,14 +83,20 @@ pub(crate) fn plies_over_captures(
     turn: Color,
 ) -> Result<u32, NoGame> {
     let (black, white) = (needs[Color::Black as usize], needs[Color::White as usize]);
-    let lost = |need: (u32, bool, Option<&Split>)| need.2.map_or(0, |s| s.by_met.len() - 1);
+    // Where a side's moves do not depend on its pieces met, the other
+    // side's survivors take them all (the most they may save).
+    let met_tried = |need: (u32, bool, Option<&Split>)| {
+        let by_met = need.2.map_or(&[0][..], |s| &s.by_met[..]);
+        let most = by_met.len() - 1;
+        (if by_met[0] == by_met[most] { most } else { 0 })..=most
+    };
     let moves = |need: (u32, bool, Option<&Split>), met: usize, jumps: usize| match need.2 {
         Some(split) => split.by_met[met].max(split.survivors.saturating_sub(savings(jumps as u32))),
         None => need.0,
     };
     let mut best: Option<Result<u32, NoGame>> = None;
-    for x in 0..=lost(black) {
-        for y in 0..=lost(white) {
+    for x in met_tried(black) {
+        for y in met_tried(white) {
             let mut split = [(0, false); 2];
             split[Color::White as usize] = (moves(white, y, x), white.1);
             split[Color::Black as usize] = (moves(black, x, y), black.1);
@@ -192,7 +198,6 @@ pub(crate) fn moves_needed(
     // board's edge (a jump needs a square on each side): one on the edge
     // moves first.
     let lost = sources.len() - targets.len();
-    let survivor_rows = costs.clone();
     if fully_known(target) {
         costs.extend(std::iter::repeat_n(edge_costs(&sources), lost));
     }
@@ -216,8 +221,10 @@ pub(crate) fn moves_needed(
     }
     let split = fully_known(target).then(|| Split {
         by_met: by_met(
-            &survivor_rows,
-            met_costs(board, target, color, rules_movement, &sources),
+            &costs[..targets.len()],
+            (lost > 0)
+                .then(|| met_costs(board, target, color, rules_movement, &sources))
+                .flatten(),
             lost,
             |cost| cost.max(total).saturating_sub(saved).max(least),
         ),
@@ -282,19 +289,20 @@ fn met_costs(
 ) -> Option<Vec<u32>> {
     let other = color.opposite();
     let other_kings = board.occupied_by(other) & board.kings() != 0;
-    let (_, other_targets) = pieces_now_and_asked(board, target, other);
+    // The target is fully known here: its board is the target.
+    let on_target = &target.board;
     if movement.men_capture_backwards
         || other_kings
-        || other_targets.iter().any(|&(_, role)| role == Role::King)
+        || on_target.occupied_by(other) & on_target.kings() != 0
     {
         return None;
     }
     // A survivor of the other side jumps only between its square now and
     // its square on the target, both rows ahead of it: the piece it takes
     // stands at least `size - frontier` rows ahead of this side's back row.
-    let frontier = other_targets
-        .iter()
-        .map(|&(t, _)| forward_rows(t, other))
+    let frontier = on_target
+        .squares_of(other)
+        .map(|t| forward_rows(t, other))
         .max()
         .unwrap_or(0);
     let size = i64::from(board.topology().size());
