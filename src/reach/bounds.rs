@@ -39,9 +39,75 @@ pub(crate) enum Need {
         /// captures may save (the search for any game steers by it; the
         /// savings make the bound near zero once many pieces are to go).
         guess: u32,
+        /// The moves by who takes whom (`None` when nothing is taken or
+        /// the target is not fully known).
+        split: Option<Split>,
     },
     /// Never: why.
     Never(String),
+}
+
+/// A side's fewest moves by who takes whom: the bound over capture events
+/// (`encodings/reach.md`). A piece taken by one of the other side's
+/// surviving men (men that take only forward and are never crowned) must
+/// first come within that man's way to its square, and only jumps by the
+/// side's own survivors save it moves.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Split {
+    /// Index `y`: the fewest moves when `y` of the side's lost pieces are
+    /// taken by the other side's survivors (never fewer as `y` grows).
+    pub by_met: Vec<u32>,
+    /// The assignment of the side's surviving pieces alone, before any
+    /// saving: its survivors making `x` jumps need at least this less
+    /// [`savings`]`(x)`.
+    pub survivors: u32,
+}
+
+/// The most moves `jumps` jumps save one side: a jump covers two steps in
+/// one move, and the first capture move is a move.
+pub(crate) fn savings(jumps: u32) -> u32 {
+    if jumps > 0 {
+        2 * jumps - 1
+    } else {
+        0
+    }
+}
+
+/// The fewest plies over every split of the captures (`needs` indexed by
+/// colour): `x` pieces of Black taken by White's survivors, `y` of White's
+/// by Black's; a side without a split counts its `least` (it takes
+/// nothing and loses nothing).
+pub(crate) fn plies_over_captures(
+    needs: [(u32, bool, Option<&Split>); 2],
+    side: Color,
+    turn: Color,
+) -> Result<u32, NoGame> {
+    let (black, white) = (needs[Color::Black as usize], needs[Color::White as usize]);
+    // Where a side's moves do not depend on its pieces met, the other
+    // side's survivors take them all (the most they may save).
+    let met_tried = |need: (u32, bool, Option<&Split>)| {
+        let by_met = need.2.map_or(&[0][..], |s| &s.by_met[..]);
+        let most = by_met.len() - 1;
+        (if by_met[0] == by_met[most] { most } else { 0 })..=most
+    };
+    let moves = |need: (u32, bool, Option<&Split>), met: usize, jumps: usize| match need.2 {
+        Some(split) => split.by_met[met].max(split.survivors.saturating_sub(savings(jumps as u32))),
+        None => need.0,
+    };
+    let mut best: Option<Result<u32, NoGame>> = None;
+    for x in met_tried(black) {
+        for y in met_tried(white) {
+            let mut split = [(0, false); 2];
+            split[Color::White as usize] = (moves(white, y, x), white.1);
+            split[Color::Black as usize] = (moves(black, x, y), black.1);
+            best = match (best, plies_from(split, side, turn)) {
+                (Some(Ok(a)), Ok(b)) => Some(Ok(a.min(b))),
+                (Some(Ok(a)), Err(_)) => Some(Ok(a)),
+                (_, plies) => Some(plies),
+            };
+        }
+    }
+    best.unwrap_or(Ok(0))
 }
 
 /// The fewest plies from a position where `side` is to move to the target
@@ -112,14 +178,10 @@ pub(crate) fn moves_needed(
     color: Color,
     movement: Movement,
 ) -> Need {
+    let rules_movement = movement;
     let (sources, targets) = pieces_now_and_asked(board, target, color);
     if targets.len() > sources.len() {
-        return Need::Never(format!(
-            "{} has {} pieces on the board asked for, but {} now",
-            color.title(),
-            targets.len(),
-            sources.len()
-        ));
+        return too_many(color, targets.len(), sources.len());
     }
     // Pieces of the other side that may still be taken: each jump saves
     // at most two moves' steps, and the first capture move costs one.
@@ -135,37 +197,128 @@ pub(crate) fn moves_needed(
     // Each piece of this side that is taken leaves from a square off the
     // board's edge (a jump needs a square on each side): one on the edge
     // moves first.
+    let lost = sources.len() - targets.len();
     if fully_known(target) {
-        let lost = sources.len() - targets.len();
-        let on_edge: Vec<u32> = sources
-            .iter()
-            .map(|&(s, _)| u32::from(on_edge(s)))
-            .collect();
-        costs.extend(std::iter::repeat_n(on_edge, lost));
+        costs.extend(std::iter::repeat_n(edge_costs(&sources), lost));
     }
-    let Some(total) = assignment(&costs) else {
+    // One run gives the survivors' assignment alone and with the lost rows.
+    let prefixes = assignment_prefixes(&costs);
+    let survivors = prefixes[targets.len()].unwrap_or(NEVER);
+    let Some(total) = prefixes[prefixes.len() - 1] else {
         return Need::Never(format!(
             "the {} pieces asked for cannot all come from different {} pieces: men move only forward",
             color.name(),
             color.name()
         ));
     };
-    let saved = if jumps > 0 { 2 * jumps - 1 } else { 0 };
+    let saved = savings(jumps);
     let misplaced = misplaced(board, &targets, color);
     let must_capture = u32::from(fully_known(target) && theirs_now > theirs_kept);
-    let kings = targets
-        .iter()
-        .chain(&sources)
-        .any(|&(_, role)| role == Role::King);
+    let kings = targets.iter().chain(&sources).any(|p| p.1 == Role::King);
     let least = total.saturating_sub(saved).max(misplaced).max(must_capture);
-    if fully_known(target) && jumps == 0 && targets.len() == sources.len() && !kings {
+    if fully_known(target) && jumps == 0 && lost == 0 && !kings {
         return men_steps_only(&sources, &targets, color, least);
     }
+    let split = fully_known(target).then(|| Split {
+        by_met: by_met(
+            &costs[..targets.len()],
+            (lost > 0)
+                .then(|| met_costs(board, target, color, rules_movement, &sources))
+                .flatten(),
+            lost,
+            |cost| cost.max(total).saturating_sub(saved).max(least),
+        ),
+        survivors,
+    });
     Need::Moves {
         least,
         exact: false,
         guess: total.max(least),
+        split,
     }
+}
+
+/// Never: a side never gains pieces.
+fn too_many(color: Color, asked: usize, now: usize) -> Need {
+    Need::Never(format!(
+        "{} has {asked} pieces on the board asked for, but {now} now",
+        color.title(),
+    ))
+}
+
+/// What each piece costs to be taken: one off the edge first.
+fn edge_costs(sources: &[(Square, Role)]) -> Vec<u32> {
+    sources
+        .iter()
+        .map(|&(s, _)| u32::from(on_edge(s)))
+        .collect()
+}
+
+/// The fewest moves (`moves` of an assignment's cost) with `y` of the
+/// `lost` pieces taken by the other side's survivors, for each `y`: the
+/// targets' rows and `y` rows of `met_row` (the other lost pieces left
+/// out, which only lowers the cost); all `moves(0)` without `met_row`.
+fn by_met(
+    target_rows: &[Vec<u32>],
+    met_row: Option<Vec<u32>>,
+    lost: usize,
+    moves: impl Fn(u32) -> u32,
+) -> Vec<u32> {
+    let Some(met_row) = met_row else {
+        return vec![moves(0); lost + 1];
+    };
+    let mut rows = target_rows.to_vec();
+    rows.extend(std::iter::repeat_n(met_row, lost));
+    assignment_prefixes(&rows)[target_rows.len()..]
+        .iter()
+        .map(|cost| cost.map_or(NEVER, &moves))
+        .collect()
+}
+
+/// What each piece of `color` costs, taken by one of the other side's
+/// surviving men: it must first reach a row that man's way to its square
+/// passes (at least one off the edge, as any piece taken). `None` when the
+/// argument does not hold: the other side has kings (now or on the target)
+/// or its men take backwards, so its survivors may take anywhere.
+fn met_costs(
+    board: &Board,
+    target: &PartialBoard,
+    color: Color,
+    movement: Movement,
+    sources: &[(Square, Role)],
+) -> Option<Vec<u32>> {
+    let other = color.opposite();
+    let other_kings = board.occupied_by(other) & board.kings() != 0;
+    // The target is fully known here: its board is the target.
+    let on_target = &target.board;
+    if movement.men_capture_backwards
+        || other_kings
+        || on_target.occupied_by(other) & on_target.kings() != 0
+    {
+        return None;
+    }
+    // A survivor of the other side jumps only between its square now and
+    // its square on the target, both rows ahead of it: the piece it takes
+    // stands at least `size - frontier` rows ahead of this side's back row.
+    let frontier = on_target
+        .squares_of(other)
+        .map(|t| forward_rows(t, other))
+        .max()
+        .unwrap_or(0);
+    let size = i64::from(board.topology().size());
+    Some(
+        sources
+            .iter()
+            .map(|&(s, role)| {
+                let edge = u32::from(on_edge(s));
+                if role == Role::King {
+                    return edge;
+                }
+                let ahead = size - frontier - forward_rows(s, color);
+                edge.max(u32::try_from(ahead).unwrap_or(0))
+            })
+            .collect(),
+    )
 }
 
 /// Pieces with their squares.
@@ -257,6 +410,7 @@ fn men_steps_only(
             least: moves,
             exact: true,
             guess: moves,
+            split: None,
         },
         _ => Need::Never(format!(
             "{}'s men cannot end where they are asked to: they take nothing, so each move is one step forward",
@@ -342,74 +496,91 @@ fn cost(s: Square, from: Role, t: Square, role: Role, color: Color, movement: Mo
     }
 }
 
-/// The least total cost of giving each row a different column (rows no
-/// more than columns), by the Hungarian method; `None` when every way
-/// uses a [`NEVER`] cost.
-fn assignment(costs: &[Vec<u32>]) -> Option<u32> {
+/// The least total cost of giving each of the first `i` rows a different
+/// column (rows no more than columns), for each `i` from 0 to all of them,
+/// by the Hungarian method (`None` when every way uses a [`NEVER`] cost): the Hungarian method adds one row at a time and keeps the
+/// assignment of the rows so far optimal, so one run gives them all.
+fn assignment_prefixes(costs: &[Vec<u32>]) -> Vec<Option<u32>> {
     let n = costs.len();
+    let mut prefixes = vec![Some(0)];
     if n == 0 {
-        return Some(0);
+        return prefixes;
     }
     let m = costs[0].len();
-    let inf = i64::MAX / 4;
     let (mut u, mut v) = (vec![0i64; n + 1], vec![0i64; m + 1]);
     let (mut p, mut way) = (vec![0usize; m + 1], vec![0usize; m + 1]);
     for i in 1..=n {
-        p[0] = i;
-        let mut j0 = 0;
-        let mut min_v = vec![inf; m + 1];
-        let mut used = vec![false; m + 1];
-        loop {
-            used[j0] = true;
-            let i0 = p[j0];
-            let mut delta = inf;
-            let mut j1 = 0;
-            for j in 1..=m {
-                if used[j] {
-                    continue;
-                }
-                let cur = i64::from(costs[i0 - 1][j - 1]) - u[i0] - v[j];
-                if cur < min_v[j] {
-                    min_v[j] = cur;
-                    way[j] = j0;
-                }
-                if min_v[j] < delta {
-                    delta = min_v[j];
-                    j1 = j;
-                }
+        add_row(costs, i, (&mut u, &mut v), (&mut p, &mut way));
+        // The potentials' dual value: the optimum of the rows so far.
+        let total = -v[0];
+        prefixes.push((total < i64::from(NEVER)).then_some(total as u32));
+    }
+    prefixes
+}
+
+/// One step of the Hungarian method: row `i` (from 1) joins the
+/// assignment of the rows before it, along a shortest augmenting path.
+fn add_row(
+    costs: &[Vec<u32>],
+    i: usize,
+    (u, v): (&mut [i64], &mut [i64]),
+    (p, way): (&mut [usize], &mut [usize]),
+) {
+    let m = costs[0].len();
+    let inf = i64::MAX / 4;
+    p[0] = i;
+    let mut j0 = 0;
+    let mut min_v = vec![inf; m + 1];
+    let mut used = vec![false; m + 1];
+    loop {
+        used[j0] = true;
+        let i0 = p[j0];
+        let mut delta = inf;
+        let mut j1 = 0;
+        for j in 1..=m {
+            if used[j] {
+                continue;
             }
-            for j in 0..=m {
-                if used[j] {
-                    u[p[j]] += delta;
-                    v[j] -= delta;
-                } else {
-                    min_v[j] -= delta;
-                }
+            let cur = i64::from(costs[i0 - 1][j - 1]) - u[i0] - v[j];
+            if cur < min_v[j] {
+                min_v[j] = cur;
+                way[j] = j0;
             }
-            j0 = j1;
-            if p[j0] == 0 {
-                break;
+            if min_v[j] < delta {
+                delta = min_v[j];
+                j1 = j;
             }
         }
-        loop {
-            let j1 = way[j0];
-            p[j0] = p[j1];
-            j0 = j1;
-            if j0 == 0 {
-                break;
+        for j in 0..=m {
+            if used[j] {
+                u[p[j]] += delta;
+                v[j] -= delta;
+            } else {
+                min_v[j] -= delta;
             }
+        }
+        j0 = j1;
+        if p[j0] == 0 {
+            break;
         }
     }
-    let total: i64 = (1..=m)
-        .filter(|&j| p[j] != 0)
-        .map(|j| i64::from(costs[p[j] - 1][j - 1]))
-        .sum();
-    (total < i64::from(NEVER)).then_some(total as u32)
+    loop {
+        let j1 = way[j0];
+        p[j0] = p[j1];
+        j0 = j1;
+        if j0 == 0 {
+            break;
+        }
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn assignment(costs: &[Vec<u32>]) -> Option<u32> {
+        assignment_prefixes(costs).last().copied().flatten()
+    }
 
     #[test]
     fn the_assignment_is_the_cheapest() {
@@ -418,6 +589,39 @@ mod tests {
         assert_eq!(assignment(&[vec![NEVER, NEVER]]), None);
         assert_eq!(assignment(&[vec![NEVER, 2], vec![NEVER, 1]]), None);
         assert_eq!(assignment(&[]), Some(0));
+    }
+
+    /// The cheapest assignment of `rows` rows, by trying every one.
+    fn brute_force(costs: &[Vec<u32>], row: usize, used: &mut Vec<bool>) -> u32 {
+        if row == costs.len() {
+            return 0;
+        }
+        let mut best = u32::MAX;
+        for col in 0..used.len() {
+            if !used[col] {
+                used[col] = true;
+                let rest = brute_force(costs, row + 1, used);
+                best = best.min(costs[row][col].saturating_add(rest));
+                used[col] = false;
+            }
+        }
+        best
+    }
+
+    #[test]
+    fn every_prefix_of_the_rows_gets_its_cheapest_assignment() {
+        let mut rng = crate::random::Rng::new(45);
+        for _ in 0..200 {
+            let (rows, cols) = (1 + rng.below(5), 5 + rng.below(2));
+            let costs: Vec<Vec<u32>> = (0..rows)
+                .map(|_| (0..cols).map(|_| rng.below(9) as u32).collect())
+                .collect();
+            let prefixes = assignment_prefixes(&costs);
+            for i in 0..=rows {
+                let want = brute_force(&costs[..i], 0, &mut vec![false; cols]);
+                assert_eq!(prefixes[i], Some(want), "{costs:?} first {i}");
+            }
+        }
     }
 
     #[test]

@@ -666,6 +666,80 @@ mod tests {
         }
     }
 
+    /// The lower bound from `board` (`side` to move) to `goal`.
+    fn bound_to(variant: Variant, goal: &Goal, board: &Board, side: Color) -> u32 {
+        let mut quiet = |_: &Progress| {};
+        let search = search::Search::new(
+            variant.rules(),
+            &goal.board,
+            goal.turn,
+            None,
+            &|_| true,
+            &mut quiet,
+        );
+        search
+            .lower_bound(board, side)
+            .unwrap_or_else(|why| panic!("{}: {board} called unreachable: {why}", variant.name()))
+    }
+
+    #[test]
+    fn the_bound_never_passes_the_breadth_first_minimum() {
+        for variant in Variant::ALL {
+            let depth = if variant.topology().size() == 8 { 5 } else { 4 };
+            let opening = variant.topology().opening();
+            for ((board, turn), plies) in breadth_first(variant, depth).into_iter().step_by(7) {
+                let goal = Goal {
+                    board: PartialBoard {
+                        board,
+                        known: variant.topology().all_bits(),
+                    },
+                    turn,
+                };
+                let bound = bound_to(variant, &goal, &opening, variant.first_player());
+                assert!(
+                    bound <= plies,
+                    "{}: {bound} > {plies} to {board}",
+                    variant.name()
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn the_bound_never_passes_the_plies_a_random_game_took() {
+        // Games with captures (and kings, the longer ones): every position
+        // on the way is at most the plies left from the end.
+        for seed in 0..60 {
+            let variant = Variant::ALL[seed as usize % Variant::ALL.len()];
+            let mut rng = Rng::new(seed);
+            let opening = variant.topology().opening();
+            let plies = [12, 24, 40, 60][(seed / 10) as usize % 4];
+            let record = play_game(
+                variant.rules(),
+                &mut rng,
+                &opening,
+                variant.first_player(),
+                plies,
+                Play::Uniform,
+            );
+            let goal = goal_after(variant, &record);
+            let (mut board, n) = (opening, record.moves.len() as u32);
+            for (played, mv) in record.moves.iter().enumerate() {
+                let side = record.mover(played + 1);
+                let bound = bound_to(variant, &goal, &board, side);
+                let left = n - played as u32;
+                assert!(
+                    bound <= left,
+                    "{} seed {seed}: {bound} > {left} from\n{board}\n{side:?} to\n{}\nrest {:?}",
+                    variant.name(),
+                    goal.board.board,
+                    &record.moves[played..]
+                );
+                board = variant.rules().play(&board, side, mv).unwrap();
+            }
+        }
+    }
+
     #[test]
     fn a_thirteenth_piece_is_never_reached() {
         let variant = Variant::English;

@@ -17,7 +17,7 @@ use crate::rules::Rules;
 
 use crate::board::Bits;
 
-use super::bounds::{moves_needed, plies_from, Need, NoGame};
+use super::bounds::{moves_needed, plies_over_captures, Need, NoGame};
 
 /// Why a search ended before its verdict.
 #[derive(Debug)]
@@ -80,9 +80,22 @@ pub struct Progress {
     pub best: Option<u32>,
 }
 
-/// What a side's need depends on: its colour, its pieces and kings, and
-/// how many pieces the other side has.
-type NeedKey = (Color, Bits, Bits, u32);
+/// What a side's need depends on: its colour, its pieces and kings, how
+/// many pieces the other side has, and whether any of them is a king.
+type NeedKey = (Color, Bits, Bits, u32, bool);
+
+/// The key of `color`'s need on `board`.
+fn need_key(board: &Board, color: Color) -> NeedKey {
+    let mine = board.occupied_by(color);
+    let theirs = board.occupied_by(color.opposite());
+    (
+        color,
+        mine,
+        mine & board.kings(),
+        theirs.count_ones(),
+        theirs & board.kings() != 0,
+    )
+}
 
 /// The most needs kept; past it the cache is emptied.
 const NEEDS_SIZE: usize = 1_000_000;
@@ -122,36 +135,33 @@ impl<'a> Search<'a> {
     /// [`Search::lower_bound`], and both sides' guesses of the moves left
     /// (see [`Need::Moves`]).
     pub fn bound_and_guess(&self, board: &Board, side: Color) -> Result<(u32, u32), NoGame> {
-        let mut needs = [(0u32, false); 2];
-        let mut guess = 0;
-        for color in Color::ALL {
-            let mine = board.occupied_by(color);
-            let key = (
-                color,
-                mine,
-                mine & board.kings(),
-                board.occupied_by(color.opposite()).count_ones(),
-            );
-            let mut cache = self.needs.borrow_mut();
-            if cache.len() >= NEEDS_SIZE {
-                cache.clear();
-            }
-            let need = cache
+        let keys = Color::ALL.map(|color| need_key(board, color));
+        let mut cache = self.needs.borrow_mut();
+        if cache.len() + 2 > NEEDS_SIZE {
+            cache.clear();
+        }
+        for (color, key) in Color::ALL.into_iter().zip(keys) {
+            cache
                 .entry(key)
                 .or_insert_with(|| moves_needed(board, self.target, color, self.rules.movement()));
-            match need {
+        }
+        let mut needs = [(0, false, None); 2];
+        let mut guess = 0;
+        for (color, key) in Color::ALL.into_iter().zip(keys) {
+            match &cache[&key] {
                 Need::Moves {
                     least,
                     exact,
                     guess: moves,
+                    split,
                 } => {
-                    needs[color as usize] = (*least, *exact);
-                    guess += *moves;
+                    guess += moves;
+                    needs[color as usize] = (*least, *exact, split.as_ref());
                 }
                 Need::Never(why) => return Err(NoGame(why.clone())),
             }
         }
-        Ok((plies_from(needs, side, self.turn)?, guess))
+        Ok((plies_over_captures(needs, side, self.turn)?, guess))
     }
 
     /// A game of at most `bound` plies from `board` (whose lower bound is
