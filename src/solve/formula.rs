@@ -17,8 +17,9 @@ use crate::notation::Record;
 use crate::rules::Variant;
 use crate::sat::lucky_model;
 
-use super::refine::{Check, Refiner};
+use super::refine::{Check, Refiner, EAGER_CLAUSE};
 use super::SolveError;
+use crate::encode::Layout;
 
 /// A record's formula: where its clauses went, and what it takes to read
 /// its models back and learn from them.
@@ -259,6 +260,21 @@ pub(crate) fn solve_refining<B: Backend>(
     assumptions: &[Lit],
     learned: &mut Vec<Learned>,
 ) -> Result<Option<Refined>, SolveError> {
+    if formula
+        .encoded
+        .layout
+        .as_mut()
+        .is_some_and(Layout::take_eager)
+    {
+        for (ply, clause) in formula.refiner().eager_clauses() {
+            backend.add_at(ply, &clause);
+            learned.push(Learned {
+                ply,
+                clause,
+                why: EAGER_CLAUSE,
+            });
+        }
+    }
     loop {
         // Checking a model (decoding, replaying) between solves takes time
         // too: past the deadline no more rounds.

@@ -260,6 +260,73 @@ impl Refiner<'_> {
     }
 }
 
+impl Refiner<'_> {
+    /// The compulsory-capture rule of every damaged ply that may be a
+    /// simple move, written before the first solve: for each short first
+    /// jump (over a neighbour) the ply's board may allow, "not (the board
+    /// allows it and the ply is a simple move)". These are the clauses the
+    /// replayer would teach a model at a time (`Capture` witnesses), and
+    /// are implied by the rules; constants of the symbolic board drop the
+    /// jumps that cannot be there. Flying kings' jumps from afar are left
+    /// to refinement: writing them all measured slower
+    /// (`encodings/damaged.md`).
+    pub fn eager_clauses(&self) -> Vec<(usize, Vec<Lit>)> {
+        let Some(layout) = self.layout else {
+            return Vec::new();
+        };
+        let movement = self.rules.movement();
+        let jumps = short_jumps(self.rules.variant().topology());
+        let mut out = Vec::new();
+        for (i, view) in layout.views.iter().enumerate() {
+            let Some(mv) = view.damaged.and_then(|d| layout.moves.get(d)) else {
+                continue;
+            };
+            if mv.capture == Term::Const(true) {
+                continue;
+            }
+            let (ply, side) = (i + 1, self.record.mover(i + 1));
+            for witness in &jumps {
+                let Some(played) = MoveText::along(witness.path.clone(), true) else {
+                    continue;
+                };
+                let made = clause(
+                    view,
+                    self.layout,
+                    witness,
+                    Dominance::Capture,
+                    side,
+                    movement,
+                    &played,
+                );
+                if let Some(Ok(clause)) = made {
+                    out.push((ply, clause));
+                }
+            }
+        }
+        out
+    }
+}
+
+/// Every short jump on `topology`: a piece, the neighbour it takes and the
+/// square beyond, where it lands.
+fn short_jumps(topology: crate::board::Topology) -> Vec<Witness> {
+    let mut out = Vec::new();
+    for origin in topology.squares() {
+        for dir in crate::board::Direction::ALL {
+            let Some(taken) = origin.step(dir) else {
+                continue;
+            };
+            if let Some(landing) = taken.step(dir) {
+                out.push(Witness {
+                    path: vec![origin, landing],
+                    taken: vec![taken],
+                });
+            }
+        }
+    }
+    out
+}
+
 /// What `view`'s board holds under the assignment `truth`.
 fn board_of(view: &PlyView, truth: &[bool], topology: crate::board::Topology) -> Board {
     let mut board = Board::empty_on(topology);
@@ -284,6 +351,8 @@ fn board_of(view: &PlyView, truth: &[bool], topology: crate::board::Topology) ->
 
 /// [`Check::Learn`]'s words for a witness clause.
 pub const WITNESS_CLAUSE: &str = "a capture the board allows rules out the move played";
+/// [`Learned`](super::Learned)'s words for an eager compulsory-capture clause.
+pub const EAGER_CLAUSE: &str = "a capture the board may allow rules out a simple move";
 /// [`Check::Learn`]'s words for a dependency clause.
 pub const DEPENDENCY_CLAUSE: &str =
     "the start squares the ply's break depends on are not all as in a model that broke it";
@@ -687,6 +756,69 @@ mod tests {
     use super::*;
     use crate::notation::{parse_board_on, parse_records_with};
     use crate::rules::Variant;
+
+    /// Whether a lone `?` as White's first ply may be a simple move on
+    /// `text`, a start board known on every square but `hidden`, with
+    /// `hidden` as `occupied` says, with or without the eager clauses.
+    fn simple_move_possible(text: &str, hidden: u32, occupied: bool, eager: bool) -> bool {
+        use crate::board::PartialBoard;
+        use crate::encode::EncodeOptions;
+        use crate::notation::{MovePattern, WrittenMove};
+        use varisat::ExtendFormula;
+        let english = Variant::English;
+        let topology = english.topology();
+        let board = parse_board_on(text, topology).unwrap();
+        let record = Record::from_written(
+            Color::White,
+            vec![WrittenMove::Pattern(MovePattern::Unknown)],
+            0,
+        );
+        let hidden = topology.square(hidden).unwrap();
+        let known = BoardFacts {
+            start: Some(PartialBoard {
+                board,
+                known: topology.all_bits() & !hidden.bit(),
+            }),
+            end: None,
+        };
+        let mut cnf = varisat::CnfFormula::new();
+        let options = EncodeOptions {
+            complete: true,
+            ..EncodeOptions::default()
+        };
+        let formula =
+            crate::solve::Formula::encode(english, &record, known, &mut cnf, options).unwrap();
+        let mut solver = varisat::Solver::new();
+        solver.add_formula(&cnf);
+        if eager {
+            for (_, clause) in formula.refiner().eager_clauses() {
+                solver.add_clause(&clause);
+            }
+        }
+        let mut assumptions = vec![lit(hidden, Fact::Occupied, occupied)];
+        match formula.encoded.layout.as_ref().unwrap().moves[0].capture {
+            Term::Lit(capture) => assumptions.push(!capture),
+            Term::Const(true) => return false,
+            Term::Const(false) => {}
+        }
+        solver.assume(&assumptions);
+        solver.solve().unwrap()
+    }
+
+    /// A man that may jump if the square beyond (13) is empty: the formula
+    /// alone lets the ply be a simple move; with the eager clauses only
+    /// while 13 is occupied. With no piece to jump, a simple move stays.
+    #[test]
+    fn eager_clauses_forbid_a_simple_move_where_a_jump_is_open() {
+        let jump =
+            "-.-.-.-.\n.-.-.-.-\n-.-.-.-.\n.-.-.-.-\n-b-.-.-.\n.-w-.-.-\n-.-.-.-.\n.-.-.-.-\n";
+        assert!(simple_move_possible(jump, 13, false, false));
+        assert!(!simple_move_possible(jump, 13, false, true));
+        assert!(simple_move_possible(jump, 13, true, true));
+        let apart =
+            "-b-.-.-.\n.-.-.-.-\n-.-.-.-.\n.-.-.-.-\n-.-.-.-.\n.-w-.-.-\n-.-.-.-.\n.-.-.-.-\n";
+        assert!(simple_move_possible(apart, 13, false, true));
+    }
 
     /// A Spanish man that takes a man where it could take a king: the
     /// clause learned speaks of the squares both captures depend on, rules

@@ -165,6 +165,9 @@ pub(super) fn solve_sat(
             stats,
         });
     }
+    if let Some(layout) = formula.encoded.layout.as_mut() {
+        layout.want_eager();
+    }
     let canonical = solve_canonically(&mut formula, &cnf)?;
     stats.lucky = canonical.lucky;
     stats.learned = canonical.learned.len();

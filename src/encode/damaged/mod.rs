@@ -85,6 +85,12 @@ pub struct Layout {
     pub vars: VarMap,
     /// Per damaged ply (as `moves`): what its later steps are written from.
     specs: Vec<MoveSpec>,
+    /// A solve loop is to write the eager compulsory-capture clauses
+    /// (the solve path asks; `cnf` and proofs do not, so their formulas
+    /// stay what they were).
+    eager_wanted: bool,
+    /// The eager compulsory-capture clauses were handed to a solver.
+    eager_written: bool,
 }
 
 /// What a damaged ply's move may be.
@@ -103,6 +109,18 @@ impl Layout {
             .iter()
             .filter_map(|mv| Some((mv.ply, mv.decode(&truth, topology)?)))
             .collect()
+    }
+
+    /// Asks the solve loop to write the eager clauses of the damaged plies
+    /// (`Refiner::eager_clauses`) before its first solve.
+    pub fn want_eager(&mut self) {
+        self.eager_wanted = true;
+    }
+
+    /// True the first time only, once asked: a solve loop writes the eager
+    /// clauses once, however often it is entered.
+    pub fn take_eager(&mut self) -> bool {
+        self.eager_wanted && !std::mem::replace(&mut self.eager_written, true)
     }
 
     /// The assumptions under which every move keeps to the capture steps
