@@ -31,7 +31,7 @@ pub enum BenchError {
     Io(#[from] std::io::Error),
     /// `--against`: the outside command failed (its harness's own words).
     #[error("{0}")]
-    Against(super::against::AgainstError),
+    Against(postfacto::harness::against::AgainstError),
 }
 
 /// An internal error of `bench` (a harness that stopped on a bug).

@@ -9,6 +9,7 @@
 //! Two tables time below it on purpose: the SAT engine's stages
 //! ([`engines::stages`]) and `compare`, which pits the engines themselves.
 
+pub mod against;
 pub mod compare;
 pub mod damaged;
 pub mod engines;
