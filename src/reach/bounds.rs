@@ -39,8 +39,8 @@ pub(crate) enum Need {
         /// captures may save (the search for any game steers by it; the
         /// savings make the bound near zero once many pieces are to go).
         guess: u32,
-        /// The moves by who takes whom (`None` when nothing is taken or
-        /// the target is not fully known).
+        /// The moves by who takes whom (`None` when the target is not
+        /// fully known or the moves are exact).
         split: Option<Split>,
     },
     /// Never: why.

@@ -194,9 +194,10 @@ impl CnfRequest {
                 known,
                 fragment,
             } => {
-                // Choosing among rule sets solves: its failure is a bug.
+                // Choosing among rule sets solves: a limit is undecided,
+                // any other failure a bug, as for a fragment.
                 let (analysis, record) = super::record::item_formula(item, *known, *fragment)
-                    .map_err(RequestError::Internal)?;
+                    .map_err(RequestError::from_solve)?;
                 let problem = Problem {
                     variant: analysis.variant(),
                     record,

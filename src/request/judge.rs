@@ -231,16 +231,23 @@ impl JudgeRequest {
             .iter()
             .flat_map(|(_, item)| item.readings.iter().map(|r| r.variant))
             .collect();
-        candidates.dedup();
-        let mut fallback = None;
+        // Each rule set once, in the order the records name them.
+        let mut seen = std::collections::HashSet::new();
+        candidates.retain(|v| seen.insert(*v));
+        let mut fallback: Option<Vec<JudgeVerdict>> = None;
         for variant in candidates {
             let verdicts = self.verdicts_under(variant, progress);
             if verdicts.iter().all(|v| *v == JudgeVerdict::Accepted) {
                 return self.judgement(verdicts);
             }
+            // The first with a verdict per record (its answers read on its
+            // board) beats one whose single verdict says they do not.
             let several = verdicts.len() == self.records.len() && self.records.len() > 1;
-            if fallback.is_none() || several {
-                fallback.get_or_insert(verdicts);
+            let first_whole = fallback
+                .as_ref()
+                .is_none_or(|f| f.len() == 1 && self.records.len() > 1);
+            if fallback.is_none() || several && first_whole {
+                fallback = Some(verdicts);
             }
         }
         let verdicts = fallback.unwrap_or_else(|| {

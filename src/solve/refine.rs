@@ -275,6 +275,11 @@ impl Refiner<'_> {
             return Vec::new();
         };
         let movement = self.rules.movement();
+        if !movement.men_capture_kings {
+            // A jump's conditions do not say whether a man may take the
+            // piece jumped (`learns_by_dependencies`): no clause is sound.
+            return Vec::new();
+        }
         let jumps = short_jumps(self.rules.variant().topology());
         let mut out = Vec::new();
         for (i, view) in layout.views.iter().enumerate() {
@@ -756,6 +761,34 @@ mod tests {
     use super::*;
     use crate::notation::{parse_board_on, parse_records_with};
     use crate::rules::Variant;
+
+    /// The eager clauses of a lone `?` on an unknown start: many under
+    /// English; none under Italian, whose men may not take kings (a
+    /// jump's conditions cannot say so).
+    #[test]
+    fn no_eager_clauses_where_men_may_not_take_kings() {
+        use crate::encode::EncodeOptions;
+        use crate::notation::{MovePattern, WrittenMove};
+        let eager = |variant: Variant| {
+            let record = Record::from_written(
+                Color::White,
+                vec![WrittenMove::Pattern(MovePattern::Unknown)],
+                0,
+            );
+            let mut cnf = varisat::CnfFormula::new();
+            let formula = crate::solve::Formula::encode(
+                variant,
+                &record,
+                BoardFacts::default(),
+                &mut cnf,
+                EncodeOptions::default(),
+            )
+            .unwrap();
+            formula.refiner().eager_clauses().len()
+        };
+        assert!(eager(Variant::English) > 0);
+        assert_eq!(eager(Variant::Italian), 0);
+    }
 
     /// Whether a lone `?` as White's first ply may be a simple move on
     /// `text`, a start board known on every square but `hidden`, with

@@ -170,8 +170,14 @@ pub(super) fn solve_sat(
     }
     let canonical = solve_canonically(&mut formula, &cnf)?;
     stats.lucky = canonical.lucky;
-    stats.learned = canonical.learned.len();
-    stats.clauses += stats.learned;
+    // The eager clauses are the formula's, written late: handed to the
+    // solver, not learned.
+    stats.learned = canonical
+        .learned
+        .iter()
+        .filter(|l| l.why != super::refine::EAGER_CLAUSE)
+        .count();
+    stats.clauses += canonical.learned.len();
     Ok(outcome(record, canonical.answer, stats))
 }
 
