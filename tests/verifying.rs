@@ -53,6 +53,28 @@ fn one_file_of_a_named_batch_is_judged_by_its_own_answer() {
     }
 }
 
+/// A name line that is not `==> NAME <==` still heads its block: the
+/// names after it keep their own boards (the review of issue 42 found
+/// them shifted by one onto the block before).
+#[test]
+fn a_malformed_name_line_does_not_shift_the_names_after_it() {
+    let dir = two_inputs("named-malformed");
+    let answer = solved(&dir, &["s1.in", "s2.in"]);
+    let text = std::fs::read_to_string(&answer).unwrap();
+    let first = text.split("\n\n").next().unwrap();
+    let boards: String = first.lines().skip(1).map(|l| format!("{l}\n")).collect();
+    std::fs::write(&answer, format!("==> torn\n{boards}\n{text}")).unwrap();
+    for file in ["s1.in", "s2.in"] {
+        let run = verify(&dir.join(file), &answer);
+        assert_eq!(
+            (run.code, run.stdout.as_str()),
+            (0, "OK\n"),
+            "{file}: {}",
+            run.stderr
+        );
+    }
+}
+
 #[test]
 fn a_folder_is_judged_against_one_answer_file_with_a_summary() {
     let dir = two_inputs("named-folder");

@@ -314,8 +314,18 @@ impl JudgeRequest {
                 .map(Some)
                 .collect());
         };
-        let names: Vec<Place> = text.lines().filter_map(Place::of_name).collect();
-        let index: HashMap<&Place, usize> = names.iter().enumerate().map(|(i, p)| (p, i)).collect();
+        // One name line per block, as the blocks were split: a malformed
+        // name keeps its place, so later names keep their boards.
+        let marks: Vec<Option<Place>> = text
+            .lines()
+            .filter(|l| l.trim_end().starts_with(NAME_MARK))
+            .map(Place::of_name)
+            .collect();
+        let index: HashMap<&Place, usize> = marks
+            .iter()
+            .enumerate()
+            .filter_map(|(i, p)| p.as_ref().map(|p| (p, i)))
+            .collect();
         let found: Vec<Option<usize>> = self
             .records
             .iter()
@@ -332,7 +342,7 @@ impl JudgeRequest {
             })
             .collect();
         if found.iter().all(Option::is_none) {
-            return Err(self.names_no_record(&names));
+            return Err(self.names_no_record(marks.iter().flatten().next()));
         }
         Ok(found
             .into_iter()
@@ -341,8 +351,8 @@ impl JudgeRequest {
     }
 
     /// The answer's names match none of the records.
-    fn names_no_record(&self, names: &[Place]) -> AnswerError {
-        let first = names.first().map_or(String::new(), |p| p.file.clone());
+    fn names_no_record(&self, first: Option<&Place>) -> AnswerError {
+        let first = first.map_or(String::new(), |p| p.file.clone());
         let input = match self.records.as_slice() {
             [(one, _), ..] if self.records.iter().all(|(r, _)| r.file == one.file) => {
                 format!("'{}'", one.file)
