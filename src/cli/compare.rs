@@ -3,16 +3,13 @@
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
-use postfacto::harness::compare::{Agreement, Comparison, Tally};
+use postfacto::harness::compare::{chosen_reading, Agreement, Comparison, Tally};
 use postfacto::harness::Summary;
 use postfacto::notation::{plural, Record};
-use postfacto::request::first_solving;
 use postfacto::rules::Variant;
-use postfacto::solve::{Limit, Reconstructor};
+use postfacto::solve::Limit;
 
-use super::input::{
-    read_input, read_items, read_records, record_files, Reader, Reading, RulesChoice,
-};
+use super::input::{read_input, read_items, read_records, record_files, Reading, RulesChoice};
 use super::timing::micros;
 use super::{fail, Failure, Status};
 
@@ -233,10 +230,14 @@ fn readable(file: &Path, rules: RulesChoice, status: &mut Status) -> Option<Vec<
             *status = (*status).max(Status::BadInput);
             continue;
         }
-        let solve = |r: &Reader| Reconstructor::new(r.variant).solve(&r.record);
-        let chosen = first_solving(&item.readings, solve, None).map_or(0, |(i, _)| i);
-        let Some(reader) = item.readings.into_iter().nth(chosen) else {
-            continue;
+        let reader = match chosen_reading(item.readings) {
+            Ok(Some(reader)) => reader,
+            Ok(None) => continue,
+            Err(e) => {
+                super::report(&format!("{name}: line {}: internal error: {e}", item.line));
+                *status = (*status).max(Status::Internal);
+                continue;
+            }
         };
         records.push(Compared {
             name,

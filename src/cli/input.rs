@@ -162,9 +162,6 @@ pub use postfacto::request::{Item, RulesChoice};
 /// How records are read: under a rule choice, captures written short or not.
 pub type Reading = postfacto::request::ReadAs;
 
-/// A record read under one rule set (see [`postfacto::archive::Reading`]).
-pub type Reader = postfacto::archive::Reading;
-
 /// Every record of `input`, each with its readings.
 ///
 /// # Errors

@@ -144,6 +144,19 @@ impl Tally {
     }
 }
 
+/// The reading of a record to compare the engines on: under `--rules
+/// auto`, the first rule set whose SAT engine solves it, else the first.
+///
+/// # Errors
+/// A solver error while choosing (a bug).
+pub fn chosen_reading(
+    readings: Vec<crate::archive::Reading>,
+) -> Result<Option<crate::archive::Reading>, SolveError> {
+    let solve = |r: &crate::archive::Reading| Reconstructor::new(r.variant).solve(&r.record);
+    let (chosen, _) = crate::request::first_solving(&readings, solve, None)?;
+    Ok(readings.into_iter().nth(chosen))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
