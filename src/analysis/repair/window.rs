@@ -316,6 +316,23 @@ impl<'e, 'a> Window<'e, 'a> {
     }
 
     fn possible(&self, record: &Record, known: BoardFacts) -> Result<bool, Stop> {
+        self.cached_verdict(record, known, || {
+            Ok(matches!(
+                self.run_solver(record, known)?,
+                Outcome::Solved(_)
+            ))
+        })
+    }
+
+    /// The verdict on `record` from the caches, else from `decide`; a
+    /// solver call in the count either way, so the search's budget does not
+    /// depend on which answered.
+    fn cached_verdict(
+        &self,
+        record: &Record,
+        known: BoardFacts,
+        decide: impl FnOnce() -> Result<bool, Stop>,
+    ) -> Result<bool, Stop> {
         let key = (
             record.to_string(),
             known.start.is_some(),
@@ -328,7 +345,7 @@ impl<'e, 'a> Window<'e, 'a> {
         let side = self.side_verdicts.borrow().get(&key).copied();
         let verdict = match side {
             Some(verdict) => verdict,
-            None => matches!(self.run_solver(record, known)?, Outcome::Solved(_)),
+            None => decide()?,
         };
         self.verdicts.borrow_mut().insert(key, verdict);
         Ok(verdict)
@@ -349,39 +366,26 @@ impl<'e, 'a> Window<'e, 'a> {
     ) -> Result<bool, Stop> {
         let written = record.written_moves();
         let prefix = Record::from_written(record.first, written[..len].to_vec(), record.line);
-        let key = (
-            prefix.to_string(),
-            known.start.is_some(),
-            known.end.is_some(),
-        );
-        if let Some(&verdict) = self.verdicts.borrow().get(&key) {
-            return Ok(verdict);
-        }
-        self.solves.set(self.solves.get() + 1);
-        let side = self.side_verdicts.borrow().get(&key).copied();
-        let verdict = match side {
-            Some(verdict) => verdict,
-            None if len <= reached.get() => true,
-            None => match self.run_solver(&prefix, known)? {
-                Outcome::Solved(solution) => {
-                    let rules = self.edits.variant.rules();
-                    let side = record.mover(len + 1);
-                    let mut nodes = PLAY_ON_NODES;
-                    let on = plays_on(
-                        rules,
-                        &solution.answer.end,
-                        side,
-                        &written[len..],
-                        &mut nodes,
-                    );
-                    reached.set(reached.get().max(len + on));
-                    true
-                }
-                _ => false,
-            },
-        };
-        self.verdicts.borrow_mut().insert(key, verdict);
-        Ok(verdict)
+        self.cached_verdict(&prefix, known, || {
+            if len <= reached.get() {
+                return Ok(true);
+            }
+            let Outcome::Solved(solution) = self.run_solver(&prefix, known)? else {
+                return Ok(false);
+            };
+            let rules = self.edits.variant.rules();
+            let side = record.mover(len + 1);
+            let mut nodes = PLAY_ON_NODES;
+            let on = plays_on(
+                rules,
+                &solution.answer.end,
+                side,
+                &written[len..],
+                &mut nodes,
+            );
+            reached.set(reached.get().max(len + on));
+            Ok(true)
+        })
     }
 
     /// The edits worth adding to `chosen` when `left` more are allowed:
