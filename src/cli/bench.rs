@@ -257,6 +257,33 @@ fn millis_cells(s: &Summary) -> [Cell; 3] {
     [ms(s.median), ms(s.p90), ms(s.max)]
 }
 
+/// The columns of a table of times in milliseconds: `lead`, the median,
+/// p90 and max, then `tail`.
+fn timed_columns(
+    tables: &mut Tables<'_>,
+    lead: &[(&'static str, usize)],
+    tail: &[(&'static str, usize)],
+) -> std::io::Result<()> {
+    let millis = [("median_ms", 10), ("p90_ms", 10), ("max_ms", 10)];
+    let columns: Vec<(&'static str, usize)> = [lead, &millis, tail].concat();
+    tables.columns(&columns)
+}
+
+/// A row of such a table: `lead`, `times` in milliseconds, then `tail`.
+fn timed_row(
+    tables: &mut Tables<'_>,
+    lead: Vec<Cell>,
+    times: &Summary,
+    tail: Vec<Cell>,
+) -> std::io::Result<()> {
+    let cells: Vec<Cell> = lead
+        .into_iter()
+        .chain(millis_cells(times))
+        .chain(tail)
+        .collect();
+    tables.row(&cells)
+}
+
 /// The engines table's columns, a row per engine, and its notes.
 fn engines_table(table: &EnginesTable, tables: &mut Tables<'_>) -> std::io::Result<()> {
     tables.columns(&[
@@ -482,26 +509,18 @@ fn repair_table(
             variant.name()
         ),
     )?;
-    tables.columns(&[
-        ("plies", 6),
-        ("edits", 6),
-        ("median_ms", 10),
-        ("p90_ms", 10),
-        ("max_ms", 10),
-        ("repaired", 9),
-        ("fewer", 7),
-    ])?;
+    timed_columns(
+        tables,
+        &[("plies", 6), ("edits", 6)],
+        &[("repaired", 9), ("fewer", 7)],
+    )?;
     for row in repair_rows(count, seed, variant)? {
-        let [median, p90, max] = millis_cells(&row.times);
-        tables.row(&[
-            Cell::Int(row.plies),
-            Cell::Int(row.edits),
-            median,
-            p90,
-            max,
-            Cell::Int(row.repaired),
-            Cell::Int(row.fewer),
-        ])?;
+        timed_row(
+            tables,
+            vec![Cell::Int(row.plies), Cell::Int(row.edits)],
+            &row.times,
+            vec![Cell::Int(row.repaired), Cell::Int(row.fewer)],
+        )?;
     }
     Ok(())
 }
@@ -516,30 +535,26 @@ fn repair_games_table(
         "repair_games",
         &format!("--repair on real games with copyist's mistakes, from their start, seed {seed}"),
     )?;
-    tables.columns(&[
-        ("rules", 14),
-        ("mistakes", 8),
-        ("games", 6),
-        ("median_ms", 10),
-        ("p90_ms", 10),
-        ("max_ms", 10),
-        ("repaired", 9),
-        ("fewer", 6),
-        ("undecided", 9),
-    ])?;
+    timed_columns(
+        tables,
+        &[("rules", 14), ("mistakes", 8), ("games", 6)],
+        &[("repaired", 9), ("fewer", 6), ("undecided", 9)],
+    )?;
     for row in rows {
-        let [median, p90, max] = millis_cells(&row.times);
-        tables.row(&[
-            Cell::Text(row.rules.to_string()),
-            Cell::Int(row.mistakes),
-            Cell::Int(row.games),
-            median,
-            p90,
-            max,
-            Cell::Int(row.repaired),
-            Cell::Int(row.fewer),
-            Cell::Int(row.undecided),
-        ])?;
+        timed_row(
+            tables,
+            vec![
+                Cell::Text(row.rules.to_string()),
+                Cell::Int(row.mistakes),
+                Cell::Int(row.games),
+            ],
+            &row.times,
+            vec![
+                Cell::Int(row.repaired),
+                Cell::Int(row.fewer),
+                Cell::Int(row.undecided),
+            ],
+        )?;
     }
     Ok(())
 }
@@ -556,7 +571,7 @@ mod reach_tables {
     use postfacto::notation::plural;
     use postfacto::rules::Variant;
 
-    use super::{internal, millis_cells, write_err, Cell, Failure, Tables};
+    use super::{internal, timed_columns, timed_row, write_err, Cell, Failure, Tables};
 
     /// Positions games reached after 4 to 40 plies (the games of `files`
     /// from the opening, else `count` random games of `variant`), each
@@ -608,30 +623,26 @@ mod reach_tables {
             limit.as_secs_f64()
         );
         tables.section("reach", &title)?;
-        tables.columns(&[
-            ("rules", 14),
-            ("plies", 5),
-            ("games", 6),
-            ("median_ms", 10),
-            ("p90_ms", 10),
-            ("max_ms", 10),
-            ("found", 6),
-            ("shorter", 8),
-            ("undecided", 9),
-        ])?;
+        timed_columns(
+            tables,
+            &[("rules", 14), ("plies", 5), ("games", 6)],
+            &[("found", 6), ("shorter", 8), ("undecided", 9)],
+        )?;
         for row in rows {
-            let [median, p90, max] = millis_cells(&row.times);
-            tables.row(&[
-                Cell::Text(row.rules.to_string()),
-                Cell::Int(row.plies),
-                Cell::Int(row.games),
-                median,
-                p90,
-                max,
-                Cell::Int(row.found),
-                Cell::Int(row.shorter),
-                Cell::Int(row.undecided),
-            ])?;
+            timed_row(
+                tables,
+                vec![
+                    Cell::Text(row.rules.to_string()),
+                    Cell::Int(row.plies),
+                    Cell::Int(row.games),
+                ],
+                &row.times,
+                vec![
+                    Cell::Int(row.found),
+                    Cell::Int(row.shorter),
+                    Cell::Int(row.undecided),
+                ],
+            )?;
         }
         Ok(())
     }
@@ -643,34 +654,38 @@ mod reach_tables {
             limit.as_secs_f64()
         );
         tables.section("reach-any", &title)?;
-        tables.columns(&[
-            ("rules", 14),
-            ("games", 6),
-            ("game_plies", 10),
-            ("found_plies", 11),
-            ("median_ms", 10),
-            ("p90_ms", 10),
-            ("max_ms", 10),
-            ("found", 6),
-            ("shorter", 8),
-            ("longer", 7),
-            ("undecided", 9),
-        ])?;
+        timed_columns(
+            tables,
+            &[
+                ("rules", 14),
+                ("games", 6),
+                ("game_plies", 10),
+                ("found_plies", 11),
+            ],
+            &[
+                ("found", 6),
+                ("shorter", 8),
+                ("longer", 7),
+                ("undecided", 9),
+            ],
+        )?;
         for row in rows {
-            let [median, p90, max] = millis_cells(&row.times);
-            tables.row(&[
-                Cell::Text(row.rules.to_string()),
-                Cell::Int(row.games),
-                Cell::Int(row.game_plies),
-                Cell::Int(row.found_plies),
-                median,
-                p90,
-                max,
-                Cell::Int(row.found),
-                Cell::Int(row.shorter),
-                Cell::Int(row.longer),
-                Cell::Int(row.undecided),
-            ])?;
+            timed_row(
+                tables,
+                vec![
+                    Cell::Text(row.rules.to_string()),
+                    Cell::Int(row.games),
+                    Cell::Int(row.game_plies),
+                    Cell::Int(row.found_plies),
+                ],
+                &row.times,
+                vec![
+                    Cell::Int(row.found),
+                    Cell::Int(row.shorter),
+                    Cell::Int(row.longer),
+                    Cell::Int(row.undecided),
+                ],
+            )?;
         }
         Ok(())
     }
