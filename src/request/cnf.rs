@@ -132,16 +132,23 @@ impl CnfRequest {
     /// [`InputError::Model`] for a model that cannot be read or names a
     /// variable the formula does not have; bad input as for the formula.
     pub fn read_model(&self, model: &str) -> Result<ModelRead, RequestError> {
+        Ok(self.read_chosen(model)?.0)
+    }
+
+    /// [`CnfRequest::read_model`] with the record it read the model of
+    /// (choosing it may solve: done once).
+    fn read_chosen(&self, model: &str) -> Result<(ModelRead, Problem), RequestError> {
         let bad = |reason: String| RequestError::BadInput(InputError::Model { reason });
         let literals = parse_model(model).map_err(|e| bad(e.to_string()))?;
         let (problem, analysis) = self.chosen()?;
         let variant = analysis.variant();
         let Some(literals) = literals else {
-            return Ok(ModelRead {
+            let read = ModelRead {
                 decoded: None,
                 learned: Vec::new(),
                 variant,
-            });
+            };
+            return Ok((read, problem));
         };
         let (decoded, learned) = analysis
             .decode_learning(&problem.record, &literals)
@@ -149,11 +156,12 @@ impl CnfRequest {
                 SolveError::Unsupported(m) => bad(m),
                 other => RequestError::from_solve(other),
             })?;
-        Ok(ModelRead {
+        let read = ModelRead {
             decoded: Some(decoded),
             learned,
             variant,
-        })
+        };
+        Ok((read, problem))
     }
 
     /// A solver's model of the formula read back into the answer it stands
@@ -164,8 +172,7 @@ impl CnfRequest {
     /// model of the formula, rejected by the replayer, or none: the
     /// binary's exit 1); [`InputError::Model`] for one that cannot be read.
     pub fn decode(&self, model: &str) -> Result<Solved, RequestError> {
-        let read = self.read_model(model)?;
-        let (problem, _) = self.chosen()?;
+        let (read, problem) = self.read_chosen(model)?;
         let reason = match read.decoded {
             Some(Decoded::Answer(solution)) => return Ok(Solved::checked(&problem, solution)?),
             None => "the solver found no model (s UNSATISFIABLE or UNKNOWN)".to_string(),
