@@ -190,20 +190,7 @@ impl ReachModel {
         if let Some(turn) = self.turn {
             request = request.turn(super::reach::turn_of(turn));
         }
-        match self.from.as_deref() {
-            None | Some("opening") if self.from_turn.is_some() => {
-                return Err(fail(Status::BadInput, "--from-turn goes with --from FILE"))
-            }
-            None | Some("opening") => {}
-            Some(from) => {
-                let (start, start_name) =
-                    super::reach::board_text(Path::new(from), "the start board")?;
-                request = request.from(start, self.from_turn.map(super::reach::turn_of));
-                request
-                    .start()
-                    .map_err(|e| Failure::request(Some(&start_name), e))?;
-            }
-        }
+        let request = super::reach::from_start(request, self.from.as_deref(), self.from_turn)?;
         Ok((name, Formula::Reach(request, self.clone())))
     }
 

@@ -39,6 +39,30 @@ pub(super) fn board_text(path: &Path, what: &str) -> Result<(BoardText, String),
     Ok((board, input.name))
 }
 
+/// `request` from the start `--from` names (`opening`, the default, or a
+/// board file) with `--from-turn`, the start checked.
+pub(super) fn from_start(
+    request: ReachRequest,
+    from: Option<&str>,
+    from_turn: Option<TurnArg>,
+) -> Result<ReachRequest, Failure> {
+    match from {
+        None | Some("opening") if from_turn.is_some() => Err(super::fail(
+            Status::BadInput,
+            "--from-turn goes with --from FILE",
+        )),
+        None | Some("opening") => Ok(request),
+        Some(from) => {
+            let (start, start_name) = board_text(Path::new(from), "the start board")?;
+            let request = request.from(start, from_turn.map(turn_of));
+            request
+                .start()
+                .map_err(|e| Failure::request(Some(&start_name), e))?;
+            Ok(request)
+        }
+    }
+}
+
 /// A checked `reach` command: the library's request, and how to print its answer.
 pub struct ReachCommand {
     request: ReachRequest,
@@ -70,20 +94,7 @@ impl ReachCommand {
         if args.all {
             request = request.all(args.count_limit, ALL_SHOWN);
         }
-        let from_opening = args.from == "opening";
-        if from_opening && args.from_turn.is_some() {
-            return Err(super::fail(
-                Status::BadInput,
-                "--from-turn goes with --from FILE",
-            ));
-        }
-        if !from_opening {
-            let (start, start_name) = board_text(Path::new(&args.from), "the start board")?;
-            request = request.from(start, args.from_turn.map(turn_of));
-            request
-                .start()
-                .map_err(|e| Failure::request(Some(&start_name), e))?;
-        }
+        let request = from_start(request, Some(&args.from), args.from_turn)?;
         Ok(ReachCommand {
             request,
             name,
