@@ -161,12 +161,16 @@ pub enum GameError {
 
 /// Reads `game` under the rule set stated for it (`given`, else its tag),
 /// or under every rule set its notation allows (those it cannot be read
-/// under left out).
+/// under left out); `judged`, as [`read_judged`] reads it.
 ///
 /// # Errors
 /// The game cannot be read under any of them, or is of rules postfacto
 /// does not play.
-pub fn read_game(game: &RawGame<'_>, given: Option<Variant>) -> Result<ReadGame, GameError> {
+pub fn read_game(
+    game: &RawGame<'_>,
+    given: Option<Variant>,
+    judged: bool,
+) -> Result<ReadGame, GameError> {
     if let Some((line, message)) = &game.problem {
         return Err(GameError::Unreadable(ParsePdnError {
             line: *line,
@@ -185,7 +189,12 @@ pub fn read_game(game: &RawGame<'_>, given: Option<Variant>) -> Result<ReadGame,
     let mut readings = Vec::new();
     let mut first_error = None;
     for variant in variants {
-        match game.read(reading(variant)) {
+        let read = if judged {
+            read_judged(game, variant)
+        } else {
+            game.read(reading(variant))
+        };
+        match read {
             Ok(read) => readings.push(Reading {
                 variant,
                 fen: read.fen.map(|(_, board)| board),

@@ -491,6 +491,14 @@ fn a_move_read_with_the_other_separator_is_judged_both_ways() {
         "{value}"
     );
     assert_eq!(value["notes"], serde_json::json!([]), "{value}");
+    // `solve --repair` reads the game as verify judges it: from its start.
+    let solved = postfacto(&["solve", "--repair", file], "");
+    assert_eq!(solved.code, 0, "{}", solved.stderr);
+    assert!(
+        solved.stderr.contains("2. 37-33 read as 37-32 (square)"),
+        "{}",
+        solved.stderr
+    );
 
     // Spanish: a capture written with `-`; Portuguese: a flying king's
     // capture by its first and last squares, with `-`.

@@ -34,6 +34,8 @@ pub fn judge(
     let read_as = ReadAs {
         rules: rules.map_or(Ok(RulesChoice::Default), RulesChoice::named).map_err(bad)?,
         short_captures,
+        // The answer's start, not the opening, is where the games start.
+        replay_decides: false,
     };
     let request = JudgeRequest::new()
         .input(name, text.as_bytes(), read_as)

@@ -212,6 +212,7 @@ fn readable(file: &Path, rules: RulesChoice, status: &mut Status) -> Option<Vec<
     let reading = Reading {
         rules,
         short_captures: false,
+        replay_decides: false,
     };
     let items = match read_input(Some(file)).and_then(|input| read_items(&input, reading)) {
         Ok(items) => items,

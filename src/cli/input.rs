@@ -184,6 +184,7 @@ pub fn read_records(input: &Input, variant: Variant) -> Result<Vec<Record>, Fail
     let reading = Reading {
         rules: RulesChoice::Given(variant),
         short_captures: false,
+        replay_decides: false,
     };
     read_items(input, reading)?
         .into_iter()

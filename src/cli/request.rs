@@ -183,9 +183,11 @@ fn verify_request(args: VerifyArgs) -> Result<Request, Failure> {
             },
         }),
         (None, Some(input), Some(answer)) => {
+            // The answer's start, not the opening, is where the games start.
             let reading = Reading {
                 rules,
                 short_captures: args.short_captures,
+                replay_decides: false,
             };
             let request = JudgeRequest::new().repair(repair).limit(args.limit);
             Ok(Request::Verify(super::verify::with_files(
@@ -212,14 +214,17 @@ pub struct Target {
 impl Target {
     fn of(file: Option<PathBuf>, args: RecordArgs) -> Result<Target, Failure> {
         let rules = rules_choice(args.rules);
+        let known = known_facts(&args.facts, rules)?;
         Ok(Target {
-            known: known_facts(&args.facts, rules)?,
             file,
             instance: args.instance,
+            // Read as `solve` reads it, so the formula is the one it solves.
             reading: Reading {
                 rules,
                 short_captures: args.short_captures,
+                replay_decides: !args.fragment && known.start.is_none(),
             },
+            known,
             fragment: args.fragment,
         })
     }

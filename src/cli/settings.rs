@@ -51,6 +51,7 @@ impl Settings {
         Reading {
             rules: self.rules,
             short_captures: self.short_captures,
+            replay_decides: !self.solve.fragment && self.solve.known.start.is_none(),
         }
     }
 }

@@ -22,6 +22,12 @@ pub struct ReadAs {
     pub rules: RulesChoice,
     /// Captures written by their first and last squares only.
     pub short_captures: bool,
+    /// A PDN game starts where it says (its `[FEN]`, else its rule set's
+    /// opening), so its replay from there decides a move read with the
+    /// other separator, as `verify --pdn` does: where the other reading is
+    /// not legal either, the move is read as written (`37-33`). Off for
+    /// fragments and games whose start is given otherwise.
+    pub replay_decides: bool,
 }
 
 /// One record (or PDN game) of an input: the readings to try, in order
@@ -74,7 +80,7 @@ pub fn pdn_text(bytes: &[u8]) -> Result<Cow<'_, str>, InputError> {
 pub fn read_items(name: &str, bytes: &[u8], read_as: ReadAs) -> Result<Vec<Item>, InputError> {
     if is_pdn(name, bytes) {
         let text = pdn_text(bytes)?;
-        return Ok(games(&text).map(|g| game_item(&g, read_as.rules)).collect());
+        return Ok(games(&text).map(|g| game_item(&g, read_as)).collect());
     }
     task_items(bytes, read_as)
 }
@@ -133,7 +139,7 @@ fn task_items(bytes: &[u8], read_as: ReadAs) -> Result<Vec<Item>, InputError> {
 }
 
 /// One PDN game, read as [`read_game`] reads it.
-fn game_item(game: &RawGame<'_>, rules: RulesChoice) -> Item {
+fn game_item(game: &RawGame<'_>, read_as: ReadAs) -> Item {
     let (line, number) = (game.line, Some(game.number));
     let pdn = Some(GameText {
         tags: game
@@ -144,7 +150,7 @@ fn game_item(game: &RawGame<'_>, rules: RulesChoice) -> Item {
         first_number: game.first_number,
         result: game.result.map(str::to_string),
     });
-    match read_game(game, rules.given()) {
+    match read_game(game, read_as.rules.given(), read_as.replay_decides) {
         Ok(read) => Item {
             line,
             game: number,

@@ -484,6 +484,7 @@ mod tests {
         ReadAs {
             rules: RulesChoice::Default,
             short_captures: false,
+            replay_decides: false,
         }
     }
 

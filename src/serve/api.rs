@@ -370,6 +370,7 @@ fn fragment_items(
     let read_as = ReadAs {
         rules,
         short_captures: false,
+        replay_decides: false,
     };
     let header = text.split_whitespace().next().unwrap_or("");
     let name = if header.eq_ignore_ascii_case("w") || header.eq_ignore_ascii_case("b") {
