@@ -32,7 +32,9 @@ pub fn judge(
 ) -> PyResult<Vec<(String, &'static str, Option<String>)>> {
     let limit = seconds(limit)?;
     let read_as = ReadAs {
-        rules: rules.map_or(Ok(RulesChoice::Default), RulesChoice::named).map_err(bad)?,
+        rules: rules
+            .map_or(Ok(RulesChoice::Default), RulesChoice::named)
+            .map_err(bad)?,
         short_captures,
         // The answer's start, not the opening, is where the games start.
         replay_decides: false,
