@@ -99,9 +99,12 @@ impl Quirk {
             Quirk::Separator => {
                 // Moves cut after their separator (`1- 6`) joined first.
                 let joined = rejoin_cut_moves(moves);
+                // A move ends at a space or at a line's end (a line
+                // comment may follow it on the next line).
+                let swap_token = |t: &str| swapped(t).unwrap_or_else(|| t.to_string());
                 let swapped: Vec<String> = joined
                     .split(' ')
-                    .map(|t| swapped(t).unwrap_or_else(|| t.to_string()))
+                    .map(|t| t.split('\n').map(swap_token).collect::<Vec<_>>().join("\n"))
                     .collect();
                 format!("{header}\n\n{}", swapped.join(" "))
             }
