@@ -140,9 +140,10 @@ def test_a_model_of_the_cnf_decodes_to_its_answer():
     decoded = postfacto.decode(moves, model, first="white")
     assert decoded.start_fen == answer.start_fen and decoded.end_fen == answer.end_fen
     flipped = "v " + " ".join(str(-l) for l in literals[:variables]) + " 0\n"
-    with pytest.raises(postfacto.BadInput, match="not a model of the formula"):
+    # No answer (as `postfacto decode` exits 1): Impossible, not BadInput.
+    with pytest.raises(postfacto.Impossible, match="not a model of the formula"):
         postfacto.decode(moves, flipped, first="white")
-    with pytest.raises(postfacto.BadInput, match="the model"):
+    with pytest.raises(postfacto.Impossible, match="found no model"):
         postfacto.decode(moves, "s UNSATISFIABLE\n", first="white")
 
 
