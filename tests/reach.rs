@@ -59,6 +59,15 @@ fn reach(
     postfacto(&args, "")
 }
 
+/// The plies of the shortest game `reach --format json` finds to `board`.
+fn shortest_plies(name: &str, variant: Variant, board: &str, turn: Color) -> u64 {
+    let found = reach(name, variant, board, turn, &["--format", "json"]);
+    assert_eq!(found.code, 0, "{}", found.stderr);
+    serde_json::from_str::<serde_json::Value>(&found.stdout).unwrap()["plies"]
+        .as_u64()
+        .unwrap()
+}
+
 /// The game of a PDN text, replayed from the opening: its plies and end.
 fn replay_pdn(variant: Variant, text: &str) -> (usize, Board) {
     let raw: Vec<_> = games(text).collect();
@@ -222,17 +231,7 @@ fn a_king_before_any_promotion_could_happen_is_unreachable() {
 fn max_plies_below_the_minimum_exits_1_and_at_it_finds_the_game() {
     let variant = Variant::English;
     let (end, turn) = position_after(variant, 2, 8).unwrap();
-    let found = reach(
-        "reach-max.txt",
-        variant,
-        &end.to_string(),
-        turn,
-        &["--format", "json"],
-    );
-    assert_eq!(found.code, 0, "{}", found.stderr);
-    let plies = serde_json::from_str::<serde_json::Value>(&found.stdout).unwrap()["plies"]
-        .as_u64()
-        .unwrap();
+    let plies = shortest_plies("reach-max.txt", variant, &end.to_string(), turn);
     let below = (plies - 2).to_string();
     let run = reach(
         "reach-max.txt",
@@ -341,16 +340,7 @@ fn bad_boards_exit_2_with_one_line() {
 fn the_formula_of_k_plies_is_satisfiable_at_the_minimum_and_not_below() {
     let variant = Variant::English;
     let (end, turn) = position_after(variant, 4, 4).unwrap();
-    let found = reach(
-        "reach-cnf.txt",
-        variant,
-        &end.to_string(),
-        turn,
-        &["--format", "json"],
-    );
-    let plies = serde_json::from_str::<serde_json::Value>(&found.stdout).unwrap()["plies"]
-        .as_u64()
-        .unwrap();
+    let plies = shortest_plies("reach-cnf.txt", variant, &end.to_string(), turn);
     for (k, expected) in [(plies, 10), (plies - 2, 20)] {
         let k = k.to_string();
         let cnf = reach(
@@ -712,17 +702,7 @@ fn a_fen_names_the_position_and_its_side_to_move() {
 fn the_unrefined_formula_says_so_and_is_satisfiable_at_the_minimum() {
     let variant = Variant::English;
     let (end, turn) = position_after(variant, 4, 4).unwrap();
-    let found = reach(
-        "reach-unrefined.txt",
-        variant,
-        &end.to_string(),
-        turn,
-        &["--format", "json"],
-    );
-    let plies = serde_json::from_str::<serde_json::Value>(&found.stdout).unwrap()["plies"]
-        .as_u64()
-        .unwrap()
-        .to_string();
+    let plies = shortest_plies("reach-unrefined.txt", variant, &end.to_string(), turn).to_string();
     let args = ["--cnf", plies.as_str(), "--unrefined"];
     let cnf = reach(
         "reach-unrefined.txt",
