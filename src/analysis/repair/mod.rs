@@ -84,12 +84,15 @@ impl Repairs {
 
     /// How many other repairs of the same cost there are, in words: `1
     /// other repair of 1 edit`, `at least 99 other repairs of 2 edits`
-    /// (the limit reached), `no other repair of 1 edit`.
+    /// (the limit reached), `no other repair of 1 edit`, and `other
+    /// repairs of 3 edits not ruled out` when the limit came before any
+    /// other was found ("at least 0" would tell the reader nothing).
     pub fn others(&self) -> String {
         let others = self.distinct().len().saturating_sub(1);
         let cost = plural(self.found.first().map_or(0, |r| r.edits.len()), "edit");
         match (others, self.complete) {
             (0, true) => format!("no other repair of {cost}"),
+            (0, false) => format!("other repairs of {cost} not ruled out"),
             (n, true) => format!("{} of {cost}", plural(n, "other repair")),
             (n, false) => format!("at least {} of {cost}", plural(n, "other repair")),
         }
@@ -534,6 +537,23 @@ mod tests {
         let edit = &repairs[0].edits[0];
         assert!(!edit.to_string().is_empty());
         assert_eq!(judge_ok(&repairs[0]), Ok(()), "{}", repairs[0].record);
+    }
+
+    #[test]
+    fn the_others_line_never_says_at_least_none() {
+        let record = &parse_records("W 3\n22-18\n11-15\n22-17\n").unwrap()[0];
+        let options = RepairOptions::default();
+        let RepairOutcome::Repaired(repairs) =
+            repair(record, Variant::English, BoardFacts::none(), options).unwrap()
+        else {
+            panic!("no repair");
+        };
+        let first = repairs[0].clone();
+        let stopped = Repairs::ordered(vec![first.clone()], false);
+        assert_eq!(stopped.others(), "other repairs of 1 edit not ruled out");
+        // The same correction found twice is one repair.
+        let twice = Repairs::ordered(vec![first.clone(), first], true);
+        assert_eq!(twice.others(), "no other repair of 1 edit");
     }
 
     #[test]
