@@ -340,6 +340,23 @@ fn one_fact_changed(end: PartialBoard, square: Square) -> PartialBoard {
     changed
 }
 
+/// A damaged case as a failure names it: the rule set, the record, and
+/// the squares known on the end board with the board of their pieces.
+fn case_text(variant: Variant, record: &Record, known: &BoardFacts) -> String {
+    let mut text = format!("{} record:\n{record}", variant.name());
+    if let Some(end) = known.end {
+        let squares: Vec<String> = variant
+            .topology()
+            .squares()
+            .filter(|s| end.known & s.bit() != 0)
+            .map(|s| s.to_string())
+            .collect();
+        let squares = squares.join(" ");
+        text.push_str(&format!("end facts on squares {squares}:\n{}", end.board));
+    }
+    text
+}
+
 /// What `solve` does with a record and facts, as the CLI does it: an
 /// answer is judged (exit 0), an impossible record is explained (exit 1).
 /// Anything else (undecided, internal error) fails.
@@ -419,7 +436,8 @@ fn damaged_random_games_solve_and_their_fillings_replay() {
             start: None,
             end: Some(revealed(end, end_mask, variant.topology())),
         };
-        let solved = clock.run(&damaged, || solve_like_the_cli(variant, &damaged, known))?;
+        let shown = case_text(variant, &damaged, &known);
+        let solved = clock.run(&shown, || solve_like_the_cli(variant, &damaged, known))?;
         prop_assert!(solved.is_some(), "a damaged legal game is impossible:\n{}\nfrom\n{}", damaged, record);
         cases.reached();
     });
@@ -458,11 +476,12 @@ fn damaged_games_with_a_false_end_fact_are_rejected_or_solved() {
             start: None,
             end: Some(one_fact_changed(revealed(end, end_mask, topology), square)),
         };
-        if clock.run(&damaged, || solve_like_the_cli(variant, &damaged, known))?.is_none() {
+        let shown = case_text(variant, &damaged, &known);
+        if clock.run(&shown, || solve_like_the_cli(variant, &damaged, known))?.is_none() {
             // The minimum's formula says the same: none. (Its search on a
             // solvable record proves its optimum over every capture a
             // damaged ply may make: seconds, left to other tests.)
-            match clock.run(&damaged, || Analysis::new(variant).facts(known).minimum(&damaged, None)) {
+            match clock.run(&shown, || Analysis::new(variant).facts(known).minimum(&damaged, None)) {
                 Ok(minimum) => prop_assert!(minimum.is_none(), "a minimum of an impossible record:\n{}", damaged),
                 Err(e) => prop_assert!(false, "the minimum fails: {} for\n{}", e, damaged),
             }
