@@ -11,7 +11,7 @@ use postfacto::notation::{games, parse_board_on, to_fen, MoveText, Record};
 use postfacto::random::{play_game, random_board_on, Play, Rng};
 use postfacto::rules::Variant;
 
-use crate::util::{path, postfacto, scratch, CaseClock};
+use crate::util::{path, postfacto, scratch, Cases};
 
 /// The real files of `tests/data/pdn/`: games, then how many are OK,
 /// without moves, and not OK.
@@ -458,13 +458,13 @@ pub(crate) fn dialect_file(text: &str, rng: &mut Rng) -> String {
     format!("{bom}{}", text.replace('\n', end))
 }
 
-proptest! {
-    #![proptest_config(ProptestConfig::with_cases(64))]
-
-    /// Random legal games of every rule set, written out in randomly mixed
-    /// dialects, several to a file, all verify OK game by game.
-    #[test]
-    fn random_games_in_mixed_dialects_verify(seed in any::<u64>()) {
+/// Random legal games of every rule set, written out in randomly mixed
+/// dialects, several to a file, all verify OK game by game.
+#[test]
+fn random_games_in_mixed_dialects_verify() {
+    let cases = Cases::new("archive::random_games_in_mixed_dialects_verify", 64);
+    proptest!(cases.config(), |(seed in any::<u64>())| {
+        let clock = cases.start();
         let mut rng = Rng::new(seed);
         let mut text = String::new();
         let mut expected = 0;
@@ -478,8 +478,8 @@ proptest! {
             text.push('\n');
             expected += 1;
         }
+        prop_assume!(expected > 0, "every game ended before its first move");
         let file = dialect_file(&text, &mut rng);
-        let clock = CaseClock::start("archive::random_games_in_mixed_dialects_verify");
         let reports: Vec<_> = clock.run(&file, || {
             games(&file)
                 .map(|g| verify_game(&g, VerifyOptions::default()))
@@ -489,7 +489,9 @@ proptest! {
         for report in &reports {
             prop_assert_eq!(&report.verdict, &Verdict::Ok, "{}\n{}", report, file);
         }
-    }
+        cases.reached();
+    });
+    cases.check();
 }
 
 #[test]

@@ -14,7 +14,7 @@ use postfacto::replay::{judge, replay};
 use postfacto::rules::Variant;
 use postfacto::solve::{Outcome, Reconstructor};
 
-use crate::util::{path, postfacto, scratch, square_of, CaseClock};
+use crate::util::{path, postfacto, scratch, square_of, Cases};
 
 fn sample1() -> String {
     path("tests/data/sample1.in").to_str().unwrap().to_string()
@@ -147,13 +147,13 @@ fn revealed(board: Board, mask: u64, topology: Topology) -> PartialBoard {
     .keep_known()
 }
 
-proptest! {
-    #![proptest_config(ProptestConfig { cases: 150, ..ProptestConfig::default() })]
-
-    /// Fragments of random games with part of their true start and end
-    /// boards revealed: always solvable, and the answer keeps every fact.
-    #[test]
-    fn revealed_boards_of_random_games_solve(seed in any::<u64>(), start_mask in any::<u64>(), end_mask in any::<u64>(), russian in any::<bool>()) {
+/// Fragments of random games with part of their true start and end
+/// boards revealed: always solvable, and the answer keeps every fact.
+#[test]
+fn revealed_boards_of_random_games_solve() {
+    let cases = Cases::new("damaged::revealed_boards_of_random_games_solve", 150);
+    proptest!(cases.config(), |(seed in any::<u64>(), start_mask in any::<u64>(), end_mask in any::<u64>(), russian in any::<bool>())| {
+        let clock = cases.start();
         let variant = if russian { Variant::Russian } else { Variant::English };
         let rules = variant.rules();
         let mut rng = Rng::new(seed);
@@ -166,7 +166,6 @@ proptest! {
             start: Some(revealed(origin, start_mask, topology)),
             end: Some(revealed(end, end_mask, topology)),
         };
-        let clock = CaseClock::start("damaged::revealed_boards_of_random_games_solve");
         match clock.run(&record, || Reconstructor::new(variant).facts(known).solve(&record)) {
             Ok(Outcome::Solved(solution)) => {
                 prop_assert_eq!(judge(rules, &record, &solution.answer), Ok(()));
@@ -176,7 +175,9 @@ proptest! {
             }
             other => prop_assert!(false, "{other:?} for\n{record}"),
         }
-    }
+        cases.reached();
+    });
+    cases.check();
 }
 
 #[test]
@@ -339,6 +340,23 @@ fn one_fact_changed(end: PartialBoard, square: Square) -> PartialBoard {
     changed
 }
 
+/// A damaged case as a failure names it: the rule set, the record, and
+/// the squares known on the end board with the board of their pieces.
+fn case_text(variant: Variant, record: &Record, known: &BoardFacts) -> String {
+    let mut text = format!("{} record:\n{record}", variant.name());
+    if let Some(end) = known.end {
+        let squares: Vec<String> = variant
+            .topology()
+            .squares()
+            .filter(|s| end.known & s.bit() != 0)
+            .map(|s| s.to_string())
+            .collect();
+        let squares = squares.join(" ");
+        text.push_str(&format!("end facts on squares {squares}:\n{}", end.board));
+    }
+    text
+}
+
 /// What `solve` does with a record and facts, as the CLI does it: an
 /// answer is judged (exit 0), an impossible record is explained (exit 1).
 /// Anything else (undecided, internal error) fails.
@@ -383,28 +401,31 @@ fn solve_like_the_cli(
     }
 }
 
-proptest! {
-    // Each case encodes several damaged plies: fewer cases in the
-    // unoptimised build `cargo test` makes (CI), all of them with --release.
-    #![proptest_config(ProptestConfig {
-        cases: if cfg!(debug_assertions) { 40 } else { 150 },
-        ..ProptestConfig::default()
-    })]
+/// Cases of the damaged-record tests: each encodes several damaged
+/// plies, so fewer in the unoptimised build `cargo test` makes (CI), all
+/// of them with --release.
+const DAMAGED_CASES: u32 = if cfg!(debug_assertions) { 40 } else { 150 };
 
-    /// Damaged versions of random legal games under every rule set
-    /// (captures written short, squares and whole moves blanked, part of
-    /// the end board revealed): always solved (never undecided), and the
-    /// filled moves fit what is written and replay from the answer's start
-    /// board to its end board.
-    #[test]
-    fn damaged_random_games_solve_and_their_fillings_replay(
+/// Damaged versions of random legal games under every rule set
+/// (captures written short, squares and whole moves blanked, part of
+/// the end board revealed): always solved (never undecided), and the
+/// filled moves fit what is written and replay from the answer's start
+/// board to its end board.
+#[test]
+fn damaged_random_games_solve_and_their_fillings_replay() {
+    let cases = Cases::new(
+        "damaged::damaged_random_games_solve_and_their_fillings_replay",
+        DAMAGED_CASES,
+    );
+    proptest!(cases.config(), |(
         seed in any::<u64>(),
         variant_index in any::<prop::sample::Index>(),
         unknown_moves in 0usize..4,
         unknown_squares in 0usize..4,
         short_captures in any::<bool>(),
         end_mask in any::<u64>(),
-    ) {
+    )| {
+        let clock = cases.start();
         let variant = *variant_index.get(&postfacto::rules::Variant::ALL);
         let damage_of = Damage { unknown_moves, unknown_squares, short_captures };
         let found = damaged_fragment(variant, seed, damage_of);
@@ -415,17 +436,25 @@ proptest! {
             start: None,
             end: Some(revealed(end, end_mask, variant.topology())),
         };
-        let clock = CaseClock::start("damaged::damaged_random_games_solve_and_their_fillings_replay");
-        let solved = clock.run(&damaged, || solve_like_the_cli(variant, &damaged, known))?;
+        let shown = case_text(variant, &damaged, &known);
+        let solved = clock.run(&shown, || solve_like_the_cli(variant, &damaged, known))?;
         prop_assert!(solved.is_some(), "a damaged legal game is impossible:\n{}\nfrom\n{}", damaged, record);
-    }
+        cases.reached();
+    });
+    cases.check();
+}
 
-    /// The same, with one fact of the end board changed: mostly impossible
-    /// now. Every outcome is an explained rejection or a judged answer,
-    /// never undecided or an internal error, and the minimum agrees that
-    /// an impossible record has none.
-    #[test]
-    fn damaged_games_with_a_false_end_fact_are_rejected_or_solved(
+/// The same, with one fact of the end board changed: mostly impossible
+/// now. Every outcome is an explained rejection or a judged answer,
+/// never undecided or an internal error, and the minimum agrees that
+/// an impossible record has none.
+#[test]
+fn damaged_games_with_a_false_end_fact_are_rejected_or_solved() {
+    let cases = Cases::new(
+        "damaged::damaged_games_with_a_false_end_fact_are_rejected_or_solved",
+        DAMAGED_CASES,
+    );
+    proptest!(cases.config(), |(
         seed in any::<u64>(),
         variant_index in any::<prop::sample::Index>(),
         unknown_moves in 1usize..4,
@@ -433,7 +462,8 @@ proptest! {
         short_captures in any::<bool>(),
         end_mask in any::<u64>(),
         changed in any::<prop::sample::Index>(),
-    ) {
+    )| {
+        let clock = cases.start();
         let variant = *variant_index.get(&postfacto::rules::Variant::ALL);
         let topology = variant.topology();
         let damage_of = Damage { unknown_moves, unknown_squares, short_captures };
@@ -446,17 +476,19 @@ proptest! {
             start: None,
             end: Some(one_fact_changed(revealed(end, end_mask, topology), square)),
         };
-        let clock = CaseClock::start("damaged::damaged_games_with_a_false_end_fact_are_rejected_or_solved");
-        if clock.run(&damaged, || solve_like_the_cli(variant, &damaged, known))?.is_none() {
+        let shown = case_text(variant, &damaged, &known);
+        if clock.run(&shown, || solve_like_the_cli(variant, &damaged, known))?.is_none() {
             // The minimum's formula says the same: none. (Its search on a
             // solvable record proves its optimum over every capture a
             // damaged ply may make: seconds, left to other tests.)
-            match clock.run(&damaged, || Analysis::new(variant).facts(known).minimum(&damaged, None)) {
+            match clock.run(&shown, || Analysis::new(variant).facts(known).minimum(&damaged, None)) {
                 Ok(minimum) => prop_assert!(minimum.is_none(), "a minimum of an impossible record:\n{}", damaged),
                 Err(e) => prop_assert!(false, "the minimum fails: {} for\n{}", e, damaged),
             }
         }
-    }
+        cases.reached();
+    });
+    cases.check();
 }
 
 /// The "done": a PDN game written the way databases write it
@@ -920,34 +952,36 @@ fn moves_of_the_piece_rules(variant: Variant, board: &Board, side: Color) -> BTr
     out
 }
 
-proptest! {
-    #![proptest_config(ProptestConfig {
-        cases: if cfg!(debug_assertions) { 16 } else { 64 },
-        ..ProptestConfig::default()
-    })]
-
-    /// The encoding of a damaged move's own rules is exact: on a known
-    /// board, the moves its models play are every simple move and every
-    /// capture cut after any jump, no more. (Under the rule sets whose
-    /// captures may stop on any landing, every cut capture is a prefix of
-    /// a complete one; Russian's king must land where it can go on, a rule
-    /// over other landings, so it is left out here.)
-    #[test]
-    fn a_damaged_move_is_exactly_the_moves_its_piece_can_make(
+/// The encoding of a damaged move's own rules is exact: on a known
+/// board, the moves its models play are every simple move and every
+/// capture cut after any jump, no more. (Under the rule sets whose
+/// captures may stop on any landing, every cut capture is a prefix of
+/// a complete one; Russian's king must land where it can go on, a rule
+/// over other landings, so it is left out here.)
+#[test]
+fn a_damaged_move_is_exactly_the_moves_its_piece_can_make() {
+    let cases = Cases::new(
+        "damaged::a_damaged_move_is_exactly_the_moves_its_piece_can_make",
+        if cfg!(debug_assertions) { 16 } else { 64 },
+    );
+    proptest!(cases.config(), |(
         seed in any::<u64>(),
         density in 10u32..60,
         kings in 0u32..50,
         white in any::<bool>(),
         rule in 0usize..5,
-    ) {
+    )| {
         use postfacto::random::random_board_on;
+        let clock = cases.start();
         let variant = [Variant::English, Variant::Brazilian, Variant::Pool, Variant::Czech, Variant::International][rule];
         let board = random_board_on(&mut Rng::new(seed), variant.topology(), density, kings);
         let side = if white { Color::White } else { Color::Black };
-        let allowed = moves_the_formula_allows(variant, board, side);
+        let allowed = clock.run(&board, || moves_the_formula_allows(variant, board, side));
         let want = moves_of_the_piece_rules(variant, &board, side);
         prop_assert_eq!(allowed, want, "on\n{}", board);
-    }
+        cases.reached();
+    });
+    cases.check();
 }
 
 #[test]

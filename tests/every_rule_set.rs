@@ -17,7 +17,7 @@ use proptest::test_runner::TestRunner;
 
 use crate::golden::{dimacs_satisfiable, dimacs_under, matches_golden};
 use crate::oracle;
-use crate::util::{path, CaseClock};
+use crate::util::{path, CaseClock, Cases};
 
 /// Cases of each property test: the formulas of the larger boards are
 /// large, and the CI runs the debug build.
@@ -82,8 +82,9 @@ fn learned(variant: Variant, violation: &Violation, capped: bool) -> bool {
 /// The complete formula of a random fragment holds on a start board
 /// exactly when the start rules allow it and the record replays from it
 /// (but for a rule refinement learns): on the true start and on boards
-/// near it, where legal and illegal boards are both common.
-fn formula_is_exact(variant: Variant, seed: u64) -> Result<(), TestCaseError> {
+/// near it, where legal and illegal boards are both common. The encoding
+/// runs on `clock`.
+fn formula_is_exact(variant: Variant, seed: u64, clock: &CaseClock) -> Result<(), TestCaseError> {
     let mut rng = Rng::new(seed);
     let found = fragment(variant, &mut rng);
     prop_assume!(found.is_some(), "the game ended before the fragment");
@@ -94,9 +95,11 @@ fn formula_is_exact(variant: Variant, seed: u64) -> Result<(), TestCaseError> {
         complete: true,
         ..EncodeOptions::default()
     };
-    let capped = !encode_with(variant, &record, &mut formula, options)
-        .deferred
-        .is_empty();
+    let capped = clock.run(&record, || {
+        !encode_with(variant, &record, &mut formula, options)
+            .deferred
+            .is_empty()
+    });
     let boards: Vec<Board> = (0..10).map(|_| near(origin, &mut rng)).collect();
     for board in std::iter::once(origin).chain(boards) {
         let model = vars::encode_board(&board);
@@ -127,13 +130,16 @@ fn formula_is_exact(variant: Variant, seed: u64) -> Result<(), TestCaseError> {
 }
 
 /// A fragment of a random game has a start board (the one it was cut
-/// from): the SAT engine finds one, and the judge accepts it.
-fn fragment_solves_and_the_judge_accepts(variant: Variant, seed: u64) -> Result<(), TestCaseError> {
+/// from): the SAT engine finds one (on `clock`), and the judge accepts it.
+fn fragment_solves_and_the_judge_accepts(
+    variant: Variant,
+    seed: u64,
+    clock: &CaseClock,
+) -> Result<(), TestCaseError> {
     let mut rng = Rng::new(seed);
     let found = fragment(variant, &mut rng);
     prop_assume!(found.is_some(), "the game ended before the fragment");
     let (origin, record) = found.expect("assumed above");
-    let clock = CaseClock::start("every_rule_set::fragments_solve_and_the_judge_accepts");
     match clock.run(&record, || solve_with(&record, Engine::Sat, variant)) {
         Ok(Outcome::Solved(solution)) => {
             prop_assert_eq!(judge(variant.rules(), &record, &solution.answer), Ok(()));
@@ -171,7 +177,7 @@ const DFS_MOST_PLIES: usize = 100;
 /// on whether each fragment (half of them made mostly impossible by
 /// giving the other side the first move) has a start board, giving up on
 /// at most [`DFS_GAVE_UP_AT_MOST`]; under the others it refuses.
-fn dfs_agrees_with_sat_or_refuses(variant: Variant) {
+fn dfs_agrees_with_sat_or_refuses(name: &'static str, variant: Variant) {
     let limit = Limit {
         nodes: Some(DFS_NODES),
         time: None,
@@ -186,14 +192,18 @@ fn dfs_agrees_with_sat_or_refuses(variant: Variant) {
         return;
     }
     let gave_up = std::cell::Cell::new(0);
-    let config = ProptestConfig {
-        cases: DFS_CASES,
-        failure_persistence: None,
-        ..ProptestConfig::default()
-    };
+    let cases = Cases::with_config(
+        name,
+        ProptestConfig {
+            cases: DFS_CASES,
+            failure_persistence: None,
+            ..ProptestConfig::default()
+        },
+    );
     let strategy = (any::<u64>(), any::<bool>());
-    TestRunner::new(config)
+    TestRunner::new(cases.config())
         .run(&strategy, |(seed, flip)| {
+            let clock = cases.start();
             // Longer fragments than elsewhere: the DFS's search grows with them.
             let mut rng = Rng::new(seed);
             let (lead, plies) = (rng.below(30), 1 + rng.below(DFS_MOST_PLIES));
@@ -203,17 +213,25 @@ fn dfs_agrees_with_sat_or_refuses(variant: Variant) {
             if flip {
                 record = Record::new(record.first.opposite(), record.moves.clone());
             }
-            let sat = solve_with(&record, Engine::Sat, variant).unwrap();
-            let dfs = solve_with(&record, Engine::Dfs(limit), variant).unwrap();
+            let sat = clock.run(&record, || {
+                solve_with(&record, Engine::Sat, variant).unwrap()
+            });
+            let dfs = clock.run(&record, || {
+                solve_with(&record, Engine::Dfs(limit), variant).unwrap()
+            });
             match (&sat, &dfs) {
+                (Outcome::GaveUp { .. }, _) => prop_assert!(false, "sat {:?}\n{}", sat, record),
                 (_, Outcome::GaveUp { .. }) => gave_up.set(gave_up.get() + 1),
                 (Outcome::Solved(_), Outcome::Solved(_))
                 | (Outcome::Impossible { .. }, Outcome::Impossible { .. }) => {}
                 _ => prop_assert!(false, "sat {:?}\ndfs {:?}\n{}", sat, dfs, record),
             }
+            cases.reached();
             Ok(())
         })
         .unwrap();
+    cases.check();
+    eprintln!("dfs-gave-up {name} {} of {DFS_CASES}", gave_up.get());
     assert!(
         gave_up.get() <= DFS_GAVE_UP_AT_MOST,
         "the DFS gave up on {} of {DFS_CASES}",
@@ -230,21 +248,30 @@ macro_rules! every_rule_set {
 
             const VARIANT: Variant = $variant;
 
-            proptest! {
-                #![proptest_config(ProptestConfig {
-                    cases: cases(VARIANT),
-                    ..ProptestConfig::default()
-                })]
+            #[test]
+            fn the_formula_is_exact() {
+                let name = concat!("every_rule_set::", stringify!($module), "::the_formula_is_exact");
+                let cases = Cases::new(name, cases(VARIANT));
+                proptest!(cases.config(), |(seed in any::<u64>())| {
+                    formula_is_exact(VARIANT, seed, &cases.start())?;
+                    cases.reached();
+                });
+                cases.check();
+            }
 
-                #[test]
-                fn the_formula_is_exact(seed in any::<u64>()) {
-                    formula_is_exact(VARIANT, seed)?;
-                }
-
-                #[test]
-                fn fragments_solve_and_the_judge_accepts(seed in any::<u64>()) {
-                    fragment_solves_and_the_judge_accepts(VARIANT, seed)?;
-                }
+            #[test]
+            fn fragments_solve_and_the_judge_accepts() {
+                let name = concat!(
+                    "every_rule_set::",
+                    stringify!($module),
+                    "::fragments_solve_and_the_judge_accepts"
+                );
+                let cases = Cases::new(name, cases(VARIANT));
+                proptest!(cases.config(), |(seed in any::<u64>())| {
+                    fragment_solves_and_the_judge_accepts(VARIANT, seed, &cases.start())?;
+                    cases.reached();
+                });
+                cases.check();
             }
 
             #[test]
@@ -254,7 +281,12 @@ macro_rules! every_rule_set {
 
             #[test]
             fn the_dfs_engine_agrees_with_sat_or_refuses() {
-                dfs_agrees_with_sat_or_refuses(VARIANT);
+                let name = concat!(
+                    "every_rule_set::",
+                    stringify!($module),
+                    "::the_dfs_engine_agrees_with_sat_or_refuses"
+                );
+                dfs_agrees_with_sat_or_refuses(name, VARIANT);
             }
 
             every_rule_set!(@$oracle);
@@ -266,18 +298,21 @@ macro_rules! every_rule_set {
             oracle::counts_what_the_library_counts_from_the_opening(VARIANT);
         }
 
-        proptest! {
-            #![proptest_config(ProptestConfig { cases: 50, ..ProptestConfig::default() })]
-
-            #[test]
-            fn the_oracle_lists_what_the_library_lists(
+        #[test]
+        fn the_oracle_lists_what_the_library_lists() {
+            let name = concat!(module_path!(), "::the_oracle_lists_what_the_library_lists");
+            let cases = Cases::new(name, 50);
+            proptest!(cases.config(), |(
                 seed in any::<u64>(),
                 density in 10u32..70,
                 kings in 0u32..60,
                 white in any::<bool>(),
-            ) {
+            )| {
+                let _clock = cases.start();
                 oracle::lists_what_the_library_lists(VARIANT, seed, density, kings, white)?;
-            }
+                cases.reached();
+            });
+            cases.check();
         }
     };
     (@no_oracle) => {
@@ -321,7 +356,8 @@ const CAPPED: &str = "B 3\n4x37x63x41x22x11x24\n23-16\n7x20\n";
 #[test]
 fn a_rule_too_large_to_write_is_left_to_refinement() {
     // The random fragment of this seed is `CAPPED`.
-    formula_is_exact(Variant::Canadian, 3_868_964_624_116_772_665).unwrap();
+    let clock = CaseClock::start("every_rule_set::a_rule_too_large_to_write_is_left_to_refinement");
+    formula_is_exact(Variant::Canadian, 3_868_964_624_116_772_665, &clock).unwrap();
     let cnf = crate::util::postfacto(&["cnf", "--rules", "canadian", "-"], CAPPED);
     assert_eq!(cnf.code, 0, "{}", cnf.stderr);
     assert!(

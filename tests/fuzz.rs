@@ -8,6 +8,8 @@ use proptest::prelude::*;
 
 use postfacto::checks;
 
+use crate::util::Cases;
+
 /// The seed files of one target.
 fn seeds(target: &str) -> Vec<Vec<u8>> {
     let dir = crate::util::path(&format!("fuzz/seeds/{target}"));
@@ -59,15 +61,19 @@ fn mutate(mut bytes: Vec<u8>, edits: &[Edit]) -> Vec<u8> {
 
 macro_rules! stand_in {
     ($name:ident, $target:literal, $check:path, $cases:expr) => {
-        proptest! {
-            #![proptest_config(ProptestConfig::with_cases($cases))]
-            #[test]
-            fn $name(seed in any::<prop::sample::Index>(), edits in edits(), noise in vec(any::<u8>(), 0..64)) {
-                let seeds = seeds($target);
+        #[test]
+        fn $name() {
+            let cases = Cases::new(concat!("fuzz::", stringify!($name)), $cases);
+            let seeds = seeds($target);
+            proptest!(cases.config(), |(seed in any::<prop::sample::Index>(), edits in edits(), noise in vec(any::<u8>(), 0..64))| {
+                let clock = cases.start();
                 let input = mutate(seed.get(&seeds).clone(), &edits);
-                $check(&input);
-                $check(&noise);
-            }
+                let shown = String::from_utf8_lossy(&input);
+                clock.run(&shown, || $check(&input));
+                clock.run(&String::from_utf8_lossy(&noise), || $check(&noise));
+                cases.reached();
+            });
+            cases.check();
         }
     };
 }

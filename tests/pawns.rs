@@ -11,7 +11,7 @@ use postfacto::pawns::{
 use postfacto::random::Rng;
 use varisat::dimacs::DimacsParser;
 
-use crate::util::{postfacto, scratch};
+use crate::util::{postfacto, scratch, Cases};
 
 /// Reads `pawns` output: per board a count, then that many `r c L|R` lines.
 fn read_answers(text: &str) -> Vec<Vec<Capture>> {
@@ -202,38 +202,41 @@ fn random_board(size: usize, percent: u32, seed: u64) -> PawnBoard {
     PawnBoard::random(size, percent, &mut Rng::new(seed))
 }
 
-proptest! {
-    #![proptest_config(ProptestConfig::with_cases(400))]
-
-    /// Small boards: both engines find the optimum exhaustive search finds,
-    /// and their answers replay (solve_pawns replays them too).
-    #[test]
-    fn engines_match_exhaustive_search_on_boards_up_to_5x5(
-        size in 0usize..=5, percent in 20u32..=90, seed in any::<u64>()
-    ) {
+/// Small boards: both engines find the optimum exhaustive search finds,
+/// and their answers replay (solve_pawns replays them too).
+#[test]
+fn engines_match_exhaustive_search_on_boards_up_to_5x5() {
+    let cases = Cases::new(
+        "pawns::engines_match_exhaustive_search_on_boards_up_to_5x5",
+        400,
+    );
+    proptest!(cases.config(), |(size in 0usize..=5, percent in 20u32..=90, seed in any::<u64>())| {
+        let clock = cases.start();
         let board = random_board(size, percent, seed);
         let best = exhaustive::fewest_captures(&board).expect("a small board");
         for engine in [PawnEngine::Matching, PawnEngine::Sat] {
-            let s = solve_pawns(&board, engine).unwrap();
+            let s = clock.run(&board, || solve_pawns(&board, engine)).unwrap();
             prop_assert_eq!(s.captures.len(), best, "{:?} on\n{}", engine, board);
             prop_assert!(replay_captures(&board, &s.captures).is_ok());
         }
-    }
+        cases.reached();
+    });
+    cases.check();
 }
 
-proptest! {
-    #![proptest_config(ProptestConfig::with_cases(100))]
-
-    /// Larger boards: the engines agree with each other.
-    #[test]
-    fn engines_agree_on_larger_boards(
-        size in 6usize..=24, percent in 10u32..=95, seed in any::<u64>()
-    ) {
+/// Larger boards: the engines agree with each other.
+#[test]
+fn engines_agree_on_larger_boards() {
+    let cases = Cases::new("pawns::engines_agree_on_larger_boards", 100);
+    proptest!(cases.config(), |(size in 6usize..=24, percent in 10u32..=95, seed in any::<u64>())| {
+        let clock = cases.start();
         let board = random_board(size, percent, seed);
-        let matching = solve_pawns(&board, PawnEngine::Matching).unwrap();
-        let sat = solve_pawns(&board, PawnEngine::Sat).unwrap();
+        let matching = clock.run(&board, || solve_pawns(&board, PawnEngine::Matching)).unwrap();
+        let sat = clock.run(&board, || solve_pawns(&board, PawnEngine::Sat)).unwrap();
         prop_assert_eq!(matching.captures.len(), sat.captures.len(), "on\n{}", board);
-    }
+        cases.reached();
+    });
+    cases.check();
 }
 
 #[test]

@@ -15,7 +15,7 @@ use postfacto::rules::{Brazilian, English, Rules, Russian, Variant};
 use postfacto::solve::{solve, Engine, Outcome};
 
 use crate::golden::dimacs_satisfiable;
-use crate::util::CaseClock;
+use crate::util::Cases;
 
 /// A start-legal board from one code per square: 0..6 empty, then b w B W.
 fn board_from(cells: &[u8]) -> Board {
@@ -71,19 +71,16 @@ fn fragment_from(
     (!kept.is_empty()).then(|| (fragment_start, Record::new(fragment_first, kept)))
 }
 
-fn fragments() -> impl Strategy<Value = (Board, Record)> {
+/// A fragment of a random English game; `None` when no move was
+/// possible (the test rejects the case with `prop_assume!`).
+type Fragment = Option<(Board, Record)>;
+
+fn fragments() -> impl Strategy<Value = Fragment> {
     fragments_under(&English)
 }
 
 /// Fragments of random games under `rules`, on the numbered 8x8 board.
-fn fragments_under(rules: &'static dyn Rules) -> impl Strategy<Value = (Board, Record)> {
-    fragments_with(rules, Board::empty().topology())
-}
-
-fn fragments_with(
-    rules: &'static dyn Rules,
-    topology: postfacto::board::Topology,
-) -> impl Strategy<Value = (Board, Record)> {
+fn fragments_under(rules: &'static dyn Rules) -> impl Strategy<Value = Fragment> {
     (
         vec(0u8..10, 32),
         any::<bool>(),
@@ -91,52 +88,66 @@ fn fragments_with(
         1usize..=100,
         vec(any::<u32>(), 130),
     )
-        .prop_filter_map(
-            "no move was possible",
-            move |(cells, white, lead, len, choices)| {
-                let first = if white { Color::White } else { Color::Black };
-                let board = board_from(&cells).with_topology(topology);
-                fragment_from(rules, board, first, lead, len, &choices)
-            },
-        )
+        .prop_map(move |(cells, white, lead, len, choices)| {
+            let first = if white { Color::White } else { Color::Black };
+            fragment_from(rules, board_from(&cells), first, lead, len, &choices)
+        })
 }
 
-proptest! {
-    #![proptest_config(ProptestConfig { cases: 1000, ..ProptestConfig::default() })]
+/// The fragment of a case, or the case rejected when there is none.
+macro_rules! fragment_or_reject {
+    ($found:expr) => {{
+        let found = $found;
+        prop_assume!(found.is_some(), "no move was possible");
+        found.expect("assumed above")
+    }};
+}
 
-    #[test]
-    fn every_game_fragment_is_solved_and_verified((origin, record) in fragments()) {
+#[test]
+fn every_game_fragment_is_solved_and_verified() {
+    let cases = Cases::new("property::every_game_fragment_is_solved_and_verified", 1000);
+    proptest!(cases.config(), |(found in fragments())| {
+        let clock = cases.start();
+        let (origin, record) = fragment_or_reject!(found);
         prop_assert!(English.start_problems(&origin).is_empty());
-        let clock = CaseClock::start("property::every_game_fragment_is_solved_and_verified");
         match clock.run(&record, || solve(&record, Engine::Sat)) {
             Ok(Outcome::Solved(solution)) => {
                 prop_assert_eq!(judge(&English, &record, &solution.answer), Ok(()));
             }
             other => prop_assert!(false, "{other:?} for\n{record}from\n{origin}"),
         }
-    }
+        cases.reached();
+    });
+    cases.check();
 }
 
-proptest! {
-    #![proptest_config(ProptestConfig { cases: 200, ..ProptestConfig::default() })]
-
-    /// The DIMACS text, read back by an outside parser and solver, agrees with
-    /// `solve`, including on records made impossible by giving the wrong side the first move.
-    #[test]
-    fn dimacs_export_agrees_with_solve((_, record) in fragments(), flip in any::<bool>()) {
+/// The DIMACS text, read back by an outside parser and solver, agrees with
+/// `solve`, including on records made impossible by giving the wrong side the first move.
+#[test]
+fn dimacs_export_agrees_with_solve() {
+    let cases = Cases::new("property::dimacs_export_agrees_with_solve", 200);
+    proptest!(cases.config(), |(found in fragments(), flip in any::<bool>())| {
+        let clock = cases.start();
+        let (_, record) = fragment_or_reject!(found);
         let record = if flip { Record::new(record.first.opposite(), record.moves.clone()) } else { record };
         let mut dimacs = Vec::new();
         english_dimacs(&record).write_dimacs(&mut dimacs).unwrap();
-        let clock = CaseClock::start("property::dimacs_export_agrees_with_solve");
         let solved = clock.run(&record, || solve(&record, Engine::Sat)).unwrap();
         let solved = matches!(solved, Outcome::Solved(_));
-        prop_assert_eq!(dimacs_satisfiable(std::str::from_utf8(&dimacs).unwrap()), solved);
-    }
+        let text = std::str::from_utf8(&dimacs).unwrap();
+        prop_assert_eq!(clock.run(&record, || dimacs_satisfiable(text)), solved);
+        cases.reached();
+    });
+    cases.check();
+}
 
-    /// The move generator and the checked `play` agree: every generated move
-    /// plays, and every one-step move or single jump plays only if generated.
-    #[test]
-    fn legal_moves_and_play_agree(cells in vec(0u8..10, 32), white in any::<bool>()) {
+/// The move generator and the checked `play` agree: every generated move
+/// plays, and every one-step move or single jump plays only if generated.
+#[test]
+fn legal_moves_and_play_agree() {
+    let cases = Cases::new("property::legal_moves_and_play_agree", 200);
+    proptest!(cases.config(), |(cells in vec(0u8..10, 32), white in any::<bool>())| {
+        let _clock = cases.start();
         let board = board_from(&cells);
         let side = if white { Color::White } else { Color::Black };
         let legal = English.legal_moves(&board, side);
@@ -158,7 +169,9 @@ proptest! {
                 }
             }
         }
-    }
+        cases.reached();
+    });
+    cases.check();
 }
 
 /// The SAT engine's shortcut (the board of the moves' own unit facts,
@@ -198,29 +211,36 @@ fn check_shortcut(record: &Record, variant: Variant) -> Result<(), TestCaseError
     Ok(())
 }
 
-proptest! {
-    #![proptest_config(ProptestConfig { cases: 400, ..ProptestConfig::default() })]
-
-    #[test]
-    fn the_english_shortcut_agrees_with_the_full_engine((_, record) in fragments(), flip in any::<bool>()) {
+/// [`check_shortcut`] on 400 fragments of random games under `rules`
+/// (half of them given the wrong first mover).
+fn shortcut_agrees(name: &'static str, rules: &'static dyn Rules, variant: Variant) {
+    let cases = Cases::new(name, 400);
+    proptest!(cases.config(), |(found in fragments_under(rules), flip in any::<bool>())| {
+        let clock = cases.start();
+        let (_, record) = fragment_or_reject!(found);
         let record = if flip { Record::new(record.first.opposite(), record.moves.clone()) } else { record };
-        let clock = CaseClock::start("property::the_english_shortcut_agrees_with_the_full_engine");
-        clock.run(&record, || check_shortcut(&record, Variant::English))?;
-    }
+        clock.run(&record, || check_shortcut(&record, variant))?;
+        cases.reached();
+    });
+    cases.check();
+}
 
-    #[test]
-    fn the_brazilian_shortcut_agrees_with_the_full_engine((_, record) in fragments_under(&Brazilian), flip in any::<bool>()) {
-        let record = if flip { Record::new(record.first.opposite(), record.moves.clone()) } else { record };
-        let clock = CaseClock::start("property::the_brazilian_shortcut_agrees_with_the_full_engine");
-        clock.run(&record, || check_shortcut(&record, Variant::Brazilian))?;
-    }
+#[test]
+fn the_english_shortcut_agrees_with_the_full_engine() {
+    let name = "property::the_english_shortcut_agrees_with_the_full_engine";
+    shortcut_agrees(name, &English, Variant::English);
+}
 
-    #[test]
-    fn the_russian_shortcut_agrees_with_the_full_engine((_, record) in fragments_under(&Russian), flip in any::<bool>()) {
-        let record = if flip { Record::new(record.first.opposite(), record.moves.clone()) } else { record };
-        let clock = CaseClock::start("property::the_russian_shortcut_agrees_with_the_full_engine");
-        clock.run(&record, || check_shortcut(&record, Variant::Russian))?;
-    }
+#[test]
+fn the_brazilian_shortcut_agrees_with_the_full_engine() {
+    let name = "property::the_brazilian_shortcut_agrees_with_the_full_engine";
+    shortcut_agrees(name, &Brazilian, Variant::Brazilian);
+}
+
+#[test]
+fn the_russian_shortcut_agrees_with_the_full_engine() {
+    let name = "property::the_russian_shortcut_agrees_with_the_full_engine";
+    shortcut_agrees(name, &Russian, Variant::Russian);
 }
 
 /// Boards near `origin`: a few squares changed to random contents.
@@ -314,25 +334,35 @@ fn check_deferral(
     Ok(())
 }
 
-proptest! {
-    #![proptest_config(ProptestConfig { cases: 150, ..ProptestConfig::default() })]
-
-    /// Every most-pieces rule left to refinement (a budget of none): near
-    /// the true start, a start board given in full is solved exactly where
-    /// the replayer accepts it, so each clause refinement learns instead
-    /// holds under the rules, and together they say what the rule says.
-    #[test]
-    fn deferred_most_pieces_rules_are_learned_exactly((origin, record) in fragments_under(&Brazilian), changes in vec(vec((any::<u8>(), any::<u8>()), 1..4), 4)) {
-        let clock = CaseClock::start("property::deferred_most_pieces_rules_are_learned_exactly");
+/// Every most-pieces rule left to refinement (a budget of none): near
+/// the true start, a start board given in full is solved exactly where
+/// the replayer accepts it, so each clause refinement learns instead
+/// holds under the rules, and together they say what the rule says.
+#[test]
+fn deferred_most_pieces_rules_are_learned_exactly() {
+    let cases = Cases::new(
+        "property::deferred_most_pieces_rules_are_learned_exactly",
+        150,
+    );
+    let changed = vec(vec((any::<u8>(), any::<u8>()), 1..4), 4);
+    proptest!(cases.config(), |(found in fragments_under(&Brazilian), changes in changed)| {
+        let clock = cases.start();
+        let (origin, record) = fragment_or_reject!(found);
         clock.run(&record, || check_deferral(Variant::Brazilian, origin, &record, &changes))?;
-    }
+        cases.reached();
+    });
+    cases.check();
+}
 
-    /// Russian move generation and checked play agree on random positions:
-    /// every generated move plays, and among simple moves along every
-    /// diagonal and captures one landing longer or shorter than generated
-    /// ones, a move plays only if it is generated.
-    #[test]
-    fn russian_moves_and_play_agree(cells in vec(0u8..10, 32), white in any::<bool>()) {
+/// Russian move generation and checked play agree on random positions:
+/// every generated move plays, and among simple moves along every
+/// diagonal and captures one landing longer or shorter than generated
+/// ones, a move plays only if it is generated.
+#[test]
+fn russian_moves_and_play_agree() {
+    let cases = Cases::new("property::russian_moves_and_play_agree", 150);
+    proptest!(cases.config(), |(cells in vec(0u8..10, 32), white in any::<bool>())| {
+        let _clock = cases.start();
         let board = board_from(&cells);
         let side = if white { Color::White } else { Color::Black };
         let legal = Russian.legal_moves(&board, side);
@@ -365,5 +395,7 @@ proptest! {
             let plays = Russian.play(&board, side, &mv).is_ok();
             prop_assert_eq!(plays, legal.contains(&mv), "{} on\n{}", mv.algebraic(), board);
         }
-    }
+        cases.reached();
+    });
+    cases.check();
 }

@@ -30,7 +30,7 @@ use postfacto::replay::judge;
 use postfacto::rules::Variant;
 use postfacto::solve::{Outcome, Reconstructor};
 
-use crate::util::{postfacto, scratch, CaseClock};
+use crate::util::{postfacto, scratch, Cases};
 
 /// The 8x8 rule sets (short records of the 10x10 board add nothing here
 /// but time).
@@ -180,27 +180,26 @@ fn exhaustive_by(
     None
 }
 
-proptest! {
-    #![proptest_config(ProptestConfig {
-        cases: if cfg!(debug_assertions) { 12 } else { 48 },
-        ..ProptestConfig::default()
-    })]
-
-    /// Short records with up to 2 mistakes: the minimum and the set of
-    /// minimum repairs are what an exhaustive search finds.
-    #[test]
-    fn repairs_of_short_records_are_the_exhaustive_minimum(
+/// Short records with up to 2 mistakes: the minimum and the set of
+/// minimum repairs are what an exhaustive search finds.
+#[test]
+fn repairs_of_short_records_are_the_exhaustive_minimum() {
+    let cases = Cases::new(
+        "repair::repairs_of_short_records_are_the_exhaustive_minimum",
+        if cfg!(debug_assertions) { 12 } else { 48 },
+    );
+    proptest!(cases.config(), |(
         seed in any::<u64>(),
         rule in 0usize..EIGHT.len(),
         plies in 2usize..=8,
         mistakes in 1usize..=2,
-    ) {
+    )| {
+        let clock = cases.start();
         let variant = EIGHT[rule];
         let found = miswritten(variant, seed, plies, mistakes);
         prop_assume!(found.is_some(), "no mistake of that kind fits the game");
         let (record, _) = found.expect("assumed above");
         let options = RepairOptions { max_edits: 2, all: true, limit: 10_000, ..RepairOptions::default() };
-        let clock = CaseClock::start("repair::repairs_of_short_records_are_the_exhaustive_minimum");
         let (found, want) = clock.run(&record, || {
             (repair(&record, variant, BoardFacts::none(), options).unwrap(), exhaustive(&record, variant, 2))
         });
@@ -217,30 +216,31 @@ proptest! {
             }
             (found, want) => prop_assert!(false, "{found:?} but exhaustively {want:?} for\n{record}"),
         }
-    }
-
+        cases.reached();
+    });
+    cases.check();
 }
 
-proptest! {
-    #![proptest_config(ProptestConfig {
-        cases: if cfg!(debug_assertions) { 16 } else { 64 },
-        ..ProptestConfig::default()
-    })]
-
-    /// Games from the opening (the start known on every square, as a PDN
-    /// game's) with up to 2 mistakes, repaired by replaying: the minimum
-    /// and the set of minimum repairs are what an exhaustive search over
-    /// every edit set finds, each edited record replayed from the opening.
-    #[test]
-    fn repairs_from_a_known_start_are_the_exhaustive_minimum(
+/// Games from the opening (the start known on every square, as a PDN
+/// game's) with up to 2 mistakes, repaired by replaying: the minimum
+/// and the set of minimum repairs are what an exhaustive search over
+/// every edit set finds, each edited record replayed from the opening.
+#[test]
+fn repairs_from_a_known_start_are_the_exhaustive_minimum() {
+    let cases = Cases::new(
+        "repair::repairs_from_a_known_start_are_the_exhaustive_minimum",
+        if cfg!(debug_assertions) { 16 } else { 64 },
+    );
+    proptest!(cases.config(), |(
         seed in any::<u64>(),
         rule in any::<prop::sample::Index>(),
         plies in 2usize..=7,
         mistakes in 1usize..=2,
-    ) {
+    )| {
         use postfacto::board::PartialBoard;
         use postfacto::random::{miswrite, play_game, Mistake, Play};
         use postfacto::replay::replay_filling;
+        let clock = cases.start();
         let variant = *rule.get(&Variant::ALL);
         let opening = variant.topology().opening();
         let mut rng = Rng::new(seed);
@@ -262,7 +262,6 @@ proptest! {
         };
         let options = RepairOptions { max_edits: 2, all: true, limit: 10_000, ..RepairOptions::default() };
         let replays = |r: &Record| replay_filling(variant.rules(), &opening, r, None).is_ok();
-        let clock = CaseClock::start("repair::repairs_from_a_known_start_are_the_exhaustive_minimum");
         let (found, want) = clock.run(&record, || {
             (repair(&record, variant, known, options).unwrap(), exhaustive_by(&record, 2, replays))
         });
@@ -280,7 +279,9 @@ proptest! {
             }
             (found, want) => prop_assert!(false, "{found:?} but exhaustively {want:?} for\n{record}"),
         }
-    }
+        cases.reached();
+    });
+    cases.check();
 }
 
 #[test]
@@ -392,26 +393,30 @@ fn repair_through_the_binary() {
     assert_eq!(usage.code, 2, "{}", usage.stderr);
 }
 
-proptest! {
-    #![proptest_config(ProptestConfig {
-        cases: if cfg!(debug_assertions) { 8 } else { 32 },
-        // A case that runs out of its two minutes is reported as it is:
-        // shrinking would spend two minutes per step.
-        max_shrink_iters: 0,
-        ..ProptestConfig::default()
-    })]
-
-    /// Long records with 1 to 3 mistakes (2 in debug builds; 1 on the
-    /// 10x10 board, whose damaged solves cost most): repaired with at most
-    /// the edits that mend them (see [`miswritten`]), and the repaired record replays and fits what is
-    /// written. Two minutes at most each: a repair still undecided then
-    /// fails the test with its record (the slow corner of issue 31).
-    #[test]
-    fn miswritten_games_are_repaired_within_their_mistakes(
+/// Long records with 1 to 3 mistakes (2 in debug builds; 1 on the
+/// 10x10 board, whose damaged solves cost most): repaired with at most
+/// the edits that mend them (see [`miswritten`]), and the repaired record replays and fits what is
+/// written. Two minutes at most each: a repair still undecided then
+/// fails the test with its record (the slow corner of issue 31).
+#[test]
+fn miswritten_games_are_repaired_within_their_mistakes() {
+    let cases = Cases::with_config(
+        "repair::miswritten_games_are_repaired_within_their_mistakes",
+        ProptestConfig {
+            cases: if cfg!(debug_assertions) { 8 } else { 32 },
+            // A case that runs out of its two minutes is reported as it is:
+            // shrinking would spend two minutes per step.
+            max_shrink_iters: 0,
+            ..ProptestConfig::default()
+        },
+    );
+    proptest!(cases.config(), |(
         seed in any::<u64>(),
         rule in any::<prop::sample::Index>(),
         mistakes in 1usize..=if cfg!(debug_assertions) { 2 } else { 3 },
-    ) {
+    )| {
+        let limit = std::time::Duration::from_secs(150);
+        let clock = cases.lasting(limit);
         let variant = *rule.get(&postfacto::rules::Variant::ALL);
         let mistakes = if variant == Variant::International { 1 } else { mistakes };
         let found = miswritten(variant, seed, 40, mistakes);
@@ -422,8 +427,6 @@ proptest! {
         let deadline = Some(std::time::Instant::now() + std::time::Duration::from_secs(120));
         let options = RepairOptions { max_edits: edits, deadline, ..RepairOptions::default() };
         let owned = record.clone();
-        let limit = std::time::Duration::from_secs(150);
-        let clock = CaseClock::lasting("repair::miswritten_games_are_repaired_within_their_mistakes", limit);
         let repaired = clock.run(&record, || postfacto::sat::within(limit, move || {
             repair(&owned, variant, BoardFacts::none(), options)
         }));
@@ -444,14 +447,23 @@ proptest! {
             }
             other => prop_assert!(false, "{}: no repair within {edits} for\n{record}: {other:?}", variant.name()),
         }
-    }
+        cases.reached();
+    });
+    cases.check();
+}
 
-    /// Games from the opening with one square misread, the opening known
-    /// (as a PDN game without `[FEN]` has it): the repair has one edit,
-    /// keeps the start board, and replays from it.
-    #[test]
-    fn facts_hold_in_the_repair(seed in any::<u64>(), rule in 0usize..EIGHT.len()) {
+/// Games from the opening with one square misread, the opening known
+/// (as a PDN game without `[FEN]` has it): the repair has one edit,
+/// keeps the start board, and replays from it.
+#[test]
+fn facts_hold_in_the_repair() {
+    let cases = Cases::new(
+        "repair::facts_hold_in_the_repair",
+        if cfg!(debug_assertions) { 8 } else { 32 },
+    );
+    proptest!(cases.config(), |(seed in any::<u64>(), rule in 0usize..EIGHT.len())| {
         use postfacto::board::PartialBoard;
+        let clock = cases.start();
         use postfacto::random::{play_game, Play};
         let variant = EIGHT[rule];
         let opening = variant.topology().opening();
@@ -465,7 +477,6 @@ proptest! {
             end: None,
         };
         let options = RepairOptions { max_edits: 1, ..RepairOptions::default() };
-        let clock = CaseClock::start("repair::facts_hold_in_the_repair");
         match clock.run(&record, || repair(&record, variant, known, options)).unwrap() {
             RepairOutcome::NotNeeded(solution) => prop_assert_eq!(solution.answer.start, opening),
             RepairOutcome::Repaired(repairs) => {
@@ -476,25 +487,25 @@ proptest! {
             }
             other => prop_assert!(false, "no one-edit repair of\n{record}: {other:?}"),
         }
-    }
+        cases.reached();
+    });
+    cases.check();
 }
 
-proptest! {
-    #![proptest_config(ProptestConfig {
-        cases: if cfg!(debug_assertions) { 10 } else { 40 },
-        ..ProptestConfig::default()
-    })]
-
-    /// Long games from the opening under every rule set, with 3 copyist's
-    /// mistakes, the start known (as a PDN game's): repaired with at most 3
-    /// edits well within a bound, the start kept, and every repair replays.
-    #[test]
-    fn long_games_with_three_mistakes_are_repaired_under_every_rule_set(
-        seed in any::<u64>(),
-        rule in any::<prop::sample::Index>(),
-    ) {
+/// Long games from the opening under every rule set, with 3 copyist's
+/// mistakes, the start known (as a PDN game's): repaired with at most 3
+/// edits well within a bound, the start kept, and every repair replays.
+#[test]
+fn long_games_with_three_mistakes_are_repaired_under_every_rule_set() {
+    let cases = Cases::new(
+        "repair::long_games_with_three_mistakes_are_repaired_under_every_rule_set",
+        if cfg!(debug_assertions) { 10 } else { 40 },
+    );
+    proptest!(cases.config(), |(seed in any::<u64>(), rule in any::<prop::sample::Index>())| {
         use postfacto::board::PartialBoard;
         use postfacto::random::{miswrite, play_game, Mistake, Play};
+        let limit = std::time::Duration::from_secs(60);
+        let clock = cases.lasting(limit);
         let variant = *rule.get(&Variant::ALL);
         let opening = variant.topology().opening();
         let mut rng = Rng::new(seed);
@@ -510,12 +521,10 @@ proptest! {
             start: Some(PartialBoard { board: opening, known: variant.topology().all_bits() }),
             end: None,
         };
-        let limit = std::time::Duration::from_secs(60);
         let options = RepairOptions {
             deadline: Some(std::time::Instant::now() + limit),
             ..RepairOptions::default()
         };
-        let clock = CaseClock::lasting("repair::long_games_with_three_mistakes_are_repaired_under_every_rule_set", limit);
         match clock.run(&record, || repair(&record, variant, known, options)).unwrap() {
             RepairOutcome::NotNeeded(solution) => prop_assert_eq!(solution.answer.start, opening),
             RepairOutcome::Repaired(repairs) => {
@@ -526,7 +535,9 @@ proptest! {
             }
             other => prop_assert!(false, "{} {other:?} for\n{record}", variant.name()),
         }
-    }
+        cases.reached();
+    });
+    cases.check();
 }
 
 /// `wk2003`'s first game with every ninth move left out (far past any

@@ -125,7 +125,7 @@ const CASE_TIMES: &str = "POSTFACTO_CASE_TIMES";
 pub struct CaseClock {
     name: &'static str,
     started: std::time::Instant,
-    deadline: std::time::Instant,
+    limit: std::time::Duration,
 }
 
 impl CaseClock {
@@ -137,11 +137,10 @@ impl CaseClock {
     /// The clock of a case given `limit` instead of [`CASE_DEADLINE`]
     /// (a test that states its own).
     pub fn lasting(name: &'static str, limit: std::time::Duration) -> CaseClock {
-        let started = std::time::Instant::now();
         CaseClock {
             name,
-            started,
-            deadline: started + limit,
+            started: std::time::Instant::now(),
+            limit,
         }
     }
 
@@ -150,16 +149,16 @@ impl CaseClock {
     /// came too late, or an "undecided", is a failure, never a pass.
     pub fn run<T>(&self, record: &dyn std::fmt::Display, job: impl FnOnce() -> T) -> T {
         let began = std::time::Instant::now();
-        let out = postfacto::sat::under(Some(self.deadline), job);
+        let out = postfacto::sat::under(Some(self.started + self.limit), job);
         if std::env::var_os(CASE_TIMES).is_some() && began.elapsed().as_secs() >= 1 {
             let took = began.elapsed().as_secs_f64();
             eprintln!("case-slow {took:.3} s {}:\n{record}", self.name);
         }
         assert!(
-            std::time::Instant::now() < self.deadline,
+            self.started.elapsed() < self.limit,
             "{}: the case ran past its deadline of {:?} on\n{record}",
             self.name,
-            CASE_DEADLINE
+            self.limit
         );
         out
     }
@@ -177,13 +176,99 @@ impl Drop for CaseClock {
     }
 }
 
+/// How long a property test may shrink a failure, in milliseconds.
+const SHRINK_TIME_MS: u32 = 30_000;
+
+/// The cases of one property test, counted: how many the runner started
+/// and how many reached the end of their assertions. A case that returns
+/// early without `prop_assume!` (a generator that yielded nothing,
+/// passing silently) leaves the count of real cases short of the
+/// runner's, and [`Cases::check`] fails the test (issue 42).
+pub struct Cases {
+    name: &'static str,
+    config: proptest::test_runner::Config,
+    started: std::sync::atomic::AtomicU32,
+    reached: std::sync::atomic::AtomicU32,
+}
+
+impl Cases {
+    /// The count of the test `name`, run for `cases` real cases.
+    pub fn new(name: &'static str, cases: u32) -> Cases {
+        Cases::with_config(
+            name,
+            proptest::test_runner::Config {
+                cases,
+                ..proptest::test_runner::Config::default()
+            },
+        )
+    }
+
+    /// The count of the test `name`, run under `config`. Shrinking a
+    /// failure stops after [`SHRINK_TIME_MS`] unless `config` says less:
+    /// each step of shrinking a case that ran past its deadline runs to
+    /// the deadline again, and the first failure already printed its record.
+    pub fn with_config(name: &'static str, mut config: proptest::test_runner::Config) -> Cases {
+        if config.max_shrink_time == 0 || config.max_shrink_time > SHRINK_TIME_MS {
+            config.max_shrink_time = SHRINK_TIME_MS;
+        }
+        Cases {
+            name,
+            config,
+            started: 0.into(),
+            reached: 0.into(),
+        }
+    }
+
+    /// The runner's configuration (`proptest!(cases.config(), |(...)| ...)`).
+    pub fn config(&self) -> proptest::test_runner::Config {
+        self.config.clone()
+    }
+
+    /// Counts a case started and starts its clock ([`CASE_DEADLINE`]).
+    pub fn start(&self) -> CaseClock {
+        self.lasting(CASE_DEADLINE)
+    }
+
+    /// Counts a case started and starts its clock, of `limit`.
+    pub fn lasting(&self, limit: std::time::Duration) -> CaseClock {
+        self.started
+            .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        CaseClock::lasting(self.name, limit)
+    }
+
+    /// Counts a case that reached the end of its assertions.
+    pub fn reached(&self) {
+        self.reached
+            .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    }
+
+    /// After the run: every case the runner counted as passed reached its
+    /// assertions (those started and not reached were rejected by
+    /// `prop_assume!`). Prints the counts (seen with `--nocapture`).
+    pub fn check(&self) {
+        let started = self.started.load(std::sync::atomic::Ordering::Relaxed);
+        let reached = self.reached.load(std::sync::atomic::Ordering::Relaxed);
+        eprintln!(
+            "case-count {} reached {reached} rejected {}",
+            self.name,
+            started - reached
+        );
+        // PROPTEST_CASES, when set, overrides every test's own count.
+        let want = std::env::var("PROPTEST_CASES")
+            .ok()
+            .and_then(|n| n.parse().ok())
+            .unwrap_or(self.config.cases);
+        assert!(
+            reached >= want,
+            "{}: {reached} of {want} cases reached their assertions ({started} started)",
+            self.name
+        );
+    }
+}
+
 #[test]
 fn a_case_past_its_deadline_fails_naming_its_record() {
-    let clock = CaseClock {
-        name: "util::example",
-        started: std::time::Instant::now(),
-        deadline: std::time::Instant::now() + std::time::Duration::from_millis(50),
-    };
+    let clock = CaseClock::lasting("util::example", std::time::Duration::from_millis(50));
     assert_eq!(clock.run(&"B 1: 9-13", || 7), 7);
     let late = std::panic::catch_unwind(|| {
         clock.run(&"B 1: 9-13", || {
@@ -199,4 +284,28 @@ fn a_case_past_its_deadline_fails_naming_its_record() {
         text.contains("past its deadline") && text.contains("B 1: 9-13"),
         "{text}"
     );
+}
+
+#[test]
+fn a_case_that_passes_without_reaching_its_assertions_fails_the_count() {
+    let honest = Cases::new("util::honest", 64);
+    proptest::proptest!(honest.config(), |(n in 0u32..4)| {
+        let _clock = honest.start();
+        proptest::prop_assume!(n != 0);
+        honest.reached();
+    });
+    honest.check();
+    let silent = Cases::new("util::silent", 64);
+    proptest::proptest!(silent.config(), |(n in 0u32..4)| {
+        let _clock = silent.start();
+        if n == 0 {
+            // A generator that yielded nothing, passed without a word.
+            return Ok(());
+        }
+        silent.reached();
+    });
+    let short = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| silent.check()))
+        .expect_err("a silent pass");
+    let text = short.downcast_ref::<String>().expect("a formatted message");
+    assert!(text.contains("cases reached their assertions"), "{text}");
 }

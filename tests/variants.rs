@@ -4,7 +4,7 @@
 use postfacto::board::Color;
 use postfacto::rules::{perft, Variant};
 
-use crate::util::{path, postfacto, scratch, solve_with_proof};
+use crate::util::{path, postfacto, scratch, solve_with_proof, Cases};
 
 fn variant(name: &str) -> Variant {
     Variant::ALL
@@ -94,19 +94,20 @@ fn moves_and_play_agree(
     Ok(())
 }
 
-proptest::proptest! {
-    #![proptest_config(proptest::prelude::ProptestConfig { cases: 300, ..Default::default() })]
-
-    #[test]
-    fn flying_moves_and_play_agree(seed in 0u64..u64::MAX, density in 10u32..70, white: bool) {
+#[test]
+fn flying_moves_and_play_agree() {
+    let cases = Cases::new("variants::flying_moves_and_play_agree", 300);
+    proptest::proptest!(cases.config(), |(seed in 0u64..u64::MAX, density in 10u32..70, white: bool)| {
         use postfacto::random::{random_board_on, Rng};
+        let _clock = cases.start();
         let side = if white { Color::White } else { Color::Black };
         for v in FLYING {
             let board = random_board_on(&mut Rng::new(seed), v.topology(), density, 30);
             moves_and_play_agree(v, &board, side)?;
         }
-    }
-
+        cases.reached();
+    });
+    cases.check();
 }
 
 /// The flying-king rule sets besides Russian (which has tests of its own).
@@ -120,36 +121,39 @@ const FLYING: [Variant; 7] = [
     Variant::Canadian,
 ];
 
-proptest::proptest! {
-    // Each case runs the binary twice.
-    #![proptest_config(proptest::prelude::ProptestConfig { cases: 48, ..Default::default() })]
-
-    /// Fragments of random games under the new rules: their moves replay from
-    /// the board they were cut from, and `verify` accepts that board with the
-    /// replayer's end board, through the 10x10 (or 8x8) answer text.
-    #[test]
-    fn random_fragments_replay_and_verify(seed in 0u64..u64::MAX) {
+/// Fragments of random games under the new rules: their moves replay from
+/// the board they were cut from, and `verify` accepts that board with the
+/// replayer's end board, through the 10x10 (or 8x8) answer text. (A case
+/// runs the binary once per rule set whose game lasted long enough.)
+#[test]
+fn random_fragments_replay_and_verify() {
+    let cases = Cases::new("variants::random_fragments_replay_and_verify", 48);
+    proptest::proptest!(cases.config(), |(seed in 0u64..u64::MAX)| {
         use postfacto::notation::Answer;
         use postfacto::random::{random_fragment, Rng};
         use postfacto::replay::replay;
-        for v in FLYING {
-            let mut rng = Rng::new(seed);
-            let Some((start, record)) = random_fragment(v.rules(), &mut rng, 10, 30) else {
-                continue;
-            };
+        let clock = cases.start();
+        let fragments: Vec<_> = FLYING
+            .into_iter()
+            .filter_map(|v| Some((v, random_fragment(v.rules(), &mut Rng::new(seed), 10, 30)?)))
+            .collect();
+        proptest::prop_assume!(!fragments.is_empty(), "every game ended before the fragment");
+        for (v, (start, record)) in fragments {
             let end = replay(v.rules(), &start, &record);
             proptest::prop_assert!(end.is_ok(), "{end:?}");
             let answer = Answer { start, end: end.unwrap() };
             let record_text = if v.algebraic() { record.algebraic() } else { record.to_string() };
             let input = scratch(&format!("fragment-{}-{seed}.in", v.name()), &record_text);
             let output = scratch(&format!("fragment-{}-{seed}.ans", v.name()), &answer.to_string());
-            let run = postfacto(
+            let run = clock.run(&record_text, || postfacto(
                 &["verify", "--rules", v.name(), input.to_str().unwrap(), output.to_str().unwrap()],
                 "",
-            );
+            ));
             proptest::prop_assert_eq!((run.code, run.stdout.trim()), (0, "OK"), "{}", run.stderr);
         }
-    }
+        cases.reached();
+    });
+    cases.check();
 }
 
 /// `verify --rules international INPUT ANSWER`.
