@@ -61,6 +61,27 @@ pub(crate) struct Split {
     /// saving: its survivors making `x` jumps need at least this less
     /// [`savings`]`(x)`.
     pub survivors: u32,
+    /// The side's part of the bound over both sides' moves together
+    /// (`None` where its argument does not hold).
+    pub joint: Option<Joint>,
+}
+
+/// One side's part of the bound over both sides' moves together
+/// (`encodings/reach.md`, "exchanges"): the plies are both sides' moves,
+/// and the rows a piece advances before it is taken are moves no
+/// assignment of one side counts. Holds only where men take only forward
+/// and no piece is a king now or on the target (8x8).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Joint {
+    /// The survivors' rows and the rows the lost pieces must advance when
+    /// no piece is ever crowned (each lost piece's share), least over
+    /// which pieces are lost; may be below zero.
+    pub paired: i64,
+    /// When one of the side's lost pieces is crowned on the way: the
+    /// fewest rows it advances (`None` when the side loses nothing).
+    pub crowned: Option<u32>,
+    /// The most moves the side's jumps save ([`savings`]).
+    pub saved: u32,
 }
 
 /// The most moves `jumps` jumps save one side: a jump covers two steps in
@@ -107,7 +128,41 @@ pub(crate) fn plies_over_captures(
             };
         }
     }
-    best.unwrap_or(Ok(0))
+    let joint = joint_plies(needs, side, turn).unwrap_or(0);
+    best.unwrap_or(Ok(0)).map(|plies| plies.max(joint))
+}
+
+/// The bound over both sides' moves together (see [`Joint`]): every ply
+/// is a move of one side, so the plies are at least both sides' rows
+/// (survivors' and lost pieces') less what their jumps save, with the
+/// parity the side to move at the end fixes. `None` where a side's
+/// argument does not hold.
+fn joint_plies(needs: [(u32, bool, Option<&Split>); 2], side: Color, turn: Color) -> Option<u32> {
+    let part = |need: (u32, bool, Option<&Split>)| match need.2 {
+        Some(split) => split
+            .joint
+            .map(|j| (j.paired, split.survivors, j.crowned, j.saved)),
+        // A side that takes nothing, loses nothing and has no king moves
+        // exactly its rows.
+        None if need.1 => Some((i64::from(need.0), need.0, None, 0)),
+        None => None,
+    };
+    let (white, black) = (
+        part(needs[Color::White as usize])?,
+        part(needs[Color::Black as usize])?,
+    );
+    let saved = i64::from(white.3) + i64::from(black.3);
+    let never_crowned = white.0 + black.0 - saved;
+    let crowned = match (white.2, black.2) {
+        (None, None) => None,
+        (a, b) => Some(a.unwrap_or(u32::MAX).min(b.unwrap_or(u32::MAX))),
+    }
+    .map(|rows| i64::from(white.1) + i64::from(black.1) + i64::from(rows) - saved);
+    let least = crowned
+        .map_or(never_crowned, |c| c.min(never_crowned))
+        .max(0) as u32;
+    // k plies end with the side to move now to move again when k is even.
+    Some(least + u32::from(least.is_multiple_of(2) != (side == turn)))
 }
 
 /// The fewest plies from a position where `side` is to move to the target
@@ -229,6 +284,19 @@ pub(crate) fn moves_needed(
             |cost| cost.max(total).saturating_sub(saved).max(least),
         ),
         survivors,
+        joint: joint_part(
+            board,
+            target,
+            color,
+            rules_movement,
+            &costs[..targets.len()],
+            &sources,
+        )
+        .map(|(paired, crowned)| Joint {
+            paired,
+            crowned,
+            saved,
+        }),
     });
     Need::Moves {
         least,
@@ -319,6 +387,58 @@ fn met_costs(
             })
             .collect(),
     )
+}
+
+/// A side's part of the joint bound: its survivors' assignment with each
+/// lost piece's share of the rows lost pieces advance, and the rows a lost
+/// piece crowned on the way advances (`None` where the argument fails:
+/// kings now or on the target, men that take backwards, a board not 8x8).
+///
+/// A man `q` takes forward, so the piece it takes stands one row ahead of
+/// it and `q` lands two rows ahead: with `g` the rows each stands from its
+/// back row now, the two advance at least `size - g_p - g_q` rows together,
+/// and a man taking `k` pieces lands further each time, so its victims and
+/// it advance at least `(k + 1) * size / 2` less their `g`s (on 8x8). Each
+/// taken piece is taken by a lost piece or a survivor (then it reaches the
+/// survivor's way: `size - frontier - g`); grouping each capturer with its
+/// victims gives every lost piece a share of `size / 2 - g` or the
+/// survivor's `size - frontier - g`, whichever is less.
+fn joint_part(
+    board: &Board,
+    target: &PartialBoard,
+    color: Color,
+    movement: Movement,
+    target_rows: &[Vec<u32>],
+    sources: &[(Square, Role)],
+) -> Option<(i64, Option<u32>)> {
+    let on_target = &target.board;
+    let size = i64::from(board.topology().size());
+    if movement.men_capture_backwards || size != 8 || board.kings() != 0 || on_target.kings() != 0 {
+        return None;
+    }
+    let lost = sources.len() - target_rows.len();
+    let survivors_way = on_target
+        .squares_of(color.opposite())
+        .map(|t| size - forward_rows(t, color.opposite()))
+        .min()
+        .unwrap_or(size);
+    let shares: Vec<i64> = sources
+        .iter()
+        .map(|&(s, _)| (size / 2).min(survivors_way) - forward_rows(s, color))
+        .collect();
+    // The assignment takes costs of at least zero: every lost row shifted
+    // by the same amount, taken off again after.
+    let shift = shares.iter().map(|&x| -x).max().unwrap_or(0).max(0);
+    let lost_row: Vec<u32> = shares.iter().map(|&x| (x + shift) as u32).collect();
+    let mut rows = target_rows.to_vec();
+    rows.extend(std::iter::repeat_n(lost_row, lost));
+    let total = assignment_prefixes(&rows).last().copied().flatten()?;
+    let paired = i64::from(total) - shift * lost as i64;
+    let furthest = sources.iter().map(|&(s, _)| forward_rows(s, color)).max();
+    let crowned = furthest
+        .filter(|_| lost > 0)
+        .map(|g| (size - 1 - g).max(0) as u32);
+    Some((paired, crowned))
 }
 
 /// Pieces with their squares.
