@@ -73,15 +73,16 @@ pub(crate) struct Split {
 /// and no piece is a king now or on the target (8x8).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Joint {
-    /// The survivors' rows and the rows the lost pieces must advance when
-    /// no piece is ever crowned (each lost piece's share), least over
-    /// which pieces are lost; may be below zero.
+    /// The survivors' rows and each lost piece's share of the rows lost
+    /// pieces advance, least over which pieces are lost (may be below
+    /// zero: a share is what is left after the advanced rows now).
     pub paired: i64,
-    /// When one of the side's lost pieces is crowned on the way: the
-    /// fewest rows it advances (`None` when the side loses nothing).
-    pub crowned: Option<u32>,
-    /// The most moves the side's jumps save ([`savings`]).
-    pub saved: u32,
+    /// As `paired` with every share at most 2: what holds when a piece is
+    /// crowned on the way (a king takes a piece anywhere, but its jump
+    /// saves no row).
+    pub capped: i64,
+    /// The pieces the side takes.
+    pub jumps: u32,
 }
 
 /// The most moves `jumps` jumps save one side: a jump covers two steps in
@@ -135,32 +136,35 @@ pub(crate) fn plies_over_captures(
 /// The bound over both sides' moves together (see [`Joint`]): every ply
 /// is a move of one side, so the plies are at least both sides' rows
 /// (survivors' and lost pieces') less what their jumps save, with the
-/// parity the side to move at the end fixes. `None` where a side's
-/// argument does not hold.
-fn joint_plies(needs: [(u32, bool, Option<&Split>); 2], side: Color, turn: Color) -> Option<u32> {
+/// parity the side to move at the end fixes. When a piece may be crowned
+/// on the way and lost again, the capped shares hold, less one for every
+/// two pieces a side takes (a man crowned by the second jump of a double
+/// jump). `None` where a side's argument does not hold.
+pub(crate) fn joint_plies(
+    needs: [(u32, bool, Option<&Split>); 2],
+    side: Color,
+    turn: Color,
+) -> Option<u32> {
     let part = |need: (u32, bool, Option<&Split>)| match need.2 {
-        Some(split) => split
-            .joint
-            .map(|j| (j.paired, split.survivors, j.crowned, j.saved)),
+        Some(split) => split.joint,
         // A side that takes nothing, loses nothing and has no king moves
         // exactly its rows.
-        None if need.1 => Some((i64::from(need.0), need.0, None, 0)),
+        None if need.1 => Some(Joint {
+            paired: i64::from(need.0),
+            capped: i64::from(need.0),
+            jumps: 0,
+        }),
         None => None,
     };
     let (white, black) = (
         part(needs[Color::White as usize])?,
         part(needs[Color::Black as usize])?,
     );
-    let saved = i64::from(white.3) + i64::from(black.3);
-    let never_crowned = white.0 + black.0 - saved;
-    let crowned = match (white.2, black.2) {
-        (None, None) => None,
-        (a, b) => Some(a.unwrap_or(u32::MAX).min(b.unwrap_or(u32::MAX))),
-    }
-    .map(|rows| i64::from(white.1) + i64::from(black.1) + i64::from(rows) - saved);
-    let least = crowned
-        .map_or(never_crowned, |c| c.min(never_crowned))
-        .max(0) as u32;
+    let saved = i64::from(savings(white.jumps) + savings(black.jumps));
+    let never_crowned = white.paired + black.paired - saved;
+    let double_jumps = i64::from(white.jumps / 2 + black.jumps / 2);
+    let crowned = white.capped + black.capped - saved - double_jumps;
+    let least = never_crowned.min(crowned).max(0) as u32;
     // k plies end with the side to move now to move again when k is even.
     Some(least + u32::from(least.is_multiple_of(2) != (side == turn)))
 }
@@ -292,10 +296,10 @@ pub(crate) fn moves_needed(
             &costs[..targets.len()],
             &sources,
         )
-        .map(|(paired, crowned)| Joint {
+        .map(|(paired, capped)| Joint {
             paired,
-            crowned,
-            saved,
+            capped,
+            jumps,
         }),
     });
     Need::Moves {
@@ -390,9 +394,9 @@ fn met_costs(
 }
 
 /// A side's part of the joint bound: its survivors' assignment with each
-/// lost piece's share of the rows lost pieces advance, and the rows a lost
-/// piece crowned on the way advances (`None` where the argument fails:
-/// kings now or on the target, men that take backwards, a board not 8x8).
+/// lost piece's share of the rows lost pieces advance, as [`Joint`]'s
+/// `paired` and `capped` (`None` where the argument fails: kings now or on
+/// the target, men that take backwards, a board not 8x8).
 ///
 /// A man `q` takes forward, so the piece it takes stands one row ahead of
 /// it and `q` lands two rows ahead: with `g` the rows each stands from its
@@ -410,22 +414,35 @@ fn joint_part(
     movement: Movement,
     target_rows: &[Vec<u32>],
     sources: &[(Square, Role)],
-) -> Option<(i64, Option<u32>)> {
+) -> Option<(i64, i64)> {
     let on_target = &target.board;
     let size = i64::from(board.topology().size());
     if movement.men_capture_backwards || size != 8 || board.kings() != 0 || on_target.kings() != 0 {
         return None;
     }
-    let lost = sources.len() - target_rows.len();
     let survivors_way = on_target
         .squares_of(color.opposite())
         .map(|t| size - forward_rows(t, color.opposite()))
         .min()
         .unwrap_or(size);
-    let shares: Vec<i64> = sources
-        .iter()
-        .map(|&(s, _)| (size / 2).min(survivors_way) - forward_rows(s, color))
-        .collect();
+    let shares = |cap: i64| -> Vec<i64> {
+        sources
+            .iter()
+            .map(|&(s, _)| {
+                let g = forward_rows(s, color);
+                ((size / 2).min(survivors_way) - g).min(cap + i64::from(on_edge(s)))
+            })
+            .collect()
+    };
+    let paired = with_lost_shares(target_rows, &shares(size))?;
+    let capped = with_lost_shares(target_rows, &shares(2))?;
+    Some((paired, capped))
+}
+
+/// The least cost of the targets' rows and one row of `shares` (which may
+/// be below zero) for each piece not assigned to a target.
+fn with_lost_shares(target_rows: &[Vec<u32>], shares: &[i64]) -> Option<i64> {
+    let lost = shares.len() - target_rows.len();
     // The assignment takes costs of at least zero: every lost row shifted
     // by the same amount, taken off again after.
     let shift = shares.iter().map(|&x| -x).max().unwrap_or(0).max(0);
@@ -433,12 +450,7 @@ fn joint_part(
     let mut rows = target_rows.to_vec();
     rows.extend(std::iter::repeat_n(lost_row, lost));
     let total = assignment_prefixes(&rows).last().copied().flatten()?;
-    let paired = i64::from(total) - shift * lost as i64;
-    let furthest = sources.iter().map(|&(s, _)| forward_rows(s, color)).max();
-    let crowned = furthest
-        .filter(|_| lost > 0)
-        .map(|g| (size - 1 - g).max(0) as u32);
-    Some((paired, crowned))
+    Some(i64::from(total) - shift * lost as i64)
 }
 
 /// Pieces with their squares.

@@ -740,6 +740,98 @@ mod tests {
         }
     }
 
+    /// The bound over both sides' moves together alone, from `board`.
+    fn joint_to(variant: Variant, goal: &Goal, board: &Board, side: Color) -> Option<u32> {
+        let mut quiet = |_: &Progress| {};
+        let search = search::Search::new(
+            variant.rules(),
+            &goal.board,
+            goal.turn,
+            None,
+            &|_| true,
+            &mut quiet,
+        );
+        search.joint_bound(board, side)
+    }
+
+    #[test]
+    fn the_joint_bound_alone_never_passes_the_breadth_first_minimum() {
+        // Every position within 6 plies (4 where it does not hold), captures
+        // and exchanges among them; where the argument holds, it must have
+        // been tight at least once on a position with pieces taken, or the
+        // test would check nothing (without captures it is the rows alone).
+        for variant in Variant::ALL {
+            let forward_8x8 =
+                variant.topology().size() == 8 && !variant.rules().movement().men_capture_backwards;
+            let depth = if forward_8x8 { 6 } else { 4 };
+            let opening = variant.topology().opening();
+            let (mut applied, mut tight) = (0, 0);
+            for ((board, turn), plies) in breadth_first(variant, depth) {
+                let goal = Goal {
+                    board: PartialBoard {
+                        board,
+                        known: variant.topology().all_bits(),
+                    },
+                    turn,
+                };
+                let Some(bound) = joint_to(variant, &goal, &opening, variant.first_player()) else {
+                    continue;
+                };
+                assert!(
+                    bound <= plies,
+                    "{}: {bound} > {plies} to {board}",
+                    variant.name()
+                );
+                let pieces = |b: &Board| Color::ALL.map(|c| b.occupied_by(c).count_ones());
+                let taken = pieces(&board) != pieces(&opening);
+                applied += usize::from(taken);
+                tight += usize::from(taken && bound == plies);
+            }
+            assert_eq!(applied > 0, forward_8x8, "{}", variant.name());
+            assert_eq!(
+                tight > 0,
+                forward_8x8,
+                "{}: {applied} applied",
+                variant.name()
+            );
+        }
+    }
+
+    #[test]
+    fn the_joint_bound_alone_never_passes_the_plies_a_random_game_took() {
+        // Longer games: captures, kings crowned and lost, every position on
+        // the way at most the plies left.
+        for seed in 0..120 {
+            let variant = Variant::ALL[seed as usize % Variant::ALL.len()];
+            let mut rng = Rng::new(1000 + seed);
+            let opening = variant.topology().opening();
+            let plies = [10, 20, 30, 40, 60][(seed / 10) as usize % 5];
+            let record = play_game(
+                variant.rules(),
+                &mut rng,
+                &opening,
+                variant.first_player(),
+                plies,
+                Play::Uniform,
+            );
+            let goal = goal_after(variant, &record);
+            let (mut board, n) = (opening, record.moves.len() as u32);
+            for (played, mv) in record.moves.iter().enumerate() {
+                let side = record.mover(played + 1);
+                if let Some(bound) = joint_to(variant, &goal, &board, side) {
+                    let left = n - played as u32;
+                    assert!(
+                        bound <= left,
+                        "{} seed {seed}: {bound} > {left} from\n{board}\nto\n{}",
+                        variant.name(),
+                        goal.board.board,
+                    );
+                }
+                board = variant.rules().play(&board, side, mv).unwrap();
+            }
+        }
+    }
+
     #[test]
     fn a_thirteenth_piece_is_never_reached() {
         let variant = Variant::English;
