@@ -61,28 +61,6 @@ pub(crate) struct Split {
     /// saving: its survivors making `x` jumps need at least this less
     /// [`savings`]`(x)`.
     pub survivors: u32,
-    /// The side's part of the bound over both sides' moves together
-    /// (`None` where its argument does not hold).
-    pub joint: Option<Joint>,
-}
-
-/// One side's part of the bound over both sides' moves together
-/// (`encodings/reach.md`, "exchanges"): the plies are both sides' moves,
-/// and the rows a piece advances before it is taken are moves no
-/// assignment of one side counts. Holds only where men take only forward
-/// and no piece is a king now or on the target (8x8).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) struct Joint {
-    /// The survivors' rows and each lost piece's share of the rows lost
-    /// pieces advance, least over which pieces are lost (may be below
-    /// zero: a share is what is left after the advanced rows now).
-    pub paired: i64,
-    /// As `paired` with every share at most 2: what holds when a piece is
-    /// crowned on the way (a king takes a piece anywhere, but its jump
-    /// saves no row).
-    pub capped: i64,
-    /// The pieces the side takes.
-    pub jumps: u32,
 }
 
 /// The most moves `jumps` jumps save one side: a jump covers two steps in
@@ -129,44 +107,7 @@ pub(crate) fn plies_over_captures(
             };
         }
     }
-    let joint = joint_plies(needs, side, turn).unwrap_or(0);
-    best.unwrap_or(Ok(0)).map(|plies| plies.max(joint))
-}
-
-/// The bound over both sides' moves together (see [`Joint`]): every ply
-/// is a move of one side, so the plies are at least both sides' rows
-/// (survivors' and lost pieces') less what their jumps save, with the
-/// parity the side to move at the end fixes. When a piece may be crowned
-/// on the way and lost again, the capped shares hold, less one for every
-/// two pieces a side takes (a man crowned by the second jump of a double
-/// jump). `None` where a side's argument does not hold.
-pub(crate) fn joint_plies(
-    needs: [(u32, bool, Option<&Split>); 2],
-    side: Color,
-    turn: Color,
-) -> Option<u32> {
-    let part = |need: (u32, bool, Option<&Split>)| match need.2 {
-        Some(split) => split.joint,
-        // A side that takes nothing, loses nothing and has no king moves
-        // exactly its rows.
-        None if need.1 => Some(Joint {
-            paired: i64::from(need.0),
-            capped: i64::from(need.0),
-            jumps: 0,
-        }),
-        None => None,
-    };
-    let (white, black) = (
-        part(needs[Color::White as usize])?,
-        part(needs[Color::Black as usize])?,
-    );
-    let saved = i64::from(savings(white.jumps) + savings(black.jumps));
-    let never_crowned = white.paired + black.paired - saved;
-    let double_jumps = i64::from(white.jumps / 2 + black.jumps / 2);
-    let crowned = white.capped + black.capped - saved - double_jumps;
-    let least = never_crowned.min(crowned).max(0) as u32;
-    // k plies end with the side to move now to move again when k is even.
-    Some(least + u32::from(least.is_multiple_of(2) != (side == turn)))
+    best.unwrap_or(Ok(0))
 }
 
 /// The fewest plies from a position where `side` is to move to the target
@@ -288,19 +229,6 @@ pub(crate) fn moves_needed(
             |cost| cost.max(total).saturating_sub(saved).max(least),
         ),
         survivors,
-        joint: joint_part(
-            board,
-            target,
-            color,
-            rules_movement,
-            &costs[..targets.len()],
-            &sources,
-        )
-        .map(|(paired, capped)| Joint {
-            paired,
-            capped,
-            jumps,
-        }),
     });
     Need::Moves {
         least,
@@ -391,66 +319,6 @@ fn met_costs(
             })
             .collect(),
     )
-}
-
-/// A side's part of the joint bound: its survivors' assignment with each
-/// lost piece's share of the rows lost pieces advance, as [`Joint`]'s
-/// `paired` and `capped` (`None` where the argument fails: kings now or on
-/// the target, men that take backwards, a board not 8x8).
-///
-/// A man `q` takes forward, so the piece it takes stands one row ahead of
-/// it and `q` lands two rows ahead: with `g` the rows each stands from its
-/// back row now, the two advance at least `size - g_p - g_q` rows together,
-/// and a man taking `k` pieces lands further each time, so its victims and
-/// it advance at least `(k + 1) * size / 2` less their `g`s (on 8x8). Each
-/// taken piece is taken by a lost piece or a survivor (then it reaches the
-/// survivor's way: `size - frontier - g`); grouping each capturer with its
-/// victims gives every lost piece a share of `size / 2 - g` or the
-/// survivor's `size - frontier - g`, whichever is less.
-fn joint_part(
-    board: &Board,
-    target: &PartialBoard,
-    color: Color,
-    movement: Movement,
-    target_rows: &[Vec<u32>],
-    sources: &[(Square, Role)],
-) -> Option<(i64, i64)> {
-    let on_target = &target.board;
-    let size = i64::from(board.topology().size());
-    if movement.men_capture_backwards || size != 8 || board.kings() != 0 || on_target.kings() != 0 {
-        return None;
-    }
-    let survivors_way = on_target
-        .squares_of(color.opposite())
-        .map(|t| size - forward_rows(t, color.opposite()))
-        .min()
-        .unwrap_or(size);
-    let shares = |cap: i64| -> Vec<i64> {
-        sources
-            .iter()
-            .map(|&(s, _)| {
-                let g = forward_rows(s, color);
-                ((size / 2).min(survivors_way) - g).min(cap + i64::from(on_edge(s)))
-            })
-            .collect()
-    };
-    let paired = with_lost_shares(target_rows, &shares(size))?;
-    let capped = with_lost_shares(target_rows, &shares(2))?;
-    Some((paired, capped))
-}
-
-/// The least cost of the targets' rows and one row of `shares` (which may
-/// be below zero) for each piece not assigned to a target.
-fn with_lost_shares(target_rows: &[Vec<u32>], shares: &[i64]) -> Option<i64> {
-    let lost = shares.len() - target_rows.len();
-    // The assignment takes costs of at least zero: every lost row shifted
-    // by the same amount, taken off again after.
-    let shift = shares.iter().map(|&x| -x).max().unwrap_or(0).max(0);
-    let lost_row: Vec<u32> = shares.iter().map(|&x| (x + shift) as u32).collect();
-    let mut rows = target_rows.to_vec();
-    rows.extend(std::iter::repeat_n(lost_row, lost));
-    let total = assignment_prefixes(&rows).last().copied().flatten()?;
-    Some(i64::from(total) - shift * lost as i64)
 }
 
 /// Pieces with their squares.

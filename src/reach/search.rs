@@ -132,29 +132,6 @@ impl<'a> Search<'a> {
         self.bound_and_guess(board, side).map(|(least, _)| least)
     }
 
-    /// The bound over both sides' moves together alone (`None` where it
-    /// does not hold), for the tests that check it on its own.
-    #[cfg(test)]
-    pub(crate) fn joint_bound(&self, board: &Board, side: Color) -> Option<u32> {
-        let needs = Color::ALL.map(|color| {
-            let need = moves_needed(board, self.target, color, self.rules.movement());
-            (color, need)
-        });
-        let mut by_color = [(0, false, None); 2];
-        for (color, need) in &needs {
-            match need {
-                Need::Moves {
-                    least,
-                    exact,
-                    split,
-                    ..
-                } => by_color[*color as usize] = (*least, *exact, split.as_ref()),
-                Need::Never(_) => return None,
-            }
-        }
-        super::bounds::joint_plies(by_color, side, self.turn)
-    }
-
     /// [`Search::lower_bound`], and both sides' guesses of the moves left
     /// (see [`Need::Moves`]).
     pub fn bound_and_guess(&self, board: &Board, side: Color) -> Result<(u32, u32), NoGame> {
