@@ -160,6 +160,32 @@ impl BoardText {
                 }),
         }
     }
+
+    /// What the text says of a start or end board of a record under
+    /// `variant` (`which`: `start` or `end`), and the side to move a FEN
+    /// names: a start board must obey the start rules (no man on its
+    /// crowning row).
+    ///
+    /// # Errors
+    /// The text cannot be read on that board ([`InputError::Fen`],
+    /// [`InputError::Board`]), or a start breaks a start rule
+    /// ([`InputError::NotAPosition`]).
+    pub fn facts(
+        &self,
+        variant: Variant,
+        which: &'static str,
+    ) -> Result<(PartialBoard, Option<Color>), InputError> {
+        let (facts, turn) = self.read(variant.topology(), which)?;
+        if which == "start" {
+            if let Some(problem) = variant.rules().start_problems(&facts.board).first() {
+                return Err(InputError::NotAPosition {
+                    which,
+                    problem: problem.to_string(),
+                });
+            }
+        }
+        Ok((facts, turn))
+    }
 }
 
 /// A fragment of a game: its moves as written, and what else is known.
@@ -344,19 +370,10 @@ impl Fragment {
                 })
             })
             .collect::<Result<Vec<_>, _>>()?;
-        let topology = variant.topology();
         let read =
-            |board: &Option<BoardText>, which| board.as_ref().map(|b| b.read(topology, which));
+            |board: &Option<BoardText>, which| board.as_ref().map(|b| b.facts(variant, which));
         let start = read(&self.start, "start").transpose()?;
         let end = read(&self.end, "end").transpose()?;
-        if let Some((facts, _)) = &start {
-            if let Some(problem) = variant.rules().start_problems(&facts.board).first() {
-                return Err(InputError::NotAPosition {
-                    which: "start",
-                    problem: problem.to_string(),
-                });
-            }
-        }
         let first = self
             .first
             .or(start.and_then(|(_, turn)| turn))
