@@ -183,7 +183,7 @@ pub fn run_against(
     json: bool,
     out: &mut impl Write,
 ) -> Result<Status, Failure> {
-    let mut tables = super::tables::Tables::new(out, json);
+    let mut tables = postfacto::harness::table::Tables::new(out, json);
     let mut status = Status::Ok;
     let mut files = 0;
     for file in record_files(paths)? {
