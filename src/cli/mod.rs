@@ -22,7 +22,6 @@ mod settings;
 mod solve;
 mod status;
 mod ticker;
-mod timing;
 mod verify;
 
 use std::io::{self, Write};
