@@ -212,7 +212,7 @@ impl ReachModel {
         let (goal, name) = super::reach::board_text(file, "the position")?;
         let mut request = ReachRequest::new(goal, variant);
         if let Some(turn) = self.turn {
-            request = request.turn(super::reach::turn_of(turn));
+            request = request.turn(turn.into());
         }
         let request = super::reach::from_start(request, self.from.as_deref(), self.from_turn)?;
         Ok((name, Formula::Reach(request, self.clone())))

@@ -130,11 +130,7 @@ pub fn run_against(
 /// with the others. Games without moves are left out; a game that cannot
 /// be read is reported and left out.
 fn readable(file: &Path, rules: RulesChoice, status: &mut Status) -> Option<Vec<Compared>> {
-    let reading = Reading {
-        rules,
-        short_captures: false,
-        replay_decides: false,
-    };
+    let reading = Reading::as_written(rules, false);
     let items = match read_input(Some(file)).and_then(|input| read_items(&input, reading)) {
         Ok(items) => items,
         Err(failure) => {

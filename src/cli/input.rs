@@ -182,29 +182,27 @@ pub fn read_items(input: &Input, reading: Reading) -> Result<Vec<Item>, Failure>
 /// # Errors
 /// The input, or one of its games, cannot be read under `variant`.
 pub fn read_records(input: &Input, variant: Variant) -> Result<Vec<Record>, Failure> {
-    let reading = Reading {
-        rules: RulesChoice::Given(variant),
-        short_captures: false,
-        replay_decides: false,
-    };
-    read_items(input, reading)?
-        .into_iter()
-        .filter(|item| !item.no_moves)
-        .map(
-            |item| match (item.error, item.readings.into_iter().next()) {
-                (None, Some(reader)) => Ok(reader.record),
-                (error, _) => Err(fail(
-                    Status::BadInput,
-                    format!(
-                        "{}: line {}: {}",
-                        input.name,
-                        item.line,
-                        error.map(|e| e.to_string()).unwrap_or_default()
-                    ),
-                )),
-            },
-        )
-        .collect()
+    read_items(
+        input,
+        Reading::as_written(RulesChoice::Given(variant), false),
+    )?
+    .into_iter()
+    .filter(|item| !item.no_moves)
+    .map(
+        |item| match (item.error, item.readings.into_iter().next()) {
+            (None, Some(reader)) => Ok(reader.record),
+            (error, _) => Err(fail(
+                Status::BadInput,
+                format!(
+                    "{}: line {}: {}",
+                    input.name,
+                    item.line,
+                    error.map(|e| e.to_string()).unwrap_or_default()
+                ),
+            )),
+        },
+    )
+    .collect()
 }
 
 /// A `--start-board` or `--end-board` file: what is known of that board,

@@ -127,6 +127,39 @@ pub enum BoardText {
 }
 
 impl BoardText {
+    /// A board given as one text: a FEN when it has a `:`
+    /// (`W:W21-32:B1-12`), else its rows.
+    pub fn of_text(text: &str) -> BoardText {
+        if text.contains(':') {
+            BoardText::Fen(text.trim().to_string())
+        } else {
+            BoardText::Rows(vec![text.to_string()])
+        }
+    }
+
+    /// The rule set the board names by itself: by its rows (8, 10 or 12),
+    /// or by the squares its FEN names (the first rule set they allow).
+    pub fn own_rules(&self) -> Variant {
+        match self {
+            BoardText::Fen(fen) => {
+                let mut names = SquareNames::default();
+                names.scan(fen);
+                Variant::candidates(names)[0]
+            }
+            BoardText::Rows(rows) => {
+                let lines = rows
+                    .iter()
+                    .flat_map(|r| r.lines())
+                    .filter(|l| !l.trim().is_empty())
+                    .count();
+                Variant::ALL
+                    .into_iter()
+                    .find(|v| usize::from(v.topology().size()) == lines)
+                    .unwrap_or_default()
+            }
+        }
+    }
+
     fn text(&self) -> String {
         match self {
             BoardText::Fen(fen) => fen.clone(),
