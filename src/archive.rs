@@ -325,6 +325,9 @@ pub struct GameReport {
     /// The ply the verdict names, for a game with an illegal move (0: its
     /// FEN position).
     pub ply: Option<usize>,
+    /// That ply as PDN numbers it, with its move as the check read it
+    /// (`12... 23-18`); `None` for the FEN position.
+    pub move_label: Option<String>,
     /// What was read leniently, in the order met.
     pub notes: Vec<Leniency>,
     /// Its tags, in order.
@@ -556,6 +559,7 @@ impl GameReport {
             rules,
             verdict,
             ply: None,
+            move_label: None,
             notes,
             tags: game
                 .tags
@@ -584,6 +588,8 @@ struct Trial {
     reached: Option<usize>,
     /// The ply that fails (0: the FEN position).
     failed_at: Option<usize>,
+    /// That ply as PDN numbers it, with its move as read.
+    label: Option<String>,
     notes: Vec<Leniency>,
 }
 
@@ -606,9 +612,9 @@ impl Trial {
 
     /// The report of `game` tried under `variant`.
     fn report(self, game: &RawGame<'_>, variant: Variant, from: RulesFrom) -> GameReport {
-        let ply = match self.verdict {
-            Verdict::Illegal(_) => self.failed_at,
-            _ => None,
+        let (ply, move_label) = match self.verdict {
+            Verdict::Illegal(_) => (self.failed_at, self.label),
+            _ => (None, None),
         };
         let rules = GameRules {
             variant,
@@ -617,6 +623,7 @@ impl Trial {
         };
         GameReport {
             ply,
+            move_label,
             ..GameReport::of(game, Some(rules), self.verdict, self.notes)
         }
     }
@@ -635,6 +642,7 @@ fn verdict_under(game: &RawGame<'_>, variant: Variant, judging: Judging) -> Tria
                 verdict: Verdict::Unreadable(e),
                 reached: None,
                 failed_at: None,
+                label: None,
                 notes: lexer_notes(game, strict),
             };
         }
@@ -644,6 +652,7 @@ fn verdict_under(game: &RawGame<'_>, variant: Variant, judging: Judging) -> Tria
             verdict: Verdict::NoMoves,
             reached: Some(0),
             failed_at: None,
+            label: None,
             notes: read.notes,
         };
     }
@@ -654,12 +663,15 @@ fn verdict_under(game: &RawGame<'_>, variant: Variant, judging: Judging) -> Tria
             verdict: Verdict::Ok,
             reached: Some(read.record.plies()),
             failed_at: None,
+            label: None,
             notes,
         },
         Err(failure) => {
             let ply = failure.ply();
-            let words = failure.words(&read.record, &move_numbers(game, variant), &game.moves);
+            let numbers = move_numbers(game, variant);
+            let words = failure.words(&read.record, &numbers, &game.moves);
             Trial {
+                label: ply_label(&read, &numbers, variant, ply),
                 verdict: if failure.gave_up() {
                     Verdict::Undecided(words)
                 } else {
@@ -671,6 +683,20 @@ fn verdict_under(game: &RawGame<'_>, variant: Variant, judging: Judging) -> Tria
             }
         }
     }
+}
+
+/// Ply `ply` (1-based) of a game read under `variant` as PDN numbers it,
+/// with its move as written (`12... 23-18`); `None` for ply 0 (the FEN
+/// position).
+fn ply_label(
+    read: &PdnGame,
+    numbers: &MoveNumbers,
+    variant: Variant,
+    ply: usize,
+) -> Option<String> {
+    let written = read.record.written_moves();
+    let text = variant.write_written(written.get(ply.checked_sub(1)?)?);
+    Some(format!("{} {text}", numbers.label(&read.record, ply)))
 }
 
 /// How `game` numbers its moves under `variant`.

@@ -102,12 +102,7 @@ fn fragment_of(moves: &Bound<'_, PyAny>) -> PyResult<Fragment> {
 /// A board: a FEN string, one string of rows, or a list of row strings.
 fn board_of(board: &Bound<'_, PyAny>, which: &str) -> PyResult<BoardText> {
     if let Ok(text) = board.downcast::<PyString>() {
-        let text = text.to_cow()?;
-        return Ok(if text.contains(':') {
-            BoardText::Fen(text.trim().to_string())
-        } else {
-            BoardText::Rows(vec![text.into_owned()])
-        });
+        return Ok(BoardText::of_text(&text.to_cow()?));
     }
     board
         .extract::<Vec<String>>()

@@ -619,6 +619,15 @@ pub enum TurnArg {
     Black,
 }
 
+impl From<TurnArg> for postfacto::board::Color {
+    fn from(turn: TurnArg) -> Self {
+        match turn {
+            TurnArg::White => postfacto::board::Color::White,
+            TurnArg::Black => postfacto::board::Color::Black,
+        }
+    }
+}
+
 /// What is known of the boards besides the moves (`solve`, `cnf`).
 #[derive(clap::Args, Debug, Default, Clone)]
 pub struct FactArgs {

@@ -9,8 +9,10 @@ use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
 use postfacto::analysis::Decoded;
-use postfacto::notation::{numbered_moves, to_fen};
-use postfacto::request::{CnfRequest, InputError, ReachRequest, RequestError, RulesChoice};
+use postfacto::output::ReachAnswer;
+use postfacto::request::{
+    CnfRequest, InputError, ReachRequest, ReachVerdict, RequestError, RulesChoice,
+};
 use postfacto::rules::Variant;
 use postfacto::solve::{Learned, Solution};
 
@@ -136,10 +138,32 @@ pub fn decode(
         return Ok(Status::Rejected);
     };
     let names = (name.as_str(), model);
-    match (decoded, reach) {
-        (Decoded::Answer(solution), Some(reach)) => reach.print(&solution, read.variant, out),
+    match (decoded, &request) {
+        (Decoded::Answer(solution), Formula::Reach(request, _)) => {
+            print_model_game(request, &solution, out)
+        }
         (decoded, _) => print_decoded(decoded, &read.learned, read.variant, names, out),
     }
+}
+
+/// The game a model of `reach --cnf K`'s formula stands for, replayed,
+/// written by `reach`'s writer ([`ReachAnswer::model_text`]).
+fn print_model_game(
+    request: &ReachRequest,
+    solution: &Solution,
+    out: &mut impl Write,
+) -> Result<Status, Failure> {
+    let Some(game) = request.model_game(solution) else {
+        return Err(fail(
+            Status::Internal,
+            "internal error: a model of a reach formula plays no moves",
+        ));
+    };
+    let verdict = ReachVerdict::Reached(game);
+    let answer = ReachAnswer::of(request, &verdict).map_err(|e| Failure::request(None, e))?;
+    out.write_all(answer.model_text().as_bytes())
+        .map_err(write_err)?;
+    Ok(Status::Ok)
 }
 
 /// The formula a model is of: `cnf`'s for a record, or `reach --cnf K`'s.
@@ -188,37 +212,10 @@ impl ReachModel {
         let (goal, name) = super::reach::board_text(file, "the position")?;
         let mut request = ReachRequest::new(goal, variant);
         if let Some(turn) = self.turn {
-            request = request.turn(super::reach::turn_of(turn));
+            request = request.turn(turn.into());
         }
         let request = super::reach::from_start(request, self.from.as_deref(), self.from_turn)?;
         Ok((name, Formula::Reach(request, self.clone())))
-    }
-
-    /// The game a model stands for, replayed: its moves numbered from the
-    /// start, then the board it ends on.
-    fn print(
-        &self,
-        solution: &Solution,
-        variant: Variant,
-        out: &mut impl Write,
-    ) -> Result<Status, Failure> {
-        let Some(game) = &solution.filled else {
-            return Err(fail(
-                Status::Internal,
-                "internal error: a model of a reach formula plays no moves",
-            ));
-        };
-        let moves = numbered_moves(game, variant.first_player(), |mv| variant.write_move(mv));
-        let turn = game.mover(game.moves.len() + 1);
-        let end = to_fen(&solution.answer.end, turn, variant.fen_algebraic());
-        writeln!(out, "{moves}").map_err(write_err)?;
-        writeln!(
-            out,
-            "a game of exactly {} to {end}",
-            postfacto::notation::plies(game.moves.len())
-        )
-        .map_err(write_err)?;
-        Ok(Status::Ok)
     }
 }
 

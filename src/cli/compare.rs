@@ -3,14 +3,12 @@
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
-use postfacto::harness::compare::{chosen_reading, Agreement, Comparison, Tally};
-use postfacto::harness::Summary;
-use postfacto::notation::{plural, Record};
+use postfacto::harness::compare::{chosen_reading, Tally, HEADER};
+use postfacto::notation::Record;
 use postfacto::rules::Variant;
 use postfacto::solve::Limit;
 
 use super::input::{read_input, read_items, read_records, record_files, Reading, RulesChoice};
-use super::timing::micros;
 use super::{fail, Failure, Status};
 
 /// One record of a compared file: its name, rule set and moves.
@@ -31,12 +29,7 @@ pub fn run(
     let mut tally = Tally::default();
     let mut status = Status::Ok;
     if !json {
-        writeln!(
-            out,
-            "{:<28} {:<13} {:>5} {:>10} {:>10} {:>10} {:>6}  verdict",
-            "instance", "rules", "plies", "sat_us", "dfs_us", "dfs_nodes", "agree"
-        )
-        .map_err(w)?;
+        writeln!(out, "{HEADER}").map_err(w)?;
     }
     for file in record_files(paths)? {
         let Some(records) = readable(&file, rules, &mut status) else {
@@ -44,7 +37,14 @@ pub fn run(
         };
         for compared in records {
             match tally.compare(&compared.record, compared.variant, limit) {
-                Ok(row) => write_row(&row, &compared, json, out).map_err(w)?,
+                Ok(row) => {
+                    let (name, plies) = (&compared.name, compared.record.plies());
+                    let line = match json {
+                        true => row.json(name, compared.variant, plies),
+                        false => row.text(name, compared.variant, plies),
+                    };
+                    writeln!(out, "{line}").map_err(w)?;
+                }
                 Err(e) => {
                     super::report(&format!("{}: {e}", compared.name));
                     status = Status::Internal;
@@ -74,93 +74,14 @@ pub fn run(
 /// The engines' timing table and the counts (on stderr with `json`:
 /// JSON Lines carry the rows only).
 fn summary(tally: &Tally, json: bool, out: &mut impl Write) -> std::io::Result<()> {
-    let s = Summary::of(&tally.sat_times);
-    let d = (!tally.dfs_times.is_empty()).then(|| Summary::of(&tally.dfs_times));
-    let mut table = Vec::new();
-    let out: &mut dyn Write = if json { &mut table } else { out };
-    writeln!(
-        out,
-        "\n{:<8} {:>10} {:>10} {:>10}",
-        "engine", "median_us", "p90_us", "max_us"
-    )?;
-    for (engine, sum) in [("sat", Some(&s)), ("dfs", d.as_ref())] {
-        let Some(sum) = sum else { continue };
-        writeln!(
-            out,
-            "{engine:<8} {:>10} {:>10} {:>10}",
-            micros(sum.median),
-            micros(sum.p90),
-            micros(sum.max)
-        )?;
-    }
-    let ratio = d.map_or_else(
-        || "no record for the DFS".to_string(),
-        |d| {
-            format!(
-                "sat/dfs ratio of medians {:.2}",
-                s.median.as_secs_f64() / d.median.as_secs_f64()
-            )
-        },
-    );
-    writeln!(
-        out,
-        "{}; {ratio}; {} disagreements; dfs gave up on {}; dfs n/a (not English, or not whole moves) on {}",
-        plural(tally.compared, "record"),
-        tally.disagreements,
-        tally.gave_up,
-        tally.not_english
-    )?;
-    for line in String::from_utf8_lossy(&table)
-        .lines()
-        .filter(|l| !l.is_empty())
-    {
-        super::report(line);
+    for line in tally.summary_lines() {
+        match json {
+            true if line.is_empty() => {}
+            true => super::report(&line),
+            false => writeln!(out, "{line}")?,
+        }
     }
     Ok(())
-}
-
-/// The row of record `c`: a table line, or a JSON object with `json`;
-/// `-` for the DFS's figures where it did not run.
-fn write_row(
-    row: &Comparison,
-    c: &Compared,
-    json: bool,
-    out: &mut impl Write,
-) -> std::io::Result<()> {
-    let dfs = row.dfs.as_ref();
-    let agree = match dfs.map(|d| d.agreement) {
-        Some(Agreement::Yes) => "yes",
-        Some(Agreement::No) => "NO",
-        Some(Agreement::GaveUp) | None => "-",
-    };
-    let dfs_verdict = dfs.map_or("n/a", |d| d.verdict);
-    if json {
-        let row = serde_json::json!({
-            "instance": c.name,
-            "rules": c.variant.name(),
-            "plies": c.record.plies(),
-            "sat_us": micros(row.sat_time).parse::<f64>().ok(),
-            "dfs_us": dfs.and_then(|d| micros(d.time).parse::<f64>().ok()),
-            "dfs_nodes": dfs.map(|d| d.nodes),
-            "agree": agree,
-            "sat": row.sat,
-            "dfs": dfs_verdict,
-        });
-        return writeln!(out, "{row}");
-    }
-    let (dfs_us, nodes) = dfs.map_or_else(
-        || ("-".to_string(), "-".to_string()),
-        |d| (micros(d.time), d.nodes.to_string()),
-    );
-    writeln!(
-        out,
-        "{:<28} {:<13} {:>5} {:>10} {dfs_us:>10} {nodes:>10} {agree:>6}  sat {} / dfs {dfs_verdict}",
-        c.name,
-        c.variant.name(),
-        c.record.plies(),
-        micros(row.sat_time),
-        row.sat,
-    )
 }
 
 fn name_of(file: &Path, index: usize, count: usize) -> String {
@@ -183,7 +104,7 @@ pub fn run_against(
     json: bool,
     out: &mut impl Write,
 ) -> Result<Status, Failure> {
-    let mut tables = super::tables::Tables::new(out, json);
+    let mut tables = postfacto::harness::table::Tables::new(out, json);
     let mut status = Status::Ok;
     let mut files = 0;
     for file in record_files(paths)? {
@@ -209,11 +130,7 @@ pub fn run_against(
 /// with the others. Games without moves are left out; a game that cannot
 /// be read is reported and left out.
 fn readable(file: &Path, rules: RulesChoice, status: &mut Status) -> Option<Vec<Compared>> {
-    let reading = Reading {
-        rules,
-        short_captures: false,
-        replay_decides: false,
-    };
+    let reading = Reading::as_written(rules, false);
     let items = match read_input(Some(file)).and_then(|input| read_items(&input, reading)) {
         Ok(items) => items,
         Err(failure) => {

@@ -3,9 +3,7 @@
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
-use postfacto::harness::generate::{
-    damaged, fragments, hard, hard_search, pawn_boards, FragmentStart, MAX_COUNT, MAX_PLIES,
-};
+use postfacto::harness::generate::{pawn_boards, Batch, FragmentStart, MAX_COUNT, MAX_PLIES};
 use postfacto::notation::Record;
 use postfacto::rules::Variant;
 
@@ -102,22 +100,9 @@ pub enum Request {
     },
     /// Records: the hard family, its search, or random fragments.
     Records {
-        what: Records,
+        what: Batch,
         variant: Variant,
         out_dir: Option<std::path::PathBuf>,
-    },
-}
-
-/// Which records `generate` writes.
-pub enum Records {
-    Hard(usize),
-    HardSearch(usize),
-    Fragments {
-        count: usize,
-        plies: usize,
-        seed: u64,
-        from: FromArg,
-        damage: postfacto::random::Damage,
     },
 }
 
@@ -135,8 +120,8 @@ impl Request {
         }
         let variant = args.rules.0;
         let what = match args.hard {
-            _ if args.hard_search => Records::HardSearch(args.beam),
-            Some(k) => Records::Hard(k),
+            _ if args.hard_search => Batch::HardSearch(args.beam),
+            Some(k) => Batch::Hard(k),
             None if args.plies == 0 || args.count == 0 => {
                 return Err(bad("--plies and --count must be at least 1".into()))
             }
@@ -145,11 +130,14 @@ impl Request {
                     "--plies is at most {MAX_PLIES} and --count at most {MAX_COUNT} (generated records are held in memory)"
                 )))
             }
-            None => Records::Fragments {
+            None => Batch::Fragments {
                 count: args.count,
                 plies: args.plies,
                 seed: args.seed,
-                from: args.from,
+                from: match args.from {
+                    FromArg::Random => FragmentStart::Random,
+                    FromArg::Opening => FragmentStart::Opening,
+                },
                 damage: postfacto::random::Damage {
                     unknown_moves: args.unknown_moves,
                     unknown_squares: args.unknown_squares,
@@ -182,42 +170,18 @@ impl Request {
                 variant,
                 out_dir,
             } => {
-                let records = what.generate(variant);
+                // The hard search's progress goes to standard error.
+                let records = what.generate(variant, |k, member| {
+                    eprintln!(
+                        "K = {k}: {} moves, {} DFS nodes",
+                        member.record.moves.len(),
+                        member.dfs_nodes
+                    );
+                });
                 run(records, variant, out_dir.as_deref(), out).map_err(bad)?;
             }
         }
         Ok(super::Status::Ok)
-    }
-}
-
-impl Records {
-    /// The records asked for, under `variant`; the hard search's progress
-    /// goes to standard error.
-    fn generate(self, variant: Variant) -> Result<Vec<Record>, postfacto::harness::GenerateError> {
-        match self {
-            Records::Hard(k) => hard(k),
-            Records::HardSearch(beam) => hard_search(beam, |k, member| {
-                eprintln!(
-                    "K = {k}: {} moves, {} DFS nodes",
-                    member.record.moves.len(),
-                    member.dfs_nodes
-                );
-            }),
-            Records::Fragments {
-                count,
-                plies,
-                seed,
-                from,
-                damage,
-            } => {
-                let from = match from {
-                    FromArg::Random => FragmentStart::Random,
-                    FromArg::Opening => FragmentStart::Opening,
-                };
-                fragments(count, plies, seed, from, variant)
-                    .map(|records| damaged(records, seed, damage))
-            }
-        }
     }
 }
 
@@ -229,7 +193,7 @@ mod tests {
     fn a_folder_that_cannot_be_made_is_named() {
         let file = tempfile::NamedTempFile::new().unwrap();
         let inside = file.path().join("sub");
-        let records = hard(1);
+        let records = postfacto::harness::generate::hard(1);
         let failed = run(records, Variant::English, Some(&inside), &mut Vec::new()).unwrap_err();
         assert!(matches!(
             failed,

@@ -9,6 +9,7 @@ use std::path::{Path, PathBuf};
 
 use postfacto::board::PartialBoard;
 use postfacto::notation::Record;
+use postfacto::request::{BoardText, InputError};
 use postfacto::rules::Variant;
 
 use super::{fail, Failure, Status};
@@ -181,33 +182,32 @@ pub fn read_items(input: &Input, reading: Reading) -> Result<Vec<Item>, Failure>
 /// # Errors
 /// The input, or one of its games, cannot be read under `variant`.
 pub fn read_records(input: &Input, variant: Variant) -> Result<Vec<Record>, Failure> {
-    let reading = Reading {
-        rules: RulesChoice::Given(variant),
-        short_captures: false,
-        replay_decides: false,
-    };
-    read_items(input, reading)?
-        .into_iter()
-        .filter(|item| !item.no_moves)
-        .map(
-            |item| match (item.error, item.readings.into_iter().next()) {
-                (None, Some(reader)) => Ok(reader.record),
-                (error, _) => Err(fail(
-                    Status::BadInput,
-                    format!(
-                        "{}: line {}: {}",
-                        input.name,
-                        item.line,
-                        error.map(|e| e.to_string()).unwrap_or_default()
-                    ),
-                )),
-            },
-        )
-        .collect()
+    read_items(
+        input,
+        Reading::as_written(RulesChoice::Given(variant), false),
+    )?
+    .into_iter()
+    .filter(|item| !item.no_moves)
+    .map(
+        |item| match (item.error, item.readings.into_iter().next()) {
+            (None, Some(reader)) => Ok(reader.record),
+            (error, _) => Err(fail(
+                Status::BadInput,
+                format!(
+                    "{}: line {}: {}",
+                    input.name,
+                    item.line,
+                    error.map(|e| e.to_string()).unwrap_or_default()
+                ),
+            )),
+        },
+    )
+    .collect()
 }
 
-/// A `--start-board` or `--end-board` file: what is known of that board.
-/// A start fact must obey the start rules (no man on its crowning row).
+/// A `--start-board` or `--end-board` file: what is known of that board,
+/// read by the library ([`BoardText::facts`]: a start must obey the start
+/// rules); its errors said as this command has always said them.
 pub fn board_facts(
     path: Option<&Path>,
     variant: Variant,
@@ -218,20 +218,18 @@ pub fn board_facts(
     };
     let input = read_input(Some(path))?;
     let text = input.text("the board")?;
-    let facts =
-        postfacto::notation::parse_partial_board_on(text, variant.topology()).map_err(|e| {
-            fail(
-                Status::BadInput,
-                format!("{}: line {}: {}", input.name, e.line, e.message),
-            )
-        })?;
-    if start {
-        if let Some(problem) = variant.rules().start_problems(&facts.board).first() {
-            return Err(fail(
-                Status::BadInput,
-                format!("{}: not a start board: {problem}", input.name),
-            ));
-        }
+    let which = if start { "start" } else { "end" };
+    let name = &input.name;
+    match BoardText::Rows(vec![text.to_string()]).facts(variant, which) {
+        Ok((facts, _)) => Ok(Some(facts)),
+        Err(InputError::Board { line, message, .. }) => Err(fail(
+            Status::BadInput,
+            format!("{name}: line {line}: {message}"),
+        )),
+        Err(InputError::NotAPosition { problem, .. }) => Err(fail(
+            Status::BadInput,
+            format!("{name}: not a start board: {problem}"),
+        )),
+        Err(other) => Err(Failure::request(Some(name), other)),
     }
-    Ok(Some(facts))
 }

@@ -21,15 +21,14 @@ mod serve;
 mod settings;
 mod solve;
 mod status;
-mod tables;
 mod ticker;
-mod timing;
 mod verify;
 
 use std::io::{self, Write};
 use std::process::ExitCode;
 
 use clap::Parser;
+use postfacto::output::one_line;
 
 use args::Args;
 use request::Request;
@@ -200,21 +199,6 @@ impl<W: Write> Write for Guarded<W> {
         let result = self.inner.flush();
         self.keep(result)
     }
-}
-
-/// `text` with control characters and Unicode line separators escaped
-/// (`\n`, `\u{b}`, `\u{2028}`), so a message that quotes input stays on one
-/// line. Tabs are kept.
-fn one_line(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        if c != '\t' && (c.is_control() || matches!(c, '\u{2028}' | '\u{2029}')) {
-            out.extend(c.escape_debug());
-        } else {
-            out.push(c);
-        }
-    }
-    out
 }
 
 /// Prints `postfacto: <message>` on stderr, on one line whatever the message quotes.

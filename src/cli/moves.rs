@@ -3,8 +3,6 @@
 
 use std::io::Write;
 
-use postfacto::board::Color;
-use postfacto::notation::SquareNames;
 use postfacto::request::{BoardText, MovesRequest};
 use postfacto::rules::Variant;
 
@@ -21,18 +19,11 @@ pub fn run(
 ) -> Result<Status, Failure> {
     let input = read_input(file)?;
     let text = input.text("the board")?;
-    let board = if text.contains(':') {
-        BoardText::Fen(text.trim().to_string())
-    } else {
-        BoardText::Rows(vec![text.to_string()])
-    };
-    let variant = variant.unwrap_or_else(|| board_rules(&board));
+    let board = BoardText::of_text(text);
+    let variant = variant.unwrap_or_else(|| board.own_rules());
     let mut request = MovesRequest::new(board, variant);
     if let Some(turn) = turn {
-        request = request.turn(match turn {
-            TurnArg::White => Color::White,
-            TurnArg::Black => Color::Black,
-        });
+        request = request.turn(turn.into());
     }
     let moves = request
         .run()
@@ -41,27 +32,4 @@ pub fn run(
         writeln!(out, "{mv}").map_err(write_err)?;
     }
     Ok(Status::Ok)
-}
-
-/// The rule set a board names by itself: by its rows (8, 10 or 12), or
-/// by the squares its FEN names (the first rule set they allow).
-fn board_rules(board: &BoardText) -> Variant {
-    match board {
-        BoardText::Fen(fen) => {
-            let mut names = SquareNames::default();
-            names.scan(fen);
-            Variant::candidates(names)[0]
-        }
-        BoardText::Rows(rows) => {
-            let lines = rows
-                .iter()
-                .flat_map(|r| r.lines())
-                .filter(|l| !l.trim().is_empty())
-                .count();
-            Variant::ALL
-                .into_iter()
-                .find(|v| usize::from(v.topology().size()) == lines)
-                .unwrap_or_default()
-        }
-    }
 }

@@ -19,24 +19,11 @@ use super::{write_err, Failure, Status};
 /// Games printed by `--all` (past it, the count and the first game).
 const ALL_SHOWN: usize = 20;
 
-/// The side to move named on the command line.
-pub(super) fn turn_of(turn: TurnArg) -> Color {
-    match turn {
-        TurnArg::White => Color::White,
-        TurnArg::Black => Color::Black,
-    }
-}
-
 /// A board file's text as a FEN (a text with a `:`) or as rows.
 pub(super) fn board_text(path: &Path, what: &str) -> Result<(BoardText, String), Failure> {
     let input = read_input(Some(path))?;
     let text = input.text(what)?;
-    let board = if text.contains(':') {
-        BoardText::Fen(text.trim().to_string())
-    } else {
-        BoardText::Rows(vec![text.to_string()])
-    };
-    Ok((board, input.name))
+    Ok((BoardText::of_text(text), input.name))
 }
 
 /// `request` from the start `--from` names (`opening`, the default, or a
@@ -54,7 +41,7 @@ pub(super) fn from_start(
         None | Some("opening") => Ok(request),
         Some(from) => {
             let (start, start_name) = board_text(Path::new(from), "the start board")?;
-            let request = request.from(start, from_turn.map(turn_of));
+            let request = request.from(start, from_turn.map(Color::from));
             request
                 .start()
                 .map_err(|e| Failure::request(Some(&start_name), e))?;
@@ -89,7 +76,7 @@ impl ReachCommand {
             .max_plies(args.max_plies)
             .any(args.any);
         if let Some(turn) = args.turn {
-            request = request.turn(turn_of(turn));
+            request = request.turn(turn.into());
         }
         if args.all {
             request = request.all(args.count_limit, ALL_SHOWN);

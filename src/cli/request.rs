@@ -184,11 +184,7 @@ fn verify_request(args: VerifyArgs) -> Result<Request, Failure> {
         }),
         (None, Some(input), Some(answer)) => {
             // The answer's start, not the opening, is where the games start.
-            let reading = Reading {
-                rules,
-                short_captures: args.short_captures,
-                replay_decides: false,
-            };
+            let reading = Reading::as_written(rules, args.short_captures);
             let request = JudgeRequest::new().repair(repair).limit(args.limit);
             Ok(Request::Verify(super::verify::with_files(
                 request, &input, &answer, reading,
@@ -219,11 +215,12 @@ impl Target {
             file,
             instance: args.instance,
             // Read as `solve` reads it, so the formula is the one it solves.
-            reading: Reading {
+            reading: Reading::for_solving(
                 rules,
-                short_captures: args.short_captures,
-                replay_decides: !args.fragment && known.start.is_none(),
-            },
+                args.short_captures,
+                args.fragment,
+                known.start.is_some(),
+            ),
             known,
             fragment: args.fragment,
         })

@@ -48,10 +48,11 @@ impl Settings {
 
     /// How records are read under these settings.
     pub fn reading(&self) -> Reading {
-        Reading {
-            rules: self.rules,
-            short_captures: self.short_captures,
-            replay_decides: !self.solve.fragment && self.solve.known.start.is_none(),
-        }
+        Reading::for_solving(
+            self.rules,
+            self.short_captures,
+            self.solve.fragment,
+            self.solve.known.start.is_some(),
+        )
     }
 }

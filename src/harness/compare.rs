@@ -6,9 +6,11 @@
 
 use std::time::{Duration, Instant};
 
-use crate::notation::Record;
+use crate::notation::{plural, Record};
 use crate::rules::Variant;
 use crate::solve::{Engine, Limit, Outcome, Reconstructor, SolveError};
+
+use super::Summary;
 
 /// An engine's verdict in one word: `solved`, `impossible`, `gave-up`.
 pub fn verdict(outcome: &Outcome) -> &'static str {
@@ -155,6 +157,102 @@ pub fn chosen_reading(
     let solve = |r: &crate::archive::Reading| Reconstructor::new(r.variant).solve(&r.record);
     let (chosen, _) = crate::request::first_solving(&readings, solve, None)?;
     Ok(readings.into_iter().nth(chosen))
+}
+
+/// Microseconds with one decimal, as `compare` prints them.
+fn micros(d: Duration) -> String {
+    format!("{:.1}", d.as_secs_f64() * 1e6)
+}
+
+/// The header of `compare`'s table of records.
+pub const HEADER: &str =
+    "instance                     rules         plies     sat_us     dfs_us  dfs_nodes  agree  verdict";
+
+impl Comparison {
+    /// `yes`, `NO` (a bug) or `-` (the DFS gave up or did not run).
+    pub fn agree(&self) -> &'static str {
+        match self.dfs.map(|d| d.agreement) {
+            Some(Agreement::Yes) => "yes",
+            Some(Agreement::No) => "NO",
+            Some(Agreement::GaveUp) | None => "-",
+        }
+    }
+
+    /// The record's line of `compare`'s table (named `name`, of `plies`
+    /// under `variant`); `-` for the DFS's figures where it did not run.
+    pub fn text(&self, name: &str, variant: Variant, plies: usize) -> String {
+        let dfs_verdict = self.dfs.map_or("n/a", |d| d.verdict);
+        let (dfs_us, nodes) = self.dfs.map_or_else(
+            || ("-".to_string(), "-".to_string()),
+            |d| (micros(d.time), d.nodes.to_string()),
+        );
+        format!(
+            "{name:<28} {:<13} {plies:>5} {:>10} {dfs_us:>10} {nodes:>10} {:>6}  sat {} / dfs {dfs_verdict}",
+            variant.name(),
+            micros(self.sat_time),
+            self.agree(),
+            self.sat,
+        )
+    }
+
+    /// The record's object of `compare --json` (one line).
+    pub fn json(&self, name: &str, variant: Variant, plies: usize) -> String {
+        let dfs = self.dfs.as_ref();
+        let row = serde_json::json!({
+            "instance": name,
+            "rules": variant.name(),
+            "plies": plies,
+            "sat_us": micros(self.sat_time).parse::<f64>().ok(),
+            "dfs_us": dfs.and_then(|d| micros(d.time).parse::<f64>().ok()),
+            "dfs_nodes": dfs.map(|d| d.nodes),
+            "agree": self.agree(),
+            "sat": self.sat,
+            "dfs": dfs.map_or("n/a", |d| d.verdict),
+        });
+        row.to_string()
+    }
+}
+
+impl Tally {
+    /// The engines' timing table and the counts, a line each: a blank
+    /// line, the header, a row per engine that ran, the summary line.
+    pub fn summary_lines(&self) -> Vec<String> {
+        let s = Summary::of(&self.sat_times);
+        let d = (!self.dfs_times.is_empty()).then(|| Summary::of(&self.dfs_times));
+        let mut lines = vec![
+            String::new(),
+            format!(
+                "{:<8} {:>10} {:>10} {:>10}",
+                "engine", "median_us", "p90_us", "max_us"
+            ),
+        ];
+        for (engine, sum) in [("sat", Some(&s)), ("dfs", d.as_ref())] {
+            let Some(sum) = sum else { continue };
+            lines.push(format!(
+                "{engine:<8} {:>10} {:>10} {:>10}",
+                micros(sum.median),
+                micros(sum.p90),
+                micros(sum.max)
+            ));
+        }
+        let ratio = d.map_or_else(
+            || "no record for the DFS".to_string(),
+            |d| {
+                format!(
+                    "sat/dfs ratio of medians {:.2}",
+                    s.median.as_secs_f64() / d.median.as_secs_f64()
+                )
+            },
+        );
+        lines.push(format!(
+            "{}; {ratio}; {} disagreements; dfs gave up on {}; dfs n/a (not English, or not whole moves) on {}",
+            plural(self.compared, "record"),
+            self.disagreements,
+            self.gave_up,
+            self.not_english
+        ));
+        lines
+    }
 }
 
 #[cfg(test)]

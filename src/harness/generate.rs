@@ -160,6 +160,55 @@ pub fn hard_search(
     Ok(members.into_iter().map(|m| m.record).collect())
 }
 
+/// The records `generate` writes: the hard family's member, its search,
+/// or random fragments damaged as asked.
+#[derive(Clone, Copy, Debug)]
+pub enum Batch {
+    /// Member K of the stored hard family.
+    Hard(usize),
+    /// The hard family searched for again with this beam width.
+    HardSearch(usize),
+    /// `count` random fragments of `plies` plies, seeded, then damaged.
+    Fragments {
+        /// How many.
+        count: usize,
+        /// Plies each.
+        plies: usize,
+        /// The generator's seed.
+        seed: u64,
+        /// Where they start.
+        from: FragmentStart,
+        /// What is made illegible.
+        damage: Damage,
+    },
+}
+
+impl Batch {
+    /// The records, under `variant`; the hard search tells `progress` of
+    /// each member found.
+    ///
+    /// # Errors
+    /// What [`hard`], [`hard_search`] and [`fragments`] refuse.
+    pub fn generate(
+        self,
+        variant: Variant,
+        progress: impl FnMut(usize, &Member),
+    ) -> Result<Vec<Record>, GenerateError> {
+        match self {
+            Batch::Hard(k) => hard(k),
+            Batch::HardSearch(beam) => hard_search(beam, progress),
+            Batch::Fragments {
+                count,
+                plies,
+                seed,
+                from,
+                damage,
+            } => fragments(count, plies, seed, from, variant)
+                .map(|records| self::damaged(records, seed, damage)),
+        }
+    }
+}
+
 /// `count` random pawn-puzzle boards, `size` x `size`, in the puzzle's format.
 ///
 /// # Errors

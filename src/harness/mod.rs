@@ -10,6 +10,7 @@
 //! ([`engines::stages`]) and `compare`, which pits the engines themselves.
 
 pub mod against;
+pub mod bench;
 pub mod compare;
 pub mod damaged;
 pub mod engines;
@@ -19,6 +20,7 @@ pub mod pawns;
 pub mod reach;
 pub mod repair;
 mod stats;
+pub mod table;
 
 use std::sync::Arc;
 

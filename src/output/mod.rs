@@ -259,3 +259,18 @@ fn rows(board: &Board) -> Vec<String> {
         .map(|r| board.row_text(r))
         .collect()
 }
+
+/// `text` with control characters and Unicode line separators escaped
+/// (`\n`, `\u{b}`, `\u{2028}`), so a message that quotes input stays on
+/// one line. Tabs are kept.
+pub fn one_line(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        if c != '\t' && (c.is_control() || matches!(c, '\u{2028}' | '\u{2029}')) {
+            out.extend(c.escape_debug());
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}

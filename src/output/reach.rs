@@ -180,6 +180,28 @@ impl ReachAnswer<'_> {
         }
     }
 
+    /// The game a model of `reach --cnf K`'s formula stands for, as
+    /// `decode --reach K` prints it: the moves numbered from the start,
+    /// then `a game of exactly K plies to FEN` (nothing is proved of its
+    /// length); a verdict without a game as [`ReachAnswer::text`].
+    pub fn model_text(&self) -> String {
+        let ReachVerdict::Reached(game) = self.verdict else {
+            return self.text();
+        };
+        format!(
+            "{}\na game of exactly {} to {}\n",
+            self.movetext(&game.record),
+            plies_text(game.record.moves.len()),
+            self.end_fen(game)
+        )
+    }
+
+    /// The board a game ends on, with the side to move after it.
+    fn end_fen(&self, game: &Reached) -> String {
+        let mover = game.record.mover(game.record.moves.len() + 1);
+        to_fen(&game.end, mover, self.variant.fen_algebraic())
+    }
+
     fn start_fen(&self) -> String {
         let (start, first) = self.start;
         to_fen(&start, first, self.variant.fen_algebraic())
@@ -187,9 +209,8 @@ impl ReachAnswer<'_> {
 
     /// A game's keys: its moves, length, what is proved of it, its start and end.
     fn game_json(&self, game: &Reached) -> ReachJson {
-        let mover = game.record.mover(game.record.moves.len() + 1);
         ReachJson {
-            fen: Some(to_fen(&game.end, mover, self.variant.fen_algebraic())),
+            fen: Some(self.end_fen(game)),
             lower_bound: Some(game.lower_bound),
             minimal: Some(game.minimal()),
             moves: Some(game.moves()),

@@ -127,6 +127,39 @@ pub enum BoardText {
 }
 
 impl BoardText {
+    /// A board given as one text: a FEN when it has a `:`
+    /// (`W:W21-32:B1-12`), else its rows.
+    pub fn of_text(text: &str) -> BoardText {
+        if text.contains(':') {
+            BoardText::Fen(text.trim().to_string())
+        } else {
+            BoardText::Rows(vec![text.to_string()])
+        }
+    }
+
+    /// The rule set the board names by itself: by its rows (8, 10 or 12),
+    /// or by the squares its FEN names (the first rule set they allow).
+    pub fn own_rules(&self) -> Variant {
+        match self {
+            BoardText::Fen(fen) => {
+                let mut names = SquareNames::default();
+                names.scan(fen);
+                Variant::candidates(names)[0]
+            }
+            BoardText::Rows(rows) => {
+                let lines = rows
+                    .iter()
+                    .flat_map(|r| r.lines())
+                    .filter(|l| !l.trim().is_empty())
+                    .count();
+                Variant::ALL
+                    .into_iter()
+                    .find(|v| usize::from(v.topology().size()) == lines)
+                    .unwrap_or_default()
+            }
+        }
+    }
+
     fn text(&self) -> String {
         match self {
             BoardText::Fen(fen) => fen.clone(),
@@ -159,6 +192,32 @@ impl BoardText {
                     message: e.message,
                 }),
         }
+    }
+
+    /// What the text says of a start or end board of a record under
+    /// `variant` (`which`: `start` or `end`), and the side to move a FEN
+    /// names: a start board must obey the start rules (no man on its
+    /// crowning row).
+    ///
+    /// # Errors
+    /// The text cannot be read on that board ([`InputError::Fen`],
+    /// [`InputError::Board`]), or a start breaks a start rule
+    /// ([`InputError::NotAPosition`]).
+    pub fn facts(
+        &self,
+        variant: Variant,
+        which: &'static str,
+    ) -> Result<(PartialBoard, Option<Color>), InputError> {
+        let (facts, turn) = self.read(variant.topology(), which)?;
+        if which == "start" {
+            if let Some(problem) = variant.rules().start_problems(&facts.board).first() {
+                return Err(InputError::NotAPosition {
+                    which,
+                    problem: problem.to_string(),
+                });
+            }
+        }
+        Ok((facts, turn))
     }
 }
 
@@ -344,19 +403,10 @@ impl Fragment {
                 })
             })
             .collect::<Result<Vec<_>, _>>()?;
-        let topology = variant.topology();
         let read =
-            |board: &Option<BoardText>, which| board.as_ref().map(|b| b.read(topology, which));
+            |board: &Option<BoardText>, which| board.as_ref().map(|b| b.facts(variant, which));
         let start = read(&self.start, "start").transpose()?;
         let end = read(&self.end, "end").transpose()?;
-        if let Some((facts, _)) = &start {
-            if let Some(problem) = variant.rules().start_problems(&facts.board).first() {
-                return Err(InputError::NotAPosition {
-                    which: "start",
-                    problem: problem.to_string(),
-                });
-            }
-        }
         let first = self
             .first
             .or(start.and_then(|(_, turn)| turn))

@@ -30,6 +30,35 @@ pub struct ReadAs {
     pub replay_decides: bool,
 }
 
+impl ReadAs {
+    /// Records read as written under `rules`: a move read with the other
+    /// separator is not taken back by a replay (`verify INPUT ANSWER`,
+    /// whose games start on the answer's board, and `compare`).
+    pub fn as_written(rules: RulesChoice, short_captures: bool) -> ReadAs {
+        ReadAs {
+            rules,
+            short_captures,
+            replay_decides: false,
+        }
+    }
+
+    /// Records read as `solve` (and `cnf`, whose formula is the one it
+    /// solves) reads them: a PDN game's replay from its start decides
+    /// unless it is read as a `fragment` or its start board is given.
+    pub fn for_solving(
+        rules: RulesChoice,
+        short_captures: bool,
+        fragment: bool,
+        start_given: bool,
+    ) -> ReadAs {
+        ReadAs {
+            rules,
+            short_captures,
+            replay_decides: !fragment && !start_given,
+        }
+    }
+}
+
 /// One record (or PDN game) of an input: the readings to try, in order
 /// (one when the rule set is known), or why it cannot be worked on.
 #[derive(Clone, Debug, PartialEq, Eq)]

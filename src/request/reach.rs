@@ -354,6 +354,20 @@ impl ReachRequest {
         Ok(read)
     }
 
+    /// The game a model's answer stands for ([`ReachRequest::decode`]),
+    /// as a search gives its games: nothing is proved of its length.
+    /// `None` for an answer that plays no moves (a bug: the formula has K
+    /// plies).
+    pub fn model_game(&self, solution: &crate::solve::Solution) -> Option<Reached> {
+        Some(Reached {
+            variant: self.variant,
+            record: solution.filled.clone()?,
+            end: solution.answer.end,
+            lower_bound: 0,
+            all: None,
+        })
+    }
+
     /// The search's outcome with its games as [`Reached`].
     fn verdict(&self, outcome: ReachOutcome) -> ReachVerdict {
         let reached = |game: ProofGame, lower_bound: u32| Reached {

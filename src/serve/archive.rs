@@ -14,10 +14,9 @@ use std::time::{Duration, Instant};
 use serde::Serialize;
 
 use super::routes::ApiError;
-use postfacto::archive::{move_numbers, verify_games, GameReport, RulesFrom, VerifyOptions};
+use postfacto::archive::{verify_games, GameReport, RulesFrom, VerifyOptions};
 use postfacto::notation::{games, RawGame};
 use postfacto::request::RulesChoice;
-use postfacto::rules::Variant;
 
 /// Games checked at a time: rows appear every few tenths of a second.
 const CHUNK: usize = 50;
@@ -40,8 +39,6 @@ pub struct Archive {
 #[derive(Debug, Default)]
 struct Checked {
     reports: Vec<GameReport>,
-    /// Each game's ply its verdict names, as PDN numbers it.
-    labels: Vec<Option<String>>,
     done: bool,
     /// Bumped when the whole file's check replaced the chunks' reports.
     revision: u32,
@@ -91,7 +88,7 @@ fn tag(report: &GameReport, name: &str) -> Option<String> {
 }
 
 impl Row {
-    fn of(report: &GameReport, move_label: Option<String>) -> Row {
+    fn of(report: &GameReport) -> Row {
         let rules = report.rules.as_ref();
         Row {
             number: report.number,
@@ -106,22 +103,10 @@ impl Row {
             inferred: rules.is_some_and(|r| r.from == RulesFrom::Inferred),
             status: report.verdict.status(),
             ply: report.ply,
-            move_label,
+            move_label: report.move_label.clone(),
             reason: report.verdict.reason(),
         }
     }
-}
-
-/// Ply `ply` of `raw` as PDN numbers it under `variant`, with its move
-/// as written (`12... 23-18`).
-fn ply_label(raw: &RawGame<'_>, variant: Variant, ply: usize) -> Option<String> {
-    // As verify judged it: a move whose other-separator reading is not
-    // legal either is named as written.
-    let read = postfacto::archive::read_judged(raw, variant).ok()?;
-    let written = read.record.written_moves();
-    let text = variant.write_written(written.get(ply.checked_sub(1)?)?);
-    let label = move_numbers(raw, variant).label(&read.record, ply);
-    Some(format!("{label} {text}"))
 }
 
 impl Archive {
@@ -184,10 +169,8 @@ impl Archive {
                 return;
             }
             let reports = verify_games(chunk, self.options);
-            let labels = labels_of(chunk, &reports);
             let mut checked = self.lock();
             checked.reports.extend(reports);
-            checked.labels.extend(labels);
             checked.elapsed = started.elapsed();
         }
         let inferred = self.lock().reports.iter().any(|r| {
@@ -197,11 +180,9 @@ impl Archive {
         });
         if inferred && raw.len() > CHUNK && !self.cancelled() {
             let reports = verify_games(&raw, self.options);
-            let labels = labels_of(&raw, &reports);
             let mut checked = self.lock();
             if checked.reports != reports {
                 checked.reports = reports;
-                checked.labels = labels;
                 checked.revision += 1;
             }
         }
@@ -242,10 +223,9 @@ impl Archive {
         checked
             .reports
             .iter()
-            .zip(&checked.labels)
             .skip(from)
             .take(count)
-            .map(|(report, label)| Row::of(report, label.clone()))
+            .map(Row::of)
             .collect()
     }
 
@@ -263,17 +243,6 @@ impl Archive {
         let raw = games(&self.text).nth(number - 1).ok_or_else(missing)?;
         Ok((raw, report))
     }
-}
-
-/// The move each report's verdict names, as PDN numbers it.
-fn labels_of(raw: &[RawGame<'_>], reports: &[GameReport]) -> Vec<Option<String>> {
-    raw.iter()
-        .zip(reports)
-        .map(|(game, report)| {
-            let variant = report.rules.as_ref()?.variant;
-            ply_label(game, variant, report.ply?)
-        })
-        .collect()
 }
 
 #[cfg(test)]
@@ -297,5 +266,33 @@ mod tests {
         dropped.check_all();
         let progress = dropped.progress();
         assert!(!progress.done && progress.checked == 0);
+    }
+
+    /// The row's move is the one the verdict's words name, read as the
+    /// check read it (`--strict` too), not read a second time.
+    #[test]
+    fn a_row_names_the_ply_of_its_verdict_as_the_check_read_it() {
+        let label = |file: &str, strict: bool| {
+            let text = std::fs::read_to_string(file).unwrap();
+            let raw: Vec<RawGame<'_>> = games(&text).collect();
+            let options = VerifyOptions {
+                given: None,
+                strict,
+                limit: None,
+            };
+            let report = &verify_games(&raw, options)[0];
+            assert!(report
+                .to_string()
+                .contains(report.move_label.as_deref().unwrap()));
+            Row::of(report).move_label
+        };
+        assert_eq!(
+            label("tests/data/misread.pdn", true).as_deref(),
+            Some("12... 10-15")
+        );
+        assert_eq!(
+            label("tests/data/damaged.pdn", false).as_deref(),
+            Some("2... 19x3")
+        );
     }
 }
