@@ -686,8 +686,9 @@ fn verdict_under(game: &RawGame<'_>, variant: Variant, judging: Judging) -> Tria
 }
 
 /// Ply `ply` (1-based) of a game read under `variant` as PDN numbers it,
-/// with its move as written (`12... 23-18`); `None` for ply 0 (the FEN
-/// position).
+/// with its move as that reading wrote it (`12... 23-18`): the check's
+/// reading, so `--strict` shows the move it rejected; `None` for ply 0
+/// (the FEN position).
 fn ply_label(
     read: &PdnGame,
     numbers: &MoveNumbers,

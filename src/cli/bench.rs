@@ -5,7 +5,7 @@ use std::io::Write;
 use std::path::PathBuf;
 use std::time::Duration;
 
-use postfacto::harness::bench as tables;
+use postfacto::harness::bench;
 use postfacto::harness::generate::{fragments, FragmentStart, MAX_COUNT, MAX_PLIES};
 use postfacto::harness::reach::{archive_games, random_games, BENCH_LIMIT, REACH_GAMES};
 use postfacto::harness::repair::{repair_games, GameFile, REPAIR_RECORDS};
@@ -125,15 +125,15 @@ impl Request {
         let mut tables = Tables::new(out, json);
         let tables = &mut tables;
         let table = match self {
-            Request::Pawns { seed } => tables::pawns_table(seed).map_err(internal)?,
+            Request::Pawns { seed } => bench::pawns_table(seed).map_err(internal)?,
             Request::Repair {
                 count,
                 seed,
                 variant,
-            } => tables::repair_table(count, seed, variant).map_err(internal)?,
+            } => bench::repair_table(count, seed, variant).map_err(internal)?,
             Request::RepairGames { files, seed } => {
                 let rows = repair_games(&game_files(&files)?, seed).map_err(internal)?;
-                tables::repair_games_table(&rows, seed)
+                bench::repair_games_table(&rows, seed)
             }
             Request::Reach {
                 files,
@@ -163,7 +163,7 @@ impl Request {
                 against: None,
             } => {
                 let mut emit = |table| tables.write(&table).map_err(BenchError::from);
-                tables::main_tables((count, plies, seed), variant, &mut emit).map_err(internal)?;
+                bench::main_tables((count, plies, seed), variant, &mut emit).map_err(internal)?;
                 return Ok(Status::Ok);
             }
         };
@@ -209,11 +209,11 @@ fn reach_tables(
         archive_games(&game_files(files)?, count)
     };
     if !any_only {
-        let source = tables::reach_source(games.len(), files.len(), seed, variant);
-        let table = tables::shortest_table(&games, &source, limit).map_err(internal)?;
+        let source = bench::reach_source(games.len(), files.len(), seed, variant);
+        let table = bench::shortest_table(&games, &source, limit).map_err(internal)?;
         tables.write(&table).map_err(write_err)?;
     }
-    let table = tables::any_table(&games, limit).map_err(internal)?;
+    let table = bench::any_table(&games, limit).map_err(internal)?;
     tables.write(&table).map_err(write_err)?;
     Ok(Status::Ok)
 }

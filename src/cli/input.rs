@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 
 use postfacto::board::PartialBoard;
 use postfacto::notation::Record;
-use postfacto::request::{BoardText, InputError};
+use postfacto::request::{BoardRole, BoardText, InputError};
 use postfacto::rules::Variant;
 
 use super::{fail, Failure, Status};
@@ -218,7 +218,11 @@ pub fn board_facts(
     };
     let input = read_input(Some(path))?;
     let text = input.text("the board")?;
-    let which = if start { "start" } else { "end" };
+    let which = if start {
+        BoardRole::Start
+    } else {
+        BoardRole::End
+    };
     let name = &input.name;
     match BoardText::Rows(vec![text.to_string()]).facts(variant, which) {
         Ok((facts, _)) => Ok(Some(facts)),

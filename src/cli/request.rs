@@ -215,12 +215,7 @@ impl Target {
             file,
             instance: args.instance,
             // Read as `solve` reads it, so the formula is the one it solves.
-            reading: Reading::for_solving(
-                rules,
-                args.short_captures,
-                args.fragment,
-                known.start.is_some(),
-            ),
+            reading: Reading::as_written(rules, args.short_captures).solving(args.fragment, &known),
             known,
             fragment: args.fragment,
         })

@@ -48,11 +48,7 @@ impl Settings {
 
     /// How records are read under these settings.
     pub fn reading(&self) -> Reading {
-        Reading::for_solving(
-            self.rules,
-            self.short_captures,
-            self.solve.fragment,
-            self.solve.known.start.is_some(),
-        )
+        Reading::as_written(self.rules, self.short_captures)
+            .solving(self.solve.fragment, &self.solve.known)
     }
 }

@@ -18,12 +18,7 @@ use super::pawns::{pawn_rows, PawnRow};
 use super::reach::{any_rows, shortest_rows, AnyRow, Game, ReachRow};
 use super::repair::{repair_rows, GamesRow};
 use super::table::{Cell, Table};
-use super::HarnessError;
-
-/// Microseconds with one decimal, as the notes write them.
-fn micros(d: Duration) -> String {
-    format!("{:.1}", d.as_secs_f64() * 1e6)
-}
+use super::{micros, HarnessError};
 
 /// Microseconds as a JSON number.
 fn us(d: Duration) -> f64 {

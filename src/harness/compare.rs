@@ -10,7 +10,7 @@ use crate::notation::{plural, Record};
 use crate::rules::Variant;
 use crate::solve::{Engine, Limit, Outcome, Reconstructor, SolveError};
 
-use super::Summary;
+use super::{micros, Summary};
 
 /// An engine's verdict in one word: `solved`, `impossible`, `gave-up`.
 pub fn verdict(outcome: &Outcome) -> &'static str {
@@ -157,11 +157,6 @@ pub fn chosen_reading(
     let solve = |r: &crate::archive::Reading| Reconstructor::new(r.variant).solve(&r.record);
     let (chosen, _) = crate::request::first_solving(&readings, solve, None)?;
     Ok(readings.into_iter().nth(chosen))
-}
-
-/// Microseconds with one decimal, as `compare` prints them.
-fn micros(d: Duration) -> String {
-    format!("{:.1}", d.as_secs_f64() * 1e6)
 }
 
 /// The header of `compare`'s table of records.

@@ -35,6 +35,12 @@ use crate::solve::SolveStats;
 pub use generate::GenerateError;
 pub use stats::{median_count, Summary};
 
+/// Microseconds with one decimal, as the tables and the notes write them
+/// (a [`table::Cell::micros`] rounds the same way).
+pub(crate) fn micros(d: std::time::Duration) -> String {
+    format!("{:.1}", d.as_secs_f64() * 1e6)
+}
+
 /// Why a harness stopped: a record a job should have answered and did
 /// not, engines that disagree, or records that could not be made.
 #[derive(Debug, thiserror::Error)]

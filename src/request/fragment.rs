@@ -9,7 +9,7 @@ use crate::notation::{
 };
 use crate::rules::Variant;
 
-use super::InputError;
+use super::{BoardRole, InputError};
 
 /// The rule set a request names.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -168,14 +168,14 @@ impl BoardText {
     }
 
     /// What the text says on `topology`'s board, and the side to move a
-    /// FEN names; `which` (`start`, `end`) names it in errors.
+    /// FEN names; `which` names it in errors.
     ///
     /// # Errors
     /// The text cannot be read on that board.
     pub fn read(
         &self,
         topology: Topology,
-        which: &'static str,
+        which: BoardRole,
     ) -> Result<(PartialBoard, Option<Color>), InputError> {
         match self {
             BoardText::Fen(fen) => {
@@ -195,7 +195,7 @@ impl BoardText {
     }
 
     /// What the text says of a start or end board of a record under
-    /// `variant` (`which`: `start` or `end`), and the side to move a FEN
+    /// `variant`, and the side to move a FEN
     /// names: a start board must obey the start rules (no man on its
     /// crowning row).
     ///
@@ -206,10 +206,10 @@ impl BoardText {
     pub fn facts(
         &self,
         variant: Variant,
-        which: &'static str,
+        which: BoardRole,
     ) -> Result<(PartialBoard, Option<Color>), InputError> {
         let (facts, turn) = self.read(variant.topology(), which)?;
-        if which == "start" {
+        if which == BoardRole::Start {
             if let Some(problem) = variant.rules().start_problems(&facts.board).first() {
                 return Err(InputError::NotAPosition {
                     which,
@@ -405,8 +405,8 @@ impl Fragment {
             .collect::<Result<Vec<_>, _>>()?;
         let read =
             |board: &Option<BoardText>, which| board.as_ref().map(|b| b.facts(variant, which));
-        let start = read(&self.start, "start").transpose()?;
-        let end = read(&self.end, "end").transpose()?;
+        let start = read(&self.start, BoardRole::Start).transpose()?;
+        let end = read(&self.end, BoardRole::End).transpose()?;
         let first = self
             .first
             .or(start.and_then(|(_, turn)| turn))

@@ -42,19 +42,13 @@ impl ReadAs {
         }
     }
 
-    /// Records read as `solve` (and `cnf`, whose formula is the one it
-    /// solves) reads them: a PDN game's replay from its start decides
-    /// unless it is read as a `fragment` or its start board is given.
-    pub fn for_solving(
-        rules: RulesChoice,
-        short_captures: bool,
-        fragment: bool,
-        start_given: bool,
-    ) -> ReadAs {
+    /// These records read as `solve` (and `cnf`, whose formula is the one
+    /// it solves) reads them: a PDN game's replay from its start decides
+    /// unless it is read as a `fragment` or `known` gives its start board.
+    pub fn solving(self, fragment: bool, known: &BoardFacts) -> ReadAs {
         ReadAs {
-            rules,
-            short_captures,
-            replay_decides: !fragment && !start_given,
+            replay_decides: !fragment && known.start.is_none(),
+            ..self
         }
     }
 }

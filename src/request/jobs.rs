@@ -3,7 +3,7 @@
 use crate::board::Color;
 use crate::rules::Variant;
 
-use super::{BoardText, InputError};
+use super::{BoardRole, BoardText, InputError};
 
 /// The legal moves on a board.
 #[derive(Clone, Debug)]
@@ -37,11 +37,11 @@ impl MovesRequest {
     /// The board cannot be read, has unknown squares, or breaks a rule
     /// of positions.
     pub fn run(&self) -> Result<Vec<String>, InputError> {
-        let (facts, fen_turn) = self.board.read(self.variant.topology(), "given")?;
+        let (facts, fen_turn) = self.board.read(self.variant.topology(), BoardRole::Given)?;
         let all = self.variant.topology().all_bits();
         if facts.known != all {
             return Err(InputError::Board {
-                which: "given",
+                which: BoardRole::Given,
                 line: 1,
                 message: "an unknown square ('?'): legal moves need every square known".into(),
             });
@@ -49,7 +49,7 @@ impl MovesRequest {
         let rules = self.variant.rules();
         if let Some(problem) = rules.start_problems(&facts.board).first() {
             return Err(InputError::NotAPosition {
-                which: "given",
+                which: BoardRole::Given,
                 problem: problem.to_string(),
             });
         }

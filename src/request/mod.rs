@@ -108,6 +108,28 @@ impl RequestError {
     }
 }
 
+/// Which board a text gives: it names the board in errors and decides
+/// whether the start rules (no man on its crowning row) apply.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BoardRole {
+    /// The board the record starts from: the start rules apply.
+    Start,
+    /// The board the record ends on.
+    End,
+    /// A position given as it is (`moves`, `reach`'s target).
+    Given,
+}
+
+impl std::fmt::Display for BoardRole {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            BoardRole::Start => "start",
+            BoardRole::End => "end",
+            BoardRole::Given => "given",
+        })
+    }
+}
+
 /// What is wrong with a request's input.
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
@@ -143,8 +165,8 @@ pub enum InputError {
     /// A FEN string that cannot be read.
     #[error("the {which} board: {source}")]
     Fen {
-        /// `start`, `end` or `given`.
-        which: &'static str,
+        /// Which board.
+        which: BoardRole,
         /// What is wrong with it.
         #[source]
         source: ParseFenError,
@@ -152,8 +174,8 @@ pub enum InputError {
     /// Board rows that cannot be read.
     #[error("the {which} board, row line {line}: {message}")]
     Board {
-        /// `start`, `end` or `given`.
-        which: &'static str,
+        /// Which board.
+        which: BoardRole,
         /// The 1-based line of the rows.
         line: usize,
         /// What is wrong.
@@ -162,8 +184,8 @@ pub enum InputError {
     /// A board that breaks a rule of positions (a man on its crowning row).
     #[error("the {which} board is not a legal position: {problem}")]
     NotAPosition {
-        /// `start`, `end` or `given`.
-        which: &'static str,
+        /// Which board.
+        which: BoardRole,
         /// The rule it breaks.
         problem: String,
     },

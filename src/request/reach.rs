@@ -11,7 +11,7 @@ use crate::reach::{Goal, Progress, ProofGame, Reach, ReachError, ReachOutcome};
 use crate::rules::Variant;
 use crate::solve::SolveError;
 
-use super::{BoardText, InputError, RequestError};
+use super::{BoardRole, BoardText, InputError, RequestError};
 
 /// A game found, replayed: its moves from the start and the board it
 /// ends on, which fits the position asked for.
@@ -243,10 +243,10 @@ impl ReachRequest {
             return Ok((variant.topology().opening(), variant.first_player()));
         };
         let topology = self.variant.topology();
-        let (facts, fen_turn) = text.read(topology, "start")?;
+        let (facts, fen_turn) = text.read(topology, BoardRole::Start)?;
         if facts.known & topology.all_bits() != topology.all_bits() {
             return Err(InputError::Board {
-                which: "start",
+                which: BoardRole::Start,
                 line: 1,
                 message: "the start of a game must be known on every square ('?' found)".into(),
             }
@@ -254,7 +254,7 @@ impl ReachRequest {
         }
         if let Some(problem) = self.variant.rules().start_problems(&facts.board).first() {
             return Err(InputError::NotAPosition {
-                which: "start",
+                which: BoardRole::Start,
                 problem: problem.to_string(),
             }
             .into());
@@ -265,11 +265,11 @@ impl ReachRequest {
 
     /// The goal and the search, checked.
     fn prepared(&self) -> Result<(Goal, Reach), RequestError> {
-        let (board, fen_turn) = self.goal.read(self.variant.topology(), "given")?;
+        let (board, fen_turn) = self.goal.read(self.variant.topology(), BoardRole::Given)?;
         let turn = self.turn.or(fen_turn).ok_or(InputError::NoTurn)?;
         if let Some(problem) = self.variant.rules().start_problems(&board.board).first() {
             return Err(InputError::NotAPosition {
-                which: "given",
+                which: BoardRole::Given,
                 problem: format!("it cannot occur in a game: {problem}"),
             }
             .into());

@@ -24,8 +24,8 @@ use postfacto::output::JsonEdit;
 use postfacto::render::svg;
 use postfacto::replay::replay_filling;
 use postfacto::request::{
-    item_formula, read_items, side_named, silent, solve_item, BoardText, InputError, Name,
-    ReachRequest, ReadAs, RequestError, RulesChoice, SolveOptions, Verdict,
+    item_formula, read_items, side_named, silent, solve_item, BoardRole, BoardText, InputError,
+    Name, ReachRequest, ReadAs, RequestError, RulesChoice, SolveOptions, Verdict,
 };
 use postfacto::rules::Variant;
 
@@ -518,7 +518,7 @@ pub fn picture(start: &str, end: Option<&str>, rules: Option<&str>) -> Result<St
     let board = |fen: &str| -> Result<(Color, Board), ApiError> {
         parse_fen_on(fen, variant.topology()).map_err(|source| {
             ApiError::input(InputError::Fen {
-                which: "given",
+                which: BoardRole::Given,
                 source,
             })
         })
@@ -593,7 +593,7 @@ pub fn board(
 ) -> Result<BoardView, ApiError> {
     let variant = variant_named(rules)?;
     let (read, fen_turn) = board
-        .read(variant.topology(), "given")
+        .read(variant.topology(), BoardRole::Given)
         .map_err(ApiError::input)?;
     let turn = match turn {
         Some(name) => side_named(name).map_err(ApiError::input)?,
