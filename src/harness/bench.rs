@@ -294,6 +294,7 @@ pub fn repair_games_table(rows: &[GamesRow], seed: u64) -> Table {
     table
 }
 
+/// A row's tallies (found, shorter, undecided, ...) as its last cells.
 fn counts(counts: &[usize]) -> Vec<Cell> {
     counts.iter().map(|&n| Cell::Int(n)).collect()
 }
