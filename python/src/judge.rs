@@ -31,14 +31,11 @@ pub fn judge(
     limit: Option<f64>,
 ) -> PyResult<Vec<(String, &'static str, Option<String>)>> {
     let limit = seconds(limit)?;
-    let read_as = ReadAs {
-        rules: rules
-            .map_or(Ok(RulesChoice::Default), RulesChoice::named)
-            .map_err(bad)?,
-        short_captures,
-        // The answer's start, not the opening, is where the games start.
-        replay_decides: false,
-    };
+    let rules = rules
+        .map_or(Ok(RulesChoice::Default), RulesChoice::named)
+        .map_err(bad)?;
+    // The answer's start, not the opening, is where the games start.
+    let read_as = ReadAs::as_written(rules, short_captures);
     let request = JudgeRequest::new()
         .input(name, text.as_bytes(), read_as)
         .map_err(|e| raised(py, e))?

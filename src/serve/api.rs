@@ -367,11 +367,7 @@ fn fragment_items(
     text: &str,
     rules: RulesChoice,
 ) -> Result<Vec<postfacto::request::Item>, ApiError> {
-    let read_as = ReadAs {
-        rules,
-        short_captures: false,
-        replay_decides: false,
-    };
+    let read_as = ReadAs::as_written(rules, false);
     let header = text.split_whitespace().next().unwrap_or("");
     let name = if header.eq_ignore_ascii_case("w") || header.eq_ignore_ascii_case("b") {
         "fragment"
