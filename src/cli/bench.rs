@@ -222,7 +222,7 @@ fn reach_tables(
 fn game_files(files: &[PathBuf]) -> Result<Vec<GameFile>, Failure> {
     let mut read = Vec::new();
     for file in files {
-        let input = super::input::read_input(Some(file))?;
+        let input = postfacto::request::Source::read(Some(file))?;
         read.push(GameFile {
             name: file.to_string_lossy().into_owned(),
             text: input.pdn_text()?.into_owned(),

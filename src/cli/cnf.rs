@@ -11,13 +11,12 @@ use std::path::{Path, PathBuf};
 use postfacto::analysis::Decoded;
 use postfacto::output::ReachAnswer;
 use postfacto::request::{
-    CnfRequest, InputError, ReachRequest, ReachVerdict, RequestError, RulesChoice,
+    CnfRequest, InputError, ReachRequest, ReachVerdict, RequestError, RulesChoice, Source,
 };
 use postfacto::rules::Variant;
 use postfacto::solve::{Learned, Solution};
 
 use super::args::{DecodeArgs, TurnArg};
-use super::input::read_input;
 use super::request::Target;
 use super::{fail, write_err, Failure, Status};
 
@@ -44,10 +43,7 @@ pub fn run(
 /// The request of `target`'s record, with its input's name: `cnf` and
 /// `decode` build it alike, so a model of the one is read by the other.
 fn request_of(target: &Target) -> Result<(String, CnfRequest), Failure> {
-    let input = read_input(target.file.as_deref())?;
-    if let Some(error) = &input.error {
-        return Err(fail(Status::BadInput, error.clone()));
-    }
+    let input = Source::read(target.file.as_deref())?;
     let request = CnfRequest::of_input(
         &input.name,
         &input.bytes,
@@ -117,7 +113,7 @@ pub fn decode(
         None => request_of(target).map(|(name, r)| (name, Formula::Cnf(r)))?,
         Some(reach) => reach.request(target)?,
     };
-    let model_input = read_input(Some(model))?;
+    let model_input = Source::read(Some(model))?;
     let text = model_input.text("the model")?;
     let read = match &request {
         Formula::Cnf(request) => request.read_model(text),

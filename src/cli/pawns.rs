@@ -13,8 +13,8 @@ use postfacto::pawns::{
     bounded_cnf, optimality_proof, parse_pawn_boards, solve_board, BoardSolved, PawnBoard,
     PawnEngine, PawnProofError, PawnSolution,
 };
+use postfacto::request::Source;
 
-use super::input::read_input;
 use super::{fail, write_err, Failure, Status};
 
 /// What `pawns` was asked to do.
@@ -34,7 +34,7 @@ pub fn run(
     settings: &Settings,
     out: &mut impl Write,
 ) -> Result<Status, Failure> {
-    let input = read_input(file)?;
+    let input = Source::read(file)?;
     let text = input.text("the input")?;
     let boards = parse_pawn_boards(text)
         .map_err(|e| fail(Status::BadInput, format!("{}: {e}", input.name)))?;

@@ -9,10 +9,9 @@ use std::path::Path;
 use postfacto::board::Color;
 use postfacto::output::ReachAnswer;
 use postfacto::reach::Progress;
-use postfacto::request::{BoardText, ReachRequest, ReachVerdict};
+use postfacto::request::{BoardText, ReachRequest, ReachVerdict, Source};
 
 use super::args::{ReachArgs, ReachFormat, TurnArg};
-use super::input::read_input;
 use super::ticker::Ticker;
 use super::{write_err, Failure, Status};
 
@@ -20,8 +19,8 @@ use super::{write_err, Failure, Status};
 const ALL_SHOWN: usize = 20;
 
 /// A board file's text as a FEN (a text with a `:`) or as rows.
-pub(super) fn board_text(path: &Path, what: &str) -> Result<(BoardText, String), Failure> {
-    let input = read_input(Some(path))?;
+pub(super) fn board_text(path: &Path, what: &'static str) -> Result<(BoardText, String), Failure> {
+    let input = Source::read(Some(path))?;
     let text = input.text(what)?;
     Ok((BoardText::of_text(text), input.name))
 }

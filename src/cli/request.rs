@@ -7,7 +7,9 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use postfacto::encode::BoardFacts;
-use postfacto::request::{JudgeRequest, RepairLimits, VerifyRequest};
+use postfacto::request::{
+    BoardRole, JudgeRequest, ReadAs, RepairLimits, RulesChoice, Source, VerifyRequest,
+};
 use postfacto::rules::Variant;
 use postfacto::solve::{Engine, Limit};
 
@@ -16,7 +18,6 @@ use super::args::{
     Args, CnfArgs, Command, CompareArgs, EngineArg, FactArgs, LimitArg, PawnsArgs, RecordArgs,
     RulesArg, SolveArgs, VerifyArgs,
 };
-use super::input::{board_facts, Reading, RulesChoice};
 use super::settings::Settings;
 use super::{fail, generate, Failure, Status};
 
@@ -184,11 +185,9 @@ fn verify_request(args: VerifyArgs) -> Result<Request, Failure> {
         }),
         (None, Some(input), Some(answer)) => {
             // The answer's start, not the opening, is where the games start.
-            let reading = Reading::as_written(rules, args.short_captures);
+            let reading = ReadAs::as_written(rules, args.short_captures);
             let request = JudgeRequest::new().repair(repair).limit(args.limit);
-            Ok(Request::Verify(super::verify::with_files(
-                request, &input, &answer, reading,
-            )?))
+            Ok(Request::Verify(request.files(&input, &answer, reading)?))
         }
         _ => Err(fail(
             Status::BadInput,
@@ -202,7 +201,7 @@ fn verify_request(args: VerifyArgs) -> Result<Request, Failure> {
 pub struct Target {
     pub file: Option<PathBuf>,
     pub instance: Option<usize>,
-    pub reading: Reading,
+    pub reading: ReadAs,
     pub known: BoardFacts,
     pub fragment: bool,
 }
@@ -215,7 +214,7 @@ impl Target {
             file,
             instance: args.instance,
             // Read as `solve` reads it, so the formula is the one it solves.
-            reading: Reading::as_written(rules, args.short_captures).solving(args.fragment, &known),
+            reading: ReadAs::as_written(rules, args.short_captures).solving(args.fragment, &known),
             known,
             fragment: args.fragment,
         })
@@ -302,8 +301,14 @@ fn known_facts(facts: &FactArgs, rules: RulesChoice) -> Result<BoardFacts, Failu
             "--start-board and --end-board need a rule set named (their boards are read under it), not --rules auto",
         )
     })?;
+    let board = |path: Option<&Path>, which| -> Result<_, Failure> {
+        match path {
+            None => Ok(None),
+            Some(path) => Ok(Some(Source::read(Some(path))?.board_facts(variant, which)?)),
+        }
+    };
     Ok(BoardFacts {
-        start: board_facts(facts.start_board.as_deref(), variant, true)?,
-        end: board_facts(facts.end_board.as_deref(), variant, false)?,
+        start: board(facts.start_board.as_deref(), BoardRole::Start)?,
+        end: board(facts.end_board.as_deref(), BoardRole::End)?,
     })
 }
