@@ -4,14 +4,13 @@
 //! The library's requests choose the formula and read the model; this
 //! file parses, builds, runs and prints.
 
-use std::fs;
-use std::io::{self, Write};
+use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use postfacto::analysis::Decoded;
 use postfacto::output::ReachAnswer;
 use postfacto::request::{
-    CnfRequest, InputError, ReachRequest, ReachVerdict, RequestError, RulesChoice, Source,
+    write_file, CnfRequest, InputError, ReachRequest, ReachVerdict, RequestError, Source,
 };
 use postfacto::rules::Variant;
 use postfacto::solve::{Learned, Solution};
@@ -35,7 +34,8 @@ pub fn run(
     let cnf = request.formula().map_err(|e| failure(&name, e))?;
     match output {
         None => cnf.write_dimacs(out).map_err(write_err)?,
-        Some(path) => write_file(&path, |mut file| cnf.write_dimacs(&mut file))?,
+        Some(path) => write_file(&path, |mut file| cnf.write_dimacs(&mut file))
+            .map_err(|e| fail(Status::BadInput, e.to_string()))?,
     }
     Ok(Status::Ok)
 }
@@ -67,35 +67,6 @@ fn failure(name: &str, error: RequestError) -> Failure {
         )
     );
     Failure::request(named.then_some(name), error)
-}
-
-/// Writes `path` (gzip-compressed when its name ends in `.gz`).
-fn write_file(
-    path: &Path,
-    write: impl FnOnce(&mut dyn Write) -> io::Result<()>,
-) -> Result<(), Failure> {
-    let file = fs::File::create(path).map_err(|e| {
-        fail(
-            Status::BadInput,
-            format!("cannot create '{}': {e}", path.display()),
-        )
-    })?;
-    let written = if path.extension().is_some_and(|x| x == "gz") {
-        let mut packed =
-            flate2::write::GzEncoder::new(io::BufWriter::new(file), flate2::Compression::default());
-        write(&mut packed)
-            .and_then(|()| packed.finish())
-            .and_then(|mut inner| inner.flush())
-    } else {
-        let mut plain = io::BufWriter::new(file);
-        write(&mut plain).and_then(|()| plain.flush())
-    };
-    written.map_err(|e| {
-        fail(
-            Status::BadInput,
-            format!("cannot write '{}': {e}", path.display()),
-        )
-    })
 }
 
 /// `decode`: a model of the formula `cnf` writes for the same record, read
@@ -194,16 +165,12 @@ impl ReachModel {
     /// The request whose formula `reach --cnf K` printed, with the
     /// position's name.
     fn request(&self, target: &Target) -> Result<(String, Formula), Failure> {
-        let variant = match target.reading.rules {
-            RulesChoice::Default => Variant::English,
-            RulesChoice::Given(variant) => variant,
-            RulesChoice::Auto => {
-                return Err(fail(
-                    Status::BadInput,
-                    "decode --reach: name the rule set the formula was written for (not auto)",
-                ))
-            }
-        };
+        let variant = target.reading.rules.fixed().ok_or_else(|| {
+            fail(
+                Status::BadInput,
+                "decode --reach: name the rule set the formula was written for (not auto)",
+            )
+        })?;
         let file = target.file.as_deref().unwrap_or(Path::new("-"));
         let (goal, name) = super::reach::board_text(file, "the position")?;
         let mut request = ReachRequest::new(goal, variant);

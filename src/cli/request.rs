@@ -8,7 +8,8 @@ use std::time::Duration;
 
 use postfacto::encode::BoardFacts;
 use postfacto::request::{
-    BoardRole, JudgeRequest, ReadAs, RepairLimits, RulesChoice, Source, VerifyRequest,
+    board_files, engine_with_limit, InputError, JudgeRequest, OptionsError, ReadAs, RepairLimits,
+    RulesChoice, VerifyRequest,
 };
 use postfacto::rules::Variant;
 use postfacto::solve::{Engine, Limit};
@@ -257,21 +258,18 @@ fn compare_request(args: CompareArgs) -> Result<Request, Failure> {
     })
 }
 
-/// The engine the flags ask for, and the SAT engine's time limit: a node
-/// count is a search's limit only (varisat has no conflict budget).
+/// The engine the flags ask for, and the SAT engine's time limit (see
+/// [`engine_with_limit`]).
 fn engine_of(
     engine: EngineArg,
     limit: Option<LimitArg>,
 ) -> Result<(Engine, Option<Duration>), Failure> {
-    match (engine, limit) {
-        (EngineArg::Sat, None) => Ok((Engine::Sat, None)),
-        (EngineArg::Sat, Some(LimitArg::Time(t))) => Ok((Engine::Sat, Some(t))),
-        (EngineArg::Sat, Some(LimitArg::Nodes(_))) => Err(fail(
-            Status::BadInput,
-            "a node limit applies to --engine dfs only; give the SAT engine a time (2s, 500ms)",
-        )),
-        (EngineArg::Dfs, limit) => Ok((Engine::Dfs(dfs_limit(limit)), None)),
-    }
+    engine_with_limit(matches!(engine, EngineArg::Dfs), dfs_limit(limit)).map_err(options)
+}
+
+/// Options that cannot be used together (exit 2).
+fn options(error: OptionsError) -> Failure {
+    Failure::request(None, InputError::from(error))
 }
 
 /// The DFS engine's limit from `--limit`.
@@ -295,20 +293,10 @@ fn known_facts(facts: &FactArgs, rules: RulesChoice) -> Result<BoardFacts, Failu
     if facts.start_board.is_none() && facts.end_board.is_none() {
         return Ok(BoardFacts::none());
     }
-    let variant = rules.fixed().ok_or_else(|| {
-        fail(
-            Status::BadInput,
-            "--start-board and --end-board need a rule set named (their boards are read under it), not --rules auto",
-        )
-    })?;
-    let board = |path: Option<&Path>, which| -> Result<_, Failure> {
-        match path {
-            None => Ok(None),
-            Some(path) => Ok(Some(Source::read(Some(path))?.board_facts(variant, which)?)),
-        }
-    };
-    Ok(BoardFacts {
-        start: board(facts.start_board.as_deref(), BoardRole::Start)?,
-        end: board(facts.end_board.as_deref(), BoardRole::End)?,
-    })
+    let variant = rules
+        .fixed()
+        .ok_or(OptionsError::FactsNeedRules)
+        .map_err(options)?;
+    let (start, end) = (facts.start_board.as_deref(), facts.end_board.as_deref());
+    Ok(board_files(start, end, variant)?)
 }

@@ -52,12 +52,17 @@ pub use reach::{
     start_legality, undecided_reason, Legality, ReachRequest, ReachVerdict, Reached, ShortestGames,
 };
 pub use record::{
-    item_formula, silent, solve_item, solve_problems, Analyses, OptionsError, Progress,
-    SolveOptions,
+    engine_with_limit, item_formula, silent, solve_item, solve_problems, Analyses, OptionsError,
+    Progress, SolveOptions,
 };
 pub use report::{summary, Analysed, Name, PrefixReport, Report, Verdict};
 pub use solve::{RepairRequest, Repaired, SolveRequest, Solved};
-pub use source::{files_in, input_files, max_input, record_files, Source, SourceError};
+#[cfg(feature = "gzip")]
+pub use source::write_file;
+pub use source::{
+    board_files, files_in, input_files, max_input, record_files, Source, SourceError,
+    WriteFileError,
+};
 pub use verify::{
     ArchiveWatch, CheckedArchive, CheckedGame, RepairLimits, StartCheck, VerifyRequest,
     LEGALITY_LIMIT,

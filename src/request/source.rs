@@ -8,6 +8,7 @@ use std::io::{self, Read};
 use std::path::{Path, PathBuf};
 
 use crate::board::PartialBoard;
+use crate::encode::BoardFacts;
 use crate::notation::Record;
 use crate::rules::Variant;
 
@@ -250,6 +251,29 @@ impl Source {
     }
 }
 
+/// What the files `start` and `end` (`--start-board`, `--end-board`) say
+/// of a record's boards, read under `variant`.
+///
+/// # Errors
+/// A file that cannot be read, or a board that cannot (see
+/// [`Source::board_facts`]).
+pub fn board_files(
+    start: Option<&Path>,
+    end: Option<&Path>,
+    variant: Variant,
+) -> Result<BoardFacts, SourceError> {
+    let read = |path: Option<&Path>, which| match path {
+        None => Ok(None),
+        Some(path) => Source::read(Some(path))?
+            .board_facts(variant, which)
+            .map(Some),
+    };
+    Ok(BoardFacts {
+        start: read(start, BoardRole::Start)?,
+        end: read(end, BoardRole::End)?,
+    })
+}
+
 /// Every file named, with folders replaced by the record files in them
 /// (`*.in` and `*.pdn`), in name order.
 ///
@@ -307,6 +331,51 @@ pub fn input_files(path: &Path) -> Result<Vec<PathBuf>, SourceError> {
     }
     let record_file = |p: &Path| p.is_file() && p.extension().is_some_and(|x| x == "in");
     files_in(path, record_file, "*.in")
+}
+
+/// A file that cannot be written.
+#[derive(Debug, thiserror::Error)]
+#[error("cannot {action} '{}': {source}", path.display())]
+pub struct WriteFileError {
+    /// "create" or "write".
+    pub action: &'static str,
+    /// The file.
+    pub path: PathBuf,
+    /// The operating system's reason.
+    #[source]
+    pub source: io::Error,
+}
+
+/// Writes `path` with `write` (gzip-compressed when its name ends in
+/// `.gz`, as SAT benchmark files come).
+///
+/// # Errors
+/// The file cannot be created or written.
+#[cfg(feature = "gzip")]
+pub fn write_file(
+    path: &Path,
+    write: impl FnOnce(&mut dyn io::Write) -> io::Result<()>,
+) -> Result<(), WriteFileError> {
+    use io::Write as _;
+    let failed = |action| {
+        move |source| WriteFileError {
+            action,
+            path: path.to_path_buf(),
+            source,
+        }
+    };
+    let file = std::fs::File::create(path).map_err(failed("create"))?;
+    let written = if path.extension().is_some_and(|x| x == "gz") {
+        let mut packed =
+            flate2::write::GzEncoder::new(io::BufWriter::new(file), flate2::Compression::default());
+        write(&mut packed)
+            .and_then(|()| packed.finish())
+            .and_then(|mut inner| inner.flush())
+    } else {
+        let mut plain = io::BufWriter::new(file);
+        write(&mut plain).and_then(|()| plain.flush())
+    };
+    written.map_err(failed("write"))
 }
 
 impl JudgeRequest {
