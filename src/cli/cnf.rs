@@ -8,10 +8,8 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use postfacto::analysis::Decoded;
-use postfacto::output::ReachAnswer;
-use postfacto::request::{
-    write_file, CnfRequest, InputError, ReachRequest, ReachVerdict, RequestError, Source,
-};
+use postfacto::output::model_game_text;
+use postfacto::request::{write_file, CnfRequest, InputError, ReachRequest, RequestError, Source};
 use postfacto::rules::Variant;
 use postfacto::solve::{Learned, Solution};
 
@@ -114,7 +112,7 @@ pub fn decode(
 }
 
 /// The game a model of `reach --cnf K`'s formula stands for, replayed,
-/// written by `reach`'s writer ([`ReachAnswer::model_text`]).
+/// written by `reach`'s writer ([`model_game_text`]).
 fn print_model_game(
     request: &ReachRequest,
     solution: &Solution,
@@ -126,9 +124,7 @@ fn print_model_game(
             "internal error: a model of a reach formula plays no moves",
         ));
     };
-    let verdict = ReachVerdict::Reached(game);
-    let answer = ReachAnswer::of(request, &verdict).map_err(|e| Failure::request(None, e))?;
-    out.write_all(answer.model_text().as_bytes())
+    out.write_all(model_game_text(request.variant(), &game).as_bytes())
         .map_err(write_err)?;
     Ok(Status::Ok)
 }
@@ -171,14 +167,14 @@ impl ReachModel {
                 "decode --reach: name the rule set the formula was written for (not auto)",
             )
         })?;
-        let file = target.file.as_deref().unwrap_or(Path::new("-"));
-        let (goal, name) = super::reach::board_text(file, "the position")?;
+        let source = Source::read(Some(target.file.as_deref().unwrap_or(Path::new("-"))))?;
+        let goal = source.board_text("the position")?;
         let mut request = ReachRequest::new(goal, variant);
         if let Some(turn) = self.turn {
             request = request.turn(turn.into());
         }
         let request = super::reach::from_start(request, self.from.as_deref(), self.from_turn)?;
-        Ok((name, Formula::Reach(request, self.clone())))
+        Ok((source.name, Formula::Reach(request, self.clone())))
     }
 }
 

@@ -15,7 +15,7 @@ use crate::request::{Report, SolveOptions};
 use crate::rules::Variant;
 
 pub use json::{to_json, JsonEdit, JsonReport};
-pub use reach::ReachAnswer;
+pub use reach::{model_game_text, ReachAnswer};
 
 /// The formats `solve` writes.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]

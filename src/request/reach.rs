@@ -107,6 +107,8 @@ pub struct ReachRequest {
     variant: Variant,
     turn: Option<Color>,
     from: Option<(BoardText, Option<Color>)>,
+    /// The start read from `from` by [`ReachRequest::from_checked`].
+    checked_start: Option<(Board, Color)>,
     limit: Option<Duration>,
     max_plies: Option<u32>,
     all: Option<(u64, usize)>,
@@ -123,6 +125,7 @@ impl ReachRequest {
             variant,
             turn: None,
             from: None,
+            checked_start: None,
             limit: None,
             max_plies: None,
             all: None,
@@ -143,7 +146,24 @@ impl ReachRequest {
     #[must_use]
     pub fn from(mut self, start: BoardText, turn: Option<Color>) -> ReachRequest {
         self.from = Some((start, turn));
+        self.checked_start = None;
         self
+    }
+
+    /// As [`ReachRequest::from`], the start read and checked here, once:
+    /// its errors come before any search, and every later step uses the
+    /// board read.
+    ///
+    /// # Errors
+    /// As [`ReachRequest::start`].
+    pub fn from_checked(
+        self,
+        start: BoardText,
+        turn: Option<Color>,
+    ) -> Result<ReachRequest, RequestError> {
+        let mut request = self.from(start, turn);
+        request.checked_start = Some(request.start()?);
+        Ok(request)
     }
 
     /// Undecided, with the bound proved and the best game so far, when
@@ -238,6 +258,9 @@ impl ReachRequest {
     /// # Errors
     /// The `from` board cannot be read, is not fully known, or is no position.
     pub fn start(&self) -> Result<(Board, Color), RequestError> {
+        if let Some(start) = self.checked_start {
+            return Ok(start);
+        }
         let Some((text, turn)) = &self.from else {
             let variant = self.variant;
             return Ok((variant.topology().opening(), variant.first_player()));

@@ -182,6 +182,15 @@ impl Source {
         super::pdn_text(&self.bytes).map_err(|e| self.named(e))
     }
 
+    /// The input as a board text: a FEN (a text with a `:`) or rows
+    /// ([`BoardText::of_text`]); `what` says which board ("the position").
+    ///
+    /// # Errors
+    /// It is not UTF-8.
+    pub fn board_text(&self, what: &'static str) -> Result<BoardText, SourceError> {
+        Ok(BoardText::of_text(self.text(what)?))
+    }
+
     /// This input's error, named.
     fn named(&self, error: InputError) -> SourceError {
         SourceError::Content {
