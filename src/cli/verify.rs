@@ -8,7 +8,7 @@ use std::path::Path;
 use postfacto::archive::{FileRules, GameReport};
 use postfacto::notation::plural;
 use postfacto::request::{
-    files_in, ArchiveWatch, CheckedGame, JudgeRequest, JudgeVerdict, Judgement, RequestError,
+    pdn_files, ArchiveWatch, CheckedGame, JudgeRequest, JudgeVerdict, Judgement, RequestError,
     Source, VerifyRequest,
 };
 
@@ -34,15 +34,9 @@ pub fn run_pdn_files(
     options: &PdnOptions,
     out: &mut impl Write,
 ) -> Result<Status, Failure> {
-    if !path.is_dir() {
-        return run_pdn(path, None, options, out);
-    }
-    let pdn = |p: &Path| p.extension().is_some_and(|x| x.eq_ignore_ascii_case("pdn"));
-    let files = files_in(path, pdn, "*.pdn")?;
     let mut status = Status::Ok;
-    for file in &files {
-        let named = file.file_name().map(|n| n.to_string_lossy().into_owned());
-        status = status.max(run_pdn(file, named.as_deref(), options, out)?);
+    for (file, prefix) in pdn_files(path)? {
+        status = status.max(run_pdn(&file, prefix.as_deref(), options, out)?);
     }
     Ok(status)
 }

@@ -60,7 +60,7 @@ pub use solve::{RepairRequest, Repaired, SolveRequest, Solved};
 #[cfg(feature = "gzip")]
 pub use source::write_file;
 pub use source::{
-    board_files, files_in, input_files, max_input, record_files, Source, SourceError,
+    board_files, files_in, input_files, max_input, pdn_files, record_files, Source, SourceError,
     WriteFileError,
 };
 pub use verify::{

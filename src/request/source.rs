@@ -329,6 +329,27 @@ pub fn files_in(
     Ok(files)
 }
 
+/// The files of `verify --pdn PATH`: the file, or every `*.pdn` of a
+/// folder in name order, each with its file name (a folder's files are
+/// named on every line of their games).
+///
+/// # Errors
+/// The folder cannot be read or holds no `*.pdn` file.
+pub fn pdn_files(path: &Path) -> Result<Vec<(PathBuf, Option<String>)>, SourceError> {
+    if !path.is_dir() {
+        return Ok(vec![(path.to_path_buf(), None)]);
+    }
+    let pdn = |p: &Path| p.extension().is_some_and(|x| x.eq_ignore_ascii_case("pdn"));
+    let files = files_in(path, pdn, "*.pdn")?;
+    Ok(files
+        .into_iter()
+        .map(|file| {
+            let name = file.file_name().map(|n| n.to_string_lossy().into_owned());
+            (file, name)
+        })
+        .collect())
+}
+
 /// The inputs of `verify INPUT ANSWER`: a file, or every `*.in` of a
 /// folder in name order.
 ///
