@@ -534,4 +534,28 @@ mod tests {
             "{verdict:?}"
         );
     }
+
+    #[test]
+    fn a_checked_start_is_refused_at_once_and_kept_when_read() {
+        let goal = BoardText::Fen("W:W21-32:B1-10,12,15".into());
+        let request = ReachRequest::new(goal, Variant::English);
+        let unknown = BoardText::Rows(vec!["-?-?-?-?\n?-?-?-?-\n".repeat(4)]);
+        let refused = request.clone().from_checked(unknown, None).unwrap_err();
+        assert!(
+            refused.to_string().contains("known on every square"),
+            "{refused}"
+        );
+        let opening = BoardText::Fen("B:W21-32:B1-12".into());
+        let checked = request.from_checked(opening, None).unwrap();
+        let topology = Variant::English.topology();
+        assert_eq!(
+            checked.checked_start,
+            Some((topology.opening(), Color::Black))
+        );
+        assert_eq!(checked.start().unwrap(), (topology.opening(), Color::Black));
+        // A new start forgets the one read.
+        let again = checked.from(BoardText::Fen("W:W21-32:B1-12".into()), None);
+        assert_eq!(again.checked_start, None);
+        assert_eq!(again.start().unwrap().1, Color::White);
+    }
 }

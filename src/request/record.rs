@@ -557,3 +557,36 @@ fn solve_readings<'r, C: Candidate>(
     }
     report
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_node_limit_is_the_dfs_engines_only() {
+        let nodes = Limit {
+            nodes: Some(100),
+            time: None,
+        };
+        let time = Limit {
+            nodes: None,
+            time: Some(Duration::from_secs(2)),
+        };
+        assert_eq!(
+            engine_with_limit(true, nodes),
+            Ok((Engine::Dfs(nodes), None))
+        );
+        assert_eq!(
+            engine_with_limit(false, time),
+            Ok((Engine::Sat, Some(Duration::from_secs(2))))
+        );
+        assert_eq!(
+            engine_with_limit(false, Limit::default()),
+            Ok((Engine::Sat, None))
+        );
+        assert_eq!(
+            engine_with_limit(false, nodes),
+            Err(OptionsError::SatNodeLimit)
+        );
+    }
+}
