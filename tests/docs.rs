@@ -646,7 +646,7 @@ const FIGURES: [Figure; 28] = [
     in_source(
         "docs/cli.md",
         "| input size | ",
-        "src/cli/input.rs",
+        "src/request/source.rs",
         ".unwrap_or(",
     ),
     in_source(
@@ -766,7 +766,7 @@ const FIGURES: [Figure; 28] = [
     in_source(
         "README.md",
         "Inputs over ",
-        "src/cli/input.rs",
+        "src/request/source.rs",
         ".unwrap_or(",
     ),
 ];

@@ -1,12 +1,11 @@
 //! Prints the whole-process timings against an outside command (`bench
 //! --against`, `compare --against`) and the replayer's judgement of the
-//! command's answers, the table [`postfacto::harness::bench::against_table`]
-//! makes.
+//! command's answers, the tables [`postfacto::harness::bench`] makes.
 
 use std::path::Path;
 
-use postfacto::harness::against::AgainstError;
-use postfacto::harness::table::Tables;
+use postfacto::harness::against::{find_program, AgainstError};
+use postfacto::harness::table::{Table, Tables};
 use postfacto::notation::Record;
 use postfacto::rules::Variant;
 
@@ -28,22 +27,24 @@ pub fn run(
     tables: &mut Tables<'_>,
 ) -> Result<bool, AgainstError> {
     let me = std::env::current_exe()?;
-    let (table, passed) =
-        postfacto::harness::bench::against_table(&me, path, records, variant, command)?;
+    let against = postfacto::harness::bench::against_table(&me, path, records, variant, command);
+    print(against, tables)
+}
+
+/// Prints a table made against an outside command; returns whether it passed.
+///
+/// # Errors
+/// The table could not be made, or written.
+pub fn print(
+    against: Result<(Table, bool), AgainstError>,
+    tables: &mut Tables<'_>,
+) -> Result<bool, AgainstError> {
+    let (table, passed) = against?;
     tables.write(&table)?;
     Ok(passed)
 }
 
 /// Checks that an outside command (`--against`) names a program that exists.
 pub fn outside_program(command: &[String]) -> Result<(), Failure> {
-    match command.first() {
-        Some(program) if postfacto::solve::program_exists(program) => Ok(()),
-        program => Err(fail(
-            Status::BadInput,
-            format!(
-                "--against: cannot find the program '{}'",
-                program.map_or("", String::as_str)
-            ),
-        )),
-    }
+    find_program(command).map_err(|e| fail(Status::BadInput, e.to_string()))
 }

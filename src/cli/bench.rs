@@ -5,8 +5,9 @@ use std::io::Write;
 use std::path::PathBuf;
 use std::time::Duration;
 
+use postfacto::harness::against::AgainstError;
 use postfacto::harness::bench;
-use postfacto::harness::generate::{fragments, FragmentStart, MAX_COUNT, MAX_PLIES};
+use postfacto::harness::generate::{MAX_COUNT, MAX_PLIES};
 use postfacto::harness::reach::{archive_games, random_games, BENCH_LIMIT, REACH_GAMES};
 use postfacto::harness::repair::{repair_games, GameFile, REPAIR_RECORDS};
 use postfacto::harness::table::Tables;
@@ -25,9 +26,6 @@ pub enum BenchError {
     /// A table or a temporary file could not be written.
     #[error(transparent)]
     Io(#[from] std::io::Error),
-    /// `--against`: the outside command failed (its harness's own words).
-    #[error("{0}")]
-    Against(postfacto::harness::against::AgainstError),
 }
 
 /// An internal error of `bench` (a harness that stopped on a bug).
@@ -151,7 +149,7 @@ impl Request {
                 variant,
                 against: Some(command),
             } => {
-                let passed = run_against(count, plies, seed, variant, &command, tables)
+                let passed = against_fragments(count, plies, seed, variant, &command, tables)
                     .map_err(|e| fail(Status::BadInput, e.to_string()))?;
                 return Ok(if passed { Status::Ok } else { Status::Rejected });
             }
@@ -171,26 +169,19 @@ impl Request {
         Ok(Status::Ok)
     }
 }
-/// `bench --against CMD`: the generated records written to one file, then
-/// [`super::against::run`] on it.
-fn run_against(
+/// `bench --against CMD`: the harness's table of the generated records
+/// against the command ([`bench::against_fragments_table`]), printed.
+fn against_fragments(
     count: usize,
     plies: usize,
     seed: u64,
     variant: Variant,
     command: &[String],
     tables: &mut Tables<'_>,
-) -> Result<bool, BenchError> {
-    let records = fragments(count, plies, seed, FragmentStart::Random, variant)
-        .map_err(HarnessError::from)?;
-    let mut file = tempfile::Builder::new()
-        .prefix("postfacto-bench-")
-        .suffix(".in")
-        .tempfile()?;
-    let text: String = records.iter().map(|r| variant.write_record(r)).collect();
-    file.write_all(text.as_bytes())?;
-    super::against::run(file.path(), &records, variant, command, tables)
-        .map_err(BenchError::Against)
+) -> Result<bool, AgainstError> {
+    let me = std::env::current_exe()?;
+    let against = bench::against_fragments_table(&me, (count, plies, seed), variant, command);
+    super::against::print(against, tables)
 }
 
 /// `bench --reach`: positions games reached after 4 to 40 plies (the games
@@ -222,7 +213,7 @@ fn reach_tables(
 fn game_files(files: &[PathBuf]) -> Result<Vec<GameFile>, Failure> {
     let mut read = Vec::new();
     for file in files {
-        let input = super::input::read_input(Some(file))?;
+        let input = postfacto::request::Source::read(Some(file))?;
         read.push(GameFile {
             name: file.to_string_lossy().into_owned(),
             text: input.pdn_text()?.into_owned(),

@@ -4,20 +4,16 @@
 //! The library's requests choose the formula and read the model; this
 //! file parses, builds, runs and prints.
 
-use std::fs;
-use std::io::{self, Write};
+use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use postfacto::analysis::Decoded;
-use postfacto::output::ReachAnswer;
-use postfacto::request::{
-    CnfRequest, InputError, ReachRequest, ReachVerdict, RequestError, RulesChoice,
-};
+use postfacto::output::model_game_text;
+use postfacto::request::{write_file, CnfRequest, InputError, ReachRequest, RequestError, Source};
 use postfacto::rules::Variant;
 use postfacto::solve::{Learned, Solution};
 
 use super::args::{DecodeArgs, TurnArg};
-use super::input::read_input;
 use super::request::Target;
 use super::{fail, write_err, Failure, Status};
 
@@ -36,7 +32,8 @@ pub fn run(
     let cnf = request.formula().map_err(|e| failure(&name, e))?;
     match output {
         None => cnf.write_dimacs(out).map_err(write_err)?,
-        Some(path) => write_file(&path, |mut file| cnf.write_dimacs(&mut file))?,
+        Some(path) => write_file(&path, |mut file| cnf.write_dimacs(&mut file))
+            .map_err(|e| fail(Status::BadInput, e.to_string()))?,
     }
     Ok(Status::Ok)
 }
@@ -44,10 +41,7 @@ pub fn run(
 /// The request of `target`'s record, with its input's name: `cnf` and
 /// `decode` build it alike, so a model of the one is read by the other.
 fn request_of(target: &Target) -> Result<(String, CnfRequest), Failure> {
-    let input = read_input(target.file.as_deref())?;
-    if let Some(error) = &input.error {
-        return Err(fail(Status::BadInput, error.clone()));
-    }
+    let input = Source::read(target.file.as_deref())?;
     let request = CnfRequest::of_input(
         &input.name,
         &input.bytes,
@@ -73,35 +67,6 @@ fn failure(name: &str, error: RequestError) -> Failure {
     Failure::request(named.then_some(name), error)
 }
 
-/// Writes `path` (gzip-compressed when its name ends in `.gz`).
-fn write_file(
-    path: &Path,
-    write: impl FnOnce(&mut dyn Write) -> io::Result<()>,
-) -> Result<(), Failure> {
-    let file = fs::File::create(path).map_err(|e| {
-        fail(
-            Status::BadInput,
-            format!("cannot create '{}': {e}", path.display()),
-        )
-    })?;
-    let written = if path.extension().is_some_and(|x| x == "gz") {
-        let mut packed =
-            flate2::write::GzEncoder::new(io::BufWriter::new(file), flate2::Compression::default());
-        write(&mut packed)
-            .and_then(|()| packed.finish())
-            .and_then(|mut inner| inner.flush())
-    } else {
-        let mut plain = io::BufWriter::new(file);
-        write(&mut plain).and_then(|()| plain.flush())
-    };
-    written.map_err(|e| {
-        fail(
-            Status::BadInput,
-            format!("cannot write '{}': {e}", path.display()),
-        )
-    })
-}
-
 /// `decode`: a model of the formula `cnf` writes for the same record, read
 /// back. Exit 0 with the answer it stands for (replayed, the task's 8
 /// lines); 1 when it is no answer (the clause it leaves unsatisfied, with
@@ -117,7 +82,7 @@ pub fn decode(
         None => request_of(target).map(|(name, r)| (name, Formula::Cnf(r)))?,
         Some(reach) => reach.request(target)?,
     };
-    let model_input = read_input(Some(model))?;
+    let model_input = Source::read(Some(model))?;
     let text = model_input.text("the model")?;
     let read = match &request {
         Formula::Cnf(request) => request.read_model(text),
@@ -147,7 +112,7 @@ pub fn decode(
 }
 
 /// The game a model of `reach --cnf K`'s formula stands for, replayed,
-/// written by `reach`'s writer ([`ReachAnswer::model_text`]).
+/// written by `reach`'s writer ([`model_game_text`]).
 fn print_model_game(
     request: &ReachRequest,
     solution: &Solution,
@@ -159,9 +124,7 @@ fn print_model_game(
             "internal error: a model of a reach formula plays no moves",
         ));
     };
-    let verdict = ReachVerdict::Reached(game);
-    let answer = ReachAnswer::of(request, &verdict).map_err(|e| Failure::request(None, e))?;
-    out.write_all(answer.model_text().as_bytes())
+    out.write_all(model_game_text(request.variant(), &game).as_bytes())
         .map_err(write_err)?;
     Ok(Status::Ok)
 }
@@ -198,24 +161,20 @@ impl ReachModel {
     /// The request whose formula `reach --cnf K` printed, with the
     /// position's name.
     fn request(&self, target: &Target) -> Result<(String, Formula), Failure> {
-        let variant = match target.reading.rules {
-            RulesChoice::Default => Variant::English,
-            RulesChoice::Given(variant) => variant,
-            RulesChoice::Auto => {
-                return Err(fail(
-                    Status::BadInput,
-                    "decode --reach: name the rule set the formula was written for (not auto)",
-                ))
-            }
-        };
-        let file = target.file.as_deref().unwrap_or(Path::new("-"));
-        let (goal, name) = super::reach::board_text(file, "the position")?;
+        let variant = target.reading.rules.fixed().ok_or_else(|| {
+            fail(
+                Status::BadInput,
+                "decode --reach: name the rule set the formula was written for (not auto)",
+            )
+        })?;
+        let source = Source::read(Some(target.file.as_deref().unwrap_or(Path::new("-"))))?;
+        let goal = source.board_text("the position")?;
         let mut request = ReachRequest::new(goal, variant);
         if let Some(turn) = self.turn {
             request = request.turn(turn.into());
         }
         let request = super::reach::from_start(request, self.from.as_deref(), self.from_turn)?;
-        Ok((name, Formula::Reach(request, self.clone())))
+        Ok((source.name, Formula::Reach(request, self.clone())))
     }
 }
 

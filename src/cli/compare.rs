@@ -3,20 +3,13 @@
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
-use postfacto::harness::compare::{chosen_reading, Tally, HEADER};
+use postfacto::harness::compare::{compared_records, header, Compared, LeftOut, Tally};
 use postfacto::notation::Record;
+use postfacto::request::{record_files, RulesChoice, Source};
 use postfacto::rules::Variant;
 use postfacto::solve::Limit;
 
-use super::input::{read_input, read_items, read_records, record_files, Reading, RulesChoice};
 use super::{fail, Failure, Status};
-
-/// One record of a compared file: its name, rule set and moves.
-struct Compared {
-    name: String,
-    variant: Variant,
-    record: Record,
-}
 
 pub fn run(
     paths: &[PathBuf],
@@ -29,7 +22,7 @@ pub fn run(
     let mut tally = Tally::default();
     let mut status = Status::Ok;
     if !json {
-        writeln!(out, "{HEADER}").map_err(w)?;
+        writeln!(out, "{}", header()).map_err(w)?;
     }
     for file in record_files(paths)? {
         let Some(records) = readable(&file, rules, &mut status) else {
@@ -84,18 +77,6 @@ fn summary(tally: &Tally, json: bool, out: &mut impl Write) -> std::io::Result<(
     Ok(())
 }
 
-fn name_of(file: &Path, index: usize, count: usize) -> String {
-    let base = file.file_name().map_or_else(
-        || file.display().to_string(),
-        |n| n.to_string_lossy().into_owned(),
-    );
-    if count == 1 {
-        base
-    } else {
-        format!("{base}#{}", index + 1)
-    }
-}
-
 /// `compare --against CMD`: whole-process timings and the judgement of the
 /// command's answers, file by file (see [`super::against::run`]).
 pub fn run_against(
@@ -124,55 +105,43 @@ pub fn run_against(
     Ok(status)
 }
 
-/// The records of `file` under `rules` (each PDN game under its own, the
-/// first reading its moves solve under), or `None` after reporting why it
-/// cannot be read (and marking `status` as bad input): `compare` goes on
-/// with the others. Games without moves are left out; a game that cannot
-/// be read is reported and left out.
+/// The records of `file` to compare under `rules` (see
+/// [`compared_records`]), or `None` after reporting why it cannot be read
+/// (and marking `status` as bad input): `compare` goes on with the others.
+/// A record left out is reported (and marks `status`).
 fn readable(file: &Path, rules: RulesChoice, status: &mut Status) -> Option<Vec<Compared>> {
-    let reading = Reading::as_written(rules, false);
-    let items = match read_input(Some(file)).and_then(|input| read_items(&input, reading)) {
-        Ok(items) => items,
-        Err(failure) => {
-            super::report(&failure.message);
+    let read = Source::read(Some(file)).and_then(|s| compared_records(&s, file, rules));
+    let records = match read {
+        Ok(records) => records,
+        Err(e) => {
+            super::report(&e.to_string());
             *status = (*status).max(Status::BadInput);
             return None;
         }
     };
-    let count = items.iter().filter(|i| !i.no_moves).count();
-    let mut records = Vec::new();
-    for (i, item) in items.into_iter().filter(|i| !i.no_moves).enumerate() {
-        let name = name_of(file, i, count);
-        if let Some(error) = &item.error {
-            super::report(&format!("{name}: line {}: {error}", item.line));
-            *status = (*status).max(Status::BadInput);
-            continue;
-        }
-        let reader = match chosen_reading(item.readings) {
-            Ok(Some(reader)) => reader,
-            Ok(None) => continue,
-            Err(e) => {
-                super::report(&format!("{name}: line {}: internal error: {e}", item.line));
-                *status = (*status).max(Status::Internal);
-                continue;
+    let mut compared = Vec::new();
+    for record in records {
+        match record {
+            Ok(record) => compared.push(record),
+            Err(left_out) => {
+                super::report(&left_out.to_string());
+                *status = (*status).max(match left_out {
+                    LeftOut::Unreadable { .. } => Status::BadInput,
+                    LeftOut::Internal { .. } => Status::Internal,
+                });
             }
-        };
-        records.push(Compared {
-            name,
-            variant: reader.variant,
-            record: reader.record,
-        });
+        }
     }
-    Some(records)
+    Some(compared)
 }
 
 /// The records of `file` read under English rules (the task's format, for
 /// `--against`), or `None` after reporting why they cannot be read.
 fn english_records(file: &Path, status: &mut Status) -> Option<Vec<Record>> {
-    match read_input(Some(file)).and_then(|input| read_records(&input, Variant::English)) {
+    match Source::read(Some(file)).and_then(|s| s.records(Variant::English)) {
         Ok(records) => Some(records),
-        Err(failure) => {
-            super::report(&failure.message);
+        Err(e) => {
+            super::report(&e.to_string());
             *status = (*status).max(Status::BadInput);
             None
         }

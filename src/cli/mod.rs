@@ -10,7 +10,6 @@ mod bench;
 mod cnf;
 mod compare;
 mod generate;
-mod input;
 mod moves;
 mod output;
 mod pawns;
@@ -52,6 +51,13 @@ impl Failure {
             None => error.to_string(),
         };
         fail(Status::from_exit(error.exit_status()), message)
+    }
+}
+
+/// An input that cannot be read is bad input, said as the library says it.
+impl From<postfacto::request::SourceError> for Failure {
+    fn from(error: postfacto::request::SourceError) -> Failure {
+        fail(Status::BadInput, error.to_string())
     }
 }
 

@@ -3,11 +3,10 @@
 
 use std::io::Write;
 
-use postfacto::request::{BoardText, MovesRequest};
+use postfacto::request::{BoardText, MovesRequest, Source};
 use postfacto::rules::Variant;
 
 use super::args::TurnArg;
-use super::input::read_input;
 use super::{write_err, Failure, Status};
 
 /// Prints the legal moves, sorted by square, each once.
@@ -17,7 +16,7 @@ pub fn run(
     turn: Option<TurnArg>,
     out: &mut impl Write,
 ) -> Result<Status, Failure> {
-    let input = read_input(file)?;
+    let input = Source::read(file)?;
     let text = input.text("the board")?;
     let board = BoardText::of_text(text);
     let variant = variant.unwrap_or_else(|| board.own_rules());

@@ -21,16 +21,9 @@ pub const ANSWER_NAME: &str = "==> ";
 fn rendered(index: usize, report: &Report, settings: &Settings) -> Result<Rendered, Failure> {
     let mut rendered = render(index, report, settings.format, &settings.solve);
     let dir = settings.out_dir.as_deref().unwrap_or(Path::new("."));
-    for (name, picture) in std::mem::take(&mut rendered.pictures) {
-        let file = dir.join(name);
-        std::fs::write(&file, picture).map_err(|e| {
-            fail(
-                Status::BadInput,
-                format!("cannot write '{}': {e}", file.display()),
-            )
-        })?;
-        rendered.text.push_str(&format!("{}\n", file.display()));
-    }
+    rendered
+        .write_pictures(dir)
+        .map_err(|e| fail(Status::BadInput, e.to_string()))?;
     Ok(rendered)
 }
 

@@ -1,5 +1,5 @@
 //! `postfacto pawns`: the pawn-capture puzzle. Reads every board, has the
-//! library solve each ([`solve_board`], in parallel) with the chosen
+//! library solve each ([`PawnBoards::solve`], in parallel) with the chosen
 //! engine, prints the answers in input order; or prints one
 //! board's formula, or writes a proof that its answer is optimal.
 
@@ -7,14 +7,12 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use rayon::prelude::*;
-
 use postfacto::pawns::{
-    bounded_cnf, optimality_proof, parse_pawn_boards, solve_board, BoardSolved, PawnBoard,
-    PawnEngine, PawnProofError, PawnSolution,
+    bounded_cnf, optimality_proof, parse_pawn_boards, BoardChoiceError, BoardSolved, PawnBoard,
+    PawnBoards, PawnEngine, PawnProofError, PawnSolution,
 };
+use postfacto::request::Source;
 
-use super::input::read_input;
 use super::{fail, write_err, Failure, Status};
 
 /// What `pawns` was asked to do.
@@ -34,42 +32,33 @@ pub fn run(
     settings: &Settings,
     out: &mut impl Write,
 ) -> Result<Status, Failure> {
-    let input = read_input(file)?;
+    let input = Source::read(file)?;
     let text = input.text("the input")?;
     let boards = parse_pawn_boards(text)
         .map_err(|e| fail(Status::BadInput, format!("{}: {e}", input.name)))?;
-    let chosen = chosen_board(settings.board, boards.len(), &input.name)?;
-    let one = |what: &str| match chosen {
-        Some(i) => Ok(i),
-        None if boards.len() == 1 => Ok(0),
-        None => Err(fail(
-            Status::BadInput,
-            format!(
-                "{}: {} boards; choose one for {what} with --board N",
-                input.name,
-                boards.len()
-            ),
-        )),
-    };
+    let boards = PawnBoards::new(&input.name, boards, settings.board).map_err(bad)?;
     if settings.cnf {
-        let cnf = bounded_cnf(&boards[one("--cnf")?], settings.at_most).map_err(proof_failure)?;
+        let board = &boards.boards[boards.one("--cnf").map_err(bad)?];
+        let cnf = bounded_cnf(board, settings.at_most).map_err(proof_failure)?;
         cnf.write_dimacs(out).map_err(write_err)?;
         return Ok(Status::Ok);
     }
     let proof_board = match &settings.proof {
-        Some(_) => Some(one("--proof")?),
+        Some(_) => Some(boards.one("--proof").map_err(bad)?),
         None => None,
     };
-    let selected: Vec<(usize, &PawnBoard)> = match chosen {
-        Some(i) => vec![(i, &boards[i])],
-        None => boards.iter().enumerate().collect(),
-    };
-    // In parallel; printed in input order.
-    let solved = selected
-        .par_iter()
-        .map(|&(i, board)| solve_board(i, board, settings.engine, settings.limit))
-        .collect();
-    print_solved(solved, &boards, (&input.name, settings, proof_board), out)
+    let solved = boards.solve(settings.engine, settings.limit);
+    print_solved(
+        solved,
+        &boards.boards,
+        (&input.name, settings, proof_board),
+        out,
+    )
+}
+
+/// A board that cannot be chosen is bad input.
+fn bad(error: BoardChoiceError) -> Failure {
+    fail(Status::BadInput, error.to_string())
 }
 
 /// Prints each board's answer in input order (an undecided board on
@@ -108,19 +97,6 @@ fn print_solved(
     Ok(status)
 }
 
-/// The board `--board N` names (from 0), if any, checked against the
-/// `count` boards of the input `name`.
-fn chosen_board(board: Option<usize>, count: usize, name: &str) -> Result<Option<usize>, Failure> {
-    match board {
-        Some(n) if (1..=count).contains(&n) => Ok(Some(n - 1)),
-        Some(n) => Err(fail(
-            Status::BadInput,
-            format!("--board {n}: {name} has {count} boards"),
-        )),
-        None => Ok(None),
-    }
-}
-
 /// `--stats`: one line on stderr about board `i` (from 0).
 fn report_stats(
     i: usize,
@@ -150,15 +126,9 @@ fn report_stats(
     );
 }
 
-/// The exit status of a formula or proof that could not be made: a bound
-/// too large is the user's, a limit undecided, the rest a bug.
+/// A formula or proof that could not be made, with the library's exit status.
 fn proof_failure(error: PawnProofError) -> Failure {
-    let status = match error {
-        PawnProofError::TooLarge { .. } => Status::BadInput,
-        PawnProofError::Undecided(_) => Status::Undecided,
-        _ => Status::Internal,
-    };
-    fail(status, error.to_string())
+    fail(Status::from_exit(error.exit_status()), error.to_string())
 }
 
 /// Writes the library's DRAT refutation of "at most `optimum - 1`

@@ -9,22 +9,14 @@ use std::path::Path;
 use postfacto::board::Color;
 use postfacto::output::ReachAnswer;
 use postfacto::reach::Progress;
-use postfacto::request::{BoardText, ReachRequest, ReachVerdict};
+use postfacto::request::{ReachRequest, ReachVerdict, Source};
 
 use super::args::{ReachArgs, ReachFormat, TurnArg};
-use super::input::read_input;
 use super::ticker::Ticker;
 use super::{write_err, Failure, Status};
 
 /// Games printed by `--all` (past it, the count and the first game).
 const ALL_SHOWN: usize = 20;
-
-/// A board file's text as a FEN (a text with a `:`) or as rows.
-pub(super) fn board_text(path: &Path, what: &str) -> Result<(BoardText, String), Failure> {
-    let input = read_input(Some(path))?;
-    let text = input.text(what)?;
-    Ok((BoardText::of_text(text), input.name))
-}
 
 /// `request` from the start `--from` names (`opening`, the default, or a
 /// board file) with `--from-turn`, the start checked.
@@ -40,12 +32,11 @@ pub(super) fn from_start(
         )),
         None | Some("opening") => Ok(request),
         Some(from) => {
-            let (start, start_name) = board_text(Path::new(from), "the start board")?;
-            let request = request.from(start, from_turn.map(Color::from));
+            let source = Source::read(Some(Path::new(from)))?;
+            let start = source.board_text("the start board")?;
             request
-                .start()
-                .map_err(|e| Failure::request(Some(&start_name), e))?;
-            Ok(request)
+                .from_checked(start, from_turn.map(Color::from))
+                .map_err(|e| Failure::request(Some(&source.name), e))
         }
     }
 }
@@ -67,10 +58,8 @@ impl ReachCommand {
     /// Unreadable boards, or a position no game could end on (exit 2).
     pub fn from_args(args: ReachArgs) -> Result<ReachCommand, Failure> {
         let variant = args.rules.0;
-        let (goal, name) = board_text(
-            args.file.as_deref().unwrap_or(Path::new("-")),
-            "the position",
-        )?;
+        let source = Source::read(Some(args.file.as_deref().unwrap_or(Path::new("-"))))?;
+        let goal = source.board_text("the position")?;
         let mut request = ReachRequest::new(goal, variant)
             .limit(args.limit)
             .max_plies(args.max_plies)
@@ -84,7 +73,7 @@ impl ReachCommand {
         let request = from_start(request, Some(&args.from), args.from_turn)?;
         Ok(ReachCommand {
             request,
-            name,
+            name: source.name,
             format: args.format,
             cnf: args.cnf.map(|k| (k, args.unrefined)),
         })

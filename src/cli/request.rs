@@ -7,7 +7,10 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use postfacto::encode::BoardFacts;
-use postfacto::request::{JudgeRequest, RepairLimits, VerifyRequest};
+use postfacto::request::{
+    board_files, engine_with_limit, InputError, JudgeRequest, OptionsError, ReadAs, RepairLimits,
+    RulesChoice, VerifyRequest,
+};
 use postfacto::rules::Variant;
 use postfacto::solve::{Engine, Limit};
 
@@ -16,7 +19,6 @@ use super::args::{
     Args, CnfArgs, Command, CompareArgs, EngineArg, FactArgs, LimitArg, PawnsArgs, RecordArgs,
     RulesArg, SolveArgs, VerifyArgs,
 };
-use super::input::{board_facts, Reading, RulesChoice};
 use super::settings::Settings;
 use super::{fail, generate, Failure, Status};
 
@@ -184,11 +186,9 @@ fn verify_request(args: VerifyArgs) -> Result<Request, Failure> {
         }),
         (None, Some(input), Some(answer)) => {
             // The answer's start, not the opening, is where the games start.
-            let reading = Reading::as_written(rules, args.short_captures);
+            let reading = ReadAs::as_written(rules, args.short_captures);
             let request = JudgeRequest::new().repair(repair).limit(args.limit);
-            Ok(Request::Verify(super::verify::with_files(
-                request, &input, &answer, reading,
-            )?))
+            Ok(Request::Verify(request.files(&input, &answer, reading)?))
         }
         _ => Err(fail(
             Status::BadInput,
@@ -202,7 +202,7 @@ fn verify_request(args: VerifyArgs) -> Result<Request, Failure> {
 pub struct Target {
     pub file: Option<PathBuf>,
     pub instance: Option<usize>,
-    pub reading: Reading,
+    pub reading: ReadAs,
     pub known: BoardFacts,
     pub fragment: bool,
 }
@@ -215,7 +215,7 @@ impl Target {
             file,
             instance: args.instance,
             // Read as `solve` reads it, so the formula is the one it solves.
-            reading: Reading::as_written(rules, args.short_captures).solving(args.fragment, &known),
+            reading: ReadAs::as_written(rules, args.short_captures).solving(args.fragment, &known),
             known,
             fragment: args.fragment,
         })
@@ -258,21 +258,18 @@ fn compare_request(args: CompareArgs) -> Result<Request, Failure> {
     })
 }
 
-/// The engine the flags ask for, and the SAT engine's time limit: a node
-/// count is a search's limit only (varisat has no conflict budget).
+/// The engine the flags ask for, and the SAT engine's time limit (see
+/// [`engine_with_limit`]).
 fn engine_of(
     engine: EngineArg,
     limit: Option<LimitArg>,
 ) -> Result<(Engine, Option<Duration>), Failure> {
-    match (engine, limit) {
-        (EngineArg::Sat, None) => Ok((Engine::Sat, None)),
-        (EngineArg::Sat, Some(LimitArg::Time(t))) => Ok((Engine::Sat, Some(t))),
-        (EngineArg::Sat, Some(LimitArg::Nodes(_))) => Err(fail(
-            Status::BadInput,
-            "a node limit applies to --engine dfs only; give the SAT engine a time (2s, 500ms)",
-        )),
-        (EngineArg::Dfs, limit) => Ok((Engine::Dfs(dfs_limit(limit)), None)),
-    }
+    engine_with_limit(matches!(engine, EngineArg::Dfs), dfs_limit(limit)).map_err(options)
+}
+
+/// Options that cannot be used together (exit 2).
+fn options(error: OptionsError) -> Failure {
+    Failure::request(None, InputError::from(error))
 }
 
 /// The DFS engine's limit from `--limit`.
@@ -296,14 +293,10 @@ fn known_facts(facts: &FactArgs, rules: RulesChoice) -> Result<BoardFacts, Failu
     if facts.start_board.is_none() && facts.end_board.is_none() {
         return Ok(BoardFacts::none());
     }
-    let variant = rules.fixed().ok_or_else(|| {
-        fail(
-            Status::BadInput,
-            "--start-board and --end-board need a rule set named (their boards are read under it), not --rules auto",
-        )
-    })?;
-    Ok(BoardFacts {
-        start: board_facts(facts.start_board.as_deref(), variant, true)?,
-        end: board_facts(facts.end_board.as_deref(), variant, false)?,
-    })
+    let variant = rules
+        .fixed()
+        .ok_or(OptionsError::FactsNeedRules)
+        .map_err(options)?;
+    let (start, end) = (facts.start_board.as_deref(), facts.end_board.as_deref());
+    Ok(board_files(start, end, variant)?)
 }

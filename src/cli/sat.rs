@@ -6,10 +6,9 @@ use std::io::Write;
 use std::path::Path;
 use std::time::Duration;
 
-use postfacto::request::{RequestError, SatAnswer, SatRequest};
+use postfacto::request::{RequestError, SatAnswer, SatRequest, Source};
 use postfacto::solve::SolveError;
 
-use super::input::read_input;
 use super::{fail, write_err, Failure, Status};
 
 /// Exit code of a satisfiable formula, by SAT-competition convention.
@@ -26,7 +25,7 @@ pub fn run(
     proof: Option<&Path>,
     out: &mut impl Write,
 ) -> Result<Status, Failure> {
-    let input = read_input(file)?;
+    let input = Source::read(file)?;
     let request = SatRequest::new(&input.bytes)
         .map_err(|e| Failure::request(Some(&input.name), e))?
         .limit(limit)

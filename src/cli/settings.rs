@@ -5,9 +5,8 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use postfacto::output::Format;
-use postfacto::request::SolveOptions;
+use postfacto::request::{ReadAs, RulesChoice, SolveOptions};
 
-use super::input::{Reading, RulesChoice};
 use super::{fail, Failure, Status};
 
 /// What `solve` was asked to do, the same for every record.
@@ -47,8 +46,8 @@ impl Settings {
     }
 
     /// How records are read under these settings.
-    pub fn reading(&self) -> Reading {
-        Reading::as_written(self.rules, self.short_captures)
+    pub fn reading(&self) -> ReadAs {
+        ReadAs::as_written(self.rules, self.short_captures)
             .solving(self.solve.fragment, &self.solve.known)
     }
 }

@@ -3,15 +3,15 @@
 
 use std::io::Write;
 use std::ops::ControlFlow;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use postfacto::archive::{FileRules, GameReport};
 use postfacto::notation::plural;
 use postfacto::request::{
-    ArchiveWatch, CheckedGame, JudgeRequest, JudgeVerdict, Judgement, RequestError, VerifyRequest,
+    pdn_files, ArchiveWatch, CheckedGame, JudgeRequest, JudgeVerdict, Judgement, RequestError,
+    Source, VerifyRequest,
 };
 
-use super::input::{files_in, read_input, Reading};
 use super::ticker::Ticker;
 use super::{one_line, write_err, Failure, Status};
 
@@ -34,15 +34,9 @@ pub fn run_pdn_files(
     options: &PdnOptions,
     out: &mut impl Write,
 ) -> Result<Status, Failure> {
-    if !path.is_dir() {
-        return run_pdn(path, None, options, out);
-    }
-    let pdn = |p: &Path| p.extension().is_some_and(|x| x.eq_ignore_ascii_case("pdn"));
-    let files = files_in(path, pdn, "*.pdn")?;
     let mut status = Status::Ok;
-    for file in &files {
-        let named = file.file_name().map(|n| n.to_string_lossy().into_owned());
-        status = status.max(run_pdn(file, named.as_deref(), options, out)?);
+    for (file, prefix) in pdn_files(path)? {
+        status = status.max(run_pdn(&file, prefix.as_deref(), options, out)?);
     }
     Ok(status)
 }
@@ -59,7 +53,7 @@ pub fn run_pdn(
     options: &PdnOptions,
     out: &mut impl Write,
 ) -> Result<Status, Failure> {
-    let input = read_input(Some(file))?;
+    let input = Source::read(Some(file))?;
     let request = options.checks.archive(input.bytes);
     let mut printer = PdnPrinter {
         name: &input.name,
@@ -143,33 +137,6 @@ impl<W: Write> ArchiveWatch for PdnPrinter<'_, W> {
             }
         }
     }
-}
-
-/// The inputs of `verify INPUT ANSWER`: a file, or every `*.in` of a
-/// folder in name order.
-fn input_files(path: &Path) -> Result<Vec<PathBuf>, Failure> {
-    if !path.is_dir() {
-        return Ok(vec![path.to_path_buf()]);
-    }
-    let record_file = |p: &Path| p.is_file() && p.extension().is_some_and(|x| x == "in");
-    files_in(path, record_file, "*.in")
-}
-
-/// `request` with the records of `input_path` (a file, or a folder:
-/// every `*.in` inside) and the answer of `answer_path`.
-pub fn with_files(
-    mut request: JudgeRequest,
-    input_path: &Path,
-    answer_path: &Path,
-    reading: Reading,
-) -> Result<JudgeRequest, Failure> {
-    for file in input_files(input_path)? {
-        let input = read_input(Some(&file))?;
-        request = request
-            .input(&input.name, &input.bytes, reading)
-            .map_err(|e| Failure::request(Some(&input.name), e))?;
-    }
-    Ok(request.answer(read_input(Some(answer_path))?.bytes))
 }
 
 /// `verify INPUT ANSWER`: the library's [`JudgeRequest`] run, its

@@ -33,9 +33,28 @@ pub enum AgainstError {
         #[source]
         source: Box<AgainstError>,
     },
+    /// The outside program cannot be found.
+    #[error("--against: cannot find the program '{0}'")]
+    NotFound(String),
+    /// The records to time could not be generated.
+    #[error(transparent)]
+    Generate(#[from] super::GenerateError),
     /// This program cannot be found, or the tables cannot be written.
     #[error("{0}")]
     Io(#[from] std::io::Error),
+}
+
+/// Checks that an outside command (`--against`) names a program that exists.
+///
+/// # Errors
+/// [`AgainstError::NotFound`], with the program's name (empty for none).
+pub fn find_program(command: &[String]) -> Result<(), AgainstError> {
+    match command.first() {
+        Some(program) if crate::solve::program_exists(program) => Ok(()),
+        program => Err(AgainstError::NotFound(
+            program.map_or_else(String::new, String::clone),
+        )),
+    }
 }
 
 /// Why the outside command's answers cannot be judged.

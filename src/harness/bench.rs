@@ -404,6 +404,28 @@ pub fn against_table(
     Ok((table, passed))
 }
 
+/// `bench --against`: `count` random fragments of `plies` plies (of
+/// `seed`, under `variant`) written to a temporary file, then
+/// [`against_table`] on it.
+///
+/// # Errors
+/// The fragments cannot be generated or written, or a process fails.
+pub fn against_fragments_table(
+    me: &Path,
+    (count, plies, seed): (usize, usize, u64),
+    variant: Variant,
+    command: &[String],
+) -> Result<(Table, bool), AgainstError> {
+    let records = fragments(count, plies, seed, FragmentStart::Random, variant)?;
+    let mut file = tempfile::Builder::new()
+        .prefix("postfacto-bench-")
+        .suffix(".in")
+        .tempfile()?;
+    let text: String = records.iter().map(|r| variant.write_record(r)).collect();
+    std::io::Write::write_all(&mut file, text.as_bytes())?;
+    against_table(me, file.path(), &records, variant, command)
+}
+
 /// The table of the three timings (each command's name and best time) on
 /// `path`'s `count` records, and the ratio of ours on one thread to the
 /// outside command's.

@@ -4,9 +4,12 @@
 //! impossible record (a search of up to half a second) and would swamp the
 //! times it compares.
 
+use std::path::Path;
 use std::time::{Duration, Instant};
 
+use crate::archive::GameError;
 use crate::notation::{plural, Record};
+use crate::request::{ReadAs, RulesChoice, Source, SourceError};
 use crate::rules::Variant;
 use crate::solve::{Engine, Limit, Outcome, Reconstructor, SolveError};
 
@@ -159,9 +162,98 @@ pub fn chosen_reading(
     Ok(readings.into_iter().nth(chosen))
 }
 
-/// The header of `compare`'s table of records.
-pub const HEADER: &str =
-    "instance                     rules         plies     sat_us     dfs_us  dfs_nodes  agree  verdict";
+/// The header of `compare`'s table of records, in the widths of its rows
+/// ([`Comparison::text`]).
+pub fn header() -> String {
+    format!(
+        "{:<28} {:<13} {:>5} {:>10} {:>10} {:>10} {:>6}  verdict",
+        "instance", "rules", "plies", "sat_us", "dfs_us", "dfs_nodes", "agree"
+    )
+}
+
+/// One record of a compared file: its name, rule set and moves.
+#[derive(Clone, Debug)]
+pub struct Compared {
+    /// The file's name, with `#N` in a file of several records.
+    pub name: String,
+    /// The rule set it is compared under.
+    pub variant: Variant,
+    /// Its moves.
+    pub record: Record,
+}
+
+/// A record of a compared file that is left out.
+#[derive(Debug, thiserror::Error)]
+pub enum LeftOut {
+    /// It cannot be read (bad input).
+    #[error("{name}: line {line}: {error}")]
+    Unreadable {
+        /// The record's name.
+        name: String,
+        /// The line where it starts.
+        line: usize,
+        /// Why.
+        #[source]
+        error: GameError,
+    },
+    /// Choosing its rule set failed (a bug).
+    #[error("{name}: line {line}: internal error: {error}")]
+    Internal {
+        /// The record's name.
+        name: String,
+        /// The line where it starts.
+        line: usize,
+        /// What failed.
+        #[source]
+        error: SolveError,
+    },
+}
+
+/// The records of `source` (the file `file`) under `rules`, each PDN game
+/// under its own (the first reading its moves solve under), or why one is
+/// left out. Games without moves are left out silently.
+///
+/// # Errors
+/// The file as a whole cannot be read.
+pub fn compared_records(
+    source: &Source,
+    file: &Path,
+    rules: RulesChoice,
+) -> Result<Vec<Result<Compared, LeftOut>>, SourceError> {
+    let items = source.items(ReadAs::as_written(rules, false))?;
+    let count = items.iter().filter(|i| !i.no_moves).count();
+    let mut records = Vec::new();
+    for (i, item) in items.into_iter().filter(|i| !i.no_moves).enumerate() {
+        let (name, line) = (name_of(file, i, count), item.line);
+        if let Some(error) = item.error {
+            records.push(Err(LeftOut::Unreadable { name, line, error }));
+            continue;
+        }
+        match chosen_reading(item.readings) {
+            Ok(Some(reader)) => records.push(Ok(Compared {
+                name,
+                variant: reader.variant,
+                record: reader.record,
+            })),
+            Ok(None) => {}
+            Err(error) => records.push(Err(LeftOut::Internal { name, line, error })),
+        }
+    }
+    Ok(records)
+}
+
+/// A compared record's name: the file's, with `#N` when it holds several.
+fn name_of(file: &Path, index: usize, count: usize) -> String {
+    let base = file.file_name().map_or_else(
+        || file.display().to_string(),
+        |n| n.to_string_lossy().into_owned(),
+    );
+    if count == 1 {
+        base
+    } else {
+        format!("{base}#{}", index + 1)
+    }
+}
 
 impl Comparison {
     /// `yes`, `NO` (a bug) or `-` (the DFS gave up or did not run).

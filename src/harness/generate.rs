@@ -2,6 +2,9 @@
 //! damaged copies of them, the hard family and its search, and random
 //! pawn-puzzle boards. Same seed, same records, byte for byte.
 
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
 use crate::hard::{hard_instance, largest_k, search, Member, Shuttles, MAX_K};
 use crate::notation::Record;
 use crate::random::{damage, opening_fragment, random_fragment, Damage, Rng};
@@ -33,6 +36,16 @@ pub enum GenerateError {
     /// `--beam` over [`MAX_BEAM`].
     #[error("--beam is at most {}", MAX_BEAM)]
     BeamTooWide,
+    /// No plies or no records asked for.
+    #[error("--plies and --count must be at least 1")]
+    NoPliesOrCount,
+    /// More plies or records than [`MAX_PLIES`] and [`MAX_COUNT`].
+    #[error(
+        "--plies is at most {} and --count at most {} (generated records are held in memory)",
+        MAX_PLIES,
+        MAX_COUNT
+    )]
+    BatchTooLarge,
     /// `--beam 0`.
     #[error("--beam must be at least 1")]
     BeamEmpty,
@@ -184,6 +197,32 @@ pub enum Batch {
 }
 
 impl Batch {
+    /// `count` random fragments of `plies` plies, seeded, then damaged.
+    ///
+    /// # Errors
+    /// No plies or records, or more than [`MAX_PLIES`] or [`MAX_COUNT`].
+    pub fn fragments(
+        count: usize,
+        plies: usize,
+        seed: u64,
+        from: FragmentStart,
+        damage: Damage,
+    ) -> Result<Batch, GenerateError> {
+        if plies == 0 || count == 0 {
+            return Err(GenerateError::NoPliesOrCount);
+        }
+        if plies > MAX_PLIES || count > MAX_COUNT {
+            return Err(GenerateError::BatchTooLarge);
+        }
+        Ok(Batch::Fragments {
+            count,
+            plies,
+            seed,
+            from,
+            damage,
+        })
+    }
+
     /// The records, under `variant`; the hard search tells `progress` of
     /// each member found.
     ///
@@ -232,9 +271,131 @@ pub fn pawn_boards(
     Ok(crate::pawns::format_pawn_boards(&boards))
 }
 
+/// Why a generated batch was not written, or not all of it.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum WriteError {
+    /// The output stream could not be written.
+    #[error("{0}")]
+    Write(std::io::Error),
+    /// A file or folder of the batch's folder could not be made, read or removed.
+    #[error("cannot {action} '{}': {source}", path.display())]
+    File {
+        /// "create", "write", "read" or "remove".
+        action: &'static str,
+        /// The file or folder.
+        path: PathBuf,
+        /// The operating system's reason.
+        source: std::io::Error,
+    },
+}
+
+/// A [`WriteError::File`] maker for `action` on `path`.
+fn file_error(action: &'static str, path: &Path) -> impl FnOnce(std::io::Error) -> WriteError {
+    let path = path.to_path_buf();
+    move |source| WriteError::File {
+        action,
+        path,
+        source,
+    }
+}
+
+/// Writes `records` (under `variant`) to `out`, or one file each
+/// (`NNNN.in`) into the folder `dir`, which then holds this batch only.
+///
+/// # Errors
+/// `out`, the folder or a file of it cannot be written.
+pub fn write_batch(
+    records: &[Record],
+    variant: Variant,
+    dir: Option<&Path>,
+    out: &mut impl Write,
+) -> Result<(), WriteError> {
+    let text = |r: &Record| variant.write_record(r);
+    let Some(dir) = dir else {
+        for record in records {
+            write!(out, "{}", text(record)).map_err(WriteError::Write)?;
+        }
+        return Ok(());
+    };
+    std::fs::create_dir_all(dir).map_err(file_error("create", dir))?;
+    for (i, record) in records.iter().enumerate() {
+        let file = dir.join(format!("{:04}.in", i + 1));
+        std::fs::write(&file, text(record)).map_err(file_error("write", &file))?;
+    }
+    remove_stale(dir, records.len())
+}
+
+/// Removes the `NNNN.in` files an earlier, larger batch left in `dir`
+/// past the `count` just written. Other files are not touched.
+fn remove_stale(dir: &Path, count: usize) -> Result<(), WriteError> {
+    let entries = std::fs::read_dir(dir).map_err(file_error("read", dir))?;
+    for entry in entries.flatten() {
+        let name = entry.file_name();
+        let name = name.to_string_lossy();
+        let number = name
+            .strip_suffix(".in")
+            .filter(|n| n.len() >= 4 && n.bytes().all(|b| b.is_ascii_digit()))
+            .and_then(|n| n.parse::<usize>().ok());
+        if number.is_some_and(|n| n > count) {
+            let path = entry.path();
+            std::fs::remove_file(&path).map_err(file_error("remove", &path))?;
+        }
+    }
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_folder_that_cannot_be_made_is_named() {
+        let file = tempfile::NamedTempFile::new().unwrap();
+        let inside = file.path().join("sub");
+        let records = hard(1).unwrap();
+        let failed =
+            write_batch(&records, Variant::English, Some(&inside), &mut Vec::new()).unwrap_err();
+        assert!(matches!(
+            failed,
+            WriteError::File {
+                action: "create",
+                ..
+            }
+        ));
+        let text = failed.to_string();
+        assert!(
+            text.starts_with(&format!("cannot create '{}': ", inside.display())),
+            "{text}"
+        );
+    }
+
+    #[test]
+    fn a_smaller_batch_removes_the_files_of_a_larger_one_and_no_others() {
+        let dir = tempfile::tempdir().unwrap();
+        let records = fragments(3, 4, 1, FragmentStart::Random, Variant::English).unwrap();
+        write_batch(
+            &records,
+            Variant::English,
+            Some(dir.path()),
+            &mut Vec::new(),
+        )
+        .unwrap();
+        std::fs::write(dir.path().join("notes.txt"), "kept").unwrap();
+        write_batch(
+            &records[..1],
+            Variant::English,
+            Some(dir.path()),
+            &mut Vec::new(),
+        )
+        .unwrap();
+        let mut left: Vec<String> = std::fs::read_dir(dir.path())
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        left.sort();
+        assert_eq!(left, ["0001.in", "notes.txt"]);
+    }
 
     #[test]
     fn refusals_name_the_option_and_its_bound() {

@@ -11,11 +11,11 @@ use crate::analysis::EditKind;
 use crate::board::{Board, Color};
 use crate::notation::{to_fen, write_game, Answer, GameText, MoveText, Record};
 use crate::render::{svg_drawn, Picture};
-use crate::request::{Report, SolveOptions};
+use crate::request::{Report, SolveOptions, WriteFileError};
 use crate::rules::Variant;
 
 pub use json::{to_json, JsonEdit, JsonReport};
-pub use reach::ReachAnswer;
+pub use reach::{model_game_text, ReachAnswer};
 
 /// The formats `solve` writes.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -47,6 +47,26 @@ pub struct Rendered {
     pub text: String,
     /// SVG pictures: file name and content.
     pub pictures: Vec<(String, String)>,
+}
+
+impl Rendered {
+    /// Writes the SVG pictures into `dir`, each file's path then named in
+    /// the text (a line each), so the printed answer says where they are.
+    ///
+    /// # Errors
+    /// A picture cannot be written.
+    pub fn write_pictures(&mut self, dir: &std::path::Path) -> Result<(), WriteFileError> {
+        for (name, picture) in std::mem::take(&mut self.pictures) {
+            let file = dir.join(name);
+            std::fs::write(&file, picture).map_err(|source| WriteFileError {
+                action: "write",
+                path: file.clone(),
+                source,
+            })?;
+            self.text.push_str(&format!("{}\n", file.display()));
+        }
+        Ok(())
+    }
 }
 
 /// The `index`-th report (0-based, for picture names) in `format`.

@@ -63,6 +63,30 @@ struct ShortestJson {
     count: u64,
 }
 
+/// The moves with move numbers under `variant`, every landing written.
+fn movetext(variant: Variant, record: &Record) -> String {
+    numbered_moves(record, variant.first_player(), |mv| variant.write_move(mv))
+}
+
+/// The board `game` ends on under `variant`, with the side to move after it.
+fn end_fen(variant: Variant, game: &Reached) -> String {
+    let mover = game.record.mover(game.record.moves.len() + 1);
+    to_fen(&game.end, mover, variant.fen_algebraic())
+}
+
+/// The game a model of `reach --cnf K`'s formula stands for (under
+/// `variant`), as `decode --reach K` prints it: the moves numbered from the
+/// start, then `a game of exactly K plies to FEN` (nothing is proved of its
+/// length).
+pub fn model_game_text(variant: Variant, game: &Reached) -> String {
+    format!(
+        "{}\na game of exactly {} to {}\n",
+        movetext(variant, &game.record),
+        plies_text(game.record.moves.len()),
+        end_fen(variant, game)
+    )
+}
+
 impl<'a> ReachAnswer<'a> {
     /// `request`'s `verdict`, to be written with the request's rule set,
     /// start and limit.
@@ -86,8 +110,7 @@ impl<'a> ReachAnswer<'a> {
 impl ReachAnswer<'_> {
     /// The moves with move numbers, every landing written.
     fn movetext(&self, record: &Record) -> String {
-        let variant = self.variant;
-        numbered_moves(record, variant.first_player(), |mv| variant.write_move(mv))
+        movetext(self.variant, record)
     }
 
     /// The verdict as `reach` prints it: the game and its length line,
@@ -180,26 +203,9 @@ impl ReachAnswer<'_> {
         }
     }
 
-    /// The game a model of `reach --cnf K`'s formula stands for, as
-    /// `decode --reach K` prints it: the moves numbered from the start,
-    /// then `a game of exactly K plies to FEN` (nothing is proved of its
-    /// length); a verdict without a game as [`ReachAnswer::text`].
-    pub fn model_text(&self) -> String {
-        let ReachVerdict::Reached(game) = self.verdict else {
-            return self.text();
-        };
-        format!(
-            "{}\na game of exactly {} to {}\n",
-            self.movetext(&game.record),
-            plies_text(game.record.moves.len()),
-            self.end_fen(game)
-        )
-    }
-
     /// The board a game ends on, with the side to move after it.
     fn end_fen(&self, game: &Reached) -> String {
-        let mover = game.record.mover(game.record.moves.len() + 1);
-        to_fen(&game.end, mover, self.variant.fen_algebraic())
+        end_fen(self.variant, game)
     }
 
     fn start_fen(&self) -> String {

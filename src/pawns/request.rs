@@ -51,6 +51,119 @@ pub enum PawnProofError {
     },
 }
 
+impl PawnProofError {
+    /// The binary's exit status: a bound too large is the user's (2), a
+    /// limit undecided (3), the rest a bug (4).
+    pub fn exit_status(&self) -> u8 {
+        match self {
+            PawnProofError::TooLarge { .. } => 2,
+            PawnProofError::Undecided(_) => 3,
+            _ => 4,
+        }
+    }
+}
+
+/// Why the board asked for cannot be chosen (bad input).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum BoardChoiceError {
+    /// A board number the input does not have.
+    #[error("--board {asked}: {input} has {count} boards")]
+    NoSuchBoard {
+        /// The 1-based number asked for.
+        asked: usize,
+        /// The input's name.
+        input: String,
+        /// Its boards.
+        count: usize,
+    },
+    /// Several boards, and a job (`what`) that works on one.
+    #[error("{input}: {count} boards; choose one for {what} with --board N")]
+    Several {
+        /// The input's name.
+        input: String,
+        /// Its boards.
+        count: usize,
+        /// The job (`--cnf`, `--proof`).
+        what: &'static str,
+    },
+}
+
+/// The boards of an input `pawns` works on: all of them, or the one
+/// `--board N` names.
+#[derive(Clone, Debug)]
+pub struct PawnBoards {
+    /// The input's name, for messages.
+    pub name: String,
+    /// Every board of the input.
+    pub boards: Vec<PawnBoard>,
+    /// The board named (from 0), if one was.
+    pub chosen: Option<usize>,
+}
+
+impl PawnBoards {
+    /// The `boards` of the input `name`, with the one `board` names
+    /// (1-based) chosen.
+    ///
+    /// # Errors
+    /// A board number the input does not have.
+    pub fn new(
+        name: &str,
+        boards: Vec<PawnBoard>,
+        board: Option<usize>,
+    ) -> Result<PawnBoards, BoardChoiceError> {
+        let count = boards.len();
+        let chosen = match board {
+            Some(n) if (1..=count).contains(&n) => Some(n - 1),
+            Some(asked) => {
+                return Err(BoardChoiceError::NoSuchBoard {
+                    asked,
+                    input: name.to_string(),
+                    count,
+                })
+            }
+            None => None,
+        };
+        Ok(PawnBoards {
+            name: name.to_string(),
+            boards,
+            chosen,
+        })
+    }
+
+    /// The one board a job (`what`: `--cnf`, `--proof`) works on: the one
+    /// chosen, or the input's only board.
+    ///
+    /// # Errors
+    /// Several boards and none chosen.
+    pub fn one(&self, what: &'static str) -> Result<usize, BoardChoiceError> {
+        match self.chosen {
+            Some(i) => Ok(i),
+            None if self.boards.len() == 1 => Ok(0),
+            None => Err(BoardChoiceError::Several {
+                input: self.name.clone(),
+                count: self.boards.len(),
+                what,
+            }),
+        }
+    }
+
+    /// The board chosen, or every board, solved with `engine` within
+    /// `limit` each, in parallel; in input order.
+    #[cfg(feature = "parallel")]
+    pub fn solve(&self, engine: PawnEngine, limit: Option<Duration>) -> Vec<BoardSolved> {
+        use rayon::prelude::*;
+        let selected: Vec<(usize, &PawnBoard)> = match self.chosen {
+            Some(i) => vec![(i, &self.boards[i])],
+            None => self.boards.iter().enumerate().collect(),
+        };
+        selected
+            .par_iter()
+            .map(|&(i, board)| solve_board(i, board, engine, limit))
+            .collect()
+    }
+}
+
 /// Refuses a totalizer over `board`'s pawns bounded at `bound` that would
 /// be too large to build (see [`MAX_TOTALIZER`]).
 ///
@@ -203,6 +316,28 @@ mod tests {
                 optimum: 2
             })
         );
+    }
+
+    #[test]
+    fn a_board_is_chosen_by_its_number_or_as_the_only_one() {
+        let two = vec![diagonal(), diagonal()];
+        let all = PawnBoards::new("in", two.clone(), None).unwrap();
+        assert_eq!(
+            all.one("--cnf").unwrap_err().to_string(),
+            "in: 2 boards; choose one for --cnf with --board N"
+        );
+        assert_eq!(
+            PawnBoards::new("in", two.clone(), Some(2))
+                .unwrap()
+                .one("--cnf"),
+            Ok(1)
+        );
+        assert_eq!(
+            PawnBoards::new("in", two, Some(3)).unwrap_err().to_string(),
+            "--board 3: in has 2 boards"
+        );
+        let one = PawnBoards::new("in", vec![diagonal()], None).unwrap();
+        assert_eq!(one.one("--proof"), Ok(0));
     }
 
     #[test]

@@ -185,12 +185,17 @@ impl JudgeRequest {
     /// # Errors
     /// The input as a whole cannot be read (bad input).
     pub fn input(
-        mut self,
+        self,
         name: &str,
         bytes: &[u8],
         read_as: ReadAs,
     ) -> Result<JudgeRequest, RequestError> {
         let items = read_items(name, bytes, read_as)?;
+        Ok(self.items(name, items))
+    }
+
+    /// Adds the records `items` of the input `name`, already read.
+    pub(super) fn items(mut self, name: &str, items: Vec<Item>) -> JudgeRequest {
         let count = items.len();
         for (index, item) in items.into_iter().enumerate() {
             let record = JudgedRecord {
@@ -201,7 +206,7 @@ impl JudgeRequest {
             };
             self.records.push((record, item));
         }
-        Ok(self)
+        self
     }
 
     /// A rejected record gets the fewest edits within `repair`; `None`: no repair.

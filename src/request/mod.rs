@@ -20,6 +20,8 @@
 //! ```
 
 mod analyses;
+#[cfg(feature = "parallel")]
+mod batch;
 mod cnf;
 mod fragment;
 mod input;
@@ -29,6 +31,7 @@ mod reach;
 mod record;
 mod report;
 mod solve;
+mod source;
 mod verify;
 
 use std::io;
@@ -36,6 +39,8 @@ use std::io;
 use crate::notation::{ParseFenError, ParseMoveError, ParsePdnError, ParseRecordError};
 use crate::solve::SolveError;
 
+#[cfg(feature = "parallel")]
+pub use batch::{Batch, BatchInput};
 pub use cnf::{CnfRequest, ModelRead, SatAnswer, SatRequest};
 pub use fragment::{side_named, BoardText, Fragment, Problem, RulesChoice};
 pub use input::{
@@ -47,11 +52,17 @@ pub use reach::{
     start_legality, undecided_reason, Legality, ReachRequest, ReachVerdict, Reached, ShortestGames,
 };
 pub use record::{
-    item_formula, silent, solve_item, solve_problems, Analyses, OptionsError, Progress,
-    SolveOptions,
+    engine_with_limit, item_formula, silent, solve_item, solve_problems, Analyses, OptionsError,
+    Progress, SolveOptions,
 };
 pub use report::{summary, Analysed, Name, PrefixReport, Report, Verdict};
 pub use solve::{RepairRequest, Repaired, SolveRequest, Solved};
+#[cfg(feature = "gzip")]
+pub use source::write_file;
+pub use source::{
+    board_files, files_in, input_files, max_input, pdn_files, record_files, Source, SourceError,
+    WriteFileError,
+};
 pub use verify::{
     ArchiveWatch, CheckedArchive, CheckedGame, RepairLimits, StartCheck, VerifyRequest,
     LEGALITY_LIMIT,

@@ -107,6 +107,8 @@ pub struct ReachRequest {
     variant: Variant,
     turn: Option<Color>,
     from: Option<(BoardText, Option<Color>)>,
+    /// The start read from `from` by [`ReachRequest::from_checked`].
+    checked_start: Option<(Board, Color)>,
     limit: Option<Duration>,
     max_plies: Option<u32>,
     all: Option<(u64, usize)>,
@@ -123,6 +125,7 @@ impl ReachRequest {
             variant,
             turn: None,
             from: None,
+            checked_start: None,
             limit: None,
             max_plies: None,
             all: None,
@@ -143,7 +146,24 @@ impl ReachRequest {
     #[must_use]
     pub fn from(mut self, start: BoardText, turn: Option<Color>) -> ReachRequest {
         self.from = Some((start, turn));
+        self.checked_start = None;
         self
+    }
+
+    /// As [`ReachRequest::from`], the start read and checked here, once:
+    /// its errors come before any search, and every later step uses the
+    /// board read.
+    ///
+    /// # Errors
+    /// As [`ReachRequest::start`].
+    pub fn from_checked(
+        self,
+        start: BoardText,
+        turn: Option<Color>,
+    ) -> Result<ReachRequest, RequestError> {
+        let mut request = self.from(start, turn);
+        request.checked_start = Some(request.start()?);
+        Ok(request)
     }
 
     /// Undecided, with the bound proved and the best game so far, when
@@ -238,6 +258,9 @@ impl ReachRequest {
     /// # Errors
     /// The `from` board cannot be read, is not fully known, or is no position.
     pub fn start(&self) -> Result<(Board, Color), RequestError> {
+        if let Some(start) = self.checked_start {
+            return Ok(start);
+        }
         let Some((text, turn)) = &self.from else {
             let variant = self.variant;
             return Ok((variant.topology().opening(), variant.first_player()));
@@ -510,5 +533,29 @@ mod tests {
             matches!(&verdict, Legality::Illegal { reason } if reason.contains("White has 13 pieces")),
             "{verdict:?}"
         );
+    }
+
+    #[test]
+    fn a_checked_start_is_refused_at_once_and_kept_when_read() {
+        let goal = BoardText::Fen("W:W21-32:B1-10,12,15".into());
+        let request = ReachRequest::new(goal, Variant::English);
+        let unknown = BoardText::Rows(vec!["-?-?-?-?\n?-?-?-?-\n".repeat(4)]);
+        let refused = request.clone().from_checked(unknown, None).unwrap_err();
+        assert!(
+            refused.to_string().contains("known on every square"),
+            "{refused}"
+        );
+        let opening = BoardText::Fen("B:W21-32:B1-12".into());
+        let checked = request.from_checked(opening, None).unwrap();
+        let topology = Variant::English.topology();
+        assert_eq!(
+            checked.checked_start,
+            Some((topology.opening(), Color::Black))
+        );
+        assert_eq!(checked.start().unwrap(), (topology.opening(), Color::Black));
+        // A new start forgets the one read.
+        let again = checked.from(BoardText::Fen("W:W21-32:B1-12".into()), None);
+        assert_eq!(again.checked_start, None);
+        assert_eq!(again.start().unwrap().1, Color::White);
     }
 }

@@ -17,7 +17,7 @@ use crate::encode::BoardFacts;
 use crate::notation::{MoveNumbers, Record};
 use crate::rules::Variant;
 use crate::sat::within;
-use crate::solve::{Engine, Reconstructor};
+use crate::solve::{Engine, Limit, Reconstructor};
 
 use super::analyses::Job;
 use super::report::{Name, Report, Verdict};
@@ -156,6 +156,30 @@ pub enum OptionsError {
     /// Analyses with the DFS engine.
     #[error("--explain, --proof, --minimize, --max-per-side, --count, --all and --unique need the SAT engine")]
     AnalysesNeedSat,
+    /// A node limit for the SAT engine (varisat has no conflict budget).
+    #[error("a node limit applies to --engine dfs only; give the SAT engine a time (2s, 500ms)")]
+    SatNodeLimit,
+    /// Board facts under `auto`: a board text is read under a rule set.
+    #[error("--start-board and --end-board need a rule set named (their boards are read under it), not --rules auto")]
+    FactsNeedRules,
+}
+
+/// The engine asked for (`dfs` or SAT) under `limit`, and the SAT
+/// engine's time limit: the DFS carries its limit itself, the SAT engine
+/// takes a time only (a node count is a search's limit: varisat has no
+/// conflict budget).
+///
+/// # Errors
+/// A node limit for the SAT engine.
+pub fn engine_with_limit(
+    dfs: bool,
+    limit: Limit,
+) -> Result<(Engine, Option<Duration>), OptionsError> {
+    match (dfs, limit.nodes) {
+        (true, _) => Ok((Engine::Dfs(limit), None)),
+        (false, None) => Ok((Engine::Sat, limit.time)),
+        (false, Some(_)) => Err(OptionsError::SatNodeLimit),
+    }
 }
 
 impl SolveOptions {
@@ -532,4 +556,37 @@ fn solve_readings<'r, C: Candidate>(
         report.err.insert(0, format!("{name}: {hint}"));
     }
     report
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_node_limit_is_the_dfs_engines_only() {
+        let nodes = Limit {
+            nodes: Some(100),
+            time: None,
+        };
+        let time = Limit {
+            nodes: None,
+            time: Some(Duration::from_secs(2)),
+        };
+        assert_eq!(
+            engine_with_limit(true, nodes),
+            Ok((Engine::Dfs(nodes), None))
+        );
+        assert_eq!(
+            engine_with_limit(false, time),
+            Ok((Engine::Sat, Some(Duration::from_secs(2))))
+        );
+        assert_eq!(
+            engine_with_limit(false, Limit::default()),
+            Ok((Engine::Sat, None))
+        );
+        assert_eq!(
+            engine_with_limit(false, nodes),
+            Err(OptionsError::SatNodeLimit)
+        );
+    }
 }

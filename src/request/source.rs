@@ -1,0 +1,461 @@
+//! Reading a job's inputs from files: a file or standard input within a
+//! size cap, the record files of a folder, and the records and boards in
+//! them, every error naming its file. A front end that works on files
+//! (the binary, a cluster task) reads through here; one that has the text
+//! in hand starts at [`read_items`] or [`BoardText`].
+
+use std::io::{self, Read};
+use std::path::{Path, PathBuf};
+
+use crate::board::PartialBoard;
+use crate::encode::BoardFacts;
+use crate::notation::Record;
+use crate::rules::Variant;
+
+use super::{
+    read_items, BoardRole, BoardText, InputError, Item, JudgeRequest, ReadAs, RulesChoice,
+};
+
+/// A named input: its display name (the path, or `<stdin>`) and its bytes.
+#[derive(Clone, Debug)]
+pub struct Source {
+    /// The name messages give it.
+    pub name: String,
+    /// All of it, unpacked when it was gzip-compressed.
+    pub bytes: Vec<u8>,
+}
+
+/// Why an input, or what is in it, cannot be read. Every one is bad input.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum SourceError {
+    /// A file, folder or standard input the system cannot read.
+    #[error("cannot read {what}: {source}")]
+    Unreadable {
+        /// `'path'` or `standard input`.
+        what: String,
+        /// The operating system's reason.
+        #[source]
+        source: io::Error,
+    },
+    /// An input past [`max_input`].
+    #[error("{what} is larger than the input limit of {limit} bytes (POSTFACTO_MAX_INPUT)")]
+    TooLarge {
+        /// `'path'` or `standard input`.
+        what: String,
+        /// The limit in bytes.
+        limit: u64,
+    },
+    /// An input that must be UTF-8 text and is not.
+    #[error("{name}: {what} is not UTF-8 text")]
+    NotUtf8 {
+        /// The input's name.
+        name: String,
+        /// What it holds ("the board").
+        what: &'static str,
+    },
+    /// A folder without a file of the kind asked for.
+    #[error("'{}' holds no {what} file", folder.display())]
+    NoFiles {
+        /// The folder.
+        folder: PathBuf,
+        /// The kind of file (`*.in`).
+        what: &'static str,
+    },
+    /// A line of a board file or a record that cannot be read.
+    #[error("{name}: line {line}: {message}")]
+    Line {
+        /// The input's name.
+        name: String,
+        /// The 1-based line.
+        line: usize,
+        /// What is wrong.
+        message: String,
+    },
+    /// A start board file that breaks the start rules. (The library's
+    /// [`InputError::NotAPosition`] says it of a request's board
+    /// argument; a file has always been said to be "not a start board".)
+    #[error("{name}: not a start board: {problem}")]
+    NotAStart {
+        /// The input's name.
+        name: String,
+        /// The rule it breaks.
+        problem: String,
+    },
+    /// An input whose content cannot be read.
+    #[error("{name}: {error}")]
+    Content {
+        /// The input's name.
+        name: String,
+        /// What is wrong with it.
+        #[source]
+        error: InputError,
+    },
+}
+
+/// The largest input read (a file or standard input): 256 MiB, or
+/// `POSTFACTO_MAX_INPUT` bytes. Everything read is held in memory, and the
+/// parsed form takes a few times more, so a hostile input stops here.
+pub fn max_input() -> u64 {
+    std::env::var("POSTFACTO_MAX_INPUT")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(256 << 20)
+}
+
+/// Reads all of `reader`, refusing more than [`max_input`] bytes; room
+/// for `expected` bytes (a file's size) is made from the start, so a large
+/// batch is read without copying it as it grows.
+fn read_capped(reader: impl Read, what: &str, expected: u64) -> Result<Vec<u8>, SourceError> {
+    let limit = max_input();
+    let room = usize::try_from(expected.min(limit).saturating_add(1)).unwrap_or(0);
+    let mut bytes = Vec::with_capacity(room);
+    reader
+        .take(limit.saturating_add(1))
+        .read_to_end(&mut bytes)
+        .map_err(|source| SourceError::Unreadable {
+            what: what.to_string(),
+            source,
+        })?;
+    if bytes.len() as u64 > limit {
+        return Err(SourceError::TooLarge {
+            what: what.to_string(),
+            limit,
+        });
+    }
+    #[cfg(feature = "gzip")]
+    if bytes.starts_with(&GZIP_MAGIC) {
+        // A gzip-compressed input (SAT benchmarks come so), unpacked within
+        // the same limit.
+        let unpacked = flate2::read::GzDecoder::new(&bytes[..]);
+        return read_capped(unpacked, what, expected.saturating_mul(4));
+    }
+    Ok(bytes)
+}
+
+/// The first bytes of a gzip stream.
+#[cfg(feature = "gzip")]
+const GZIP_MAGIC: [u8; 2] = [0x1f, 0x8b];
+
+impl Source {
+    /// Reads a file, or standard input for `None` or `-`.
+    ///
+    /// # Errors
+    /// It cannot be read, or it is larger than [`max_input`].
+    pub fn read(path: Option<&Path>) -> Result<Source, SourceError> {
+        match path {
+            Some(p) if p != Path::new("-") => {
+                let what = format!("'{}'", p.display());
+                let file = std::fs::File::open(p).map_err(|source| SourceError::Unreadable {
+                    what: what.clone(),
+                    source,
+                })?;
+                let size = file.metadata().map_or(0, |m| m.len());
+                Ok(Source {
+                    name: p.display().to_string(),
+                    bytes: read_capped(file, &what, size)?,
+                })
+            }
+            _ => Ok(Source {
+                name: "<stdin>".to_string(),
+                bytes: read_capped(io::stdin(), "standard input", 0)?,
+            }),
+        }
+    }
+
+    /// The input as text; `what` says what it holds ("the board").
+    ///
+    /// # Errors
+    /// It is not UTF-8.
+    pub fn text(&self, what: &'static str) -> Result<&str, SourceError> {
+        std::str::from_utf8(&self.bytes).map_err(|_| SourceError::NotUtf8 {
+            name: self.name.clone(),
+            what,
+        })
+    }
+
+    /// The input as PDN text (see [`super::pdn_text`]).
+    ///
+    /// # Errors
+    /// It holds NUL bytes.
+    pub fn pdn_text(&self) -> Result<std::borrow::Cow<'_, str>, SourceError> {
+        super::pdn_text(&self.bytes).map_err(|e| self.named(e))
+    }
+
+    /// The input as a board text: a FEN (a text with a `:`) or rows
+    /// ([`BoardText::of_text`]); `what` says which board ("the position").
+    ///
+    /// # Errors
+    /// It is not UTF-8.
+    pub fn board_text(&self, what: &'static str) -> Result<BoardText, SourceError> {
+        Ok(BoardText::of_text(self.text(what)?))
+    }
+
+    /// This input's error, named.
+    fn named(&self, error: InputError) -> SourceError {
+        SourceError::Content {
+            name: self.name.clone(),
+            error,
+        }
+    }
+
+    /// Every record of the input, each with its readings.
+    ///
+    /// # Errors
+    /// The input as a whole cannot be read (not text, or the task's format
+    /// malformed: its records are read together).
+    pub fn items(&self, reading: ReadAs) -> Result<Vec<Item>, SourceError> {
+        read_items(&self.name, &self.bytes, reading).map_err(|e| self.named(e))
+    }
+
+    /// The records of the input read under `variant` alone (games without
+    /// moves left out): for jobs that compare engines on one rule set.
+    ///
+    /// # Errors
+    /// The input, or one of its games, cannot be read under `variant`.
+    pub fn records(&self, variant: Variant) -> Result<Vec<Record>, SourceError> {
+        let reading = ReadAs::as_written(RulesChoice::Given(variant), false);
+        self.items(reading)?
+            .into_iter()
+            .filter(|item| !item.no_moves)
+            .map(
+                |item| match (item.error, item.readings.into_iter().next()) {
+                    (None, Some(reader)) => Ok(reader.record),
+                    (error, _) => Err(SourceError::Line {
+                        name: self.name.clone(),
+                        line: item.line,
+                        message: error.map(|e| e.to_string()).unwrap_or_default(),
+                    }),
+                },
+            )
+            .collect()
+    }
+
+    /// What is known of the board this input (a `--start-board` or
+    /// `--end-board` file) gives, read by [`BoardText::facts`] (a start
+    /// must obey the start rules).
+    ///
+    /// # Errors
+    /// Not text, a line that cannot be read, or a start that breaks the
+    /// start rules.
+    pub fn board_facts(
+        &self,
+        variant: Variant,
+        which: BoardRole,
+    ) -> Result<PartialBoard, SourceError> {
+        let text = self.text("the board")?;
+        match BoardText::Rows(vec![text.to_string()]).facts(variant, which) {
+            Ok((facts, _)) => Ok(facts),
+            Err(InputError::Board { line, message, .. }) => Err(SourceError::Line {
+                name: self.name.clone(),
+                line,
+                message,
+            }),
+            Err(InputError::NotAPosition { problem, .. }) => Err(SourceError::NotAStart {
+                name: self.name.clone(),
+                problem,
+            }),
+            Err(other) => Err(self.named(other)),
+        }
+    }
+}
+
+/// What the files `start` and `end` (`--start-board`, `--end-board`) say
+/// of a record's boards, read under `variant`.
+///
+/// # Errors
+/// A file that cannot be read, or a board that cannot (see
+/// [`Source::board_facts`]).
+pub fn board_files(
+    start: Option<&Path>,
+    end: Option<&Path>,
+    variant: Variant,
+) -> Result<BoardFacts, SourceError> {
+    let read = |path: Option<&Path>, which| match path {
+        None => Ok(None),
+        Some(path) => Source::read(Some(path))?
+            .board_facts(variant, which)
+            .map(Some),
+    };
+    Ok(BoardFacts {
+        start: read(start, BoardRole::Start)?,
+        end: read(end, BoardRole::End)?,
+    })
+}
+
+/// Every file named, with folders replaced by the record files in them
+/// (`*.in` and `*.pdn`), in name order.
+///
+/// # Errors
+/// A folder cannot be read or holds no record file.
+pub fn record_files(paths: &[PathBuf]) -> Result<Vec<PathBuf>, SourceError> {
+    let mut files = Vec::new();
+    for path in paths {
+        if path.is_dir() {
+            let records = |p: &Path| p.extension().is_some_and(|x| x == "in" || x == "pdn");
+            files.extend(files_in(path, records, "*.in or *.pdn")?);
+        } else {
+            files.push(path.clone());
+        }
+    }
+    Ok(files)
+}
+
+/// The files of `folder` that `wanted` picks, in name order; `what`
+/// names them when there is none (`*.in`).
+///
+/// # Errors
+/// The folder cannot be read or holds none.
+pub fn files_in(
+    folder: &Path,
+    wanted: impl Fn(&Path) -> bool,
+    what: &'static str,
+) -> Result<Vec<PathBuf>, SourceError> {
+    let entries = std::fs::read_dir(folder).map_err(|source| SourceError::Unreadable {
+        what: format!("'{}'", folder.display()),
+        source,
+    })?;
+    let mut files: Vec<_> = entries
+        .filter_map(|entry| entry.ok().map(|e| e.path()))
+        .filter(|p| wanted(p))
+        .collect();
+    files.sort();
+    if files.is_empty() {
+        return Err(SourceError::NoFiles {
+            folder: folder.to_path_buf(),
+            what,
+        });
+    }
+    Ok(files)
+}
+
+/// The files of `verify --pdn PATH`: the file, or every `*.pdn` of a
+/// folder in name order, each with its file name (a folder's files are
+/// named on every line of their games).
+///
+/// # Errors
+/// The folder cannot be read or holds no `*.pdn` file.
+pub fn pdn_files(path: &Path) -> Result<Vec<(PathBuf, Option<String>)>, SourceError> {
+    if !path.is_dir() {
+        return Ok(vec![(path.to_path_buf(), None)]);
+    }
+    let pdn = |p: &Path| p.extension().is_some_and(|x| x.eq_ignore_ascii_case("pdn"));
+    let files = files_in(path, pdn, "*.pdn")?;
+    Ok(files
+        .into_iter()
+        .map(|file| {
+            let name = file.file_name().map(|n| n.to_string_lossy().into_owned());
+            (file, name)
+        })
+        .collect())
+}
+
+/// The inputs of `verify INPUT ANSWER`: a file, or every `*.in` of a
+/// folder in name order.
+///
+/// # Errors
+/// The folder cannot be read or holds no `*.in` file.
+pub fn input_files(path: &Path) -> Result<Vec<PathBuf>, SourceError> {
+    if !path.is_dir() {
+        return Ok(vec![path.to_path_buf()]);
+    }
+    let record_file = |p: &Path| p.is_file() && p.extension().is_some_and(|x| x == "in");
+    files_in(path, record_file, "*.in")
+}
+
+/// A file that cannot be written.
+#[derive(Debug, thiserror::Error)]
+#[error("cannot {action} '{}': {source}", path.display())]
+pub struct WriteFileError {
+    /// "create" or "write".
+    pub action: &'static str,
+    /// The file.
+    pub path: PathBuf,
+    /// The operating system's reason.
+    #[source]
+    pub source: io::Error,
+}
+
+/// Writes `path` with `write` (gzip-compressed when its name ends in
+/// `.gz`, as SAT benchmark files come).
+///
+/// # Errors
+/// The file cannot be created or written.
+#[cfg(feature = "gzip")]
+pub fn write_file(
+    path: &Path,
+    write: impl FnOnce(&mut dyn io::Write) -> io::Result<()>,
+) -> Result<(), WriteFileError> {
+    use io::Write as _;
+    let failed = |action| {
+        move |source| WriteFileError {
+            action,
+            path: path.to_path_buf(),
+            source,
+        }
+    };
+    let file = std::fs::File::create(path).map_err(failed("create"))?;
+    let written = if path.extension().is_some_and(|x| x == "gz") {
+        let mut packed =
+            flate2::write::GzEncoder::new(io::BufWriter::new(file), flate2::Compression::default());
+        write(&mut packed)
+            .and_then(|()| packed.finish())
+            .and_then(|mut inner| inner.flush())
+    } else {
+        let mut plain = io::BufWriter::new(file);
+        write(&mut plain).and_then(|()| plain.flush())
+    };
+    written.map_err(failed("write"))
+}
+
+impl JudgeRequest {
+    /// This request with the records of `inputs` (a file, or every `*.in`
+    /// of a folder in name order) read as `read_as` says, and the answer
+    /// of the file `answer`: `verify INPUT ANSWER`'s files.
+    ///
+    /// # Errors
+    /// A file that cannot be read, or whose records cannot be.
+    pub fn files(
+        mut self,
+        inputs: &Path,
+        answer: &Path,
+        read_as: ReadAs,
+    ) -> Result<JudgeRequest, SourceError> {
+        for file in input_files(inputs)? {
+            let source = Source::read(Some(&file))?;
+            self = self.items(&source.name, source.items(read_as)?);
+        }
+        Ok(self.answer(Source::read(Some(answer))?.bytes))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_start_board_file_that_breaks_the_start_rules_is_named() {
+        let source = Source {
+            name: "b.txt".into(),
+            // A black man on its crowning row.
+            bytes:
+                b"-?-?-?-?\n?-?-?-?-\n-?-?-?-?\n?-?-?-?-\n-?-?-?-?\n?-?-?-?-\n-?-?-?-?\nb-?-?-?-\n"
+                    .to_vec(),
+        };
+        let error = source
+            .board_facts(Variant::English, BoardRole::Start)
+            .unwrap_err();
+        assert!(matches!(error, SourceError::NotAStart { .. }), "{error}");
+        assert!(error.to_string().starts_with("b.txt: not a start board: "));
+    }
+
+    #[test]
+    fn an_empty_folder_holds_no_record_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let error = record_files(&[dir.path().to_path_buf()]).unwrap_err();
+        assert_eq!(
+            error.to_string(),
+            format!("'{}' holds no *.in or *.pdn file", dir.path().display())
+        );
+    }
+}
