@@ -17,7 +17,7 @@ use crate::rules::Variant;
 use crate::solve::{solve_refining, SolveError};
 
 use super::selectors::{Guarded, RuleGroup, SelectorFormula};
-use crate::sat::{minimal_core_within, smallest_core_within};
+use crate::sat::{minimal_core_within, smallest_core_within, SmallestCore};
 
 /// Rules of an impossible record that cannot all hold, and are each needed:
 /// without any one of them, the rest could.
@@ -73,7 +73,8 @@ pub fn explain_impossible_knowing(
     }
     let mut formula = SelectorFormula::of_knowing(record, variant, known)?;
     let selectors = formula.all_selectors();
-    let mut backend = formula.backend();
+    // Its shrinking trials stop at the minimisation's deadline.
+    let mut backend = formula.budgeted_backend();
     // Every rule on: refined until a model replays (no explanation: the
     // record is solvable) or none is left.
     if solve_refining(
@@ -95,16 +96,24 @@ pub fn explain_impossible_knowing(
     let Some(core) = core else {
         return Ok(None);
     };
-    // A minimal conflict may hide a smaller one: the fewest rules.
+    // A minimal conflict may hide a smaller one: the fewest rules. Past
+    // the deadline there is no time to look (and a trial stopped there
+    // left the solver unable to solve again).
     let smallest_by = deadline.map(|d| d.min(Instant::now() + SMALLEST));
-    let smallest = smallest_core_within(
-        &mut backend.solver,
-        &[],
-        &limits,
-        &selectors,
-        core,
-        smallest_by,
-    )?;
+    let smallest = if smallest_by.is_some_and(|d| Instant::now() >= d) {
+        // One rule or none: nothing smaller to look for.
+        let proved = core.len() <= 1;
+        SmallestCore { core, proved }
+    } else {
+        smallest_core_within(
+            &mut backend.solver,
+            &[],
+            &limits,
+            &selectors,
+            core,
+            smallest_by,
+        )?
+    };
     Ok(Some(Explanation {
         groups: smallest
             .core

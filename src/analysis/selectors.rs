@@ -177,6 +177,19 @@ impl SelectorFormula {
     /// A solver loaded with the formula that guards each clause added at
     /// a ply by that ply's selector (see [`crate::solve::solve_refining`]).
     pub fn backend(&self) -> Guarded {
+        self.guarded(self.solver())
+    }
+
+    /// [`Self::backend`] on a solver that stops at any deadline set around
+    /// one of its solves (see [`crate::sat::new_budgeted_solver`]).
+    pub fn budgeted_backend(&self) -> Guarded {
+        let mut solver = crate::sat::new_budgeted_solver();
+        solver.add_formula(&self.formula);
+        self.guarded(solver)
+    }
+
+    /// `solver`, loaded with the formula, with each ply's selector.
+    fn guarded(&self, solver: Solver<'static>) -> Guarded {
         // A damaged ply's clauses join its one group. A known ply's are
         // rules of choice the formula leaves to refinement: the most
         // pieces if the ply has that rule, else (the Italian order) the
@@ -195,7 +208,7 @@ impl SelectorFormula {
             }
         }
         Guarded {
-            solver: self.solver(),
+            solver,
             selectors,
             added: Vec::new(),
         }

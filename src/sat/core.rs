@@ -30,7 +30,9 @@ pub fn minimal_core(
 /// that shrinks it), then shrunk one assumption at a time. Past
 /// `deadline`, the shrinking stops: the core returned is still
 /// unsatisfiable, but maybe not minimal (hard damaged records, where
-/// each trial is a hard solve).
+/// each trial is a hard solve). A solver from
+/// [`new_budgeted_solver`](super::new_budgeted_solver) stops a trial at
+/// `deadline` too, and then cannot solve again.
 ///
 /// # Errors
 /// varisat's errors.
@@ -71,7 +73,16 @@ pub fn minimal_core_within(
         },
         Err(true) => return Ok(None),
     };
-    while let Ok(smaller) = unsat_core(solver, limits, &core)? {
+    // A shrinking trial runs under the deadline: a solver that follows it
+    // (`new_budgeted_solver`) stops there, and the core so far stands.
+    // Past a deadline of the caller's own, its error is the caller's.
+    let trial_core = |solver: &mut Solver<'_>, kept: &[Lit]| match super::under(deadline, || {
+        unsat_core(solver, limits, kept)
+    }) {
+        Err(e) if super::stopped_by_deadline(&e) && !super::out_of_time() => Ok(None),
+        other => other.map(Some),
+    };
+    while let Some(Ok(smaller)) = trial_core(solver, &core)? {
         if smaller.len() >= core.len() {
             break;
         }
@@ -81,10 +92,11 @@ pub fn minimal_core_within(
     while i < core.len() && deadline.is_none_or(|d| std::time::Instant::now() < d) {
         let mut trial = core.clone();
         trial.remove(i);
-        match unsat_core(solver, limits, &trial)? {
+        match trial_core(solver, &trial)? {
             // Still impossible without it: it was not needed.
-            Ok(smaller) => core = smaller,
-            Err(_) => i += 1,
+            Some(Ok(smaller)) => core = smaller,
+            Some(Err(_)) => i += 1,
+            None => break,
         }
     }
     solver.assume(&[]);
@@ -94,7 +106,8 @@ pub fn minimal_core_within(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use varisat::CnfFormula;
+    use itertools::Itertools;
+    use varisat::{CnfFormula, ExtendFormula};
 
     #[test]
     fn the_minimal_core_keeps_only_needed_assumptions() {
@@ -106,5 +119,43 @@ mod tests {
         let core = minimal_core(&mut solver, &[], &[l(5), l(3), l(4)]).unwrap();
         assert_eq!(core, Some(vec![l(3), l(4)]));
         assert_eq!(minimal_core(&mut solver, &[], &[l(3), l(5)]).unwrap(), None);
+    }
+
+    /// Selector `a` switches on "10 pigeons in 9 holes" (hard to refute)
+    /// and z; `b`: z implies w; `c`: not w. Together they fail at once.
+    fn pigeons_behind_a_quick_conflict() -> (CnfFormula, [Lit; 3]) {
+        let (pigeons, holes) = (10, 9);
+        let sits = |p: usize, h: usize| Lit::from_dimacs((p * holes + h + 1) as isize);
+        let next = (pigeons * holes + 1) as isize;
+        let [a, b, c, z, w] = [0, 1, 2, 3, 4].map(|i| Lit::from_dimacs(next + i));
+        let mut f = CnfFormula::new();
+        for p in 0..pigeons {
+            let mut clause = vec![!a];
+            clause.extend((0..holes).map(|h| sits(p, h)));
+            f.add_clause(&clause);
+        }
+        for h in 0..holes {
+            for (p, q) in (0..pigeons).tuple_combinations() {
+                f.add_clause(&[!a, !sits(p, h), !sits(q, h)]);
+            }
+        }
+        f.add_clause(&[!a, z]);
+        f.add_clause(&[!b, !z, w]);
+        f.add_clause(&[!c, !w]);
+        (f, [a, b, c])
+    }
+
+    #[test]
+    fn a_budgeted_solver_stops_a_hard_trial_and_keeps_the_core_so_far() {
+        let (f, [a, b, c]) = pigeons_behind_a_quick_conflict();
+        let mut solver = super::super::new_budgeted_solver();
+        solver.add_formula(&f);
+        let started = std::time::Instant::now();
+        let deadline = started + std::time::Duration::from_millis(200);
+        // Dropping `a` is quickly satisfiable; dropping `b` leaves the
+        // pigeons to refute: that trial is stopped at the deadline.
+        let core = minimal_core_within(&mut solver, &[], &[], &[a, b, c], Some(deadline));
+        assert_eq!(core.unwrap(), Some(vec![a, b, c]));
+        assert!(started.elapsed() < std::time::Duration::from_secs(5));
     }
 }

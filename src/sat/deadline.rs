@@ -75,6 +75,35 @@ pub fn new_solver() -> Solver<'static> {
     solver
 }
 
+/// A varisat solver that stops at whichever deadline is in force on this
+/// thread at each step of its search, not only the one in force when it
+/// was made: one solve can be given a budget of its own with [`under`]
+/// (an explanation's shrinking trials). It always writes its proof (into
+/// nothing), so its solves cost a few percent more than [`new_solver`]'s;
+/// once stopped it cannot solve again.
+pub fn new_budgeted_solver() -> Solver<'static> {
+    let mut solver = Solver::new();
+    solver.write_proof(StopWhenDue(io::sink()), ProofFormat::Varisat);
+    solver
+}
+
+/// A proof writer that fails with [`DeadlinePassed`] once the deadline in
+/// force on the writing thread has passed (see [`new_budgeted_solver`]).
+struct StopWhenDue<W>(W);
+
+impl<W: io::Write> io::Write for StopWhenDue<W> {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        if out_of_time() {
+            return Err(io::Error::new(io::ErrorKind::TimedOut, DeadlinePassed));
+        }
+        self.0.write(buf)
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        self.0.flush()
+    }
+}
+
 /// The io error [`StopAt`] fails with: a time limit, not a failure.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
 #[error("the time limit passed")]
