@@ -29,6 +29,7 @@ pub mod hard;
 pub mod harness;
 pub mod notation;
 pub mod output;
+mod parallel;
 pub mod pawns;
 pub mod random;
 pub mod reach;

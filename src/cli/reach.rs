@@ -58,7 +58,7 @@ impl ReachCommand {
     /// Unreadable boards, or a position no game could end on (exit 2).
     pub fn from_args(args: ReachArgs) -> Result<ReachCommand, Failure> {
         let variant = args.rules.0;
-        let source = Source::read(Some(args.file.as_deref().unwrap_or(Path::new("-"))))?;
+        let source = Source::read(args.file.as_deref())?;
         let goal = source.board_text("the position")?;
         let mut request = ReachRequest::new(goal, variant)
             .limit(args.limit)

@@ -154,7 +154,7 @@ impl Tally {
 ///
 /// # Errors
 /// A solver error while choosing (a bug).
-pub fn chosen_reading(
+fn chosen_reading(
     readings: Vec<crate::archive::Reading>,
 ) -> Result<Option<crate::archive::Reading>, SolveError> {
     let solve = |r: &crate::archive::Reading| Reconstructor::new(r.variant).solve(&r.record);
@@ -162,13 +162,26 @@ pub fn chosen_reading(
     Ok(readings.into_iter().nth(chosen))
 }
 
-/// The header of `compare`'s table of records, in the widths of its rows
-/// ([`Comparison::text`]).
+/// The header of `compare`'s table of records.
 pub fn header() -> String {
-    format!(
-        "{:<28} {:<13} {:>5} {:>10} {:>10} {:>10} {:>6}  verdict",
-        "instance", "rules", "plies", "sat_us", "dfs_us", "dfs_nodes", "agree"
-    )
+    let columns = [
+        "instance",
+        "rules",
+        "plies",
+        "sat_us",
+        "dfs_us",
+        "dfs_nodes",
+        "agree",
+    ];
+    table_line(columns, "verdict")
+}
+
+/// A line of `compare`'s table: the header's and each row's, so their
+/// columns line up (instance, rules, plies, sat_us, dfs_us, dfs_nodes,
+/// agree), then the verdicts.
+fn table_line(columns: [&str; 7], verdicts: &str) -> String {
+    let [name, rules, plies, sat_us, dfs_us, nodes, agree] = columns;
+    format!("{name:<28} {rules:<13} {plies:>5} {sat_us:>10} {dfs_us:>10} {nodes:>10} {agree:>6}  {verdicts}")
 }
 
 /// One record of a compared file: its name, rule set and moves.
@@ -273,13 +286,17 @@ impl Comparison {
             || ("-".to_string(), "-".to_string()),
             |d| (micros(d.time), d.nodes.to_string()),
         );
-        format!(
-            "{name:<28} {:<13} {plies:>5} {:>10} {dfs_us:>10} {nodes:>10} {:>6}  sat {} / dfs {dfs_verdict}",
+        let (plies, sat_us) = (plies.to_string(), micros(self.sat_time));
+        let columns = [
+            name,
             variant.name(),
-            micros(self.sat_time),
+            &plies,
+            &sat_us,
+            &dfs_us,
+            &nodes,
             self.agree(),
-            self.sat,
-        )
+        ];
+        table_line(columns, &format!("sat {} / dfs {dfs_verdict}", self.sat))
     }
 
     /// The record's object of `compare --json` (one line).

@@ -301,7 +301,8 @@ fn file_error(action: &'static str, path: &Path) -> impl FnOnce(std::io::Error) 
 }
 
 /// Writes `records` (under `variant`) to `out`, or one file each
-/// (`NNNN.in`) into the folder `dir`, which then holds this batch only.
+/// (`NNNN.in`) into the folder `dir`, where the `NNNN.in` files of an
+/// earlier, larger batch are removed (other files are left).
 ///
 /// # Errors
 /// `out`, the folder or a file of it cannot be written.

@@ -40,8 +40,8 @@ pub use board::{Cell, PawnBoard, Side};
 pub use input::{format_pawn_boards, parse_pawn_boards, ParsePawnsError, ParsePawnsErrorKind};
 pub use replay::{replay_captures, Capture, PawnReplayError};
 pub use request::{
-    bounded_cnf, check_totalizer_size, optimality_proof, solve_board, BoardChoiceError,
-    BoardSolved, PawnBoards, PawnProofError, MAX_TOTALIZER,
+    bounded_cnf, check_totalizer_size, optimality_proof, BoardChoiceError, BoardSolved, PawnBoards,
+    PawnProofError, MAX_TOTALIZER,
 };
 pub use sat::{pawn_cnf, solve_sat};
 

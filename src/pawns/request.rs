@@ -150,17 +150,14 @@ impl PawnBoards {
 
     /// The board chosen, or every board, solved with `engine` within
     /// `limit` each, in parallel; in input order.
-    #[cfg(feature = "parallel")]
     pub fn solve(&self, engine: PawnEngine, limit: Option<Duration>) -> Vec<BoardSolved> {
-        use rayon::prelude::*;
         let selected: Vec<(usize, &PawnBoard)> = match self.chosen {
             Some(i) => vec![(i, &self.boards[i])],
             None => self.boards.iter().enumerate().collect(),
         };
-        selected
-            .par_iter()
-            .map(|&(i, board)| solve_board(i, board, engine, limit))
-            .collect()
+        crate::parallel::map_in_order(&selected, |&(i, board)| {
+            solve_board(i, board, engine, limit)
+        })
     }
 }
 
@@ -206,7 +203,7 @@ pub struct BoardSolved {
 
 /// Solves board `index` of the input with `engine` within `limit` (the
 /// binary runs the boards of an input on its thread pool).
-pub fn solve_board(
+pub(crate) fn solve_board(
     index: usize,
     board: &PawnBoard,
     engine: PawnEngine,

@@ -1,15 +1,14 @@
 //! A batch: every record of a list of files (folders standing for the
-//! record files in them), read and solved in parallel, the reports in
-//! input order. `solve` runs one; a front end with many files (a cluster
+//! record files in them), read and solved in parallel (with the `parallel`
+//! feature; one after the other without it), the reports in input order. `solve` runs one; a front end with many files (a cluster
 //! task, Python) can run the same.
 
 use std::path::PathBuf;
 use std::sync::Arc;
 
-use rayon::prelude::*;
-
 use super::{record_files, solve_item, Item, Name, Progress, ReadAs, Report, SolveOptions};
 use super::{Source, SourceError};
+use crate::parallel::map_in_order;
 
 /// One input of a batch and its records, or why it cannot be read (the
 /// file, or its records as a whole).
@@ -46,16 +45,15 @@ impl Batch {
                 inputs: vec![read(Source::read(None)?)],
             });
         }
-        let inputs = record_files(paths)?
-            .par_iter()
-            .map(|file| match Source::read(Some(file)) {
+        let inputs = map_in_order(&record_files(paths)?, |file| {
+            match Source::read(Some(file)) {
                 Ok(source) => read(source),
                 Err(error) => BatchInput {
                     name: file.display().to_string(),
                     items: Err(error),
                 },
-            })
-            .collect();
+            }
+        });
         Ok(Batch { inputs })
     }
 
@@ -84,20 +82,18 @@ impl Batch {
                 Err(_) => vec![(s, None)],
             })
             .collect();
-        jobs.par_iter()
-            .map(|&(input, index)| {
-                let report = match (index, &input.items) {
-                    (Some(i), Ok(items)) => {
-                        let name = name_of(&input.name, &items[i], i, items.len());
-                        solve_item(name, &items[i], options, progress)
-                    }
-                    (_, Err(error)) => Report::bad_input(&input.name, &error.to_string()),
-                    (None, Ok(_)) => unreachable!("a readable input has a job per record"),
-                };
-                done();
-                report
-            })
-            .collect()
+        map_in_order(&jobs, |&(input, index)| {
+            let report = match (index, &input.items) {
+                (Some(i), Ok(items)) => {
+                    let name = name_of(&input.name, &items[i], i, items.len());
+                    solve_item(name, &items[i], options, progress)
+                }
+                (_, Err(error)) => Report::bad_input(&input.name, &error.to_string()),
+                (None, Ok(_)) => unreachable!("a readable input has a job per record"),
+            };
+            done();
+            report
+        })
     }
 }
 

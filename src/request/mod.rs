@@ -20,7 +20,6 @@
 //! ```
 
 mod analyses;
-#[cfg(feature = "parallel")]
 mod batch;
 mod cnf;
 mod fragment;
@@ -39,7 +38,6 @@ use std::io;
 use crate::notation::{ParseFenError, ParseMoveError, ParsePdnError, ParseRecordError};
 use crate::solve::SolveError;
 
-#[cfg(feature = "parallel")]
 pub use batch::{Batch, BatchInput};
 pub use cnf::{CnfRequest, ModelRead, SatAnswer, SatRequest};
 pub use fragment::{side_named, BoardText, Fragment, Problem, RulesChoice};
@@ -57,11 +55,8 @@ pub use record::{
 };
 pub use report::{summary, Analysed, Name, PrefixReport, Report, Verdict};
 pub use solve::{RepairRequest, Repaired, SolveRequest, Solved};
-#[cfg(feature = "gzip")]
-pub use source::write_file;
 pub use source::{
-    board_files, files_in, input_files, max_input, pdn_files, record_files, Source, SourceError,
-    WriteFileError,
+    board_files, pdn_files, record_files, write_file, Source, SourceError, WriteFileError,
 };
 pub use verify::{
     ArchiveWatch, CheckedArchive, CheckedGame, RepairLimits, StartCheck, VerifyRequest,

@@ -38,13 +38,19 @@ pub enum SourceError {
         #[source]
         source: io::Error,
     },
-    /// An input past [`max_input`].
+    /// An input past the size cap (256 MiB, or `POSTFACTO_MAX_INPUT`).
     #[error("{what} is larger than the input limit of {limit} bytes (POSTFACTO_MAX_INPUT)")]
     TooLarge {
         /// `'path'` or `standard input`.
         what: String,
         /// The limit in bytes.
         limit: u64,
+    },
+    /// A gzip-compressed input, in a build without the `gzip` feature.
+    #[error("{what} is gzip-compressed, and this build cannot unpack it (built without the gzip feature)")]
+    Compressed {
+        /// `'path'` or `standard input`.
+        what: String,
     },
     /// An input that must be UTF-8 text and is not.
     #[error("{name}: {what} is not UTF-8 text")]
@@ -96,7 +102,7 @@ pub enum SourceError {
 /// The largest input read (a file or standard input): 256 MiB, or
 /// `POSTFACTO_MAX_INPUT` bytes. Everything read is held in memory, and the
 /// parsed form takes a few times more, so a hostile input stops here.
-pub fn max_input() -> u64 {
+fn max_input() -> u64 {
     std::env::var("POSTFACTO_MAX_INPUT")
         .ok()
         .and_then(|v| v.parse().ok())
@@ -123,19 +129,30 @@ fn read_capped(reader: impl Read, what: &str, expected: u64) -> Result<Vec<u8>, 
             limit,
         });
     }
-    #[cfg(feature = "gzip")]
     if bytes.starts_with(&GZIP_MAGIC) {
-        // A gzip-compressed input (SAT benchmarks come so), unpacked within
-        // the same limit.
-        let unpacked = flate2::read::GzDecoder::new(&bytes[..]);
-        return read_capped(unpacked, what, expected.saturating_mul(4));
+        return unpacked(&bytes, what, expected);
     }
     Ok(bytes)
 }
 
 /// The first bytes of a gzip stream.
-#[cfg(feature = "gzip")]
 const GZIP_MAGIC: [u8; 2] = [0x1f, 0x8b];
+
+/// A gzip-compressed input (SAT benchmarks come so), unpacked within the
+/// same limit.
+#[cfg(feature = "gzip")]
+fn unpacked(bytes: &[u8], what: &str, expected: u64) -> Result<Vec<u8>, SourceError> {
+    let unpacked = flate2::read::GzDecoder::new(bytes);
+    read_capped(unpacked, what, expected.saturating_mul(4))
+}
+
+/// A gzip-compressed input, which this build cannot unpack.
+#[cfg(not(feature = "gzip"))]
+fn unpacked(_: &[u8], what: &str, _: u64) -> Result<Vec<u8>, SourceError> {
+    Err(SourceError::Compressed {
+        what: what.to_string(),
+    })
+}
 
 impl Source {
     /// Reads a file, or standard input for `None` or `-`.
@@ -306,7 +323,7 @@ pub fn record_files(paths: &[PathBuf]) -> Result<Vec<PathBuf>, SourceError> {
 ///
 /// # Errors
 /// The folder cannot be read or holds none.
-pub fn files_in(
+fn files_in(
     folder: &Path,
     wanted: impl Fn(&Path) -> bool,
     what: &'static str,
@@ -355,7 +372,7 @@ pub fn pdn_files(path: &Path) -> Result<Vec<(PathBuf, Option<String>)>, SourceEr
 ///
 /// # Errors
 /// The folder cannot be read or holds no `*.in` file.
-pub fn input_files(path: &Path) -> Result<Vec<PathBuf>, SourceError> {
+fn input_files(path: &Path) -> Result<Vec<PathBuf>, SourceError> {
     if !path.is_dir() {
         return Ok(vec![path.to_path_buf()]);
     }
@@ -367,7 +384,7 @@ pub fn input_files(path: &Path) -> Result<Vec<PathBuf>, SourceError> {
 #[derive(Debug, thiserror::Error)]
 #[error("cannot {action} '{}': {source}", path.display())]
 pub struct WriteFileError {
-    /// "create" or "write".
+    /// "create", "write" or "compress".
     pub action: &'static str,
     /// The file.
     pub path: PathBuf,
@@ -380,8 +397,8 @@ pub struct WriteFileError {
 /// `.gz`, as SAT benchmark files come).
 ///
 /// # Errors
-/// The file cannot be created or written.
-#[cfg(feature = "gzip")]
+/// The file cannot be created or written, or (in a build without the
+/// `gzip` feature) its name ends in `.gz`.
 pub fn write_file(
     path: &Path,
     write: impl FnOnce(&mut dyn io::Write) -> io::Result<()>,
@@ -394,18 +411,44 @@ pub fn write_file(
             source,
         }
     };
+    let gzip = path.extension().is_some_and(|x| x == "gz");
+    if gzip && !cfg!(feature = "gzip") {
+        return Err(failed("compress")(io::Error::new(
+            io::ErrorKind::Unsupported,
+            "this build writes no gzip (built without the gzip feature)",
+        )));
+    }
     let file = std::fs::File::create(path).map_err(failed("create"))?;
-    let written = if path.extension().is_some_and(|x| x == "gz") {
-        let mut packed =
-            flate2::write::GzEncoder::new(io::BufWriter::new(file), flate2::Compression::default());
-        write(&mut packed)
-            .and_then(|()| packed.finish())
-            .and_then(|mut inner| inner.flush())
+    let written = if gzip {
+        gzip_written(file, write)
     } else {
         let mut plain = io::BufWriter::new(file);
         write(&mut plain).and_then(|()| plain.flush())
     };
     written.map_err(failed("write"))
+}
+
+/// `write` into `file`, gzip-compressed.
+#[cfg(feature = "gzip")]
+fn gzip_written(
+    file: std::fs::File,
+    write: impl FnOnce(&mut dyn io::Write) -> io::Result<()>,
+) -> io::Result<()> {
+    use io::Write as _;
+    let mut packed =
+        flate2::write::GzEncoder::new(io::BufWriter::new(file), flate2::Compression::default());
+    write(&mut packed)
+        .and_then(|()| packed.finish())
+        .and_then(|mut inner| inner.flush())
+}
+
+/// Never called: `write_file` refuses a `.gz` name in this build.
+#[cfg(not(feature = "gzip"))]
+fn gzip_written(
+    _: std::fs::File,
+    _: impl FnOnce(&mut dyn io::Write) -> io::Result<()>,
+) -> io::Result<()> {
+    unreachable!("write_file refuses .gz names without the gzip feature")
 }
 
 impl JudgeRequest {
@@ -447,6 +490,22 @@ mod tests {
             .unwrap_err();
         assert!(matches!(error, SourceError::NotAStart { .. }), "{error}");
         assert!(error.to_string().starts_with("b.txt: not a start board: "));
+    }
+
+    #[test]
+    fn a_gzip_input_is_unpacked_or_named_as_compressed() {
+        // "B 0\n" packed by gzip -9n.
+        let packed: [u8; 24] = [
+            0x1f, 0x8b, 0x08, 0x00, 0x00, 0x00, 0x00, 0x00, 0x02, 0x03, 0x73, 0x52, 0x30, 0xe0,
+            0x02, 0x00, 0xa7, 0xd6, 0x87, 0x17, 0x04, 0x00, 0x00, 0x00,
+        ];
+        let read = read_capped(&packed[..], "'x.in.gz'", 24);
+        if cfg!(feature = "gzip") {
+            assert_eq!(read.unwrap(), b"B 0\n");
+        } else {
+            let error = read.unwrap_err();
+            assert!(matches!(error, SourceError::Compressed { .. }), "{error}");
+        }
     }
 
     #[test]
