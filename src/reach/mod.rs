@@ -27,7 +27,13 @@ const GUESS_TIME: Duration = Duration::from_millis(500);
 
 /// The most positions the search back from the target keeps
 /// ([`perimeter`]); its depth is what fits.
-const PERIMETER_SIZE: usize = 300_000;
+const PERIMETER_SIZE: usize = 1_600_000;
+
+/// The shortest round after which a search back from the target is made:
+/// it is given as long as the round took, and made again, longer, after a
+/// round that took twice as long as it was given (the rounds that settle
+/// easy positions pay nothing for it; its cost is at most the search's).
+const PERIMETER_AFTER: Duration = Duration::from_millis(20);
 
 /// The least time `--any` spends making the game it found shorter.
 const SHORTEN_TIME: Duration = Duration::from_secs(1);
@@ -366,12 +372,13 @@ impl Reach {
     ) -> Result<ReachOutcome, ReachError> {
         let mut bound = h;
         let (mut best, mut guessed) = (None, false);
+        let mut given = PERIMETER_AFTER / 2;
         loop {
             if bound >= h + 4 && !guessed {
                 best = self.first_guess(search)?;
                 guessed = true;
-                self.surround(search);
             }
+            let round = Instant::now();
             if let Some(most) = self.max_plies.filter(|&m| bound > m) {
                 return Ok(ReachOutcome::Unreachable {
                     reason: format!(
@@ -403,6 +410,11 @@ impl Reach {
                     lower_bound: bound,
                 });
             }
+            let took = round.elapsed();
+            if guessed && took >= 2 * given {
+                given = took;
+                self.surround(search, took);
+            }
             bound = match search.next_bound() {
                 u32::MAX => return Ok(ReachOutcome::Unreachable {
                     reason: format!(
@@ -417,24 +429,18 @@ impl Reach {
     }
 
     /// Makes the search back from a wholly known target ([`perimeter`]),
-    /// as deep as [`Reach::perimeter`]'s size allows; left out when the
-    /// time runs out first.
-    fn surround(&self, search: &mut search::Search<'_>) {
+    /// as deep as [`Reach::perimeter`]'s positions and `time` allow.
+    fn surround(&self, search: &mut search::Search<'_>, time: Duration) {
         let target = search.target;
         if self.perimeter == 0 || !target.is_whole() || !(search.accept)(&target.board) {
             return;
         }
+        let until = crate::sat::earlier(search.deadline, Some(Instant::now() + time));
         let rules = self.variant.rules();
         let goal = (&target.board, search.turn);
-        let near = perimeter::Perimeter::around(
-            rules,
-            goal,
-            &self.start,
-            u32::MAX,
-            self.perimeter,
-            search.deadline,
-        );
-        search.perimeter = near.ok();
+        let near =
+            perimeter::Perimeter::around(rules, goal, &self.start, u32::MAX, self.perimeter, until);
+        search.perimeter = Some(near);
     }
 
     /// The goal's facts on this rule set's board, which must be its size.
@@ -794,10 +800,14 @@ mod tests {
                     search::Search::new(rules, &goal.board, turn, None, &|_| true, &mut quiet);
                 // Small tables: some positions of the search are beyond them.
                 let most = [1, 30, 300][plies as usize % 3];
-                search.perimeter = Some(
-                    perimeter::Perimeter::around(rules, (&board, turn), &opening, 6, most, None)
-                        .unwrap(),
-                );
+                search.perimeter = Some(perimeter::Perimeter::around(
+                    rules,
+                    (&board, turn),
+                    &opening,
+                    6,
+                    most,
+                    None,
+                ));
                 let h = search
                     .lower_bound(&opening, variant.first_player())
                     .unwrap();

@@ -21,8 +21,6 @@ use crate::board::{Board, Color, Direction, Piece, Role, Square};
 use crate::notation::MoveText;
 use crate::rules::{Crowning, Rules};
 
-use super::search::OutOfTime;
-
 /// The deepest search back (distances are kept in a byte).
 const DEEPEST: u32 = 100;
 
@@ -58,21 +56,19 @@ impl Counts {
 
 impl Perimeter {
     /// The positions within `depth` plies of `target` (`turn` to move), or
-    /// fewer plies when the table would pass `most` positions (a layer
-    /// begun and not finished keeps its exact distances; the bound beyond
-    /// is the last finished layer's). Positions with more pieces of a side
-    /// than `start` has are left out: no game from the start passes them.
-    ///
-    /// # Errors
-    /// [`OutOfTime`] when `deadline` passes.
+    /// fewer plies when the table would pass `most` positions or `until`
+    /// passes (a layer begun and not finished keeps its exact distances;
+    /// the bound beyond is the last finished layer's). Positions with more
+    /// pieces of a side than `start` has are left out: no game from the
+    /// start passes them.
     pub fn around(
         rules: &dyn Rules,
         (target, turn): (&Board, Color),
         start: &Board,
         depth: u32,
         most: usize,
-        deadline: Option<Instant>,
-    ) -> Result<Perimeter, OutOfTime> {
+        until: Option<Instant>,
+    ) -> Perimeter {
         let counts = Counts::of(start);
         let mut distances = WordMap::default();
         distances.insert((*target, turn), 0u8);
@@ -81,15 +77,15 @@ impl Perimeter {
         for plies in 1..=depth {
             let mut next = Vec::new();
             for (board, side) in layer {
-                if deadline.is_some_and(|d| Instant::now() >= d) {
-                    return Err(OutOfTime);
-                }
-                let Some(befores) = predecessors(rules, &board, side, &counts) else {
-                    // Too many candidates to try: this layer is unfinished.
-                    return Ok(Perimeter {
+                let late = until.is_some_and(|d| Instant::now() >= d);
+                // Out of time, or too many candidates to try: this layer
+                // stays unfinished.
+                let Some(befores) = predecessors(rules, &board, side, &counts).filter(|_| !late)
+                else {
+                    return Perimeter {
                         distances,
                         beyond: plies,
-                    });
+                    };
                 };
                 for before in befores {
                     let key = (before, side.opposite());
@@ -99,18 +95,18 @@ impl Perimeter {
                     }
                 }
                 if distances.len() > most {
-                    return Ok(Perimeter {
+                    return Perimeter {
                         distances,
                         beyond: plies,
-                    });
+                    };
                 }
             }
             layer = next;
         }
-        Ok(Perimeter {
+        Perimeter {
             distances,
             beyond: depth + 1,
-        })
+        }
     }
 
     /// The exact plies from `board` (`side` to move) to the target, when
@@ -201,10 +197,17 @@ fn predecessors(
             rules
                 .legal_moves(before, mover)
                 .iter()
+                .filter(|mv| lands_as(mv, board, mover))
                 .any(|mv| rules.play(before, mover, mv).as_ref() == Ok(board))
         })
         .collect();
     Some(found)
+}
+
+/// Whether `mv` may end on `board`: a piece of `mover` where it lands,
+/// and the square it left empty (a cheap look before playing it).
+fn lands_as(mv: &MoveText, board: &Board, mover: Color) -> bool {
+    board.color_at(mv.to()) == Some(mover) && (mv.from() == mv.to() || board.is_empty(mv.from()))
 }
 
 /// The candidate moves that end with `piece` on `to`.
@@ -415,7 +418,7 @@ mod tests {
             (board, part.mover(k + 1))
         };
         let goal = at(n);
-        let near = Perimeter::around(rules, (&goal.0, goal.1), &opening, 3, most, None).unwrap();
+        let near = Perimeter::around(rules, (&goal.0, goal.1), &opening, 3, most, None);
         let finished = near.beyond() - 1;
         let (mut within, mut uncaptured) = (0, 0);
         let ball = forward_ball(rules, at(n - back), back as u32, goal);
@@ -473,7 +476,7 @@ mod tests {
         );
         let end = crate::replay::replay(rules, &opening, &record).unwrap();
         let turn = record.mover(record.moves.len() + 1);
-        let near = Perimeter::around(rules, (&end, turn), &opening, 3, 50_000, None).unwrap();
+        let near = Perimeter::around(rules, (&end, turn), &opening, 3, 50_000, None);
         let mut board = opening;
         for (i, mv) in record.moves.iter().enumerate() {
             board = rules.play(&board, record.mover(i + 1), mv).unwrap();
