@@ -11,6 +11,7 @@
 
 mod any;
 mod bounds;
+mod perimeter;
 mod prefix;
 mod search;
 
@@ -23,6 +24,16 @@ use std::time::{Duration, Instant};
 /// any game (a third of the time left under a limit): its game is what a
 /// limit gives back, and where the deepening may stop.
 const GUESS_TIME: Duration = Duration::from_millis(500);
+
+/// The most positions the search back from the target keeps
+/// ([`perimeter`]); its depth is what fits.
+const PERIMETER_SIZE: usize = 1_600_000;
+
+/// The shortest round after which a search back from the target is made:
+/// it is given as long as the round took, and made again, longer, after a
+/// round that took twice as long as it was given (the rounds that settle
+/// easy positions pay nothing for it; its cost is at most the search's).
+const PERIMETER_AFTER: Duration = Duration::from_millis(20);
 
 /// The least time `--any` spends making the game it found shorter.
 const SHORTEN_TIME: Duration = Duration::from_secs(1);
@@ -104,6 +115,7 @@ pub struct Reach {
     all: Option<(u64, usize)>,
     any: bool,
     shorten: bool,
+    perimeter: usize,
 }
 
 /// Why a search cannot be made.
@@ -155,6 +167,7 @@ impl Reach {
             all: None,
             any: false,
             shorten: true,
+            perimeter: PERIMETER_SIZE,
         }
     }
 
@@ -200,6 +213,14 @@ impl Reach {
     #[must_use]
     pub fn shorten(mut self, shorten: bool) -> Reach {
         self.shorten = shorten;
+        self
+    }
+
+    /// The search back from the target keeps at most `most` positions (0:
+    /// none is made); for measuring what it buys.
+    #[must_use]
+    pub fn perimeter(mut self, most: usize) -> Reach {
+        self.perimeter = most;
         self
     }
 
@@ -351,11 +372,13 @@ impl Reach {
     ) -> Result<ReachOutcome, ReachError> {
         let mut bound = h;
         let (mut best, mut guessed) = (None, false);
+        let mut given = PERIMETER_AFTER / 2;
         loop {
             if bound >= h + 4 && !guessed {
                 best = self.first_guess(search)?;
                 guessed = true;
             }
+            let round = Instant::now();
             if let Some(most) = self.max_plies.filter(|&m| bound > m) {
                 return Ok(ReachOutcome::Unreachable {
                     reason: format!(
@@ -387,6 +410,11 @@ impl Reach {
                     lower_bound: bound,
                 });
             }
+            let took = round.elapsed();
+            if guessed && took >= 2 * given {
+                given = took;
+                self.surround(search, took);
+            }
             bound = match search.next_bound() {
                 u32::MAX => return Ok(ReachOutcome::Unreachable {
                     reason: format!(
@@ -398,6 +426,21 @@ impl Reach {
                 next => (next + (next - bound) % 2).max(bound + 2),
             };
         }
+    }
+
+    /// Makes the search back from a wholly known target ([`perimeter`]),
+    /// as deep as [`Reach::perimeter`]'s positions and `time` allow.
+    fn surround(&self, search: &mut search::Search<'_>, time: Duration) {
+        let target = search.target;
+        if self.perimeter == 0 || !target.is_whole() || !(search.accept)(&target.board) {
+            return;
+        }
+        let until = crate::sat::earlier(search.deadline, Some(Instant::now() + time));
+        let rules = self.variant.rules();
+        let goal = (&target.board, search.turn);
+        let near =
+            perimeter::Perimeter::around(rules, goal, &self.start, u32::MAX, self.perimeter, until);
+        search.perimeter = Some(near);
     }
 
     /// The goal's facts on this rule set's board, which must be its size.
@@ -738,6 +781,139 @@ mod tests {
                 board = variant.rules().play(&board, side, mv).unwrap();
             }
         }
+    }
+
+    #[test]
+    fn the_minimum_with_a_perimeter_is_what_a_breadth_first_search_finds() {
+        for variant in Variant::ALL {
+            let depth = if variant.topology().size() == 8 { 5 } else { 4 };
+            let rules = variant.rules();
+            let opening = variant.topology().opening();
+            for ((board, turn), plies) in breadth_first(variant, depth).into_iter().step_by(37) {
+                let goal = Goal {
+                    board: PartialBoard::whole(board),
+                    turn,
+                };
+                let reach = Reach::new(variant);
+                let mut quiet = |_: &Progress| {};
+                let mut search =
+                    search::Search::new(rules, &goal.board, turn, None, &|_| true, &mut quiet);
+                // Small tables: some positions of the search are beyond them.
+                let most = [1, 30, 300][plies as usize % 3];
+                search.perimeter = Some(perimeter::Perimeter::around(
+                    rules,
+                    (&board, turn),
+                    &opening,
+                    6,
+                    most,
+                    None,
+                ));
+                let h = search
+                    .lower_bound(&opening, variant.first_player())
+                    .unwrap();
+                match reach.deepening(&mut search, h).unwrap() {
+                    ReachOutcome::Found { game, .. } => {
+                        let game = reach.checked(game.record.moves, &search).unwrap();
+                        assert_eq!(
+                            game.record.moves.len() as u32,
+                            plies,
+                            "{}: {board}",
+                            variant.name()
+                        );
+                    }
+                    other => panic!("{}: {other:?}", variant.name()),
+                }
+            }
+        }
+    }
+
+    /// This thread's CPU time in seconds (user and system, in ticks of
+    /// 10 ms), from `/proc`.
+    fn thread_cpu() -> f64 {
+        let stat = std::fs::read_to_string("/proc/thread-self/stat").unwrap_or_default();
+        let fields: Vec<&str> = stat
+            .rsplit(')')
+            .next()
+            .unwrap_or("")
+            .split_whitespace()
+            .collect();
+        let ticks = |i: usize| {
+            fields
+                .get(i)
+                .and_then(|f| f.parse::<f64>().ok())
+                .unwrap_or(0.0)
+        };
+        (ticks(11) + ticks(12)) / 100.0
+    }
+
+    /// What the search back from the target buys: per position of real
+    /// games (`MEASURE_FILES`, `MEASURE_GAMES` of each, after
+    /// `MEASURE_PLIES`), each table size of `MEASURE_SIZES` (0: none),
+    /// the plies found, positions searched, the table, CPU time.
+    #[test]
+    #[ignore = "a measurement, run by hand"]
+    fn measure_perimeter() {
+        let env = |k: &str, d: &str| std::env::var(k).unwrap_or_else(|_| d.to_string());
+        let list = |k: &str, d: &str| -> Vec<usize> {
+            env(k, d).split(',').map(|x| x.parse().unwrap()).collect()
+        };
+        let files: Vec<_> = env("MEASURE_FILES", "OCA_2.0.pdn")
+            .split(',')
+            .map(|name| crate::harness::repair::GameFile {
+                name: name.to_string(),
+                text: std::fs::read_to_string(format!("../shared/pdn/{name}")).unwrap(),
+            })
+            .collect();
+        let games = crate::harness::reach::archive_games(&files, list("MEASURE_GAMES", "3")[0]);
+        let limit = Duration::from_secs(list("MEASURE_LIMIT", "10")[0] as u64);
+        for (variant, moves) in &games {
+            for plies in list("MEASURE_PLIES", "20") {
+                if plies > moves.len() {
+                    continue;
+                }
+                let record = Record::new(variant.first_player(), moves[..plies].to_vec());
+                let goal = goal_after(*variant, &record);
+                for size in list("MEASURE_SIZES", "0,300000") {
+                    measure_one(*variant, &goal, plies, size, limit);
+                }
+            }
+        }
+    }
+
+    fn measure_one(variant: Variant, goal: &Goal, plies: usize, size: usize, limit: Duration) {
+        let reach = Reach::new(variant)
+            .perimeter(size)
+            .deadline(Some(Instant::now() + limit));
+        let target = reach.target_of(goal).unwrap();
+        let mut quiet = |_: &Progress| {};
+        let cpu = thread_cpu();
+        let mut search = search::Search::new(
+            variant.rules(),
+            &target,
+            goal.turn,
+            reach.deadline,
+            &|_| true,
+            &mut quiet,
+        );
+        let h = search.lower_bound(&reach.start, reach.first).unwrap();
+        let found = reach.deepening(&mut search, h).unwrap();
+        let verdict = match found {
+            ReachOutcome::Found { game, .. } => format!("{} plies", game.record.moves.len()),
+            ReachOutcome::Undecided { at_least, .. } => format!("undecided >= {at_least}"),
+            other => format!("{other:?}"),
+        };
+        let table = search
+            .perimeter
+            .as_ref()
+            .map_or((0, 0), |p| (p.len(), p.beyond()));
+        eprintln!(
+            "{} {plies} size {size}: {verdict}, start bound {h}, {} positions, table {} (beyond {}), cpu {:.2} s",
+            variant.name(),
+            search.nodes,
+            table.0,
+            table.1,
+            thread_cpu() - cpu
+        );
     }
 
     #[test]

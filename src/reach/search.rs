@@ -18,6 +18,7 @@ use crate::rules::Rules;
 use crate::board::Bits;
 
 use super::bounds::{moves_needed, plies_over_captures, Need, NoGame};
+use super::perimeter::Perimeter;
 
 /// Why a search ended before its verdict.
 #[derive(Debug)]
@@ -57,6 +58,9 @@ pub(crate) struct Search<'a> {
     /// changes one side's pieces (and the other's count only by a
     /// capture), so most of a child's bound is the parent's.
     needs: std::cell::RefCell<PositionMap<NeedKey, Need>>,
+    /// The positions near the target with their exact distances, when a
+    /// search back from it was made.
+    pub perimeter: Option<Perimeter>,
 }
 
 /// Steps between looks at the clock (a step is one position's moves and
@@ -124,6 +128,7 @@ impl<'a> Search<'a> {
             best: None,
             progress,
             needs: std::cell::RefCell::new(PositionMap::default()),
+            perimeter: None,
         }
     }
 
@@ -161,7 +166,12 @@ impl<'a> Search<'a> {
                 Need::Never(why) => return Err(NoGame(why.clone())),
             }
         }
-        Ok((plies_over_captures(needs, side, self.turn)?, guess))
+        let least = plies_over_captures(needs, side, self.turn)?;
+        let least = match &self.perimeter {
+            Some(near) => near.bound(board, side, least, side != self.turn),
+            None => least,
+        };
+        Ok((least, guess))
     }
 
     /// A game of at most `bound` plies from `board` (whose lower bound is
@@ -211,6 +221,13 @@ impl<'a> Search<'a> {
         }
         if h == 0 && self.ends_here(board, side) {
             return Ok(true);
+        }
+        if let Some(near) = self.perimeter.as_ref().filter(|_| h > 0) {
+            if near.distance(board, side) == Some(h) {
+                // The table knows a line of exactly `h` plies to the target.
+                path.extend(near.line(self.rules, board, side));
+                return Ok(true);
+            }
         }
         match self.seen.get(&(*board, side)) {
             Some(&before) if before <= played => return Ok(false),

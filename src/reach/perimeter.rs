@@ -1,0 +1,495 @@
+//! A search back from the target (the perimeter of a search from both
+//! ends): every position within a few plies of the target, with its exact
+//! distance to it, found by un-moves and un-captures.
+//!
+//! The lower bound of [`super::bounds`] is weakest near the target, where
+//! the last round of the deepening spends its time. With the perimeter, a
+//! position in it has its exact distance, and a position not in it is at
+//! least one ply further than the perimeter's depth: the last round cuts
+//! every line that does not meet the perimeter.
+//!
+//! The un-moves are a superset of the true predecessors (any square the
+//! piece could have come from, any piece on a square it could have jumped,
+//! man or king); each candidate is kept only if the forward move generator
+//! really plays a move from it to the position, so the mandatory and the
+//! majority captures of every rule set hold and the search back is exact.
+
+use std::time::Instant;
+
+use crate::board::hash::{WordMap, WordSet};
+use crate::board::{Board, Color, Direction, Piece, Role, Square};
+use crate::notation::MoveText;
+use crate::rules::{Crowning, Rules};
+
+/// The deepest search back (distances are kept in a byte).
+const DEEPEST: u32 = 100;
+
+/// Positions within the perimeter's depth of the target, each with its
+/// exact distance (in plies) to it.
+#[derive(Debug, Default)]
+pub(crate) struct Perimeter {
+    distances: WordMap<(Board, Color), u8>,
+    /// Every position reachable from the start that is not in the table
+    /// is at least this many plies from the target.
+    beyond: u32,
+}
+
+/// Whether a position may be on the way from the start: no side has more
+/// pieces than it started with (the only positions the perimeter keeps; a
+/// shortest line from a position the start reaches stays among them).
+struct Counts {
+    most: [u32; 2],
+}
+
+impl Counts {
+    fn of(start: &Board) -> Counts {
+        Counts {
+            most: Color::ALL.map(|c| start.occupied_by(c).count_ones()),
+        }
+    }
+
+    /// How many more pieces of `color` `board` may have.
+    fn room(&self, board: &Board, color: Color) -> u32 {
+        self.most[color as usize].saturating_sub(board.occupied_by(color).count_ones())
+    }
+}
+
+impl Perimeter {
+    /// The positions within `depth` plies of `target` (`turn` to move), or
+    /// fewer plies when the table would pass `most` positions or `until`
+    /// passes (a layer begun and not finished keeps its exact distances;
+    /// the bound beyond is the last finished layer's). Positions with more
+    /// pieces of a side than `start` has are left out: no game from the
+    /// start passes them.
+    pub fn around(
+        rules: &dyn Rules,
+        (target, turn): (&Board, Color),
+        start: &Board,
+        depth: u32,
+        most: usize,
+        until: Option<Instant>,
+    ) -> Perimeter {
+        let counts = Counts::of(start);
+        let mut distances = WordMap::default();
+        distances.insert((*target, turn), 0u8);
+        let mut layer = vec![(*target, turn)];
+        let depth = depth.min(DEEPEST);
+        for plies in 1..=depth {
+            let mut next = Vec::new();
+            for (board, side) in layer {
+                let late = until.is_some_and(|d| Instant::now() >= d);
+                // Out of time, or too many candidates to try: this layer
+                // stays unfinished.
+                let Some(befores) = predecessors(rules, &board, side, &counts).filter(|_| !late)
+                else {
+                    return Perimeter {
+                        distances,
+                        beyond: plies,
+                    };
+                };
+                for before in befores {
+                    let key = (before, side.opposite());
+                    if let std::collections::hash_map::Entry::Vacant(e) = distances.entry(key) {
+                        e.insert(plies as u8);
+                        next.push(key);
+                    }
+                }
+                if distances.len() > most {
+                    return Perimeter {
+                        distances,
+                        beyond: plies,
+                    };
+                }
+            }
+            layer = next;
+        }
+        Perimeter {
+            distances,
+            beyond: depth + 1,
+        }
+    }
+
+    /// The exact plies from `board` (`side` to move) to the target, when
+    /// it is within the perimeter.
+    pub fn distance(&self, board: &Board, side: Color) -> Option<u32> {
+        self.distances.get(&(*board, side)).map(|&d| u32::from(d))
+    }
+
+    /// The least plies from `board` to the target: its distance when it is
+    /// in the table, else `bound` raised to beyond the perimeter (`odd`:
+    /// the plies left are odd, the side to move is not the target's).
+    pub fn bound(&self, board: &Board, side: Color, bound: u32, odd: bool) -> u32 {
+        match self.distance(board, side) {
+            Some(exact) => exact,
+            None => {
+                let beyond = self.beyond + u32::from((self.beyond % 2 == 1) != odd);
+                bound.max(beyond)
+            }
+        }
+    }
+
+    /// Positions in the table.
+    #[cfg(test)]
+    pub fn len(&self) -> usize {
+        self.distances.len()
+    }
+
+    /// The plies every position outside the table is at least away.
+    #[cfg(test)]
+    pub fn beyond(&self) -> u32 {
+        self.beyond
+    }
+
+    /// The moves from `board` (in the table) to the target: each one to a
+    /// position one ply nearer.
+    pub fn line(&self, rules: &dyn Rules, board: &Board, side: Color) -> Vec<MoveText> {
+        let (mut board, mut side) = (*board, side);
+        let mut moves = Vec::new();
+        while let Some(left) = self.distance(&board, side).filter(|&d| d > 0) {
+            let step = rules.legal_moves(&board, side).into_iter().find_map(|mv| {
+                let next = rules.play(&board, side, &mv).ok()?;
+                (self.distance(&next, side.opposite()) == Some(left - 1)).then_some((mv, next))
+            });
+            let Some((mv, next)) = step else { break };
+            moves.push(mv);
+            (board, side) = (next, side.opposite());
+        }
+        moves
+    }
+}
+
+/// The most candidate predecessors tried for one position (chains of
+/// captures undone by flying kings grow exponentially); past it the
+/// search back stops at the layer being made, which keeps it exact.
+const CANDIDATES: usize = 20_000;
+
+/// Every position (the other side to move) from which a legal move leads
+/// to `board` with `side` to move, and which has no more pieces than the
+/// start allows; `None` when there are too many candidates to try.
+fn predecessors(
+    rules: &dyn Rules,
+    board: &Board,
+    side: Color,
+    counts: &Counts,
+) -> Option<Vec<Board>> {
+    let mover = side.opposite();
+    let mut candidates = WordSet::default();
+    for to in board.squares_of(mover) {
+        let Some(piece) = board.get(to) else { continue };
+        let mut lifted = *board;
+        lifted.set(to, None);
+        let unmoves = Unmoves {
+            rules,
+            lifted: &lifted,
+            to,
+            piece,
+            room: counts.room(board, side),
+        };
+        unmoves.quiet(&mut candidates);
+        unmoves.captures(&mut candidates);
+        if candidates.len() > CANDIDATES {
+            return None;
+        }
+    }
+    let found = candidates
+        .into_iter()
+        .filter(|before| {
+            rules
+                .legal_moves(before, mover)
+                .iter()
+                .filter(|mv| lands_as(mv, board, mover))
+                .any(|mv| rules.play(before, mover, mv).as_ref() == Ok(board))
+        })
+        .collect();
+    Some(found)
+}
+
+/// Whether `mv` may end on `board`: a piece of `mover` where it lands,
+/// and the square it left empty (a cheap look before playing it).
+fn lands_as(mv: &MoveText, board: &Board, mover: Color) -> bool {
+    board.color_at(mv.to()) == Some(mover) && (mv.from() == mv.to() || board.is_empty(mv.from()))
+}
+
+/// The candidate moves that end with `piece` on `to`.
+struct Unmoves<'a> {
+    rules: &'a dyn Rules,
+    /// The board with the piece lifted from `to`.
+    lifted: &'a Board,
+    to: Square,
+    piece: Piece,
+    /// How many pieces of the other side may be put back.
+    room: u32,
+}
+
+impl Unmoves<'_> {
+    /// Whether the piece moves any distance (a flying king, or a man
+    /// crowned on the way and then flying).
+    fn flies(&self) -> bool {
+        self.piece.is_king() && self.rules.movement().flying_kings
+    }
+
+    /// What the piece may have been before the move: itself, or a man
+    /// crowned by it.
+    fn was(&self, capture: bool) -> Vec<Piece> {
+        let mut roles = vec![self.piece];
+        let crowned_anywhere =
+            capture && self.rules.movement().crowning == Crowning::ContinuesAsKing;
+        if self.piece.is_king() && (self.to.crowns(self.piece.color) || crowned_anywhere) {
+            roles.push(Piece::new(self.piece.color, Role::Man));
+        }
+        roles
+    }
+
+    /// The empty squares from `from` in `dir`, as far as the piece goes.
+    fn ray(&self, from: Square, dir: Direction) -> Vec<Square> {
+        let reach = if self.flies() { usize::MAX } else { 1 };
+        std::iter::successors(from.step(dir), |s| s.step(dir))
+            .take_while(|&s| self.lifted.is_empty(s))
+            .take(reach)
+            .collect()
+    }
+
+    /// Simple moves to `to`: from an empty square on a diagonal.
+    fn quiet(&self, out: &mut WordSet<Board>) {
+        for dir in Direction::ALL {
+            for from in self.ray(self.to, dir) {
+                for was in self.was(false) {
+                    self.put(from, was, &[], out);
+                }
+            }
+        }
+    }
+
+    /// Captures ending on `to`: chains of jumps undone from `to`, each
+    /// over a square that held a piece of the other side.
+    fn captures(&self, out: &mut WordSet<Board>) {
+        let mut taken = Vec::new();
+        self.unjump(self.to, &mut taken, out);
+    }
+
+    /// The jumps that landed on `at`, undone, and the chains before them.
+    fn unjump(&self, at: Square, taken: &mut Vec<Square>, out: &mut WordSet<Board>) {
+        if taken.len() as u32 >= self.room || out.len() > CANDIDATES {
+            return;
+        }
+        for dir in Direction::ALL {
+            let behind = self.ray(at, dir);
+            // The jumped square, then the squares the jump started from.
+            for (i, &over) in behind.iter().enumerate() {
+                if taken.contains(&over) {
+                    continue;
+                }
+                let starts: Vec<Square> = if self.flies() {
+                    behind[i + 1..].to_vec()
+                } else {
+                    over.step(dir)
+                        .filter(|&s| self.lifted.is_empty(s))
+                        .into_iter()
+                        .collect()
+                };
+                taken.push(over);
+                for &from in &starts {
+                    if !taken.contains(&from) {
+                        for was in self.was(true) {
+                            self.put(from, was, taken, out);
+                        }
+                        self.unjump(from, taken, out);
+                    }
+                }
+                taken.pop();
+            }
+        }
+    }
+
+    /// The board with `was` on `from` and the other side's pieces (men or
+    /// kings, every way) back on `taken`.
+    fn put(&self, from: Square, was: Piece, taken: &[Square], out: &mut WordSet<Board>) {
+        if !was.is_king() && from.crowns(was.color) {
+            return;
+        }
+        let victim = was.color.opposite();
+        // A man of the victim's side never stands on its crowning row.
+        let must_be_kings = taken
+            .iter()
+            .enumerate()
+            .filter(|(_, sq)| sq.crowns(victim))
+            .fold(0u32, |bits, (i, _)| bits | 1 << i);
+        for kings in 0u32..(1 << taken.len()) {
+            if kings & must_be_kings != must_be_kings {
+                continue;
+            }
+            let mut before = *self.lifted;
+            before.set(from, Some(was));
+            for (i, &sq) in taken.iter().enumerate() {
+                let role = if kings >> i & 1 == 1 {
+                    Role::King
+                } else {
+                    Role::Man
+                };
+                before.set(sq, Some(Piece::new(victim, role)));
+            }
+            out.insert(before);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::random::{play_game, Play, Rng};
+    use crate::rules::Variant;
+    use std::collections::HashMap;
+
+    /// Every position within `depth` plies of `from` (with its depth) and
+    /// each one's distance to `goal` along the moves among them (exact
+    /// for a position at depth `i` whose distance is at most `depth - i`).
+    fn forward_ball(
+        rules: &dyn Rules,
+        from: (Board, Color),
+        depth: u32,
+        goal: (Board, Color),
+    ) -> Vec<((Board, Color), u32, Option<u32>)> {
+        let mut depths = HashMap::from([(from, 0u32)]);
+        let mut parents: HashMap<(Board, Color), Vec<(Board, Color)>> = HashMap::new();
+        let mut layer = vec![from];
+        for plies in 1..=depth {
+            let mut next = Vec::new();
+            for (board, side) in layer {
+                for mv in rules.legal_moves(&board, side) {
+                    let child = (rules.play(&board, side, &mv).unwrap(), side.opposite());
+                    parents.entry(child).or_default().push((board, side));
+                    if let std::collections::hash_map::Entry::Vacant(e) = depths.entry(child) {
+                        e.insert(plies);
+                        next.push(child);
+                    }
+                }
+            }
+            layer = next;
+        }
+        let mut to_goal = HashMap::new();
+        if depths.contains_key(&goal) {
+            to_goal.insert(goal, 0u32);
+            let mut layer = vec![goal];
+            for plies in 1..=depth {
+                let mut next = Vec::new();
+                for position in layer {
+                    for &parent in parents.get(&position).into_iter().flatten() {
+                        if let std::collections::hash_map::Entry::Vacant(e) = to_goal.entry(parent)
+                        {
+                            e.insert(plies);
+                            next.push(parent);
+                        }
+                    }
+                }
+                layer = next;
+            }
+        }
+        depths
+            .into_iter()
+            .map(|(p, d)| (p, d, to_goal.get(&p).copied()))
+            .collect()
+    }
+
+    /// Checks the perimeter (at most `most` positions) of the position
+    /// after `plies` of a random game against a search forward from
+    /// `back` plies before it; the number of positions found within the
+    /// perimeter's finished layers, and of those with more pieces than the
+    /// target (a capture undone).
+    fn check_case(variant: Variant, seed: u64, plies: usize, most: usize) -> (usize, usize) {
+        let rules = variant.rules();
+        let opening = variant.topology().opening();
+        let first = variant.first_player();
+        let record = play_game(
+            rules,
+            &mut Rng::new(seed),
+            &opening,
+            first,
+            plies,
+            Play::Uniform,
+        );
+        let n = record.moves.len();
+        let back = 4;
+        if n < back {
+            return (0, 0);
+        }
+        let at = |k: usize| {
+            let part = crate::notation::Record::new(first, record.moves[..k].to_vec());
+            let board = crate::replay::replay(rules, &opening, &part).unwrap();
+            (board, part.mover(k + 1))
+        };
+        let goal = at(n);
+        let near = Perimeter::around(rules, (&goal.0, goal.1), &opening, 3, most, None);
+        let finished = near.beyond() - 1;
+        let (mut within, mut uncaptured) = (0, 0);
+        let ball = forward_ball(rules, at(n - back), back as u32, goal);
+        for (position, at_depth, exact) in ball {
+            let found = near.distance(&position.0, position.1);
+            // Exact in the forward search: every distance up to this.
+            let known = back as u32 - at_depth;
+            let expected = exact.filter(|&e| e <= finished.min(known));
+            let claimed = found.filter(|&e| e <= finished.min(known));
+            let whole = found.filter(|&e| e <= known);
+            let why = || {
+                format!(
+                    "{} seed {seed} after {n} plies: {found:?} for {exact:?}, {at_depth} plies after the start of the search forward, {:?} to move\n{}\n(target\n{}\n{:?} to move)",
+                    variant.name(), position.1, position.0, goal.0, goal.1
+                )
+            };
+            assert_eq!(claimed, expected, "{}", why());
+            // A distance from an unfinished layer is exact too.
+            assert!(whole.is_none() || whole == exact, "{}", why());
+            if expected.is_some() {
+                within += 1;
+                uncaptured += usize::from(position.0.piece_count() > goal.0.piece_count());
+            }
+        }
+        (within, uncaptured)
+    }
+
+    #[test]
+    fn the_perimeter_holds_every_position_near_the_target_with_its_distance() {
+        for variant in Variant::ALL {
+            let (mut within, mut uncaptured) = (0, 0);
+            for seed in 0..6u64 {
+                let plies = [10, 16, 24, 32, 45, 60][seed as usize];
+                let (w, u) = check_case(variant, seed * 7 + 1, plies, 4_000);
+                within += w;
+                uncaptured += u;
+            }
+            assert!(within >= 12, "{}: {within} positions", variant.name());
+            assert!(uncaptured > 0, "{}: no capture undone", variant.name());
+        }
+    }
+
+    #[test]
+    fn a_line_from_the_table_reaches_the_target() {
+        let variant = Variant::Russian;
+        let rules = variant.rules();
+        let opening = variant.topology().opening();
+        let record = play_game(
+            rules,
+            &mut Rng::new(3),
+            &opening,
+            Color::White,
+            16,
+            Play::Uniform,
+        );
+        let end = crate::replay::replay(rules, &opening, &record).unwrap();
+        let turn = record.mover(record.moves.len() + 1);
+        let near = Perimeter::around(rules, (&end, turn), &opening, 3, 50_000, None);
+        let mut board = opening;
+        for (i, mv) in record.moves.iter().enumerate() {
+            board = rules.play(&board, record.mover(i + 1), mv).unwrap();
+        }
+        let back = record.moves.len() - 3;
+        let part = crate::notation::Record::new(Color::White, record.moves[..back].to_vec());
+        let from = crate::replay::replay(rules, &opening, &part).unwrap();
+        let side = part.mover(back + 1);
+        let left = near.distance(&from, side).unwrap();
+        let line = near.line(rules, &from, side);
+        assert_eq!(line.len() as u32, left);
+        let rest = crate::notation::Record::new(side, line);
+        assert_eq!(crate::replay::replay(rules, &from, &rest).unwrap(), end);
+        assert_eq!(board, end);
+    }
+}
