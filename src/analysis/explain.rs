@@ -96,24 +96,13 @@ pub fn explain_impossible_knowing(
     let Some(core) = core else {
         return Ok(None);
     };
-    // A minimal conflict may hide a smaller one: the fewest rules. Past
-    // the deadline there is no time to look (and a trial stopped there
-    // left the solver unable to solve again).
     let smallest_by = deadline.map(|d| d.min(Instant::now() + SMALLEST));
-    let smallest = if smallest_by.is_some_and(|d| Instant::now() >= d) {
-        // One rule or none: nothing smaller to look for.
-        let proved = core.len() <= 1;
-        SmallestCore { core, proved }
-    } else {
-        smallest_core_within(
-            &mut backend.solver,
-            &[],
-            &limits,
-            &selectors,
-            core,
-            smallest_by,
-        )?
-    };
+    let smallest = smallest_of(
+        &mut backend.solver,
+        (&limits, &selectors),
+        core,
+        smallest_by,
+    )?;
     Ok(Some(Explanation {
         groups: smallest
             .core
@@ -126,6 +115,31 @@ pub fn explain_impossible_knowing(
         replayed: None,
         numbering: None,
     }))
+}
+
+/// The fewest of the `selectors` that conflict (with `limits` assumed, as
+/// the minimal `core` was found), searched until `deadline`: a minimal
+/// conflict may hide a smaller one. Past the deadline there is no time to
+/// look (and a trial stopped there left the solver unable to solve again).
+fn smallest_of(
+    solver: &mut varisat::Solver<'_>,
+    (limits, selectors): (&[Lit], &[Lit]),
+    core: Vec<Lit>,
+    deadline: Option<Instant>,
+) -> Result<SmallestCore, SolveError> {
+    if deadline.is_some_and(|d| Instant::now() >= d) {
+        // One rule or none: nothing smaller to look for.
+        let proved = core.len() <= 1;
+        return Ok(SmallestCore { core, proved });
+    }
+    Ok(smallest_core_within(
+        solver,
+        &[],
+        limits,
+        selectors,
+        core,
+        deadline,
+    )?)
 }
 
 /// The replayer's verdict on `record` from a start board known on every

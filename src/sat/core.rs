@@ -43,27 +43,8 @@ pub fn minimal_core_within(
     candidates: &[Lit],
     deadline: Option<std::time::Instant>,
 ) -> Result<Option<Vec<Lit>>, varisat::solver::SolverError> {
-    // The failed candidates of an unsatisfiable call that needed no limit;
-    // `Err(())` when the call was satisfiable or needed one.
     let unsat_core = |solver: &mut Solver<'_>, limits: &[Lit], kept: &[Lit]| {
-        let mut assumptions = fixed.to_vec();
-        assumptions.extend_from_slice(limits);
-        assumptions.extend_from_slice(kept);
-        solver.assume(&assumptions);
-        Ok::<_, varisat::solver::SolverError>(if solver.solve()? {
-            Err(true)
-        } else {
-            let failed = solver.failed_core().unwrap_or(&[]).to_vec();
-            if limits.iter().any(|l| failed.contains(l)) {
-                return Ok(Err(false));
-            }
-            // Keep the candidates' order; the failed core is a subset.
-            Ok(kept
-                .iter()
-                .copied()
-                .filter(|l| failed.contains(l))
-                .collect::<Vec<_>>())
-        })
+        unsat_core(solver, (fixed, limits), kept)
     };
     let (mut core, limits) = match unsat_core(solver, limits, candidates)? {
         Ok(core) => (core, limits),
@@ -101,6 +82,33 @@ pub fn minimal_core_within(
     }
     solver.assume(&[]);
     Ok(Some(core))
+}
+
+/// The failed assumptions among `kept` of an unsatisfiable call with
+/// `fixed` and `limits` assumed too, in `kept`'s order; `Err(true)` when
+/// the call was satisfiable, `Err(false)` when its failure needed a limit.
+fn unsat_core(
+    solver: &mut Solver<'_>,
+    (fixed, limits): (&[Lit], &[Lit]),
+    kept: &[Lit],
+) -> Result<Result<Vec<Lit>, bool>, varisat::solver::SolverError> {
+    let mut assumptions = fixed.to_vec();
+    assumptions.extend_from_slice(limits);
+    assumptions.extend_from_slice(kept);
+    solver.assume(&assumptions);
+    if solver.solve()? {
+        return Ok(Err(true));
+    }
+    let failed = solver.failed_core().unwrap_or(&[]);
+    if limits.iter().any(|l| failed.contains(l)) {
+        return Ok(Err(false));
+    }
+    // The failed core is a subset of the assumptions.
+    Ok(Ok(kept
+        .iter()
+        .copied()
+        .filter(|l| failed.contains(l))
+        .collect()))
 }
 
 #[cfg(test)]
