@@ -982,6 +982,31 @@ fn moves_takes_a_fen_and_infers_the_board_from_its_rows() {
 }
 
 #[test]
+fn a_fen_typed_as_the_argument_is_read_as_the_board() {
+    let moves = postfacto(&["moves", "--rules", "international", "W:W31,32:B27"], "");
+    assert_eq!(moves.code, 0, "{}", moves.stderr);
+    assert_eq!(moves.stdout, "31x22\n32x21\n");
+    let after_one = "W:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,12,15";
+    let reach = postfacto(&["reach", after_one], "");
+    assert_eq!(reach.code, 0, "{}", reach.stderr);
+    assert!(reach.stdout.starts_with("1. 11-15"), "{}", reach.stdout);
+    let missing = postfacto(&["moves", "no-such-board.txt"], "");
+    assert_eq!(missing.code, 2, "{}", missing.stderr);
+    assert!(
+        missing.stderr.contains("cannot read 'no-such-board.txt'"),
+        "{}",
+        missing.stderr
+    );
+    let broken = postfacto(&["moves", "W:W31,99:B27"], "");
+    assert_eq!(broken.code, 2, "{}", broken.stderr);
+    assert!(
+        broken.stderr.starts_with("postfacto: the FEN argument: "),
+        "{}",
+        broken.stderr
+    );
+}
+
+#[test]
 fn compare_reads_each_pdn_game_under_its_own_rules() {
     let games = "[GameType \"21\"]\n1. 11-15 23-19 2. 15x24 28x19 *\n\n\
                  [GameType \"25\"]\n1. c3-d4 f6-e5 2. d4xf6 g7xe5 *\n\n\

@@ -18,8 +18,9 @@ pub enum Command {
     Solve(SolveArgs),
     /// List every legal move of the side to move on a board, sorted, one per line.
     Moves {
-        /// The board: a FEN (W:W31,32:B1-20), or its rows, top row first, '.' for
-        /// empty and light squares, b w B W for pieces ('-' or nothing: standard input).
+        /// The board: a file holding a FEN (W:W31,32:B1-20) or its rows, top row
+        /// first, '.' for empty and light squares, b w B W for pieces; or the FEN
+        /// itself; '-' or nothing: standard input.
         file: Option<PathBuf>,
         /// Rule set [default: English for 8 rows, International for 10, Canadian for 12;
         /// for a FEN, the rule sets its squares allow, English first].
@@ -102,8 +103,9 @@ pub struct ServeArgs {
 /// `reach`'s arguments.
 #[derive(clap::Args, Debug)]
 pub struct ReachArgs {
-    /// The position: a FEN, or a board text as for --start-board ('?' on a
-    /// square: its content is unknown); '-' or nothing: standard input.
+    /// The position: a file holding a FEN or a board text as for
+    /// --start-board ('?' on a square: its content is unknown); or the FEN
+    /// itself; '-' or nothing: standard input.
     pub file: Option<PathBuf>,
     /// Rule set.
     #[arg(long, value_enum, default_value_t = RuleSetArg::ENGLISH)]
@@ -115,7 +117,7 @@ pub struct ReachArgs {
     /// position legal at all?).
     #[arg(long, conflicts_with = "all")]
     pub any: bool,
-    /// Where the game starts: `opening` (the rule set's) or a board text file.
+    /// Where the game starts: `opening` (the rule set's), a board text file, or a FEN.
     #[arg(long, value_name = "opening|FILE", default_value = "opening")]
     pub from: String,
     /// With --from FILE: the side to move there (default: the rule set's first player).

@@ -167,7 +167,7 @@ impl ReachModel {
                 "decode --reach: name the rule set the formula was written for (not auto)",
             )
         })?;
-        let source = Source::read(target.file.as_deref())?;
+        let source = Source::board(target.file.as_deref())?;
         let goal = source.board_text("the position")?;
         let mut request = ReachRequest::new(goal, variant);
         if let Some(turn) = self.turn {

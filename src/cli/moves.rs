@@ -16,7 +16,7 @@ pub fn run(
     turn: Option<TurnArg>,
     out: &mut impl Write,
 ) -> Result<Status, Failure> {
-    let input = Source::read(file)?;
+    let input = Source::board(file)?;
     let text = input.text("the board")?;
     let board = BoardText::of_text(text);
     let variant = variant.unwrap_or_else(|| board.own_rules());

@@ -32,7 +32,7 @@ pub(super) fn from_start(
         )),
         None | Some("opening") => Ok(request),
         Some(from) => {
-            let source = Source::read(Some(Path::new(from)))?;
+            let source = Source::board(Some(Path::new(from)))?;
             let start = source.board_text("the start board")?;
             request
                 .from_checked(start, from_turn.map(Color::from))
@@ -58,7 +58,7 @@ impl ReachCommand {
     /// Unreadable boards, or a position no game could end on (exit 2).
     pub fn from_args(args: ReachArgs) -> Result<ReachCommand, Failure> {
         let variant = args.rules.0;
-        let source = Source::read(args.file.as_deref())?;
+        let source = Source::board(args.file.as_deref())?;
         let goal = source.board_text("the position")?;
         let mut request = ReachRequest::new(goal, variant)
             .limit(args.limit)

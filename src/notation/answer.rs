@@ -39,12 +39,88 @@ impl fmt::Display for Answer {
 
 /// Why an answer text could not be read, with its 1-based line.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("answer line {line}: {message}")]
+#[error("answer line {line}: {problem}")]
 pub struct ParseAnswerError {
     /// 1-based line in the answer text.
     pub line: usize,
     /// What is wrong.
-    pub message: String,
+    #[source]
+    pub problem: BoardTextProblem,
+}
+
+/// What is wrong with a line of a board text or an answer.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum BoardTextProblem {
+    /// An answer text without a board.
+    #[error("the answer is empty")]
+    EmptyAnswer,
+    /// An answer whose last board has too few rows.
+    #[error("an answer has {rows} lines, this one ends after {found}")]
+    ShortAnswer {
+        /// The rows of a board.
+        rows: usize,
+        /// The lines of the last answer.
+        found: usize,
+    },
+    /// An answer line that is not a start row and an end row.
+    #[error("expected two {rows}-character rows separated by one space, found '{text}'")]
+    NotARowPair {
+        /// The squares of a row.
+        rows: usize,
+        /// The line.
+        text: String,
+    },
+    /// A board text with as many lines as another rule set's board.
+    #[error("a board has {rows} lines under these rules, found {found}: a {found}x{found} board is another rule set's (name it)")]
+    OtherBoardSize {
+        /// The rows of this rule set's board.
+        rows: usize,
+        /// The lines found.
+        found: usize,
+    },
+    /// A board text with too few or too many lines.
+    #[error("a board has {rows} lines, found {found}")]
+    LineCount {
+        /// The rows of the board.
+        rows: usize,
+        /// The lines found.
+        found: usize,
+    },
+    /// A board row of the wrong length.
+    #[error("a board row has {rows} characters, found '{text}'")]
+    RowLength {
+        /// The squares of a row.
+        rows: usize,
+        /// The row.
+        text: String,
+    },
+    /// Something other than the light square mark on a light square.
+    #[error("column {column} is a light square and must be {allowed}, found '{found}'")]
+    LightSquare {
+        /// The 1-based column.
+        column: usize,
+        /// The marks a light square may hold (`'-'`, or `'-' or '.'`).
+        allowed: &'static str,
+        /// What it holds.
+        found: char,
+    },
+    /// A dark square holding no piece letter.
+    #[error("square {square} holds '{found}', expected one of {expected}")]
+    NotAPiece {
+        /// The square, named as the board's notation names it.
+        square: String,
+        /// What it holds.
+        found: char,
+        /// The marks a dark square may hold.
+        expected: &'static str,
+    },
+    /// A `?` where every square must be known to list legal moves.
+    #[error("an unknown square ('?'): legal moves need every square known")]
+    UnknownForMoves,
+    /// A `?` on the start of a game searched for.
+    #[error("the start of a game must be known on every square ('?' found)")]
+    UnknownAtStart,
 }
 
 /// Reads 8x8 answers (see [`parse_answers_on`]).
@@ -71,7 +147,7 @@ pub fn parse_answers_on(text: &str, topology: Topology) -> Result<Vec<Answer>, P
     if answers.is_empty() {
         return Err(ParseAnswerError {
             line: 1,
-            message: "the answer is empty".to_string(),
+            problem: BoardTextProblem::EmptyAnswer,
         });
     }
     Ok(answers)
@@ -119,10 +195,10 @@ fn answers_of(
             let (line, _) = *group.last().expect("chunks are never empty");
             return Err(ParseAnswerError {
                 line,
-                message: format!(
-                    "an answer has {n} lines, this one ends after {}",
-                    group.len()
-                ),
+                problem: BoardTextProblem::ShortAnswer {
+                    rows: n,
+                    found: group.len(),
+                },
             });
         }
         let mut start = Board::empty_on(topology);
@@ -132,9 +208,10 @@ fn answers_of(
             if bytes.len() != 2 * n + 1 || bytes[n] != b' ' {
                 return Err(ParseAnswerError {
                     line,
-                    message: format!(
-                        "expected two {n}-character rows separated by one space, found '{text}'"
-                    ),
+                    problem: BoardTextProblem::NotARowPair {
+                        rows: n,
+                        text: text.to_string(),
+                    },
                 });
             }
             read_row(&mut start, row as u8, &text[..n], line)?;
@@ -149,23 +226,26 @@ fn read_row(board: &mut Board, row: u8, text: &str, line: usize) -> Result<(), P
     for (col, ch) in text.chars().enumerate() {
         let problem = match board.topology().from_coords(row, col as u8) {
             None if ch == '-' => None,
-            None => Some(format!(
-                "column {} is a light square and must be '-', found '{ch}'",
-                col + 1
-            )),
+            None => Some(BoardTextProblem::LightSquare {
+                column: col + 1,
+                allowed: "'-'",
+                found: ch,
+            }),
             Some(_) if ch == '.' => None,
             Some(sq) => match Piece::from_letter(ch) {
                 Some(piece) => {
                     board.set(sq, Some(piece));
                     None
                 }
-                None => Some(format!(
-                    "square {sq} holds '{ch}', expected one of . b w B W"
-                )),
+                None => Some(BoardTextProblem::NotAPiece {
+                    square: sq.to_string(),
+                    found: ch,
+                    expected: ". b w B W",
+                }),
             },
         };
-        if let Some(message) = problem {
-            return Err(ParseAnswerError { line, message });
+        if let Some(problem) = problem {
+            return Err(ParseAnswerError { line, problem });
         }
     }
     Ok(())
@@ -221,11 +301,9 @@ fn read_cells(
             line: lines
                 .get(n)
                 .map_or(lines.last().map_or(1, |l| l.0), |l| l.0),
-            message: match lines.len() {
-                found @ (8 | 10 | 12) => format!(
-                    "a board has {n} lines under these rules, found {found}: a {found}x{found} board is another rule set's (name it)"
-                ),
-                found => format!("a board has {n} lines, found {found}"),
+            problem: match lines.len() {
+                found @ (8 | 10 | 12) => BoardTextProblem::OtherBoardSize { rows: n, found },
+                found => BoardTextProblem::LineCount { rows: n, found },
             },
         });
     }
@@ -237,7 +315,10 @@ fn read_cells(
         if text.chars().count() != n {
             return Err(ParseAnswerError {
                 line,
-                message: format!("a board row has {n} characters, found '{text}'"),
+                problem: BoardTextProblem::RowLength {
+                    rows: n,
+                    text: text.to_string(),
+                },
             });
         }
         for (col, ch) in text.chars().enumerate() {
@@ -250,24 +331,26 @@ fn read_cells(
                         let expected = if unknowns { ". ? b w B W" } else { ". b w B W" };
                         return Err(ParseAnswerError {
                             line,
-                            message: format!(
-                                "square {} holds '{ch}', expected one of {expected}",
-                                if topology.size() == 8 {
+                            problem: BoardTextProblem::NotAPiece {
+                                square: if topology.size() == 8 {
                                     sq.algebraic()
                                 } else {
                                     sq.number().to_string()
-                                }
-                            ),
+                                },
+                                found: ch,
+                                expected,
+                            },
                         });
                     }
                 },
                 (None, ch) => {
                     return Err(ParseAnswerError {
                         line,
-                        message: format!(
-                            "column {} is a light square and must be '-' or '.', found '{ch}'",
-                            col + 1
-                        ),
+                        problem: BoardTextProblem::LightSquare {
+                            column: col + 1,
+                            allowed: "'-' or '.'",
+                            found: ch,
+                        },
                     })
                 }
             }
@@ -325,23 +408,27 @@ w-.-.-.- .-.-.-.-
             .to_string()
             .starts_with("answer line 1:"));
         let light = SAMPLE1_ANSWER.replacen("-b-.-.-.", "bb-.-.-.", 1);
-        assert!(parse_answers(&light)
-            .unwrap_err()
-            .message
-            .contains("light square"));
+        assert!(matches!(
+            parse_answers(&light).unwrap_err().problem,
+            BoardTextProblem::LightSquare {
+                column: 1,
+                found: 'b',
+                ..
+            }
+        ));
         let letter = SAMPLE1_ANSWER.replacen("B-.-w", "Q-.-w", 1);
         let e = parse_answers(&letter).unwrap_err();
         assert_eq!(e.line, 4);
-        assert!(e.message.contains("square 13 holds 'Q'"));
+        assert!(e.to_string().contains("square 13 holds 'Q'"));
         let cut: String = SAMPLE1_ANSWER
             .lines()
             .take(5)
             .map(|l| format!("{l}\n"))
             .collect();
-        assert!(parse_answers(&cut)
-            .unwrap_err()
-            .message
-            .contains("ends after 5"));
+        assert_eq!(
+            parse_answers(&cut).unwrap_err().problem,
+            BoardTextProblem::ShortAnswer { rows: 8, found: 5 }
+        );
         assert!(parse_answers("").is_err());
     }
 }

@@ -2,10 +2,11 @@
 //! moved first, and what is known of the boards (FEN strings or rows),
 //! read under each rule set it may follow.
 
-use crate::board::{Color, PartialBoard, Topology};
+use crate::board::{Board, Color, PartialBoard, Topology};
 use crate::encode::BoardFacts;
 use crate::notation::{
-    parse_fen_on, parse_partial_board_on, Miswritten, MovePattern, Record, SquareNames, WrittenMove,
+    parse_fen_on, parse_partial_board_on, BoardTextProblem, Miswritten, MovePattern, Record,
+    SquareNames, WrittenMove,
 };
 use crate::rules::Variant;
 
@@ -189,7 +190,7 @@ impl BoardText {
                 .map_err(|e| InputError::Board {
                     which,
                     line: e.line,
-                    message: e.message,
+                    problem: e.problem,
                 }),
         }
     }
@@ -210,14 +211,38 @@ impl BoardText {
     ) -> Result<(PartialBoard, Option<Color>), InputError> {
         let (facts, turn) = self.read(variant.topology(), which)?;
         if which == BoardRole::Start {
-            if let Some(problem) = variant.rules().start_problems(&facts.board).first() {
-                return Err(InputError::NotAPosition {
-                    which,
-                    problem: problem.to_string(),
-                });
+            if let Some(&problem) = variant.rules().start_problems(&facts.board).first() {
+                return Err(InputError::NotAPosition { which, problem });
             }
         }
         Ok((facts, turn))
+    }
+
+    /// A whole position the text gives under `variant` (every square
+    /// known, else `unknown` says why it must be), obeying the start rules,
+    /// and the side to move a FEN names.
+    ///
+    /// # Errors
+    /// The text cannot be read, has a `?`, or breaks a start rule.
+    pub fn position(
+        &self,
+        variant: Variant,
+        which: BoardRole,
+        unknown: BoardTextProblem,
+    ) -> Result<(Board, Option<Color>), InputError> {
+        let all = variant.topology().all_bits();
+        let (facts, turn) = self.read(variant.topology(), which)?;
+        if facts.known & all != all {
+            return Err(InputError::Board {
+                which,
+                line: 1,
+                problem: unknown,
+            });
+        }
+        if let Some(&problem) = variant.rules().start_problems(&facts.board).first() {
+            return Err(InputError::NotAPosition { which, problem });
+        }
+        Ok((facts.board, turn))
     }
 }
 

@@ -1,6 +1,7 @@
 //! The request on boards: legal moves.
 
 use crate::board::Color;
+use crate::notation::BoardTextProblem;
 use crate::rules::Variant;
 
 use super::{BoardRole, BoardText, InputError};
@@ -37,25 +38,16 @@ impl MovesRequest {
     /// The board cannot be read, has unknown squares, or breaks a rule
     /// of positions.
     pub fn run(&self) -> Result<Vec<String>, InputError> {
-        let (facts, fen_turn) = self.board.read(self.variant.topology(), BoardRole::Given)?;
-        let all = self.variant.topology().all_bits();
-        if facts.known != all {
-            return Err(InputError::Board {
-                which: BoardRole::Given,
-                line: 1,
-                message: "an unknown square ('?'): legal moves need every square known".into(),
-            });
-        }
-        let rules = self.variant.rules();
-        if let Some(problem) = rules.start_problems(&facts.board).first() {
-            return Err(InputError::NotAPosition {
-                which: BoardRole::Given,
-                problem: problem.to_string(),
-            });
-        }
+        let (board, fen_turn) = self.board.position(
+            self.variant,
+            BoardRole::Given,
+            BoardTextProblem::UnknownForMoves,
+        )?;
         let side = self.turn.or(fen_turn).ok_or(InputError::NoTurn)?;
-        let mut moves: Vec<String> = rules
-            .legal_moves(&facts.board, side)
+        let mut moves: Vec<String> = self
+            .variant
+            .rules()
+            .legal_moves(&board, side)
             .iter()
             .map(|m| self.variant.write_move(m))
             .collect();

@@ -35,7 +35,10 @@ mod verify;
 
 use std::io;
 
-use crate::notation::{ParseFenError, ParseMoveError, ParsePdnError, ParseRecordError};
+use crate::notation::{
+    BoardTextProblem, ParseFenError, ParseMoveError, ParsePdnError, ParseRecordError,
+};
+use crate::rules::StartProblem;
 use crate::solve::SolveError;
 
 pub use batch::{Batch, BatchInput};
@@ -178,14 +181,15 @@ pub enum InputError {
         source: ParseFenError,
     },
     /// Board rows that cannot be read.
-    #[error("the {which} board, row line {line}: {message}")]
+    #[error("the {which} board, row line {line}: {problem}")]
     Board {
         /// Which board.
         which: BoardRole,
         /// The 1-based line of the rows.
         line: usize,
         /// What is wrong.
-        message: String,
+        #[source]
+        problem: BoardTextProblem,
     },
     /// A board that breaks a rule of positions (a man on its crowning row).
     #[error("the {which} board is not a legal position: {problem}")]
@@ -193,7 +197,18 @@ pub enum InputError {
         /// Which board.
         which: BoardRole,
         /// The rule it breaks.
-        problem: String,
+        #[source]
+        problem: StartProblem,
+    },
+    /// A position to reach that no game can have: a man on its crowning
+    /// row (it would have been crowned).
+    #[error("the {which} board is not a legal position: it cannot occur in a game: {problem}")]
+    NeverInAGame {
+        /// Which board.
+        which: BoardRole,
+        /// The rule it breaks.
+        #[source]
+        problem: StartProblem,
     },
     /// A PDN text that cannot be read as a whole.
     #[error(transparent)]

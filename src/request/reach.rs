@@ -6,7 +6,7 @@
 use std::time::{Duration, Instant};
 
 use crate::board::{Board, Color};
-use crate::notation::{to_fen, Record};
+use crate::notation::{to_fen, BoardTextProblem, Record};
 use crate::reach::{Goal, Progress, ProofGame, Reach, ReachError, ReachOutcome};
 use crate::rules::Variant;
 use crate::solve::SolveError;
@@ -265,35 +265,23 @@ impl ReachRequest {
             let variant = self.variant;
             return Ok((variant.topology().opening(), variant.first_player()));
         };
-        let topology = self.variant.topology();
-        let (facts, fen_turn) = text.read(topology, BoardRole::Start)?;
-        if facts.known & topology.all_bits() != topology.all_bits() {
-            return Err(InputError::Board {
-                which: BoardRole::Start,
-                line: 1,
-                message: "the start of a game must be known on every square ('?' found)".into(),
-            }
-            .into());
-        }
-        if let Some(problem) = self.variant.rules().start_problems(&facts.board).first() {
-            return Err(InputError::NotAPosition {
-                which: BoardRole::Start,
-                problem: problem.to_string(),
-            }
-            .into());
-        }
+        let (board, fen_turn) = text.position(
+            self.variant,
+            BoardRole::Start,
+            BoardTextProblem::UnknownAtStart,
+        )?;
         let side = turn.or(fen_turn).unwrap_or(self.variant.first_player());
-        Ok((facts.board, side))
+        Ok((board, side))
     }
 
     /// The goal and the search, checked.
     fn prepared(&self) -> Result<(Goal, Reach), RequestError> {
         let (board, fen_turn) = self.goal.read(self.variant.topology(), BoardRole::Given)?;
         let turn = self.turn.or(fen_turn).ok_or(InputError::NoTurn)?;
-        if let Some(problem) = self.variant.rules().start_problems(&board.board).first() {
-            return Err(InputError::NotAPosition {
+        if let Some(&problem) = self.variant.rules().start_problems(&board.board).first() {
+            return Err(InputError::NeverInAGame {
                 which: BoardRole::Given,
-                problem: format!("it cannot occur in a game: {problem}"),
+                problem,
             }
             .into());
         }

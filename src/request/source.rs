@@ -7,10 +7,11 @@
 use std::io::{self, Read};
 use std::path::{Path, PathBuf};
 
+use crate::archive::GameError;
 use crate::board::PartialBoard;
 use crate::encode::BoardFacts;
-use crate::notation::Record;
-use crate::rules::Variant;
+use crate::notation::{BoardTextProblem, Record};
+use crate::rules::{StartProblem, Variant};
 
 use super::{
     read_items, BoardRole, BoardText, InputError, Item, JudgeRequest, ReadAs, RulesChoice,
@@ -68,15 +69,36 @@ pub enum SourceError {
         /// The kind of file (`*.in`).
         what: &'static str,
     },
-    /// A line of a board file or a record that cannot be read.
-    #[error("{name}: line {line}: {message}")]
-    Line {
+    /// A line of a board file that cannot be read.
+    #[error("{name}: line {line}: {problem}")]
+    Board {
         /// The input's name.
         name: String,
         /// The 1-based line.
         line: usize,
         /// What is wrong.
-        message: String,
+        #[source]
+        problem: BoardTextProblem,
+    },
+    /// A record that cannot be read under the rule set asked for.
+    #[error("{name}: line {line}: {error}")]
+    Record {
+        /// The input's name.
+        name: String,
+        /// The 1-based line where the record starts.
+        line: usize,
+        /// What is wrong.
+        #[source]
+        error: GameError,
+    },
+    /// A record read under no rule set (never expected: a record that
+    /// cannot be read has its error).
+    #[error("{name}: line {line}: no reading of it under this rule set")]
+    NoReading {
+        /// The input's name.
+        name: String,
+        /// The 1-based line where the record starts.
+        line: usize,
     },
     /// A start board file that breaks the start rules. (The library's
     /// [`InputError::NotAPosition`] says it of a request's board
@@ -86,7 +108,8 @@ pub enum SourceError {
         /// The input's name.
         name: String,
         /// The rule it breaks.
-        problem: String,
+        #[source]
+        problem: StartProblem,
     },
     /// An input whose content cannot be read.
     #[error("{name}: {error}")]
@@ -180,6 +203,22 @@ impl Source {
         }
     }
 
+    /// A board argument: a file, standard input for `None` or `-`, or a
+    /// FEN written on the command line itself (no such file, and the text
+    /// starts as a FEN does: `W:` or `B:`), as users type it.
+    ///
+    /// # Errors
+    /// As [`Source::read`].
+    pub fn board(path: Option<&Path>) -> Result<Source, SourceError> {
+        match path.and_then(Path::to_str) {
+            Some(text) if written_fen(text) && !Path::new(text).exists() => Ok(Source {
+                name: "the FEN argument".to_string(),
+                bytes: text.as_bytes().to_vec(),
+            }),
+            _ => Source::read(path),
+        }
+    }
+
     /// The input as text; `what` says what it holds ("the board").
     ///
     /// # Errors
@@ -235,16 +274,14 @@ impl Source {
         self.items(reading)?
             .into_iter()
             .filter(|item| !item.no_moves)
-            .map(
-                |item| match (item.error, item.readings.into_iter().next()) {
-                    (None, Some(reader)) => Ok(reader.record),
-                    (error, _) => Err(SourceError::Line {
-                        name: self.name.clone(),
-                        line: item.line,
-                        message: error.map(|e| e.to_string()).unwrap_or_default(),
-                    }),
-                },
-            )
+            .map(|item| {
+                let (name, line) = (self.name.clone(), item.line);
+                match (item.error, item.readings.into_iter().next()) {
+                    (Some(error), _) => Err(SourceError::Record { name, line, error }),
+                    (None, Some(reading)) => Ok(reading.record),
+                    (None, None) => Err(SourceError::NoReading { name, line }),
+                }
+            })
             .collect()
     }
 
@@ -263,10 +300,10 @@ impl Source {
         let text = self.text("the board")?;
         match BoardText::Rows(vec![text.to_string()]).facts(variant, which) {
             Ok((facts, _)) => Ok(facts),
-            Err(InputError::Board { line, message, .. }) => Err(SourceError::Line {
+            Err(InputError::Board { line, problem, .. }) => Err(SourceError::Board {
                 name: self.name.clone(),
                 line,
-                message,
+                problem,
             }),
             Err(InputError::NotAPosition { problem, .. }) => Err(SourceError::NotAStart {
                 name: self.name.clone(),
@@ -300,6 +337,13 @@ pub fn board_files(
     })
 }
 
+/// Whether `text` starts as a FEN: the side to move, then a colon.
+fn written_fen(text: &str) -> bool {
+    let text = text.trim_start().trim_start_matches("[FEN \"");
+    let mut chars = text.chars();
+    matches!(chars.next(), Some('W' | 'B' | 'w' | 'b')) && chars.next() == Some(':')
+}
+
 /// Every file named, with folders replaced by the record files in them
 /// (`*.in` and `*.pdn`), in name order.
 ///
@@ -309,8 +353,7 @@ pub fn record_files(paths: &[PathBuf]) -> Result<Vec<PathBuf>, SourceError> {
     let mut files = Vec::new();
     for path in paths {
         if path.is_dir() {
-            let records = |p: &Path| p.extension().is_some_and(|x| x == "in" || x == "pdn");
-            files.extend(files_in(path, records, "*.in or *.pdn")?);
+            files.extend(files_in(path, &["in", "pdn"], "*.in or *.pdn")?);
         } else {
             files.push(path.clone());
         }
@@ -318,16 +361,24 @@ pub fn record_files(paths: &[PathBuf]) -> Result<Vec<PathBuf>, SourceError> {
     Ok(files)
 }
 
-/// The files of `folder` that `wanted` picks, in name order; `what`
-/// names them when there is none (`*.in`).
+/// The files of `folder` (not its folders) whose names end in one of
+/// `extensions` (in any case: `GAMES.PDN` too), in name order; `what`
+/// names them when there is none (`*.in`). Every job that takes a folder
+/// lists it here, so they agree on what is in it.
 ///
 /// # Errors
 /// The folder cannot be read or holds none.
 fn files_in(
     folder: &Path,
-    wanted: impl Fn(&Path) -> bool,
+    extensions: &[&str],
     what: &'static str,
 ) -> Result<Vec<PathBuf>, SourceError> {
+    let wanted = |p: &Path| {
+        p.is_file()
+            && p.extension()
+                .and_then(|x| x.to_str())
+                .is_some_and(|x| extensions.iter().any(|e| x.eq_ignore_ascii_case(e)))
+    };
     let entries = std::fs::read_dir(folder).map_err(|source| SourceError::Unreadable {
         what: format!("'{}'", folder.display()),
         source,
@@ -356,8 +407,7 @@ pub fn pdn_files(path: &Path) -> Result<Vec<(PathBuf, Option<String>)>, SourceEr
     if !path.is_dir() {
         return Ok(vec![(path.to_path_buf(), None)]);
     }
-    let pdn = |p: &Path| p.extension().is_some_and(|x| x.eq_ignore_ascii_case("pdn"));
-    let files = files_in(path, pdn, "*.pdn")?;
+    let files = files_in(path, &["pdn"], "*.pdn")?;
     Ok(files
         .into_iter()
         .map(|file| {
@@ -376,8 +426,7 @@ fn input_files(path: &Path) -> Result<Vec<PathBuf>, SourceError> {
     if !path.is_dir() {
         return Ok(vec![path.to_path_buf()]);
     }
-    let record_file = |p: &Path| p.is_file() && p.extension().is_some_and(|x| x == "in");
-    files_in(path, record_file, "*.in")
+    files_in(path, &["in"], "*.in")
 }
 
 /// A file that cannot be written.
@@ -516,5 +565,51 @@ mod tests {
             error.to_string(),
             format!("'{}' holds no *.in or *.pdn file", dir.path().display())
         );
+    }
+
+    #[test]
+    fn every_job_lists_a_folder_alike() {
+        let dir = tempfile::tempdir().unwrap();
+        for name in ["a.in", "B.PDN", "notes.txt"] {
+            std::fs::write(dir.path().join(name), "").unwrap();
+        }
+        std::fs::create_dir(dir.path().join("old.in")).unwrap();
+        let names = |files: Vec<PathBuf>| -> Vec<String> {
+            files
+                .iter()
+                .map(|f| f.file_name().unwrap().to_string_lossy().into_owned())
+                .collect()
+        };
+        let folder = dir.path().to_path_buf();
+        assert_eq!(
+            names(record_files(std::slice::from_ref(&folder)).unwrap()),
+            ["B.PDN", "a.in"]
+        );
+        assert_eq!(names(input_files(&folder).unwrap()), ["a.in"]);
+        let pdn: Vec<PathBuf> = pdn_files(&folder)
+            .unwrap()
+            .into_iter()
+            .map(|f| f.0)
+            .collect();
+        assert_eq!(names(pdn), ["B.PDN"]);
+    }
+
+    #[test]
+    fn a_board_argument_may_be_the_fen_itself() {
+        let fen = "B:W21,22:B9,10";
+        let source = Source::board(Some(Path::new(fen))).unwrap();
+        assert_eq!(
+            (source.name.as_str(), source.bytes.as_slice()),
+            ("the FEN argument", fen.as_bytes())
+        );
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("W:board");
+        std::fs::write(&file, "W:W31:B1").unwrap();
+        assert_eq!(Source::board(Some(&file)).unwrap().bytes, b"W:W31:B1");
+        let missing = dir.path().join("position.txt");
+        assert!(matches!(
+            Source::board(Some(&missing)),
+            Err(SourceError::Unreadable { .. })
+        ));
     }
 }
