@@ -8,6 +8,7 @@ use serde::Serialize;
 
 use crate::board::{Board, Color};
 use crate::notation::{numbered_moves, plies as plies_text, to_fen, write_pdn, Record};
+use crate::reach::Stopped;
 use crate::request::{ReachRequest, ReachVerdict, Reached, RequestError};
 use crate::rules::Variant;
 
@@ -52,6 +53,8 @@ struct ReachJson {
     shortest_games: Option<ShortestJson>,
     #[serde(skip_serializing_if = "Option::is_none")]
     start_fen: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    stopped: Option<&'static str>,
     #[serde(skip_serializing_if = "Option::is_none")]
     undecided: Option<bool>,
 }
@@ -119,18 +122,28 @@ impl ReachAnswer<'_> {
         match self.verdict {
             ReachVerdict::Reached(game) => self.games_text(game) + &length_line(game),
             ReachVerdict::Unreachable { reason, .. } => format!("unreachable: {reason}\n"),
-            ReachVerdict::Undecided { at_least, best } => {
-                let limit = self
-                    .limit
-                    .map_or(String::new(), |l| format!(" ({:.1} s)", l.as_secs_f64()));
+            ReachVerdict::Undecided {
+                at_least,
+                best,
+                stopped,
+            } => {
+                let why = match stopped {
+                    Stopped::Limit => {
+                        let limit = self
+                            .limit
+                            .map_or(String::new(), |l| format!(" ({:.1} s)", l.as_secs_f64()));
+                        format!("the limit{limit} was hit")
+                    }
+                    Stopped::Positions => "the search held its most positions".to_string(),
+                };
                 match best {
                     Some(game) => format!(
-                        "{}\nundecided: the limit{limit} was hit; a game of {}; none shorter than {at_least} proved\n",
+                        "{}\nundecided: {why}; a game of {}; none shorter than {at_least} proved\n",
                         self.movetext(&game.record),
                         plies_text(game.record.moves.len())
                     ),
                     None => format!(
-                        "undecided: the limit{limit} was hit; no game found; none shorter than {at_least} proved\n"
+                        "undecided: {why}; no game found; none shorter than {at_least} proved\n"
                     ),
                 }
             }
@@ -184,7 +197,11 @@ impl ReachAnswer<'_> {
                 rules,
                 ..ReachJson::default()
             },
-            ReachVerdict::Undecided { at_least, best } => {
+            ReachVerdict::Undecided {
+                at_least,
+                best,
+                stopped,
+            } => {
                 let found = match best {
                     Some(game) => self.game_json(game),
                     None => ReachJson {
@@ -195,6 +212,10 @@ impl ReachAnswer<'_> {
                 };
                 ReachJson {
                     undecided: Some(true),
+                    stopped: Some(match stopped {
+                        Stopped::Limit => "limit",
+                        Stopped::Positions => "positions",
+                    }),
                     minimal: Some(false),
                     lower_bound: Some(*at_least),
                     ..found
@@ -313,10 +334,11 @@ mod tests {
         let verdict = ReachVerdict::Undecided {
             at_least: 3,
             best: None,
+            stopped: Stopped::Limit,
         };
         let answer = answer(&verdict, start);
         let expected = format!(
-            r#"{{"lower_bound":3,"minimal":false,"rules":"english","start_fen":"{OPENING}","undecided":true}}"#
+            r#"{{"lower_bound":3,"minimal":false,"rules":"english","start_fen":"{OPENING}","stopped":"limit","undecided":true}}"#
         );
         assert_eq!(answer.json(), expected);
         assert_eq!(
@@ -331,12 +353,13 @@ mod tests {
         let verdict = ReachVerdict::Undecided {
             at_least: 0,
             best: Some(game),
+            stopped: Stopped::Limit,
         };
         let json = answer(&verdict, start).json();
         assert!(
             json.starts_with(r#"{"fen":"W:W21,"#)
                 && json.contains(r#""lower_bound":0,"minimal":false,"moves":["11-15"],"plies":1,"#)
-                && json.ends_with(r#","undecided":true}"#),
+                && json.ends_with(r#","stopped":"limit","undecided":true}"#),
             "{json}"
         );
     }

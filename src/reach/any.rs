@@ -9,6 +9,9 @@
 //! has no idea how to lose the rest. Weighting the guess over the plies
 //! played makes the search dive instead of proving; the games it finds are
 //! as long as the weight lets them be, bounded by `--max-plies` when given.
+//! When the search back from the target ([`super::perimeter`]) was made,
+//! its exact distances steer the last plies, and the search ends as soon as
+//! it meets one of its positions (the table knows the rest of the way).
 
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
@@ -29,7 +32,7 @@ const WEIGHT: u32 = 3;
 const TAKE_WEIGHT: u32 = 2;
 
 /// The most positions kept; past it the search gives up (no game found).
-const MOST_POSITIONS: usize = 3_000_000;
+pub(crate) const MOST_POSITIONS: usize = 3_000_000;
 
 /// A position reached, with the one it was reached from.
 struct Node {
@@ -51,19 +54,19 @@ pub(crate) enum AnyEnd {
 }
 
 /// A game from `start` (`first` to move) to the search's target of at most
-/// `most` plies, if one is found before the positions run out.
+/// `most` plies, if one is found before `room` positions are kept.
 ///
 /// # Errors
 /// [`OutOfTime`] when the deadline passes first.
 pub(crate) fn any_game(
     search: &mut Search<'_>,
-    start: &Board,
-    first: Color,
+    (start, first): (&Board, Color),
     most: Option<u32>,
+    room: usize,
 ) -> Result<AnyEnd, OutOfTime> {
     // Room for them all at once: growing a table of millions takes long
     // enough to miss a deadline by more than a tenth of a second.
-    let mut nodes = Vec::with_capacity(MOST_POSITIONS);
+    let mut nodes = Vec::with_capacity(room);
     nodes.push(Node {
         board: *start,
         side: first,
@@ -71,7 +74,7 @@ pub(crate) fn any_game(
         played: 0,
     });
     let mut best_played =
-        crate::board::hash::WordMap::with_capacity_and_hasher(MOST_POSITIONS, Default::default());
+        crate::board::hash::WordMap::with_capacity_and_hasher(room, Default::default());
     best_played.insert((*start, first), 0u32);
     let kept = kept_by_target(search);
     let flying = search.rules.movement().flying_kings;
@@ -86,6 +89,15 @@ pub(crate) fn any_game(
         }
         if search.lower_bound(&board, side) == Ok(0) && search.ends_here(&board, side) {
             return Ok(AnyEnd::Game(moves_to(search, &nodes, index)));
+        }
+        if let Some(near) = &search.perimeter {
+            let within = |d: u32| most.is_none_or(|m| played + d <= m);
+            if near.distance(&board, side).is_some_and(within) {
+                // The search back from the target knows the rest of the way.
+                let mut moves = moves_to(search, &nodes, index);
+                moves.extend(near.line(search.rules, &board, side));
+                return Ok(AnyEnd::Game(moves));
+            }
         }
         search.nodes += 1;
         for mv in search.rules.legal_moves(&board, side) {
@@ -103,7 +115,7 @@ pub(crate) fn any_game(
             if best_played.get(&key).is_some_and(|&p| p <= plies) {
                 continue;
             }
-            if nodes.len() >= MOST_POSITIONS {
+            if nodes.len() >= room {
                 return Ok(AnyEnd::GaveUp);
             }
             if best_played.len() == best_played.capacity() && too_late_to_grow(search) {

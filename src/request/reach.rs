@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 
 use crate::board::{Board, Color};
 use crate::notation::{to_fen, BoardTextProblem, Record};
-use crate::reach::{Goal, Progress, ProofGame, Reach, ReachError, ReachOutcome};
+use crate::reach::{Goal, Progress, ProofGame, Reach, ReachError, ReachOutcome, Stopped};
 use crate::rules::Variant;
 use crate::solve::SolveError;
 
@@ -89,13 +89,16 @@ pub enum ReachVerdict {
         /// The most plies looked at, when the proof is a search.
         within: Option<u32>,
     },
-    /// The limit passed: no game of fewer than `at_least` plies, and the
-    /// best game found so far, if any.
+    /// The search stopped (the limit passed, or `--any` held its most
+    /// positions): no game of fewer than `at_least` plies, and the best
+    /// game found so far, if any.
     Undecided {
         /// The proved lower bound.
         at_least: u32,
         /// A game found, not proved shortest.
         best: Option<Reached>,
+        /// What stopped it.
+        stopped: Stopped,
     },
 }
 
@@ -233,8 +236,12 @@ impl ReachRequest {
         match self.search(&mut |_| {})? {
             ReachVerdict::Reached(reached) => Ok(reached),
             ReachVerdict::Unreachable { reason, .. } => Err(RequestError::Impossible { reason }),
-            ReachVerdict::Undecided { at_least, best } => Err(RequestError::Undecided {
-                reason: undecided_reason(at_least, best.as_ref()),
+            ReachVerdict::Undecided {
+                at_least,
+                best,
+                stopped,
+            } => Err(RequestError::Undecided {
+                reason: undecided_reason(at_least, best.as_ref(), stopped),
             }),
         }
     }
@@ -405,9 +412,14 @@ impl ReachRequest {
             ReachOutcome::Unreachable { reason, within } => {
                 ReachVerdict::Unreachable { reason, within }
             }
-            ReachOutcome::Undecided { at_least, best } => ReachVerdict::Undecided {
+            ReachOutcome::Undecided {
+                at_least,
+                best,
+                stopped,
+            } => ReachVerdict::Undecided {
                 at_least,
                 best: best.map(|game| reached(game, at_least)),
+                stopped,
             },
         }
     }
@@ -428,15 +440,17 @@ fn request_error(error: ReachError) -> RequestError {
 
 /// What a limit left: the bound proved, and the best game found if any
 /// (`a game of 44 plies; none shorter than 38 proved`).
-pub fn undecided_reason(at_least: u32, best: Option<&Reached>) -> String {
+pub fn undecided_reason(at_least: u32, best: Option<&Reached>, stopped: Stopped) -> String {
+    let why = match stopped {
+        Stopped::Limit => "the time limit passed",
+        Stopped::Positions => "the search held its most positions",
+    };
     match best {
         Some(game) => format!(
-            "the time limit passed: a game of {} found; none shorter than {at_least} proved",
+            "{why}: a game of {} found; none shorter than {at_least} proved",
             crate::notation::plies(game.record.moves.len())
         ),
-        None => format!(
-            "the time limit passed: no game of fewer than {at_least} plies reaches the position"
-        ),
+        None => format!("{why}: no game of fewer than {at_least} plies reaches the position"),
     }
 }
 
