@@ -134,7 +134,7 @@ impl ReachAnswer<'_> {
                             .map_or(String::new(), |l| format!(" ({:.1} s)", l.as_secs_f64()));
                         format!("the limit{limit} was hit")
                     }
-                    Stopped::Positions => "the search held its most positions".to_string(),
+                    Stopped::Positions => stopped.to_string(),
                 };
                 match best {
                     Some(game) => format!(

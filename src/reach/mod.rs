@@ -123,6 +123,15 @@ pub enum Stopped {
     Positions,
 }
 
+impl std::fmt::Display for Stopped {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Stopped::Limit => "the limit was hit",
+            Stopped::Positions => "the search held its most positions",
+        })
+    }
+}
+
 /// A proof-game search: the rule set, the start, and its limits.
 #[derive(Clone, Debug)]
 pub struct Reach {

@@ -442,8 +442,8 @@ fn request_error(error: ReachError) -> RequestError {
 /// (`a game of 44 plies; none shorter than 38 proved`).
 pub fn undecided_reason(at_least: u32, best: Option<&Reached>, stopped: Stopped) -> String {
     let why = match stopped {
-        Stopped::Limit => "the time limit passed",
-        Stopped::Positions => "the search held its most positions",
+        Stopped::Limit => "the time limit passed".to_string(),
+        Stopped::Positions => stopped.to_string(),
     };
     match best {
         Some(game) => format!(
@@ -464,8 +464,8 @@ pub enum Legality {
         /// Why, in words.
         reason: String,
     },
-    /// The limit passed first.
-    Undecided,
+    /// The search stopped first (its limit, or its most positions).
+    Undecided(Stopped),
 }
 
 /// Whether `board` with `turn` to move (a game's `[FEN]` start, for
@@ -495,7 +495,7 @@ pub fn start_legality(
     Ok(match request.search(&mut |_| {})? {
         ReachVerdict::Reached(reached) => Legality::Legal(reached),
         ReachVerdict::Unreachable { reason, .. } => Legality::Illegal { reason },
-        ReachVerdict::Undecided { .. } => Legality::Undecided,
+        ReachVerdict::Undecided { stopped, .. } => Legality::Undecided(stopped),
     })
 }
 

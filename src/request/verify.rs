@@ -237,9 +237,8 @@ impl StartCheck {
             Legality::Illegal { reason } => {
                 format!("its start cannot be reached from the opening: {reason}")
             }
-            Legality::Undecided => {
-                "whether its start can be reached from the opening is undecided (the limit was hit)"
-                    .to_string()
+            Legality::Undecided(stopped) => {
+                format!("whether its start can be reached from the opening is undecided ({stopped})")
             }
         })
     }
@@ -304,7 +303,7 @@ impl CheckedArchive {
             crate::notation::plural(checked.len(), "start"),
             count(|l| matches!(l, Legality::Legal(_))),
             count(|l| matches!(l, Legality::Illegal { .. })),
-            count(|l| *l == Legality::Undecided),
+            count(|l| matches!(l, Legality::Undecided(_))),
         ))
     }
 
@@ -320,7 +319,7 @@ impl CheckedArchive {
         };
         if self.repairs_undecided()
             || self.tally.undecided > 0
-            || starts(|l| *l == Legality::Undecided)
+            || starts(|l| matches!(l, Legality::Undecided(_)))
         {
             super::Verdict::Undecided
         } else if self.tally.all_ok() && !starts(|l| matches!(l, Legality::Illegal { .. })) {
@@ -435,7 +434,7 @@ impl LegalJson {
         let (status, game, reason) = match legality {
             Legality::Legal(reached) => ("reachable", Some(reached.moves()), None),
             Legality::Illegal { reason } => ("unreachable", None, Some(reason.clone())),
-            Legality::Undecided => ("undecided", None, None),
+            Legality::Undecided(_) => ("undecided", None, None),
         };
         LegalJson {
             game,
