@@ -1000,7 +1000,9 @@ fn a_fen_typed_as_the_argument_is_read_as_the_board() {
     let broken = postfacto(&["moves", "W:W31,99:B27"], "");
     assert_eq!(broken.code, 2, "{}", broken.stderr);
     assert!(
-        broken.stderr.starts_with("postfacto: the FEN argument: "),
+        broken
+            .stderr
+            .starts_with("postfacto: the FEN argument (no file of that name): "),
         "{}",
         broken.stderr
     );

@@ -322,41 +322,47 @@ fn read_cells(
             });
         }
         for (col, ch) in text.chars().enumerate() {
-            match (topology.from_coords(row as u8, col as u8), ch) {
-                (_, '.') | (None, '-') => {}
-                (Some(sq), '?') if unknowns => partial.known &= !sq.bit(),
-                (Some(sq), ch) => match Piece::from_letter(ch) {
-                    Some(piece) => partial.board.set(sq, Some(piece)),
-                    None => {
-                        let expected = if unknowns { ". ? b w B W" } else { ". b w B W" };
-                        return Err(ParseAnswerError {
-                            line,
-                            problem: BoardTextProblem::NotAPiece {
-                                square: if topology.size() == 8 {
-                                    sq.algebraic()
-                                } else {
-                                    sq.number().to_string()
-                                },
-                                found: ch,
-                                expected,
-                            },
-                        });
-                    }
-                },
-                (None, ch) => {
-                    return Err(ParseAnswerError {
-                        line,
-                        problem: BoardTextProblem::LightSquare {
-                            column: col + 1,
-                            allowed: "'-' or '.'",
-                            found: ch,
-                        },
-                    })
-                }
-            }
+            read_cell(&mut partial, (row, col), ch, unknowns)
+                .map_err(|problem| ParseAnswerError { line, problem })?;
         }
     }
     Ok(partial)
+}
+
+/// Reads the character `ch` of a board text at (`row`, `col`) into
+/// `partial`; `?` leaves a dark square unknown when `unknowns`.
+fn read_cell(
+    partial: &mut PartialBoard,
+    (row, col): (usize, usize),
+    ch: char,
+    unknowns: bool,
+) -> Result<(), BoardTextProblem> {
+    let topology = partial.board.topology();
+    match (topology.from_coords(row as u8, col as u8), ch) {
+        (_, '.') | (None, '-') => Ok(()),
+        (Some(sq), '?') if unknowns => {
+            partial.known &= !sq.bit();
+            Ok(())
+        }
+        (Some(sq), ch) => {
+            let piece = Piece::from_letter(ch).ok_or_else(|| BoardTextProblem::NotAPiece {
+                square: if topology.size() == 8 {
+                    sq.algebraic()
+                } else {
+                    sq.number().to_string()
+                },
+                found: ch,
+                expected: if unknowns { ". ? b w B W" } else { ". b w B W" },
+            })?;
+            partial.board.set(sq, Some(piece));
+            Ok(())
+        }
+        (None, ch) => Err(BoardTextProblem::LightSquare {
+            column: col + 1,
+            allowed: "'-' or '.'",
+            found: ch,
+        }),
+    }
 }
 
 #[cfg(test)]

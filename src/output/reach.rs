@@ -212,10 +212,7 @@ impl ReachAnswer<'_> {
                 };
                 ReachJson {
                     undecided: Some(true),
-                    stopped: Some(match stopped {
-                        Stopped::Limit => "limit",
-                        Stopped::Positions => "positions",
-                    }),
+                    stopped: Some(stopped.name()),
                     minimal: Some(false),
                     lower_bound: Some(*at_least),
                     ..found
@@ -344,6 +341,28 @@ mod tests {
         assert_eq!(
             answer.text(),
             "undecided: the limit (2.0 s) was hit; no game found; none shorter than 3 proved\n"
+        );
+    }
+
+    #[test]
+    fn a_search_that_ran_out_of_positions_says_so_not_the_limit() {
+        let (_, start) = one_ply();
+        let verdict = ReachVerdict::Undecided {
+            at_least: 6,
+            best: None,
+            stopped: Stopped::Positions,
+        };
+        let answer = answer(&verdict, start);
+        assert!(
+            answer
+                .json()
+                .contains(r#""stopped":"positions","undecided":true"#),
+            "{}",
+            answer.json()
+        );
+        assert_eq!(
+            answer.text(),
+            "undecided: the search kept as many positions as its memory allows (3 million) without a game; no game found; none shorter than 6 proved\n"
         );
     }
 

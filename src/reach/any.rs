@@ -87,17 +87,10 @@ pub(crate) fn any_game(
         if best_played.get(&(board, side)).is_some_and(|&p| p < played) {
             continue;
         }
-        if search.lower_bound(&board, side) == Ok(0) && search.ends_here(&board, side) {
-            return Ok(AnyEnd::Game(moves_to(search, &nodes, index)));
-        }
-        if let Some(near) = &search.perimeter {
-            let within = |d: u32| most.is_none_or(|m| played + d <= m);
-            if near.distance(&board, side).is_some_and(within) {
-                // The search back from the target knows the rest of the way.
-                let mut moves = moves_to(search, &nodes, index);
-                moves.extend(near.line(search.rules, &board, side));
-                return Ok(AnyEnd::Game(moves));
-            }
+        if let Some(left) = way_left(search, (&board, side), played, most) {
+            let mut moves = moves_to(search, &nodes, index);
+            moves.extend(left);
+            return Ok(AnyEnd::Game(moves));
         }
         search.nodes += 1;
         for mv in search.rules.legal_moves(&board, side) {
@@ -138,6 +131,24 @@ pub(crate) fn any_game(
         }
     }
     Ok(AnyEnd::Exhausted)
+}
+
+/// The moves from `board` to the target when they are known: none when
+/// it is the target, the table's line when the search back from the
+/// target holds it within `most` plies in all.
+fn way_left(
+    search: &Search<'_>,
+    (board, side): (&Board, Color),
+    played: u32,
+    most: Option<u32>,
+) -> Option<Vec<MoveText>> {
+    if search.lower_bound(board, side) == Ok(0) && search.ends_here(board, side) {
+        return Some(Vec::new());
+    }
+    let near = search.perimeter.as_ref()?;
+    let left = near.distance(board, side)?;
+    most.is_none_or(|m| played + left <= m)
+        .then(|| near.line(search.rules, board, side))
 }
 
 /// Whether the deadline is too near to double a table of positions:

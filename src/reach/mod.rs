@@ -115,6 +115,7 @@ pub enum ReachOutcome {
 
 /// What stopped a search before its verdict.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum Stopped {
     /// The time limit passed.
     Limit,
@@ -123,12 +124,28 @@ pub enum Stopped {
     Positions,
 }
 
+impl Stopped {
+    /// Its name in JSON.
+    pub fn name(self) -> &'static str {
+        match self {
+            Stopped::Limit => "limit",
+            Stopped::Positions => "positions",
+        }
+    }
+}
+
 impl std::fmt::Display for Stopped {
+    /// What happened, for messages: the limit's own wording names its time
+    /// where it is known (`reach`'s text).
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(match self {
-            Stopped::Limit => "the limit was hit",
-            Stopped::Positions => "the search held its most positions",
-        })
+        match self {
+            Stopped::Limit => f.write_str("the limit was hit"),
+            Stopped::Positions => write!(
+                f,
+                "the search kept as many positions as its memory allows ({} million) without a game",
+                any::MOST_POSITIONS / 1_000_000
+            ),
+        }
     }
 }
 
@@ -321,11 +338,13 @@ impl Reach {
             };
             Ok(ReachOutcome::Unreachable { reason, within })
         };
-        let started = Instant::now();
-        let left = search
-            .deadline
-            .map_or(Duration::MAX, |d| d.saturating_duration_since(started));
+        let left = search.deadline.map_or(Duration::MAX, |d| {
+            d.saturating_duration_since(Instant::now())
+        });
         self.surround(search, ANY_PERIMETER_TIME.min(left / 5));
+        // The shortening gets as long again as finding the game took, the
+        // table's time not counted.
+        let started = Instant::now();
         match any::any_game(
             search,
             (&self.start, self.first),
@@ -1046,5 +1065,51 @@ mod tests {
             .search(&opening, &mut |_| {})
             .unwrap();
         assert!(matches!(found, ReachOutcome::Found { .. }), "{found:?}");
+    }
+
+    #[test]
+    fn any_game_ends_on_the_table_within_the_most_plies() {
+        // Positions after 6-10 plies of random games: the table around the
+        // target holds the start's last plies, and a game meeting it keeps
+        // within --max-plies (the shortest's length: nothing longer fits).
+        for seed in 0..12 {
+            let variant = [Variant::English, Variant::Russian, Variant::International][seed % 3];
+            let mut rng = Rng::new(seed as u64 + 7);
+            let opening = variant.topology().opening();
+            let first = variant.first_player();
+            let plies = 6 + seed % 5;
+            let record = play_game(
+                variant.rules(),
+                &mut rng,
+                &opening,
+                first,
+                plies,
+                Play::Uniform,
+            );
+            let goal = goal_after(variant, &record);
+            let shortest = Reach::new(variant).search(&goal, &mut |_| {}).unwrap();
+            let ReachOutcome::Found { game: best, .. } = shortest else {
+                panic!("{shortest:?}");
+            };
+            let most = best.record.moves.len() as u32;
+            let found = Reach::new(variant)
+                .any(true)
+                .max_plies(most)
+                .search(&goal, &mut |_| {})
+                .unwrap();
+            let ReachOutcome::Found { game, .. } = found else {
+                panic!("seed {seed}: {found:?}");
+            };
+            assert_eq!(game.record.moves.len() as u32, most, "seed {seed}");
+            let fewer = Reach::new(variant)
+                .any(true)
+                .max_plies(most - 1)
+                .search(&goal, &mut |_| {})
+                .unwrap();
+            assert!(
+                matches!(fewer, ReachOutcome::Unreachable { within: Some(m), .. } if m == most - 1),
+                "seed {seed}: {fewer:?}"
+            );
+        }
     }
 }

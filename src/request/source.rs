@@ -212,7 +212,7 @@ impl Source {
     pub fn board(path: Option<&Path>) -> Result<Source, SourceError> {
         match path.and_then(Path::to_str) {
             Some(text) if written_fen(text) && !Path::new(text).exists() => Ok(Source {
-                name: "the FEN argument".to_string(),
+                name: "the FEN argument (no file of that name)".to_string(),
                 bytes: text.as_bytes().to_vec(),
             }),
             _ => Source::read(path),
@@ -337,10 +337,10 @@ pub fn board_files(
     })
 }
 
-/// Whether `text` starts as a FEN: the side to move, then a colon.
+/// Whether `text` starts as a FEN: the side to move (`W` or `B`, in
+/// either case, after any spaces), then a colon.
 fn written_fen(text: &str) -> bool {
-    let text = text.trim_start().trim_start_matches("[FEN \"");
-    let mut chars = text.chars();
+    let mut chars = text.trim_start().chars();
     matches!(chars.next(), Some('W' | 'B' | 'w' | 'b')) && chars.next() == Some(':')
 }
 
@@ -598,10 +598,8 @@ mod tests {
     fn a_board_argument_may_be_the_fen_itself() {
         let fen = "B:W21,22:B9,10";
         let source = Source::board(Some(Path::new(fen))).unwrap();
-        assert_eq!(
-            (source.name.as_str(), source.bytes.as_slice()),
-            ("the FEN argument", fen.as_bytes())
-        );
+        assert_eq!(source.bytes, fen.as_bytes());
+        assert_eq!(source.name, "the FEN argument (no file of that name)");
         let dir = tempfile::tempdir().unwrap();
         let file = dir.path().join("W:board");
         std::fs::write(&file, "W:W31:B1").unwrap();
