@@ -260,18 +260,22 @@ impl<'a> Search<'a> {
             self.seen.clear();
         }
         self.seen.insert((*board, side), played);
-        let mut children: Vec<(u32, MoveText, Board)> = self
+        // The nearest first, and among those the least moves left without
+        // what captures may save: the round that finds a game finds it
+        // sooner (English after 24 plies of OCA game 1: its last round
+        // searched 435,000 positions ordered by the bound alone, 6,500 so).
+        let mut children: Vec<((u32, u32), MoveText, Board)> = self
             .rules
             .legal_moves(board, side)
             .into_iter()
             .filter_map(|mv| {
                 let next = self.rules.play(board, side, &mv).ok()?;
-                let h = self.lower_bound(&next, side.opposite()).ok()?;
-                Some((h, mv, next))
+                let order = self.bound_and_guess(&next, side.opposite()).ok()?;
+                Some((order, mv, next))
             })
             .collect();
-        children.sort_by_key(|(h, _, _)| *h);
-        for (h, mv, next) in children {
+        children.sort_by_key(|(order, _, _)| *order);
+        for ((h, _), mv, next) in children {
             path.push(mv);
             if self.from(&next, side.opposite(), played + 1, h, bound, path)? {
                 return Ok(true);
