@@ -30,9 +30,10 @@ const GUESS_TIME: Duration = Duration::from_millis(500);
 const PERIMETER_SIZE: usize = 1_600_000;
 
 /// The shortest round after which a search back from the target is made:
-/// it is given as long as the round took, and made again, longer, after a
-/// round that took twice as long as it was given (the rounds that settle
-/// easy positions pay nothing for it; its cost is at most the search's).
+/// it is given as long as the round took, and grown from where it stopped
+/// for as long again after a round that took twice as long as it was last
+/// given (the rounds that settle easy positions pay nothing for it; its
+/// cost is at most the search's).
 const PERIMETER_AFTER: Duration = Duration::from_millis(20);
 
 /// The least time `--any` spends making the game it found shorter.
@@ -434,6 +435,7 @@ impl Reach {
             self.any_positions,
         );
         search.deadline = deadline;
+        search.guess_time += now.elapsed();
         match found {
             Ok(any::AnyEnd::Game(moves)) => {
                 let game = self.checked(moves, search)?;
@@ -513,18 +515,27 @@ impl Reach {
     }
 
     /// Makes the search back from a wholly known target ([`perimeter`]),
-    /// as deep as [`Reach::perimeter`]'s positions and `time` allow.
+    /// or grows the one made before, as deep as [`Reach::perimeter`]'s
+    /// positions and `time` allow.
     fn surround(&self, search: &mut search::Search<'_>, time: Duration) {
         let target = search.target;
         if self.perimeter == 0 || !target.is_whole() || !(search.accept)(&target.board) {
             return;
         }
-        let until = crate::sat::earlier(search.deadline, Some(Instant::now() + time));
+        let began = Instant::now();
+        let until = crate::sat::earlier(search.deadline, Some(began + time));
         let rules = self.variant.rules();
         let goal = (&target.board, search.turn);
-        let near =
-            perimeter::Perimeter::around(rules, goal, &self.start, u32::MAX, self.perimeter, until);
-        search.perimeter = Some(near);
+        // Grown from where it stopped, not made again.
+        let near = search
+            .perimeter
+            .get_or_insert_with(|| perimeter::Perimeter::new(goal, &self.start));
+        near.grow(rules, u32::MAX, self.perimeter, until);
+        #[cfg(test)]
+        search
+            .table_log
+            .push((search.rounds, near.len(), near.beyond()));
+        search.perimeter_time += began.elapsed();
     }
 
     /// The goal's facts on this rule set's board, which must be its size.
@@ -991,11 +1002,17 @@ mod tests {
             .as_ref()
             .map_or((0, 0), |p| (p.len(), p.beyond()));
         eprintln!(
-            "{} {plies} size {size}: {verdict}, start bound {h}, {} positions, table {} (beyond {}), cpu {:.2} s",
+            "{} {plies} size {size}: {verdict}, start bound {h}, {} positions ({} rounds: {:?} then {}), table {} (beyond {}, {:.2} s, grown {:?}), guess {:.2} s, cpu {:.2} s",
             variant.name(),
             search.nodes,
+            search.rounds,
+            search.round_nodes,
+            search.nodes - search.round_start,
             table.0,
             table.1,
+            search.perimeter_time.as_secs_f64(),
+            search.table_log,
+            search.guess_time.as_secs_f64(),
             thread_cpu() - cpu
         );
     }

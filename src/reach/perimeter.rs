@@ -10,33 +10,49 @@
 //!
 //! The un-moves are a superset of the true predecessors (any square the
 //! piece could have come from, any piece on a square it could have jumped,
-//! man or king); each candidate is kept only if the forward move generator
-//! really plays a move from it to the position, so the mandatory and the
-//! majority captures of every rule set hold and the search back is exact.
+//! man or king); a simple move undone is kept only if the piece could step
+//! so and the mover had no capture (capturing is compulsory under every
+//! rule set), a capture undone only if the forward move generator really
+//! plays it, so the mandatory and the majority captures of every rule set
+//! hold and the search back is exact.
 
 use std::time::Instant;
 
 use crate::board::hash::{WordMap, WordSet};
 use crate::board::{Board, Color, Direction, Piece, Role, Square};
 use crate::notation::MoveText;
-use crate::rules::{Crowning, Rules};
+use crate::rules::{Crowning, Movement, Rules};
 
 /// The deepest search back (distances are kept in a byte).
 const DEEPEST: u32 = 100;
 
 /// Positions within the perimeter's depth of the target, each with its
-/// exact distance (in plies) to it.
-#[derive(Debug, Default)]
+/// exact distance (in plies) to it; grown a layer at a time, and grown
+/// again later from where it stopped.
+#[derive(Debug)]
 pub(crate) struct Perimeter {
     distances: WordMap<(Board, Color), u8>,
     /// Every position reachable from the start that is not in the table
     /// is at least this many plies from the target.
     beyond: u32,
+    /// The last finished layer (at `beyond - 1` plies), whose
+    /// predecessors make the next one.
+    layer: Vec<(Board, Color)>,
+    /// How many positions of `layer` have had their predecessors put in
+    /// `next`.
+    done: usize,
+    /// The layer being made (at `beyond` plies).
+    next: Vec<(Board, Color)>,
+    /// Whether it can grow no further (the deepest layer, or a position
+    /// with too many candidate predecessors).
+    full: bool,
+    counts: Counts,
 }
 
 /// Whether a position may be on the way from the start: no side has more
 /// pieces than it started with (the only positions the perimeter keeps; a
 /// shortest line from a position the start reaches stays among them).
+#[derive(Debug)]
 struct Counts {
     most: [u32; 2],
 }
@@ -55,58 +71,70 @@ impl Counts {
 }
 
 impl Perimeter {
-    /// The positions within `depth` plies of `target` (`turn` to move), or
-    /// fewer plies when the table would pass `most` positions or `until`
-    /// passes (a layer begun and not finished keeps its exact distances;
-    /// the bound beyond is the last finished layer's). Positions with more
-    /// pieces of a side than `start` has are left out: no game from the
-    /// start passes them.
+    /// The target alone (`turn` to move), to grow from; positions with
+    /// more pieces of a side than `start` has are never added: no game
+    /// from the start passes them.
+    pub fn new((target, turn): (&Board, Color), start: &Board) -> Perimeter {
+        let mut distances = WordMap::default();
+        distances.insert((*target, turn), 0u8);
+        Perimeter {
+            distances,
+            beyond: 1,
+            layer: vec![(*target, turn)],
+            done: 0,
+            next: Vec::new(),
+            full: false,
+            counts: Counts::of(start),
+        }
+    }
+
+    /// The positions within `depth` plies of `target`, or fewer (as
+    /// [`Perimeter::grow`] stops).
+    #[cfg(test)]
     pub fn around(
         rules: &dyn Rules,
-        (target, turn): (&Board, Color),
+        goal: (&Board, Color),
         start: &Board,
         depth: u32,
         most: usize,
         until: Option<Instant>,
     ) -> Perimeter {
-        let counts = Counts::of(start);
-        let mut distances = WordMap::default();
-        distances.insert((*target, turn), 0u8);
-        let mut layer = vec![(*target, turn)];
+        let mut near = Perimeter::new(goal, start);
+        near.grow(rules, depth, most, until);
+        near
+    }
+
+    /// Adds layers until `depth` plies are finished, the table passes
+    /// `most` positions or `until` passes (a layer begun and not finished
+    /// keeps its exact distances, and is finished by the next call; the
+    /// bound beyond is the last finished layer's).
+    pub fn grow(&mut self, rules: &dyn Rules, depth: u32, most: usize, until: Option<Instant>) {
         let depth = depth.min(DEEPEST);
-        for plies in 1..=depth {
-            let mut next = Vec::new();
-            for (board, side) in layer {
-                let late = until.is_some_and(|d| Instant::now() >= d);
-                // Out of time, or too many candidates to try: this layer
-                // stays unfinished.
-                let Some(befores) = predecessors(rules, &board, side, &counts).filter(|_| !late)
-                else {
-                    return Perimeter {
-                        distances,
-                        beyond: plies,
-                    };
+        while !self.full && self.beyond <= depth && self.distances.len() <= most {
+            while let Some(&(board, side)) = self.layer.get(self.done) {
+                if until.is_some_and(|d| Instant::now() >= d) || self.distances.len() > most {
+                    return;
+                }
+                // Too many candidates to try: this layer stays unfinished.
+                let Some(befores) = predecessors(rules, &board, side, &self.counts) else {
+                    self.full = true;
+                    return;
                 };
                 for before in befores {
                     let key = (before, side.opposite());
-                    if let std::collections::hash_map::Entry::Vacant(e) = distances.entry(key) {
-                        e.insert(plies as u8);
-                        next.push(key);
+                    if let std::collections::hash_map::Entry::Vacant(e) = self.distances.entry(key)
+                    {
+                        e.insert(self.beyond as u8);
+                        self.next.push(key);
                     }
                 }
-                if distances.len() > most {
-                    return Perimeter {
-                        distances,
-                        beyond: plies,
-                    };
-                }
+                self.done += 1;
             }
-            layer = next;
+            self.layer = std::mem::take(&mut self.next);
+            self.done = 0;
+            self.beyond += 1;
         }
-        Perimeter {
-            distances,
-            beyond: depth + 1,
-        }
+        self.full |= self.beyond > DEEPEST;
     }
 
     /// The exact plies from `board` (`side` to move) to the target, when
@@ -166,6 +194,11 @@ const CANDIDATES: usize = 20_000;
 /// Every position (the other side to move) from which a legal move leads
 /// to `board` with `side` to move, and which has no more pieces than the
 /// start allows; `None` when there are too many candidates to try.
+///
+/// A simple move undone is legal exactly when the piece could step that
+/// way and the mover has no capture then (every rule set makes capturing
+/// compulsory): that is checked directly. A capture undone is checked by
+/// the forward move generator (the majority and the Italian order).
 fn predecessors(
     rules: &dyn Rules,
     board: &Board,
@@ -173,7 +206,8 @@ fn predecessors(
     counts: &Counts,
 ) -> Option<Vec<Board>> {
     let mover = side.opposite();
-    let mut candidates = WordSet::default();
+    let mut quiet = WordSet::default();
+    let mut captures = WordSet::default();
     for to in board.squares_of(mover) {
         let Some(piece) = board.get(to) else { continue };
         let mut lifted = *board;
@@ -185,23 +219,52 @@ fn predecessors(
             piece,
             room: counts.room(board, side),
         };
-        unmoves.quiet(&mut candidates);
-        unmoves.captures(&mut candidates);
-        if candidates.len() > CANDIDATES {
+        unmoves.quiet(&mut quiet);
+        unmoves.captures(&mut captures);
+        if quiet.len() + captures.len() > CANDIDATES {
             return None;
         }
     }
-    let found = candidates
+    let movement = rules.movement();
+    let quiet = quiet
         .into_iter()
-        .filter(|before| {
-            rules
-                .legal_moves(before, mover)
-                .iter()
-                .filter(|mv| lands_as(mv, board, mover))
-                .any(|mv| rules.play(before, mover, mv).as_ref() == Ok(board))
+        .filter(|before| !can_capture(before, mover, movement));
+    let captures = captures.into_iter().filter(|before| {
+        rules
+            .legal_moves(before, mover)
+            .iter()
+            .filter(|mv| lands_as(mv, board, mover))
+            .any(|mv| rules.play(before, mover, mv).as_ref() == Ok(board))
+    });
+    Some(quiet.chain(captures).collect())
+}
+
+/// Whether some piece of `side` can jump on `board` (the first jump of a
+/// capture), by the rule set's movement: men in the directions they take
+/// in, and not kings where men may not take them; kings from afar where
+/// they fly.
+fn can_capture(board: &Board, side: Color, movement: Movement) -> bool {
+    let enemy = side.opposite();
+    board.squares_of(side).any(|from| {
+        let king = board.get(from).is_some_and(Piece::is_king);
+        Direction::ALL.into_iter().any(|dir| {
+            if !king && !movement.man_captures(side, dir) {
+                return false;
+            }
+            let mut at = from.step(dir);
+            if king && movement.flying_kings {
+                while let Some(s) = at.filter(|&s| board.is_empty(s)) {
+                    at = s.step(dir);
+                }
+            }
+            let Some(over) = at else { return false };
+            let takeable = match board.get(over) {
+                Some(p) if p.color == enemy => king || !p.is_king() || movement.men_capture_kings,
+                _ => false,
+            };
+            takeable && over.step(dir).is_some_and(|s| board.is_empty(s))
         })
-        .collect();
-    Some(found)
+    })
 }
 
 /// Whether `mv` may end on `board`: a piece of `mover` where it lands,
@@ -249,12 +312,19 @@ impl Unmoves<'_> {
             .collect()
     }
 
-    /// Simple moves to `to`: from an empty square on a diagonal.
+    /// Simple moves to `to`: from an empty square on a diagonal, a man
+    /// only from behind (crowned when `to` is on its crowning row).
     fn quiet(&self, out: &mut WordSet<Board>) {
         for dir in Direction::ALL {
             for from in self.ray(self.to, dir) {
                 for was in self.was(false) {
-                    self.put(from, was, &[], out);
+                    // `dir` points back to where the piece came from: a
+                    // man stepped one square against it.
+                    let stepped = !was.color.is_forward(dir) && self.to.step(dir) == Some(from);
+                    let crowned = self.piece.is_king() == self.to.crowns(was.color);
+                    if was.is_king() || (stepped && crowned) {
+                        self.put(from, was, &[], out);
+                    }
                 }
             }
         }
@@ -458,6 +528,66 @@ mod tests {
             }
             assert!(within >= 12, "{}: {within} positions", variant.name());
             assert!(uncaptured > 0, "{}: no capture undone", variant.name());
+        }
+    }
+
+    #[test]
+    fn the_quick_capture_test_agrees_with_the_move_generator() {
+        for variant in Variant::ALL {
+            let rules = variant.rules();
+            let opening = variant.topology().opening();
+            let (mut positions, mut captures) = (0, 0);
+            for seed in 0..12u64 {
+                let record = play_game(
+                    rules,
+                    &mut Rng::new(seed),
+                    &opening,
+                    variant.first_player(),
+                    [30, 60, 90][seed as usize % 3],
+                    Play::Uniform,
+                );
+                let mut board = opening;
+                for (i, mv) in record.moves.iter().enumerate() {
+                    board = rules.play(&board, record.mover(i + 1), mv).unwrap();
+                    for side in Color::ALL {
+                        let expected = !rules.capture_sequences(&board, side).is_empty();
+                        let found = can_capture(&board, side, rules.movement());
+                        assert_eq!(found, expected, "{} {side:?}\n{board}", variant.name());
+                        positions += 1;
+                        captures += usize::from(expected);
+                    }
+                }
+            }
+            assert!(captures > 20 && captures < positions, "{}", variant.name());
+        }
+    }
+
+    #[test]
+    fn a_grown_table_is_the_table_made_at_once() {
+        for variant in [Variant::English, Variant::International] {
+            let rules = variant.rules();
+            let opening = variant.topology().opening();
+            let record = play_game(
+                rules,
+                &mut Rng::new(5),
+                &opening,
+                variant.first_player(),
+                24,
+                Play::Uniform,
+            );
+            let end = crate::replay::replay(rules, &opening, &record).unwrap();
+            let goal = (&end, record.mover(record.moves.len() + 1));
+            let whole = Perimeter::around(rules, goal, &opening, 4, usize::MAX, None);
+            let mut grown = Perimeter::new(goal, &opening);
+            // Stopped within layers (a deadline already passed), then grown on.
+            let past = Some(Instant::now());
+            for (depth, most) in [(1, 1), (3, 40), (3, 200), (4, usize::MAX)] {
+                grown.grow(rules, depth, most, None);
+                grown.grow(rules, depth + 1, usize::MAX, past);
+            }
+            assert_eq!(grown.beyond(), whole.beyond());
+            assert_eq!(grown.distances, whole.distances, "{}", variant.name());
+            assert!(whole.len() > 200, "{}: {}", variant.name(), whole.len());
         }
     }
 
