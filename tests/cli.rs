@@ -982,6 +982,28 @@ fn moves_takes_a_fen_and_infers_the_board_from_its_rows() {
 }
 
 #[test]
+fn an_unknown_square_where_every_square_must_be_known_names_its_line() {
+    let rows = "-.-.-.-.\n.-.-.-.-\n-.-?-.-.\n.-.-.-.-\n-.-.-.-.\n.-.-.-.-\n-.-.-.-.\n.-.-.-w-\n";
+    let moves = postfacto(&["moves", "--turn", "white"], rows);
+    assert_eq!(moves.code, 2, "{}", moves.stderr);
+    assert_eq!(
+        moves.stderr,
+        "postfacto: <stdin>: the given board, row line 3: an unknown square ('?'): legal moves need every square known\n"
+    );
+    let from = scratch("unknown-start.txt", rows);
+    let reach = postfacto(
+        &["reach", "--from", from.to_str().unwrap(), "W:W21-32:B1-12"],
+        "",
+    );
+    assert_eq!(reach.code, 2, "{}", reach.stderr);
+    assert!(
+        reach.stderr.contains(": the start board, row line 3: the start of a game must be known on every square ('?' found)"),
+        "{}",
+        reach.stderr
+    );
+}
+
+#[test]
 fn a_fen_typed_as_the_argument_is_read_as_the_board() {
     let moves = postfacto(&["moves", "--rules", "international", "W:W31,32:B27"], "");
     assert_eq!(moves.code, 0, "{}", moves.stderr);

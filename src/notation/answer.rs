@@ -115,12 +115,6 @@ pub enum BoardTextProblem {
         /// The marks a dark square may hold.
         expected: &'static str,
     },
-    /// A `?` where every square must be known to list legal moves.
-    #[error("an unknown square ('?'): legal moves need every square known")]
-    UnknownForMoves,
-    /// A `?` on the start of a game searched for.
-    #[error("the start of a game must be known on every square ('?' found)")]
-    UnknownAtStart,
 }
 
 /// Reads 8x8 answers (see [`parse_answers_on`]).

@@ -5,12 +5,11 @@
 use crate::board::{Board, Color, PartialBoard, Topology};
 use crate::encode::BoardFacts;
 use crate::notation::{
-    parse_fen_on, parse_partial_board_on, BoardTextProblem, Miswritten, MovePattern, Record,
-    SquareNames, WrittenMove,
+    parse_fen_on, parse_partial_board_on, Miswritten, MovePattern, Record, SquareNames, WrittenMove,
 };
 use crate::rules::Variant;
 
-use super::{BoardRole, InputError};
+use super::{BoardRole, InputError, WholeBoard};
 
 /// The rule set a request names.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -219,8 +218,8 @@ impl BoardText {
     }
 
     /// A whole position the text gives under `variant` (every square
-    /// known, else `unknown` says why it must be), obeying the start rules,
-    /// and the side to move a FEN names.
+    /// known: `needed` says why), obeying the start rules, and the side to
+    /// move a FEN names.
     ///
     /// # Errors
     /// The text cannot be read, has a `?`, or breaks a start rule.
@@ -228,15 +227,20 @@ impl BoardText {
         &self,
         variant: Variant,
         which: BoardRole,
-        unknown: BoardTextProblem,
+        needed: WholeBoard,
     ) -> Result<(Board, Option<Color>), InputError> {
         let all = variant.topology().all_bits();
         let (facts, turn) = self.read(variant.topology(), which)?;
         if facts.known & all != all {
-            return Err(InputError::Board {
+            let text = self.text();
+            let line = text
+                .lines()
+                .position(|l| l.contains('?'))
+                .map_or(1, |i| i + 1);
+            return Err(InputError::Unknown {
                 which,
-                line: 1,
-                problem: unknown,
+                line,
+                needed,
             });
         }
         if let Some(&problem) = variant.rules().start_problems(&facts.board).first() {

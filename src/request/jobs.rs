@@ -1,10 +1,9 @@
 //! The request on boards: legal moves.
 
 use crate::board::Color;
-use crate::notation::BoardTextProblem;
 use crate::rules::Variant;
 
-use super::{BoardRole, BoardText, InputError};
+use super::{BoardRole, BoardText, InputError, WholeBoard};
 
 /// The legal moves on a board.
 #[derive(Clone, Debug)]
@@ -38,11 +37,9 @@ impl MovesRequest {
     /// The board cannot be read, has unknown squares, or breaks a rule
     /// of positions.
     pub fn run(&self) -> Result<Vec<String>, InputError> {
-        let (board, fen_turn) = self.board.position(
-            self.variant,
-            BoardRole::Given,
-            BoardTextProblem::UnknownForMoves,
-        )?;
+        let (board, fen_turn) =
+            self.board
+                .position(self.variant, BoardRole::Given, WholeBoard::ForMoves)?;
         let side = self.turn.or(fen_turn).ok_or(InputError::NoTurn)?;
         let mut moves: Vec<String> = self
             .variant

@@ -139,6 +139,17 @@ impl std::fmt::Display for BoardRole {
     }
 }
 
+/// Why a job needs a board known on every square.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum WholeBoard {
+    /// Its legal moves are listed.
+    #[error("an unknown square ('?'): legal moves need every square known")]
+    ForMoves,
+    /// A game is searched for from it.
+    #[error("the start of a game must be known on every square ('?' found)")]
+    AtStart,
+}
+
 /// What is wrong with a request's input.
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
@@ -190,6 +201,16 @@ pub enum InputError {
         /// What is wrong.
         #[source]
         problem: BoardTextProblem,
+    },
+    /// A `?` on a board that must be known on every square.
+    #[error("the {which} board, row line {line}: {needed}")]
+    Unknown {
+        /// Which board.
+        which: BoardRole,
+        /// The 1-based line of the first `?`.
+        line: usize,
+        /// Why every square must be known.
+        needed: WholeBoard,
     },
     /// A board that breaks a rule of positions (a man on its crowning row).
     #[error("the {which} board is not a legal position: {problem}")]

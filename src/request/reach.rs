@@ -6,12 +6,12 @@
 use std::time::{Duration, Instant};
 
 use crate::board::{Board, Color};
-use crate::notation::{to_fen, BoardTextProblem, Record};
+use crate::notation::{to_fen, Record};
 use crate::reach::{Goal, Progress, ProofGame, Reach, ReachError, ReachOutcome, Stopped};
 use crate::rules::Variant;
 use crate::solve::SolveError;
 
-use super::{BoardRole, BoardText, InputError, RequestError};
+use super::{BoardRole, BoardText, InputError, RequestError, WholeBoard};
 
 /// A game found, replayed: its moves from the start and the board it
 /// ends on, which fits the position asked for.
@@ -272,11 +272,8 @@ impl ReachRequest {
             let variant = self.variant;
             return Ok((variant.topology().opening(), variant.first_player()));
         };
-        let (board, fen_turn) = text.position(
-            self.variant,
-            BoardRole::Start,
-            BoardTextProblem::UnknownAtStart,
-        )?;
+        let (board, fen_turn) =
+            text.position(self.variant, BoardRole::Start, WholeBoard::AtStart)?;
         let side = turn.or(fen_turn).unwrap_or(self.variant.first_player());
         Ok((board, side))
     }
