@@ -233,7 +233,8 @@ impl Formula {
             .filter_map(|l| layout.limited_ply(l))
             .filter_map(|ply| {
                 let mv = layout.moves.iter().find(|m| m.ply == ply)?;
-                Some((ply, (2 * mv.steps.len()).max(1)))
+                let lone = layout.is_lone_unknown(ply);
+                Some((ply, next_depth(mv.steps.len(), mv.most_steps, lone)))
             })
             .collect();
         let mut grown = false;
@@ -242,6 +243,24 @@ impl Formula {
         }
         grown
     }
+}
+
+/// A lone `?` whose limit a failed call names again once it has this many
+/// capture steps gets every step its domains allow. An impossible record
+/// ends only when no limit is left in the failed core, which for a lone `?`
+/// means its most steps (63-72 on 12x12): the doubling's calls past 8 steps
+/// are the slow ones, and the call with every step written is often quick
+/// (encodings/damaged.md has the numbers).
+const ALL_STEPS_FROM: usize = 8;
+
+/// How many capture steps a damaged ply with `steps` written (of `most`
+/// its domains allow) gets after a failed call named its limit: twice as
+/// many, or all of them for a lone `?` past [`ALL_STEPS_FROM`].
+fn next_depth(steps: usize, most: usize, lone_unknown: bool) -> usize {
+    if lone_unknown && steps >= ALL_STEPS_FROM {
+        return most;
+    }
+    (2 * steps).max(1)
 }
 
 /// Solves under `assumptions` until a model replays (it is returned) or
@@ -372,4 +391,20 @@ pub fn solve_canonically(formula: &mut Formula, cnf: &CnfFormula) -> Result<Cano
         learned,
         lucky: false,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::next_depth;
+
+    #[test]
+    fn a_lone_unknown_named_again_past_eight_steps_gets_all_of_them() {
+        assert_eq!(next_depth(0, 72, true), 1);
+        assert_eq!(next_depth(4, 72, true), 8);
+        assert_eq!(next_depth(8, 72, true), 72);
+        assert_eq!(next_depth(16, 38, true), 38);
+        // Other damaged plies (a `?` square, a capture written short) double.
+        assert_eq!(next_depth(8, 72, false), 16);
+        assert_eq!(next_depth(32, 72, false), 64);
+    }
 }

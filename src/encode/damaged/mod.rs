@@ -140,6 +140,14 @@ impl Layout {
             .map(|mv| mv.ply)
     }
 
+    /// Ply `ply` is a damaged ply written as a lone `?` (any move).
+    pub fn is_lone_unknown(&self, ply: usize) -> bool {
+        self.moves
+            .iter()
+            .position(|m| m.ply == ply)
+            .is_some_and(|index| matches!(self.specs[index].pattern, MovePattern::Unknown))
+    }
+
     /// Writes the capture steps of ply `ply` up to `depth` into `sink`, new
     /// variables from `first_free` on (or after the layout's own, if
     /// later); false when there was nothing left to write.
