@@ -382,10 +382,10 @@ impl Reach {
         let now = Instant::now();
         let slice = ANY_PERIMETER_TIME
             .min(deadline.map_or(Duration::MAX, |d| d.saturating_duration_since(now) / 5));
-        search.deadline = crate::sat::earlier(deadline, Some(now + slice));
         let from = (&self.start, self.first);
-        let quick = any::any_game(search, from, self.max_plies, self.any_positions);
-        search.deadline = deadline;
+        let quick = search.until(now + slice, |s| {
+            any::any_game(s, from, self.max_plies, self.any_positions)
+        });
         match quick {
             Err(search::OutOfTime) if deadline.is_none_or(|d| Instant::now() < d) => {}
             ended => return ended,
@@ -405,31 +405,30 @@ impl Reach {
         h: u32,
         spent: Duration,
     ) -> Result<(ProofGame, u32), ReachError> {
-        let deadline = search.deadline;
         let until = Instant::now() + spent.max(SHORTEN_TIME);
-        search.deadline = crate::sat::earlier(deadline, Some(until));
-        let mut lower = h;
-        loop {
-            let plies = game.record.moves.len() as u32;
-            if plies < lower + 2 {
-                break;
-            }
-            match any::any_game(
-                search,
-                (&self.start, self.first),
-                Some(plies - 2),
-                self.any_positions,
-            ) {
-                Ok(any::AnyEnd::Game(moves)) => game = self.checked(moves, search)?,
-                Ok(any::AnyEnd::Exhausted) => {
-                    lower = plies;
+        search.until(until, |search| {
+            let mut lower = h;
+            loop {
+                let plies = game.record.moves.len() as u32;
+                if plies < lower + 2 {
                     break;
                 }
-                Ok(any::AnyEnd::GaveUp) | Err(search::OutOfTime) => break,
+                match any::any_game(
+                    search,
+                    (&self.start, self.first),
+                    Some(plies - 2),
+                    self.any_positions,
+                ) {
+                    Ok(any::AnyEnd::Game(moves)) => game = self.checked(moves, search)?,
+                    Ok(any::AnyEnd::Exhausted) => {
+                        lower = plies;
+                        break;
+                    }
+                    Ok(any::AnyEnd::GaveUp) | Err(search::OutOfTime) => break,
+                }
             }
-        }
-        search.deadline = deadline;
-        Ok((game, lower))
+            Ok((game, lower))
+        })
     }
 
     /// A game found by the best-first search within a short time (a third
@@ -439,18 +438,18 @@ impl Reach {
         &self,
         search: &mut search::Search<'_>,
     ) -> Result<Option<ProofGame>, ReachError> {
-        let deadline = search.deadline;
         let now = Instant::now();
-        let slice = deadline.map_or(GUESS_TIME, |d| d.saturating_duration_since(now) / 3);
-        search.deadline = Some(now + slice);
-        let found = any::any_game(
-            search,
-            (&self.start, self.first),
-            self.max_plies,
-            self.any_positions,
-        );
-        search.deadline = deadline;
-        search.guess_time += now.elapsed();
+        let slice = search
+            .deadline
+            .map_or(GUESS_TIME, |d| d.saturating_duration_since(now) / 3);
+        let from = (&self.start, self.first);
+        let found = search.until(now + slice, |s| {
+            any::any_game(s, from, self.max_plies, self.any_positions)
+        });
+        #[cfg(test)]
+        {
+            search.guess_time += now.elapsed();
+        }
         match found {
             Ok(any::AnyEnd::Game(moves)) => {
                 let game = self.checked(moves, search)?;

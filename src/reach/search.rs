@@ -52,8 +52,10 @@ pub(crate) struct Search<'a> {
     pub rounds: u32,
     /// Positions visited in each round before the current one (for the
     /// measurements).
+    #[cfg(test)]
     pub round_nodes: Vec<u64>,
     /// Positions visited when the current round began.
+    #[cfg(test)]
     pub round_start: u64,
     /// The plies of the shortest game found so far, for the reports.
     pub best: Option<u32>,
@@ -73,6 +75,7 @@ pub(crate) struct Search<'a> {
     #[cfg(test)]
     pub table_log: Vec<(u32, usize, u32)>,
     /// Time spent in the search for any game (for the measurements).
+    #[cfg(test)]
     pub guess_time: std::time::Duration,
 }
 
@@ -138,13 +141,16 @@ impl<'a> Search<'a> {
             nodes: 0,
             bound: 0,
             rounds: 0,
+            #[cfg(test)]
             round_nodes: Vec::new(),
+            #[cfg(test)]
             round_start: 0,
             best: None,
             progress,
             needs: std::cell::RefCell::new(PositionMap::default()),
             perimeter: None,
             perimeter_time: std::time::Duration::ZERO,
+            #[cfg(test)]
             guess_time: std::time::Duration::ZERO,
             #[cfg(test)]
             table_log: Vec::new(),
@@ -193,6 +199,17 @@ impl<'a> Search<'a> {
         Ok((least, guess))
     }
 
+    /// Runs `work` with the deadline brought forward to `until` (when that
+    /// is earlier) and the search's own deadline restored after: the
+    /// search for any game runs in slices of a longer search.
+    pub fn until<T>(&mut self, until: Instant, work: impl FnOnce(&mut Self) -> T) -> T {
+        let deadline = self.deadline;
+        self.deadline = crate::sat::earlier(deadline, Some(until));
+        let done = work(self);
+        self.deadline = deadline;
+        done
+    }
+
     /// A game of at most `bound` plies from `board` (whose lower bound is
     /// `h`), its moves; `None` when there is none, with the least bound
     /// above that a line needs in [`Search::next_bound`].
@@ -209,11 +226,14 @@ impl<'a> Search<'a> {
         self.seen.clear();
         self.next = u32::MAX;
         self.bound = bound;
-        if self.rounds > 0 {
-            self.round_nodes.push(self.nodes - self.round_start);
+        #[cfg(test)]
+        {
+            if self.rounds > 0 {
+                self.round_nodes.push(self.nodes - self.round_start);
+            }
+            self.round_start = self.nodes;
         }
         self.rounds += 1;
-        self.round_start = self.nodes;
         self.tell();
         let mut path = Vec::new();
         Ok(self
