@@ -869,10 +869,40 @@ fn bench_against_an_outside_command_times_whole_processes() {
     );
     assert_eq!(failing.code, 2, "{}", failing.stderr);
     assert!(
-        failing.stderr.contains("--against 'false': exited with"),
+        failing.stderr.contains("--against 'false' on ")
+            && failing.stderr.contains(": failed (exit status: 1)"),
         "{}",
         failing.stderr
     );
+}
+
+#[test]
+fn a_failing_outside_command_is_named_with_what_it_said() {
+    let script = scratch(
+        "failing-solver.sh",
+        "#!/bin/sh\necho >&2\necho \"cannot read $1\" >&2\nexit 3\n",
+    );
+    let mut permissions = std::fs::metadata(&script).unwrap().permissions();
+    std::os::unix::fs::PermissionsExt::set_mode(&mut permissions, 0o755);
+    std::fs::set_permissions(&script, permissions).unwrap();
+    let sample = path("../shared/cases/sample1.in");
+    let run = postfacto(
+        &[
+            "compare",
+            sample.to_str().unwrap(),
+            "--against",
+            script.to_str().unwrap(),
+        ],
+        "",
+    );
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    let expected = format!(
+        "on {}: failed (exit status: 3): it said \"cannot read {}\"",
+        sample.display(),
+        sample.display()
+    );
+    assert!(run.stderr.contains(&expected), "{}", run.stderr);
+    assert_eq!(run.stderr.lines().count(), 1, "{}", run.stderr);
 }
 
 #[test]

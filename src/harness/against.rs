@@ -21,14 +21,22 @@ pub enum AgainstError {
     /// A process could not be started.
     #[error("cannot run: {0}")]
     Spawn(#[source] std::io::Error),
-    /// A process failed.
-    #[error("exited with {0}")]
-    Exited(ExitStatus),
+    /// A process failed: its exit status and the first line it wrote on
+    /// standard error (empty if none), so a user sees why without running it.
+    #[error("failed ({status}){}", said_suffix(said))]
+    Exited {
+        /// How it ended (`exit status: 1`, `signal: 9`).
+        status: ExitStatus,
+        /// The first non-empty line of its standard error.
+        said: String,
+    },
     /// The outside command's runs failed.
-    #[error("--against '{command}': {source}")]
+    #[error("--against '{command}' on {}: {source}", file.display())]
     Outside {
         /// The command, as given.
         command: String,
+        /// The file it was given.
+        file: std::path::PathBuf,
         /// What went wrong.
         #[source]
         source: Box<AgainstError>,
@@ -128,6 +136,7 @@ pub fn time_against(
     })
     .map_err(|e| AgainstError::Outside {
         command: outside.clone(),
+        file: path.to_path_buf(),
         source: Box::new(e),
     })?;
     Ok(Against {
@@ -148,16 +157,37 @@ fn best_of_three(make: &dyn Fn() -> Command) -> Result<(Duration, Vec<u8>), Agai
         let started = Instant::now();
         let output = make()
             .stdin(Stdio::null())
-            .stderr(Stdio::null())
             .output()
             .map_err(AgainstError::Spawn)?;
         best = best.min(started.elapsed());
         if !output.status.success() {
-            return Err(AgainstError::Exited(output.status));
+            return Err(AgainstError::Exited {
+                status: output.status,
+                said: first_line(&output.stderr),
+            });
         }
         stdout = output.stdout;
     }
     Ok((best, stdout))
+}
+
+/// The first non-empty line of a process's error output, trimmed.
+fn first_line(stderr: &[u8]) -> String {
+    String::from_utf8_lossy(stderr)
+        .lines()
+        .map(str::trim)
+        .find(|line| !line.is_empty())
+        .unwrap_or_default()
+        .to_string()
+}
+
+/// `: it said "..."` after a failed process's status, or nothing.
+fn said_suffix(said: &str) -> String {
+    if said.is_empty() {
+        String::new()
+    } else {
+        format!(": it said \"{said}\"")
+    }
 }
 
 /// The replayer's verdict on each of `answers` (the outside command's
