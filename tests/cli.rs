@@ -1012,6 +1012,26 @@ fn moves_takes_a_fen_and_infers_the_board_from_its_rows() {
 }
 
 #[test]
+fn moves_says_why_a_side_has_none() {
+    let blocked = postfacto(&["moves", "W:W5:B1,10"], "");
+    assert_eq!(blocked.code, 0, "{}", blocked.stderr);
+    assert_eq!(blocked.stdout, "");
+    assert_eq!(
+        blocked.stderr,
+        "postfacto: White has no legal move: every piece it has is blocked\n"
+    );
+    let no_pieces = postfacto(&["moves", "B:W5"], "");
+    assert_eq!(no_pieces.code, 0, "{}", no_pieces.stderr);
+    assert_eq!(no_pieces.stdout, "");
+    assert_eq!(
+        no_pieces.stderr,
+        "postfacto: Black has no legal move: it has no pieces\n"
+    );
+    let some = postfacto(&["moves", "W:W5:B10"], "");
+    assert_eq!((some.stdout.as_str(), some.stderr.as_str()), ("5-1\n", ""));
+}
+
+#[test]
 fn an_unknown_square_where_every_square_must_be_known_names_its_line() {
     let rows = "-.-.-.-.\n.-.-.-.-\n-.-?-.-.\n.-.-.-.-\n-.-.-.-.\n.-.-.-.-\n-.-.-.-.\n.-.-.-w-\n";
     let moves = postfacto(&["moves", "--turn", "white"], rows);

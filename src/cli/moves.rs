@@ -9,7 +9,8 @@ use postfacto::rules::Variant;
 use super::args::TurnArg;
 use super::{write_err, Failure, Status};
 
-/// Prints the legal moves, sorted by square, each once.
+/// Prints the legal moves, sorted by square, each once; none says why
+/// on standard error.
 pub fn run(
     file: Option<&std::path::Path>,
     variant: Option<Variant>,
@@ -24,11 +25,16 @@ pub fn run(
     if let Some(turn) = turn {
         request = request.turn(turn.into());
     }
-    let moves = request
-        .run()
+    let listed = request
+        .listed()
         .map_err(|e| Failure::request(Some(&input.name), e))?;
-    for mv in moves {
+    for mv in &listed.moves {
         writeln!(out, "{mv}").map_err(write_err)?;
+    }
+    if let Some(why) = listed.none {
+        // Nothing on standard output (a script reads an empty list); a
+        // person at a terminal learns why rather than see nothing.
+        eprintln!("postfacto: {} has no legal move: {why}", listed.side);
     }
     Ok(Status::Ok)
 }

@@ -37,6 +37,16 @@ impl MovesRequest {
     /// The board cannot be read, has unknown squares, or breaks a rule
     /// of positions.
     pub fn run(&self) -> Result<Vec<String>, InputError> {
+        self.listed().map(|listed| listed.moves)
+    }
+
+    /// The legal moves with the side they are for, and why there are
+    /// none when there are none (a front end says so rather than print
+    /// nothing).
+    ///
+    /// # Errors
+    /// As [`MovesRequest::run`].
+    pub fn listed(&self) -> Result<LegalMoves, InputError> {
         let (board, fen_turn) =
             self.board
                 .position(self.variant, BoardRole::Given, WholeBoard::ForMoves)?;
@@ -60,6 +70,33 @@ impl MovesRequest {
                 .collect::<Vec<_>>()
         });
         moves.dedup();
-        Ok(moves)
+        let none = match (moves.is_empty(), board.squares_of(side).next()) {
+            (false, _) => None,
+            (true, None) => Some(NoMove::NoPieces),
+            (true, Some(_)) => Some(NoMove::Blocked),
+        };
+        Ok(LegalMoves { side, moves, none })
     }
+}
+
+/// The legal moves of one side on a board.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LegalMoves {
+    /// The side to move.
+    pub side: Color,
+    /// Its moves, as [`MovesRequest::run`] lists them.
+    pub moves: Vec<String>,
+    /// Why there are none, when there are none.
+    pub none: Option<NoMove>,
+}
+
+/// Why a side has no legal move: in draughts, either way it has lost.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum NoMove {
+    /// It has no pieces left.
+    #[error("it has no pieces")]
+    NoPieces,
+    /// Every piece it has is blocked.
+    #[error("every piece it has is blocked")]
+    Blocked,
 }

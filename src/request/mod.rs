@@ -47,7 +47,7 @@ pub use fragment::{side_named, BoardText, Fragment, Problem, RulesChoice};
 pub use input::{
     first_solving, is_pdn, pdn_text, read_items, start_facts, with_fen, Item, ReadAs, StartFrom,
 };
-pub use jobs::MovesRequest;
+pub use jobs::{LegalMoves, MovesRequest, NoMove};
 pub use judge::{AnswerError, JudgeRequest, JudgeVerdict, JudgedRecord, Judgement, NotAccepted};
 pub use reach::{
     start_legality, undecided_reason, Legality, ReachRequest, ReachVerdict, Reached, ShortestGames,
