@@ -755,6 +755,15 @@ pub enum EngineArg {
     Dfs,
 }
 
+impl From<EngineArg> for postfacto::request::EngineKind {
+    fn from(engine: EngineArg) -> Self {
+        match engine {
+            EngineArg::Sat => Self::Sat,
+            EngineArg::Dfs => Self::Dfs,
+        }
+    }
+}
+
 impl ValueEnum for EngineArg {
     fn value_variants<'a>() -> &'a [Self] {
         &[EngineArg::Sat, EngineArg::Dfs]

@@ -54,10 +54,10 @@ impl Failure {
     }
 }
 
-/// An input that cannot be read is bad input, said as the library says it.
+/// An input that cannot be read, said and ended as the library says it.
 impl From<postfacto::request::SourceError> for Failure {
     fn from(error: postfacto::request::SourceError) -> Failure {
-        fail(Status::BadInput, error.to_string())
+        fail(Status::from_exit(error.exit_status()), error.to_string())
     }
 }
 

@@ -264,7 +264,7 @@ fn engine_of(
     engine: EngineArg,
     limit: Option<LimitArg>,
 ) -> Result<(Engine, Option<Duration>), Failure> {
-    engine_with_limit(matches!(engine, EngineArg::Dfs), dfs_limit(limit)).map_err(options)
+    engine_with_limit(engine.into(), dfs_limit(limit)).map_err(options)
 }
 
 /// Options that cannot be used together (exit 2).

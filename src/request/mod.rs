@@ -53,8 +53,8 @@ pub use reach::{
     start_legality, undecided_reason, Legality, ReachRequest, ReachVerdict, Reached, ShortestGames,
 };
 pub use record::{
-    engine_with_limit, item_formula, silent, solve_item, solve_problems, Analyses, OptionsError,
-    Progress, SolveOptions,
+    engine_with_limit, item_formula, silent, solve_item, solve_problems, Analyses, EngineKind,
+    OptionsError, Progress, SolveOptions,
 };
 pub use report::{summary, Analysed, Name, PrefixReport, Report, Verdict};
 pub use solve::{RepairRequest, Repaired, SolveRequest, Solved};

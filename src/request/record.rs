@@ -164,21 +164,30 @@ pub enum OptionsError {
     FactsNeedRules,
 }
 
-/// The engine asked for (`dfs` or SAT) under `limit`, and the SAT
-/// engine's time limit: the DFS carries its limit itself, the SAT engine
-/// takes a time only (a node count is a search's limit: varisat has no
-/// conflict budget).
+/// Which engine a front end asks for, before a limit is given to it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum EngineKind {
+    /// The SAT encoding ([`Engine::Sat`]).
+    #[default]
+    Sat,
+    /// The search ([`Engine::Dfs`]).
+    Dfs,
+}
+
+/// The engine asked for under `limit`, and the SAT engine's time limit:
+/// the DFS carries its limit itself, the SAT engine takes a time only (a
+/// node count is a search's limit: varisat has no conflict budget).
 ///
 /// # Errors
 /// A node limit for the SAT engine.
 pub fn engine_with_limit(
-    dfs: bool,
+    kind: EngineKind,
     limit: Limit,
 ) -> Result<(Engine, Option<Duration>), OptionsError> {
-    match (dfs, limit.nodes) {
-        (true, _) => Ok((Engine::Dfs(limit), None)),
-        (false, None) => Ok((Engine::Sat, limit.time)),
-        (false, Some(_)) => Err(OptionsError::SatNodeLimit),
+    match (kind, limit.nodes) {
+        (EngineKind::Dfs, _) => Ok((Engine::Dfs(limit), None)),
+        (EngineKind::Sat, None) => Ok((Engine::Sat, limit.time)),
+        (EngineKind::Sat, Some(_)) => Err(OptionsError::SatNodeLimit),
     }
 }
 
@@ -573,19 +582,19 @@ mod tests {
             time: Some(Duration::from_secs(2)),
         };
         assert_eq!(
-            engine_with_limit(true, nodes),
+            engine_with_limit(EngineKind::Dfs, nodes),
             Ok((Engine::Dfs(nodes), None))
         );
         assert_eq!(
-            engine_with_limit(false, time),
+            engine_with_limit(EngineKind::Sat, time),
             Ok((Engine::Sat, Some(Duration::from_secs(2))))
         );
         assert_eq!(
-            engine_with_limit(false, Limit::default()),
+            engine_with_limit(EngineKind::Sat, Limit::default()),
             Ok((Engine::Sat, None))
         );
         assert_eq!(
-            engine_with_limit(false, nodes),
+            engine_with_limit(EngineKind::Sat, nodes),
             Err(OptionsError::SatNodeLimit)
         );
     }

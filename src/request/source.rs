@@ -26,7 +26,8 @@ pub struct Source {
     pub bytes: Vec<u8>,
 }
 
-/// Why an input, or what is in it, cannot be read. Every one is bad input.
+/// Why an input, or what is in it, cannot be read: bad input, but for
+/// [`SourceError::NoReading`], which is this program's fault.
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum SourceError {
@@ -120,6 +121,18 @@ pub enum SourceError {
         #[source]
         error: InputError,
     },
+}
+
+impl SourceError {
+    /// The exit status it ends a command with: 2, bad input; 4 for a
+    /// record that was read yet has no reading (an internal error).
+    #[must_use]
+    pub fn exit_status(&self) -> u8 {
+        match self {
+            SourceError::NoReading { .. } => 4,
+            _ => 2,
+        }
+    }
 }
 
 /// The largest input read (a file or standard input): 256 MiB, or
@@ -524,6 +537,19 @@ impl JudgeRequest {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn only_a_record_without_a_reading_is_this_programs_fault() {
+        let no_reading = SourceError::NoReading {
+            name: "a.pdn".into(),
+            line: 3,
+        };
+        let not_text = SourceError::NotUtf8 {
+            name: "a.pdn".into(),
+            what: "the record",
+        };
+        assert_eq!((no_reading.exit_status(), not_text.exit_status()), (4, 2));
+    }
 
     #[test]
     fn a_start_board_file_that_breaks_the_start_rules_is_named() {
