@@ -45,13 +45,23 @@ pub struct Picture<'a> {
 /// numbers where squares are named algebraically, else each dark square's
 /// number in its corner (`37-32` can then be found).
 fn draw_board(svg: &mut String, board: &Board, at: Place, title: &str, algebraic: bool) {
-    let (left, top) = (at.left, at.top);
     let _ = writeln!(
         svg,
         r#"<text x="{}" y="{}" class="title">{title}</text>"#,
-        left,
-        top - 10
+        at.left,
+        at.top - 10
     );
+    draw_squares(svg, board, at);
+    if algebraic {
+        draw_files_and_ranks(svg, board, at);
+    } else {
+        draw_square_numbers(svg, board, at);
+    }
+    draw_pieces(svg, board, at);
+}
+
+/// The board's squares, light and dark.
+fn draw_squares(svg: &mut String, board: &Board, at: Place) {
     let n = u32::from(board.topology().size());
     for row in 0..n {
         for col in 0..n {
@@ -60,40 +70,50 @@ fn draw_board(svg: &mut String, board: &Board, at: Place, title: &str, algebraic
                 svg,
                 r#"<rect class="square {}" x="{}" y="{}" width="{CELL}" height="{CELL}"/>"#,
                 if dark { "dark" } else { "light" },
-                left + col * CELL,
-                top + row * CELL
+                at.left + col * CELL,
+                at.top + row * CELL
             );
         }
     }
-    if algebraic {
-        for (i, file) in "abcdefghijkl".chars().take(n as usize).enumerate() {
-            let _ = writeln!(
-                svg,
-                r#"<text class="coord" x="{}" y="{}">{file}</text>"#,
-                left + i as u32 * CELL + CELL / 2 - 4,
-                top + n * CELL + 14
-            );
-        }
-        for rank in 0..n {
-            let _ = writeln!(
-                svg,
-                r#"<text class="coord" x="{}" y="{}">{}</text>"#,
-                left - 14,
-                top + rank * CELL + CELL / 2 + 4,
-                n - rank
-            );
-        }
-    } else {
-        for square in board.topology().squares() {
-            let _ = writeln!(
-                svg,
-                r#"<text class="number" x="{}" y="{}">{}</text>"#,
-                left + square.col() as u32 * CELL + 3,
-                top + square.row() as u32 * CELL + 11,
-                square.number()
-            );
-        }
+}
+
+/// File letters below the board, rank numbers left of it.
+fn draw_files_and_ranks(svg: &mut String, board: &Board, at: Place) {
+    let n = u32::from(board.topology().size());
+    for (i, file) in "abcdefghijkl".chars().take(n as usize).enumerate() {
+        let _ = writeln!(
+            svg,
+            r#"<text class="coord" x="{}" y="{}">{file}</text>"#,
+            at.left + i as u32 * CELL + CELL / 2 - 4,
+            at.top + n * CELL + 14
+        );
     }
+    for rank in 0..n {
+        let _ = writeln!(
+            svg,
+            r#"<text class="coord" x="{}" y="{}">{}</text>"#,
+            at.left - 14,
+            at.top + rank * CELL + CELL / 2 + 4,
+            n - rank
+        );
+    }
+}
+
+/// Each dark square's number in its corner.
+fn draw_square_numbers(svg: &mut String, board: &Board, at: Place) {
+    for square in board.topology().squares() {
+        let _ = writeln!(
+            svg,
+            r#"<text class="number" x="{}" y="{}">{}</text>"#,
+            at.left + square.col() as u32 * CELL + 3,
+            at.top + square.row() as u32 * CELL + 11,
+            square.number()
+        );
+    }
+}
+
+/// The pieces, a king marked `K`.
+fn draw_pieces(svg: &mut String, board: &Board, at: Place) {
     for square in board.topology().squares() {
         let Some(piece) = board.get(square) else {
             continue;

@@ -8,7 +8,7 @@ use itertools::Itertools;
 use varisat::{Lit, Var};
 
 use crate::board::Color;
-use crate::board::{Board, PartialBoard, Square, Topology};
+use crate::board::{Board, PartialBoard, Piece, Square, Topology};
 use crate::encode::vars::{self, lit, Fact};
 use crate::encode::{BoardFacts, Rule};
 use crate::notation::{MoveNumbers, Record};
@@ -631,14 +631,7 @@ pub fn forced_facts_knowing(
     let selectors = formula.all_selectors();
     let mut backend = formula.backend();
     let mut learned = Vec::new();
-    let looked_at: Vec<Square> = formula
-        .groups()
-        .iter()
-        .filter(|g| g.ply.is_some())
-        .flat_map(squares_of)
-        .unique()
-        .sorted()
-        .collect();
+    let looked_at = squares_the_plies_use(&formula);
     let mut verdict = |l: Lit| -> Result<FactVerdict, SolveError> {
         // Forced when its negation cannot hold together with every rule:
         // no model of it replays.
@@ -671,30 +664,50 @@ pub fn forced_facts_knowing(
             }),
         }
     };
-    let mut reports = Vec::new();
-    for square in looked_at {
-        let piece = start.get(square);
-        let occupied = verdict(lit(square, Fact::Occupied, piece.is_some()))?;
-        let (color, kind) = match piece {
-            Some(p) => (
-                Some(verdict(lit(
-                    square,
-                    Fact::White,
-                    p.color == crate::board::Color::White,
-                ))?),
-                Some(verdict(lit(square, Fact::King, p.is_king()))?),
-            ),
-            None => (None, None),
-        };
-        reports.push(SquareReport {
-            square,
-            piece,
-            occupied,
-            color,
-            kind,
-        });
-    }
-    Ok(reports)
+    looked_at
+        .into_iter()
+        .map(|square| square_report(square, start.get(square), &mut verdict))
+        .collect()
+}
+
+/// The start squares the plies' groups use, each once, in order.
+fn squares_the_plies_use(formula: &SelectorFormula) -> Vec<Square> {
+    formula
+        .groups()
+        .iter()
+        .filter(|g| g.ply.is_some())
+        .flat_map(squares_of)
+        .unique()
+        .sorted()
+        .collect()
+}
+
+/// What `verdict` says of each fact of `square` holding `piece` on the
+/// start board found: its occupancy, and for a piece its colour and kind.
+fn square_report(
+    square: Square,
+    piece: Option<Piece>,
+    verdict: &mut impl FnMut(Lit) -> Result<FactVerdict, SolveError>,
+) -> Result<SquareReport, SolveError> {
+    let occupied = verdict(lit(square, Fact::Occupied, piece.is_some()))?;
+    let (color, kind) = match piece {
+        Some(p) => (
+            Some(verdict(lit(
+                square,
+                Fact::White,
+                p.color == crate::board::Color::White,
+            ))?),
+            Some(verdict(lit(square, Fact::King, p.is_king()))?),
+        ),
+        None => (None, None),
+    };
+    Ok(SquareReport {
+        square,
+        piece,
+        occupied,
+        color,
+        kind,
+    })
 }
 
 #[cfg(test)]
