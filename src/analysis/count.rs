@@ -157,13 +157,7 @@ pub fn count_start_boards(
     solver.add_formula(&cnf);
     let squares = used_squares(record);
     if options.others_empty && !record.is_damaged() {
-        for s in variant
-            .topology()
-            .squares()
-            .filter(|s| !squares.contains(s))
-        {
-            solver.add_clause(&[lit(s, Fact::Occupied, false)]);
-        }
+        empty_the_others(&mut solver, variant, &squares);
     }
     let mut count = Count {
         squares,
@@ -201,17 +195,28 @@ pub fn count_start_boards(
         } else {
             count.squares.clone()
         };
-        blocking.extend(
-            used.iter()
-                .flat_map(|&s| vars::square_lits(s, found.start.get(s)))
-                .map(|l| !l),
-        );
+        blocking.extend(other_contents(&used, &found.start));
         solver.add_clause(&blocking);
         count.boards.push(found.start);
     }
     count.squares = all_used.into_iter().collect();
     count.complete = true;
     Ok(count)
+}
+
+/// Every square outside `used` empty at the start (`--others-empty`).
+fn empty_the_others(solver: &mut varisat::Solver<'_>, variant: Variant, used: &[Square]) {
+    for s in variant.topology().squares().filter(|s| !used.contains(s)) {
+        solver.add_clause(&[lit(s, Fact::Occupied, false)]);
+    }
+}
+
+/// "Some square of `used` holds another content than on `start`", as
+/// literals.
+fn other_contents<'a>(used: &'a [Square], start: &'a Board) -> impl Iterator<Item = Lit> + 'a {
+    used.iter()
+        .flat_map(|&s| vars::square_lits(s, start.get(s)))
+        .map(|l| !l)
 }
 
 /// "Some damaged ply plays another move than in `filled`", as literals.
