@@ -224,3 +224,38 @@ fn verify_pdn_json_lines_name_their_file() {
     );
     assert_eq!((named[0].1, named[1].1), (1, 1));
 }
+
+#[test]
+fn a_byte_order_mark_before_a_record_an_answer_or_a_board_is_skipped() {
+    let bom = "\u{feff}";
+    let record = "W 3\n21-17\n13x22x31x24\n19x28\n";
+    let plain = postfacto(&["solve", "-"], record);
+    assert_eq!(plain.code, 0, "{}", plain.stderr);
+    let solved = postfacto(&["solve", "-"], &format!("{bom}{record}"));
+    assert_eq!(
+        (solved.code, &solved.stdout),
+        (0, &plain.stdout),
+        "{}",
+        solved.stderr
+    );
+    let input = scratch("bom-record.in", &format!("{bom}{record}"));
+    let answer = scratch("bom-record.ans", &format!("{bom}{}", plain.stdout));
+    let verified = postfacto(
+        &["verify", input.to_str().unwrap(), answer.to_str().unwrap()],
+        "",
+    );
+    assert_eq!(
+        (verified.code, verified.stdout.trim()),
+        (0, "OK"),
+        "{}",
+        verified.stderr
+    );
+    let board = scratch("bom-board.txt", &format!("{bom}W:W31,32:B27\n"));
+    let moves = postfacto(&["moves", board.to_str().unwrap()], "");
+    assert_eq!(
+        (moves.code, moves.stdout.as_str()),
+        (0, "31x24\n32x23\n"),
+        "{}",
+        moves.stderr
+    );
+}
