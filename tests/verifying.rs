@@ -89,6 +89,40 @@ fn a_folder_is_judged_against_one_answer_file_with_a_summary() {
         run.stderr,
         "postfacto: 2 records: 2 OK, 0 rejected, 0 undecided\n"
     );
+    let (dir, answer) = (dir.to_str().unwrap(), answer.to_str().unwrap());
+    let quiet = postfacto(&["verify", "-q", dir, answer], "");
+    assert_eq!(
+        (quiet.code, &quiet.stdout),
+        (0, &run.stdout),
+        "{}",
+        quiet.stderr
+    );
+    assert_eq!(quiet.stderr, "");
+}
+
+#[test]
+fn options_of_pdn_games_are_refused_for_records_and_answers() {
+    let (input, answer) = (
+        path("../shared/cases/sample1.in"),
+        path("../shared/cases/sample1.ans"),
+    );
+    let (input, answer) = (input.to_str().unwrap(), answer.to_str().unwrap());
+    for option in [&["--legal"][..], &["--strict"], &["--format", "json"]] {
+        let run = postfacto(&[&["verify"], option, &[input, answer]].concat(), "");
+        assert_eq!(
+            (run.code, run.stdout.as_str()),
+            (2, ""),
+            "{option:?}: {}",
+            run.stderr
+        );
+        assert_eq!(
+            run.stderr,
+            format!(
+                "postfacto: {} applies to --pdn (a PDN file's games), not to INPUT and ANSWER\n",
+                option.join(" ")
+            )
+        );
+    }
 }
 
 #[test]

@@ -269,7 +269,7 @@ pub struct VerifyArgs {
     /// per game per line (JSON Lines).
     #[arg(long, value_enum, default_value_t = VerifyFormatArg::Text)]
     pub format: VerifyFormatArg,
-    /// With --pdn: no summary line per file, and no note of inferred rules.
+    /// No summary line (with --pdn: per file), and no note of inferred rules.
     #[arg(short, long)]
     pub quiet: bool,
 }

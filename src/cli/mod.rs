@@ -80,7 +80,7 @@ pub fn run() -> ExitCode {
 fn dispatch(request: Request, out: &mut impl Write) -> Result<Status, Failure> {
     match request {
         Request::Solve { files, settings } => solve::run(&files, &settings, out),
-        Request::Verify(request) => verify::run(&request, out),
+        Request::Verify { request, quiet } => verify::run(&request, quiet, out),
         Request::VerifyPdn { file, options } => verify::run_pdn_files(&file, &options, out),
         Request::Cnf { target, output } => cnf::run(&target, output, out),
         Request::Decode {

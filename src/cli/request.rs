@@ -17,7 +17,7 @@ use postfacto::solve::{Engine, Limit};
 use super::against::outside_program;
 use super::args::{
     Args, CnfArgs, Command, CompareArgs, EngineArg, FactArgs, LimitArg, PawnsArgs, RecordArgs,
-    RulesArg, SolveArgs, VerifyArgs,
+    RulesArg, SolveArgs, VerifyArgs, VerifyFormatArg,
 };
 use super::settings::Settings;
 use super::{fail, generate, Failure, Status};
@@ -28,8 +28,12 @@ pub enum Request {
         files: Vec<PathBuf>,
         settings: Arc<Settings>,
     },
-    /// `verify INPUT ANSWER`: the library's request, its files read.
-    Verify(JudgeRequest),
+    /// `verify INPUT ANSWER`: the library's request, its files read;
+    /// `quiet`: no summary line.
+    Verify {
+        request: JudgeRequest,
+        quiet: bool,
+    },
     VerifyPdn {
         file: PathBuf,
         options: super::verify::PdnOptions,
@@ -180,20 +184,44 @@ fn verify_request(args: VerifyArgs) -> Result<Request, Failure> {
                     .legal(args.legal)
                     .limit(args.limit)
                     .repair(repair.map(|r| r.max_edits)),
-                json: args.format == super::args::VerifyFormatArg::Json,
+                json: args.format == VerifyFormatArg::Json,
                 quiet: args.quiet,
             },
         }),
         (None, Some(input), Some(answer)) => {
+            refuse_pdn_only(args.legal, args.strict, args.format)?;
             // The answer's start, not the opening, is where the games start.
             let reading = ReadAs::as_written(rules, args.short_captures);
             let request = JudgeRequest::new().repair(repair).limit(args.limit);
-            Ok(Request::Verify(request.files(&input, &answer, reading)?))
+            Ok(Request::Verify {
+                request: request.files(&input, &answer, reading)?,
+                quiet: args.quiet,
+            })
         }
         _ => Err(fail(
             Status::BadInput,
             "verify needs INPUT and ANSWER, or --pdn FILE",
         )),
+    }
+}
+
+/// `verify INPUT ANSWER` refuses the options only a PDN file's games can
+/// take, rather than run without them (a script asking for JSON would get
+/// text and exit 0).
+fn refuse_pdn_only(legal: bool, strict: bool, format: VerifyFormatArg) -> Result<(), Failure> {
+    let named = [
+        (legal, "--legal"),
+        (strict, "--strict"),
+        (format == VerifyFormatArg::Json, "--format json"),
+    ]
+    .into_iter()
+    .find_map(|(given, name)| given.then_some(name));
+    match named {
+        Some(name) => Err(fail(
+            Status::BadInput,
+            format!("{name} applies to --pdn (a PDN file's games), not to INPUT and ANSWER"),
+        )),
+        None => Ok(()),
     }
 }
 

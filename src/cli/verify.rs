@@ -141,18 +141,18 @@ impl<W: Write> ArchiveWatch for PdnPrinter<'_, W> {
 
 /// `verify INPUT ANSWER`: the library's [`JudgeRequest`] run, its
 /// verdicts printed, the repairs' progress on the ticker.
-pub fn run(request: &JudgeRequest, out: &mut impl Write) -> Result<Status, Failure> {
+pub fn run(request: &JudgeRequest, quiet: bool, out: &mut impl Write) -> Result<Status, Failure> {
     let ticker = Ticker::start(request.repairs());
     let judgement =
         request.run(&mut |edits| ticker.say(format!("repair, trying {}", plural(edits, "edit"))));
     ticker.finish();
-    print(&judgement, out)
+    print(&judgement, quiet, out)
 }
 
 /// Prints each verdict (named when there are several: by instance, or by
 /// file and instance for a folder's), then a summary line on stderr for
-/// more than one.
-fn print(judgement: &Judgement, out: &mut impl Write) -> Result<Status, Failure> {
+/// more than one (not when `quiet`).
+fn print(judgement: &Judgement, quiet: bool, out: &mut impl Write) -> Result<Status, Failure> {
     let Judgement { records, verdicts } = judgement;
     let several = verdicts.len() > 1;
     let files = records.windows(2).any(|w| w[0].file != w[1].file);
@@ -170,7 +170,7 @@ fn print(judgement: &Judgement, out: &mut impl Write) -> Result<Status, Failure>
         }
         .map_err(write_err)?;
     }
-    if several {
+    if several && !quiet {
         out.flush().map_err(write_err)?;
         let [accepted, rejected, undecided] = judgement.tally();
         super::report(&format!(
