@@ -1012,6 +1012,26 @@ fn moves_takes_a_fen_and_infers_the_board_from_its_rows() {
 }
 
 #[test]
+fn reach_takes_the_rule_set_from_the_position_as_moves_does() {
+    let international = "W:W28,31,33-50:B1-18,20,24";
+    let inferred = postfacto(&["reach", "--limit", "5s", international], "");
+    assert_eq!(inferred.code, 0, "{}", inferred.stderr);
+    assert_eq!(
+        inferred.stdout,
+        "1. 32-28 19-24\nshortest: 2 plies; no legal game of fewer plies reaches it\n"
+    );
+    let english = postfacto(&["reach", "--rules", "english", international], "");
+    assert_eq!(english.code, 2, "{}", english.stderr);
+    assert!(
+        english
+            .stderr
+            .contains("the range '33-50': unknown square '33' (squares are numbered 1 to 32"),
+        "{}",
+        english.stderr
+    );
+}
+
+#[test]
 fn moves_says_why_a_side_has_none() {
     let blocked = postfacto(&["moves", "W:W5:B1,10"], "");
     assert_eq!(blocked.code, 0, "{}", blocked.stderr);

@@ -107,9 +107,11 @@ pub struct ReachArgs {
     /// --start-board ('?' on a square: its content is unknown); or the FEN
     /// itself; '-' or nothing: standard input.
     pub file: Option<PathBuf>,
-    /// Rule set.
-    #[arg(long, value_enum, default_value_t = RuleSetArg::ENGLISH)]
-    pub rules: RuleSetArg,
+    /// Rule set [default: as for `moves`, the position's: English for 8
+    /// rows, International for 10, Canadian for 12; for a FEN, the rule sets
+    /// its squares allow, English first].
+    #[arg(long, value_enum)]
+    pub rules: Option<RuleSetArg>,
     /// The side to move in the position (a FEN names it).
     #[arg(long, value_enum, ignore_case = true)]
     pub turn: Option<TurnArg>,

@@ -57,9 +57,9 @@ impl ReachCommand {
     /// # Errors
     /// Unreadable boards, or a position no game could end on (exit 2).
     pub fn from_args(args: ReachArgs) -> Result<ReachCommand, Failure> {
-        let variant = args.rules.0;
         let source = Source::board(args.file.as_deref())?;
         let goal = source.board_text("the position")?;
+        let variant = args.rules.map_or_else(|| goal.own_rules(), |rules| rules.0);
         let mut request = ReachRequest::new(goal, variant)
             .limit(args.limit)
             .max_plies(args.max_plies)

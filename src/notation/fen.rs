@@ -103,9 +103,14 @@ enum FenItemError {
     /// A single square that is not one of the board's.
     #[error(transparent)]
     Square(#[from] ParseSquareError),
-    /// A range `a-b` whose ends are not both squares.
-    #[error("'{0}' is not a square range")]
-    Range(String),
+    /// A range `a-b` with an end that is not a square: that end's error.
+    #[error("the range '{range}': {end}")]
+    Range {
+        /// The range as written.
+        range: String,
+        /// Why its end is not a square.
+        end: ParseSquareError,
+    },
 }
 
 /// The squares of one FEN item: a square, or a range `a-b` of numbers.
@@ -113,12 +118,15 @@ fn fen_squares(item: &str, topology: Topology) -> Result<Vec<Square>, FenItemErr
     let Some((a, b)) = item.split_once('-') else {
         return Ok(vec![topology.parse_square(item)?]);
     };
-    let (Ok(a), Ok(b)) = (
-        topology.parse_square(a.trim()),
-        topology.parse_square(b.trim()),
-    ) else {
-        return Err(FenItemError::Range(item.to_string()));
+    let end = |square: &str| {
+        topology
+            .parse_square(square.trim())
+            .map_err(|end| FenItemError::Range {
+                range: item.to_string(),
+                end,
+            })
     };
+    let (a, b) = (end(a)?, end(b)?);
     let (low, high) = (a.number().min(b.number()), a.number().max(b.number()));
     Ok((low..=high)
         .filter_map(|n| topology.square(n.into()))
