@@ -1032,6 +1032,64 @@ fn reach_takes_the_rule_set_from_the_position_as_moves_does() {
 }
 
 #[test]
+fn a_move_off_the_diagonals_is_a_mistake_to_repair_in_the_tasks_format_too() {
+    let record = "W 3\n32-28\n18-23\n28-18\n";
+    let plain = postfacto(&["solve", "--rules", "international", "-"], record);
+    assert_eq!(plain.code, 2, "{}", plain.stderr);
+    assert!(
+        plain
+            .stderr
+            .contains("line 4: '28-18': 28 and 18 are not on one diagonal"),
+        "{}",
+        plain.stderr
+    );
+    let args = [
+        "solve",
+        "--rules",
+        "international",
+        "--repair",
+        "--format",
+        "json",
+        "-",
+    ];
+    let repaired = postfacto(&args, record);
+    assert_eq!(repaired.code, 0, "{}", repaired.stderr);
+    let json: serde_json::Value = serde_json::from_str(&repaired.stdout).unwrap();
+    assert_eq!(
+        json["record"],
+        serde_json::json!(["32-28", "18-23", "28-18"])
+    );
+    assert_eq!(
+        json["repairs"],
+        serde_json::json!([{"kind": "square", "ply": 3, "written": "28-18", "read": "27-18"}])
+    );
+    assert_eq!(json["answers"][0]["moves"][2], "27-18");
+    let english = "W 3\n21-17\n13x22x31x24\n19x27\n";
+    let answer = scratch(
+        "miswritten.ans",
+        &postfacto(&["solve", "-"], &english.replace("19x27", "19x28")).stdout,
+    );
+    let input = scratch("miswritten.in", english);
+    let verified = postfacto(
+        &[
+            "verify",
+            "--repair",
+            input.to_str().unwrap(),
+            answer.to_str().unwrap(),
+        ],
+        "",
+    );
+    assert_eq!(verified.code, 1, "{}", verified.stderr);
+    assert!(
+        verified
+            .stdout
+            .ends_with("ply 3: 19x27 read as 19x28 (square)\n"),
+        "{}",
+        verified.stdout
+    );
+}
+
+#[test]
 fn moves_says_why_a_side_has_none() {
     let blocked = postfacto(&["moves", "W:W5:B1,10"], "");
     assert_eq!(blocked.code, 0, "{}", blocked.stderr);

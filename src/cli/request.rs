@@ -191,7 +191,7 @@ fn verify_request(args: VerifyArgs) -> Result<Request, Failure> {
         (None, Some(input), Some(answer)) => {
             refuse_pdn_only(args.legal, args.strict, args.format)?;
             // The answer's start, not the opening, is where the games start.
-            let reading = ReadAs::as_written(rules, args.short_captures);
+            let reading = ReadAs::as_written(rules, args.short_captures).repairing(args.repair);
             let request = JudgeRequest::new().repair(repair).limit(args.limit);
             Ok(Request::Verify {
                 request: request.files(&input, &answer, reading)?,

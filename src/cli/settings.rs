@@ -49,5 +49,6 @@ impl Settings {
     pub fn reading(&self) -> ReadAs {
         ReadAs::as_written(self.rules, self.short_captures)
             .solving(self.solve.fragment, &self.solve.known)
+            .repairing(self.solve.analyses.repair)
     }
 }

@@ -35,6 +35,10 @@ pub struct Geometry {
     /// written squares are a subsequence of the path. PDN reads them so;
     /// the task's format only with `--short-captures`.
     pub short_captures: bool,
+    /// A move whose squares are no move on the board (`28-18` off the
+    /// diagonals) is read as miswritten, a mistake for a repair to mend,
+    /// instead of refused: the task's format with `--repair`.
+    pub miswritten: bool,
 }
 
 impl Geometry {
@@ -43,6 +47,7 @@ impl Geometry {
         topology: Topology::Eight,
         flying: false,
         short_captures: false,
+        miswritten: false,
     };
 
     /// Russian and Brazilian: flying kings on the 8x8 board, algebraic squares.
@@ -54,6 +59,7 @@ impl Geometry {
             topology,
             flying: true,
             short_captures: false,
+            miswritten: false,
         }
     }
 
@@ -61,6 +67,15 @@ impl Geometry {
     pub const fn short_captures(self) -> Geometry {
         Geometry {
             short_captures: true,
+            ..self
+        }
+    }
+
+    /// The same, with a move that is no move on the board read as
+    /// miswritten.
+    pub const fn miswritten(self) -> Geometry {
+        Geometry {
+            miswritten: true,
             ..self
         }
     }

@@ -4,7 +4,7 @@ use std::fmt;
 
 use crate::board::Color;
 
-use super::damaged::WrittenMove;
+use super::damaged::{Miswritten, MovePattern, WrittenMove};
 use super::movetext::{Geometry, MoveText, ParseMoveError};
 
 /// One instance: who moves first and the surviving moves, with where they were read.
@@ -418,8 +418,12 @@ fn parse_move_line(
     let tight = tightened(text);
     let mut words = tight.iter();
     let word = words.next().map_or("", String::as_str);
-    let parsed = WrittenMove::parse_with(word, geometry)
-        .map_err(|e| error(line, RecordErrorKind::BadMove(e)));
+    let parsed = WrittenMove::parse_with(word, geometry).or_else(|e| {
+        match Miswritten::read(word, geometry, &e).filter(|_| geometry.miswritten) {
+            Some(m) => Ok(WrittenMove::Pattern(MovePattern::Miswritten(Box::new(m)))),
+            None => Err(error(line, RecordErrorKind::BadMove(e))),
+        }
+    });
     if let Some(extra) = words.next() {
         // Report the move itself first if it is also wrong.
         parsed?;

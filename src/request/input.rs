@@ -28,6 +28,9 @@ pub struct ReadAs {
     /// not legal either, the move is read as written (`37-33`). Off for
     /// fragments and games whose start is given otherwise.
     pub replay_decides: bool,
+    /// A move of the task's format that is no move on the board is read
+    /// as miswritten (a repair mends it) instead of refused.
+    pub miswritten: bool,
 }
 
 impl ReadAs {
@@ -39,6 +42,17 @@ impl ReadAs {
             rules,
             short_captures,
             replay_decides: false,
+            miswritten: false,
+        }
+    }
+
+    /// These records read for a repair (`repair`): a move that is no move
+    /// on the board is a mistake to mend, as in PDN and in a fragment.
+    #[must_use]
+    pub fn repairing(self, repair: bool) -> ReadAs {
+        ReadAs {
+            miswritten: repair,
+            ..self
         }
     }
 
@@ -124,6 +138,9 @@ fn task_items(bytes: &[u8], read_as: ReadAs) -> Result<Vec<Item>, InputError> {
         let mut geometry = variant.geometry();
         if read_as.short_captures {
             geometry = geometry.short_captures();
+        }
+        if read_as.miswritten {
+            geometry = geometry.miswritten();
         }
         parse_records_bytes_with(bytes, geometry).map(|records| (variant, records))
     })?;

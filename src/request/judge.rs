@@ -490,6 +490,7 @@ mod tests {
             rules: RulesChoice::Default,
             short_captures: false,
             replay_decides: false,
+            miswritten: false,
         }
     }
 
