@@ -436,6 +436,12 @@ impl Reach {
                 any::AnyEnd::Stalled => {}
                 ended => return Ok(ended),
             }
+            // Choosing them reads every position kept (millions): not
+            // within the last [`DEEPENED_TIME`], where it could miss the limit.
+            if deadline.is_some_and(|d| d.saturating_duration_since(Instant::now()) < DEEPENED_TIME)
+            {
+                continue;
+            }
             for kept in best_first.promising(search, DEEPENED, &mut tried) {
                 let until = Instant::now() + DEEPENED_TIME;
                 let deepened = search.until(until, |s| self.deepened(s, kept, DEEPENED_PLIES));
