@@ -632,6 +632,33 @@ fn any_keeps_the_reasons_of_unreachable_diagrams() {
 }
 
 #[test]
+fn any_proves_a_diagram_unreachable_when_the_search_back_ends_without_the_start() {
+    // Gould's diagram 118 with White to move: Black moved last, but no
+    // black move lands on 1, 3 or 4 (their start row), nor on 8 or 12 (the
+    // squares their ways start from are all held). `--any` left it
+    // undecided; the search back from it runs out of positions.
+    let run = postfacto(
+        &[
+            "reach",
+            "W:W28,24,20,15,10:B12,8,4,3,1",
+            "--rules",
+            "english",
+            "--any",
+            "--limit",
+            "60s",
+        ],
+        "",
+    );
+    assert_eq!(run.code, 1, "{}{}", run.stdout, run.stderr);
+    assert!(
+        run.stdout
+            .contains("the search back from it finds no position that leads to it"),
+        "{}",
+        run.stdout
+    );
+}
+
+#[test]
 fn a_limit_gives_back_the_best_game_found_and_the_bound_proved() {
     // The end of a whole real game: its shortest game is far beyond the
     // limit, a game to it is not.

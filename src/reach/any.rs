@@ -40,6 +40,8 @@ struct Node {
     side: Color,
     parent: u32,
     played: u32,
+    /// The guess of the plies left that ordered it.
+    guess: u32,
 }
 
 /// How the search for any game ended.
@@ -51,6 +53,11 @@ pub(crate) enum AnyEnd {
     Exhausted,
     /// The positions kept reached their most before a game was found.
     GaveUp,
+    /// The best guess stopped improving (when asked to stop then).
+    Stalled,
+    /// The search back from the target holds every position (this many)
+    /// from which a game reaches it, and the start is not among them.
+    NoWayBack(usize),
 }
 
 /// A game from `start` (`first` to move) to the search's target of at most
@@ -60,39 +67,124 @@ pub(crate) enum AnyEnd {
 /// [`OutOfTime`] when the deadline passes first.
 pub(crate) fn any_game(
     search: &mut Search<'_>,
-    (start, first): (&Board, Color),
+    from: (&Board, Color),
     most: Option<u32>,
     room: usize,
 ) -> Result<AnyEnd, OutOfTime> {
-    // Room for them all at once: growing a table of millions takes long
-    // enough to miss a deadline by more than a tenth of a second.
-    let mut nodes = Vec::with_capacity(room);
-    nodes.push(Node {
-        board: *start,
-        side: first,
-        parent: u32::MAX,
-        played: 0,
-    });
-    let mut best_played =
-        crate::board::hash::WordMap::with_capacity_and_hasher(room, Default::default());
-    best_played.insert((*start, first), 0u32);
-    let kept = kept_by_target(search);
-    let flying = search.rules.movement().flying_kings;
-    let mut open = BinaryHeap::new();
-    open.push((Reverse(0u32), 0u32, 0u32));
-    while let Some((_, _, index)) = open.pop() {
-        search.tick()?;
-        let node = &nodes[index as usize];
+    BestFirst::new(search, from, most, room).run(search, None)
+}
+
+/// The best-first search's state, kept between slices: it stops when its
+/// best guess has not improved for a while ([`BestFirst::run`]'s `stall`)
+/// and goes on later from where it stopped.
+pub(crate) struct BestFirst {
+    nodes: Vec<Node>,
+    best_played: crate::board::hash::WordMap<(Board, Color), u32>,
+    open: BinaryHeap<(Reverse<u32>, u32, u32)>,
+    kept: [u32; 2],
+    flying: bool,
+    most: Option<u32>,
+    room: usize,
+    /// The least guess of a position expanded, and how many positions
+    /// were expanded since it last fell.
+    least_guess: u32,
+    since_least: u64,
+}
+
+impl BestFirst {
+    /// The search from `start` (`first` to move), for games of at most
+    /// `most` plies, keeping at most `room` positions.
+    pub(crate) fn new(
+        search: &Search<'_>,
+        (start, first): (&Board, Color),
+        most: Option<u32>,
+        room: usize,
+    ) -> BestFirst {
+        // Room for them all at once: growing a table of millions takes long
+        // enough to miss a deadline by more than a tenth of a second.
+        let mut nodes = Vec::with_capacity(room);
+        nodes.push(Node {
+            board: *start,
+            side: first,
+            parent: u32::MAX,
+            played: 0,
+            guess: u32::MAX,
+        });
+        let mut best_played =
+            crate::board::hash::WordMap::with_capacity_and_hasher(room, Default::default());
+        best_played.insert((*start, first), 0u32);
+        let mut open = BinaryHeap::new();
+        open.push((Reverse(0u32), 0u32, 0u32));
+        BestFirst {
+            nodes,
+            best_played,
+            open,
+            kept: kept_by_target(search),
+            flying: search.rules.movement().flying_kings,
+            most,
+            room,
+            least_guess: u32::MAX,
+            since_least: 0,
+        }
+    }
+
+    /// Goes on searching; with `stall`, returns [`AnyEnd::Stalled`] once
+    /// that many positions were expanded without a lower guess.
+    ///
+    /// # Errors
+    /// [`OutOfTime`] when the deadline passes first (the search can go on
+    /// later).
+    pub(crate) fn run(
+        &mut self,
+        search: &mut Search<'_>,
+        stall: Option<u64>,
+    ) -> Result<AnyEnd, OutOfTime> {
+        while let Some(&(_, _, index)) = self.open.peek() {
+            search.tick()?;
+            self.open.pop();
+            let node = &self.nodes[index as usize];
+            let (board, side, played, guess) = (node.board, node.side, node.played, node.guess);
+            if self
+                .best_played
+                .get(&(board, side))
+                .is_some_and(|&p| p < played)
+            {
+                continue;
+            }
+            if let Some(left) = way_left(search, (&board, side), played, self.most) {
+                let mut moves = moves_to(search, &self.nodes, index);
+                moves.extend(left);
+                return Ok(AnyEnd::Game(moves));
+            }
+            if guess < self.least_guess {
+                (self.least_guess, self.since_least) = (guess, 0);
+            }
+            self.since_least += 1;
+            if stall.is_some_and(|s| self.since_least > s) {
+                self.since_least = 0;
+                self.open.push((Reverse(0), 0, index));
+                return Ok(AnyEnd::Stalled);
+            }
+            search.nodes += 1;
+            match self.expand(search, index) {
+                Ok(Some(end)) => return Ok(end),
+                Ok(None) => {}
+                Err(late) => {
+                    // Expanded again when the search goes on: none of its
+                    // children is lost to an "exhausted" later.
+                    self.open.push((Reverse(0), 0, index));
+                    return Err(late);
+                }
+            }
+        }
+        Ok(AnyEnd::Exhausted)
+    }
+
+    /// Puts the children of `nodes[index]` in the queue; an end when the
+    /// room is full.
+    fn expand(&mut self, search: &Search<'_>, index: u32) -> Result<Option<AnyEnd>, OutOfTime> {
+        let node = &self.nodes[index as usize];
         let (board, side, played) = (node.board, node.side, node.played);
-        if best_played.get(&(board, side)).is_some_and(|&p| p < played) {
-            continue;
-        }
-        if let Some(left) = way_left(search, (&board, side), played, most) {
-            let mut moves = moves_to(search, &nodes, index);
-            moves.extend(left);
-            return Ok(AnyEnd::Game(moves));
-        }
-        search.nodes += 1;
         for mv in search.rules.legal_moves(&board, side) {
             let Ok(next) = search.rules.play(&board, side, &mv) else {
                 continue;
@@ -101,36 +193,90 @@ pub(crate) fn any_game(
                 continue;
             };
             let plies = played + 1;
-            if most.is_some_and(|m| plies + h > m) {
+            if self.most.is_some_and(|m| plies + h > m) {
                 continue;
             }
             let key = (next, side.opposite());
-            if best_played.get(&key).is_some_and(|&p| p <= plies) {
+            if self.best_played.get(&key).is_some_and(|&p| p <= plies) {
                 continue;
             }
-            if nodes.len() >= room {
-                return Ok(AnyEnd::GaveUp);
+            if self.nodes.len() >= self.room {
+                return Ok(Some(AnyEnd::GaveUp));
             }
-            if best_played.len() == best_played.capacity() && too_late_to_grow(search) {
+            if self.best_played.len() == self.best_played.capacity() && too_late_to_grow(search) {
                 return Err(OutOfTime);
             }
-            best_played.insert(key, plies);
+            self.best_played.insert(key, plies);
             // Measured: the moves without savings steer English games home (7 of
             // 8 ends in 10 s, 4 of 8 by the bound), and lose the flying-king
             // ones (International 4 of 8, 6 of 6 by the bound).
-            let steer = if flying { h } else { h.max(moves) };
-            let guess = steer + TAKE_WEIGHT * to_take(&next, kept);
-            let id = nodes.len() as u32;
-            nodes.push(Node {
+            let steer = if self.flying { h } else { h.max(moves) };
+            let guess = steer + TAKE_WEIGHT * to_take(&next, self.kept);
+            let id = self.nodes.len() as u32;
+            self.nodes.push(Node {
                 board: next,
                 side: side.opposite(),
                 parent: index,
                 played: plies,
+                guess,
             });
-            open.push((Reverse(plies + WEIGHT * guess), plies, id));
+            self.open.push((Reverse(plies + WEIGHT * guess), plies, id));
         }
+        Ok(None)
     }
-    Ok(AnyEnd::Exhausted)
+
+    /// Up to `count` positions kept, not `tried` before: the one with the
+    /// least guess (the fewest plies first among equals) of each count of
+    /// pieces, the least guesses first, each with the moves to it.
+    pub(crate) fn promising(
+        &self,
+        search: &Search<'_>,
+        count: usize,
+        tried: &mut std::collections::HashSet<(Board, Color)>,
+    ) -> Vec<Kept> {
+        let mut best: std::collections::HashMap<[u32; 2], u32> = std::collections::HashMap::new();
+        for (i, node) in self.nodes.iter().enumerate().skip(1) {
+            if self.best_played.get(&(node.board, node.side)) != Some(&node.played)
+                || tried.contains(&(node.board, node.side))
+            {
+                continue;
+            }
+            let class = Color::ALL.map(|c| node.board.occupied_by(c).count_ones());
+            let rank = |n: &Node| (n.guess, n.played);
+            best.entry(class)
+                .and_modify(|b| {
+                    if rank(node) < rank(&self.nodes[*b as usize]) {
+                        *b = i as u32;
+                    }
+                })
+                .or_insert(i as u32);
+        }
+        let mut order: Vec<u32> = best.into_values().collect();
+        order.sort_by_key(|&i| {
+            let node = &self.nodes[i as usize];
+            (node.guess, node.played)
+        });
+        order.truncate(count);
+        order
+            .into_iter()
+            .map(|i| {
+                let node = &self.nodes[i as usize];
+                tried.insert((node.board, node.side));
+                Kept {
+                    board: node.board,
+                    side: node.side,
+                    moves: moves_to(search, &self.nodes, i),
+                }
+            })
+            .collect()
+    }
+}
+
+/// A position the best-first search kept, and the moves that reach it.
+pub(crate) struct Kept {
+    pub board: Board,
+    pub side: Color,
+    pub moves: Vec<MoveText>,
 }
 
 /// The moves from `board` to the target when they are known: none when

@@ -36,7 +36,9 @@ const PERIMETER_SIZE: usize = 1_600_000;
 /// cost is at most the search's).
 const PERIMETER_AFTER: Duration = Duration::from_millis(20);
 
-/// The least time `--any` spends making the game it found shorter.
+/// The least time `--any` spends making the game it found shorter (under
+/// a limit, at least a third of the time left: English ends of 41 and 36
+/// plies came out at 43 and 56 plies in 1 s, 41 and 42 in 3 s).
 const SHORTEN_TIME: Duration = Duration::from_secs(1);
 
 /// The time `--any` looks without the search back from the target, then
@@ -45,6 +47,22 @@ const SHORTEN_TIME: Duration = Duration::from_secs(1);
 /// shorter games but cost 52% more CPU over Gould's 262 diagrams; made
 /// only when the first look fails, 5% more for 3 more diagrams decided.
 const ANY_PERIMETER_TIME: Duration = Duration::from_millis(500);
+
+/// Positions the search for any game expands without a lower guess
+/// before it stops to try the exact deepening search from the positions
+/// it kept ([`DEEPENED`] of them, [`DEEPENED_TIME`] each, games at most
+/// [`DEEPENED_PLIES`] plies past them). Measured on Gould's 34 undecided
+/// diagrams (5 s each): one more found (`encodings/reach.md`).
+const STALL: u64 = 100_000;
+
+/// How many positions the deepening is tried from at each stall.
+const DEEPENED: usize = 4;
+
+/// The time the deepening is given from each of them.
+const DEEPENED_TIME: Duration = Duration::from_millis(300);
+
+/// The most plies the deepening looks for past each of them.
+const DEEPENED_PLIES: u32 = 20;
 
 use crate::board::{Board, Color, PartialBoard};
 use crate::notation::Record;
@@ -147,6 +165,19 @@ impl std::fmt::Display for Stopped {
                 any::MOST_POSITIONS / 1_000_000
             ),
         }
+    }
+}
+
+/// The verdict when the search back from the target found every position
+/// (`positions` of them) the target can be reached from, the start not
+/// among them.
+fn no_way_back(positions: usize) -> ReachOutcome {
+    ReachOutcome::Unreachable {
+        reason: match positions.saturating_sub(1) {
+            0 => "no legal game reaches it: the search back from it finds no position that leads to it".to_string(),
+            before => format!("no legal game reaches it: the search back from it finds only {before} positions that lead to it, none of them the start"),
+        },
+        within: None,
     }
 }
 
@@ -359,7 +390,8 @@ impl Reach {
                 })
             }
             Ok(any::AnyEnd::Exhausted) => unreachable(self.max_plies),
-            Ok(any::AnyEnd::GaveUp) => Ok(ReachOutcome::Undecided {
+            Ok(any::AnyEnd::NoWayBack(positions)) => Ok(no_way_back(positions)),
+            Ok(any::AnyEnd::GaveUp | any::AnyEnd::Stalled) => Ok(ReachOutcome::Undecided {
                 at_least: h,
                 best: None,
                 stopped: Stopped::Positions,
@@ -376,7 +408,10 @@ impl Reach {
     /// [`ANY_PERIMETER_TIME`] (at most a fifth of the time left; most ends
     /// of real games and most diagrams are found well within it), then,
     /// when it found nothing, again after the search back from the target
-    /// was made for as long.
+    /// was made for as long (which alone proves the target unreachable
+    /// when it runs out of positions without the start), stopping each
+    /// time its guess stalls to try the exact deepening search from a few
+    /// of the positions it kept.
     fn any_end(&self, search: &mut search::Search<'_>) -> Result<any::AnyEnd, search::OutOfTime> {
         let deadline = search.deadline;
         let now = Instant::now();
@@ -391,12 +426,90 @@ impl Reach {
             ended => return ended,
         }
         self.surround(search, slice);
-        any::any_game(search, from, self.max_plies, self.any_positions)
+        if let Some(end) = self.closed_without_start(search) {
+            return Ok(end);
+        }
+        let mut best_first = any::BestFirst::new(search, from, self.max_plies, self.any_positions);
+        let mut tried = std::collections::HashSet::new();
+        loop {
+            match best_first.run(search, Some(STALL))? {
+                any::AnyEnd::Stalled => {}
+                ended => return Ok(ended),
+            }
+            // Choosing them reads every position kept (millions): not
+            // within the last [`DEEPENED_TIME`], where it could miss the limit.
+            if deadline.is_some_and(|d| d.saturating_duration_since(Instant::now()) < DEEPENED_TIME)
+            {
+                continue;
+            }
+            for kept in best_first.promising(search, DEEPENED, &mut tried) {
+                let until = Instant::now() + DEEPENED_TIME;
+                let deepened = search.until(until, |s| self.deepened(s, kept, DEEPENED_PLIES));
+                if let Ok(Some(moves)) = deepened {
+                    return Ok(any::AnyEnd::Game(moves));
+                }
+                if deadline.is_some_and(|d| Instant::now() >= d) {
+                    return Err(search::OutOfTime);
+                }
+            }
+        }
+    }
+
+    /// [`any::AnyEnd::NoWayBack`] when the search back from the target
+    /// is closed (it holds every position the target can be reached from)
+    /// and the start is not among them.
+    fn closed_without_start(&self, search: &search::Search<'_>) -> Option<any::AnyEnd> {
+        let near = search.perimeter.as_ref().filter(|near| near.closed())?;
+        near.distance(&self.start, self.first)
+            .is_none()
+            .then(|| any::AnyEnd::NoWayBack(near.len()))
+    }
+
+    /// A game through `kept` found by the exact deepening search from it
+    /// (bounds raised by two until a game, no line, `left` plies after
+    /// `kept`, `--max-plies` or the deadline): the exhaustive search finds
+    /// the endings the best-first search dives past (`encodings/reach.md`).
+    fn deepened(
+        &self,
+        search: &mut search::Search<'_>,
+        kept: any::Kept,
+        left: u32,
+    ) -> Result<Option<Vec<crate::notation::MoveText>>, search::OutOfTime> {
+        let (rounds, bound_shown) = (search.rounds, search.bound);
+        let played = kept.moves.len() as u32;
+        let most = self
+            .max_plies
+            .map_or(left, |m| left.min(m.saturating_sub(played)));
+        let Ok(h) = search.lower_bound(&kept.board, kept.side) else {
+            return Ok(None);
+        };
+        let mut bound = h;
+        let found = loop {
+            if bound > most {
+                break Ok(None);
+            }
+            match search.within(&kept.board, kept.side, h, bound) {
+                Ok(Some(path)) => break Ok(Some(path)),
+                Ok(None) => {}
+                Err(late) => break Err(late),
+            }
+            bound = match search.next_bound() {
+                u32::MAX => break Ok(None),
+                next => (next + (next - bound) % 2).max(bound + 2),
+            };
+        };
+        (search.rounds, search.bound) = (rounds, bound_shown);
+        let mut moves = kept.moves;
+        Ok(found?.map(|path| {
+            moves.extend(path);
+            moves
+        }))
     }
 
     /// `game` (found in `spent`) made shorter: games two plies shorter
     /// looked for again and again (the bound on the plies cuts hard) for
-    /// as long again as it took, at least [`SHORTEN_TIME`]; with the lower
+    /// as long again as it took, at least [`SHORTEN_TIME`] and a third of
+    /// the time left under a limit; with the lower
     /// bound proved (`h`, or the game's plies when no shorter one exists).
     fn shortened(
         &self,
@@ -405,7 +518,11 @@ impl Reach {
         h: u32,
         spent: Duration,
     ) -> Result<(ProofGame, u32), ReachError> {
-        let until = Instant::now() + spent.max(SHORTEN_TIME);
+        let now = Instant::now();
+        let share = search
+            .deadline
+            .map_or(Duration::ZERO, |d| d.saturating_duration_since(now) / 3);
+        let until = now + spent.max(SHORTEN_TIME).max(share);
         search.until(until, |search| {
             let mut lower = h;
             loop {
@@ -424,7 +541,8 @@ impl Reach {
                         lower = plies;
                         break;
                     }
-                    Ok(any::AnyEnd::GaveUp) | Err(search::OutOfTime) => break,
+                    Ok(any::AnyEnd::GaveUp | any::AnyEnd::Stalled | any::AnyEnd::NoWayBack(_))
+                    | Err(search::OutOfTime) => break,
                 }
             }
             Ok((game, lower))
@@ -514,6 +632,9 @@ impl Reach {
             if guessed && took >= 2 * given {
                 given = took;
                 self.surround(search, took);
+                if let Some(any::AnyEnd::NoWayBack(positions)) = self.closed_without_start(search) {
+                    return Ok(no_way_back(positions));
+                }
             }
             bound = match search.next_bound() {
                 u32::MAX => return Ok(ReachOutcome::Unreachable {
@@ -1147,6 +1268,108 @@ mod tests {
             }
             let fewer = any::any_game(&mut search, from, Some(shortest - 1), 1_000).unwrap();
             assert!(matches!(fewer, any::AnyEnd::Exhausted), "seed {seed}");
+        }
+    }
+
+    #[test]
+    fn a_closed_search_back_without_the_start_proves_a_diagram_unreachable() {
+        // Gould's diagrams with a side to move no game leaves there: White
+        // to move, so Black moved last, but every black man stands where no
+        // black move lands (its start row, or a square whose only ways in
+        // start from squares still held). `--any` left them undecided.
+        let variant = Variant::English;
+        let (rules, opening) = (variant.rules(), variant.topology().opening());
+        for fen in [
+            "W:W31,10:B3,1",
+            "B:W31,29:B14,2",
+            "W:W28,24,20,15,10:B12,8,4,3,1",
+        ] {
+            let (turn, board) = crate::notation::parse_fen(fen).unwrap();
+            let table = perimeter::Perimeter::around(
+                rules,
+                (&board, turn),
+                &opening,
+                100,
+                usize::MAX,
+                None,
+            );
+            assert!(table.closed(), "{fen}: {} positions", table.len());
+            assert_eq!(
+                table.distance(&opening, variant.first_player()),
+                None,
+                "{fen}"
+            );
+            let target = PartialBoard::whole(board);
+            let mut quiet = |_: &Progress| {};
+            let mut search = search::Search::new(rules, &target, turn, None, &|_| true, &mut quiet);
+            search.perimeter = Some(table);
+            let found = Reach::new(variant).closed_without_start(&search);
+            assert!(matches!(found, Some(any::AnyEnd::NoWayBack(_))), "{fen}");
+        }
+        // A position the opening reaches: its table grows (to the opening)
+        // and is never closed without it.
+        let record = Record::new(variant.first_player(), vec![]);
+        let goal = goal_after(variant, &record);
+        let table = perimeter::Perimeter::around(
+            rules,
+            (&goal.board.board, goal.turn),
+            &opening,
+            100,
+            20_000,
+            None,
+        );
+        assert!(!table.closed() || table.distance(&opening, goal.turn).is_some());
+    }
+
+    #[test]
+    fn the_search_for_any_game_goes_on_after_a_stall_and_the_deepening_finds_games() {
+        for seed in 0..4u64 {
+            let variant =
+                [Variant::English, Variant::Russian, Variant::International][seed as usize % 3];
+            let (rules, opening) = (variant.rules(), variant.topology().opening());
+            let first = variant.first_player();
+            let mut rng = Rng::new(seed + 40);
+            let plies = 8 + seed as usize % 3;
+            let record = play_game(rules, &mut rng, &opening, first, plies, Play::Uniform);
+            let plies = record.moves.len() as u32;
+            let goal = goal_after(variant, &record);
+            let reach = Reach::new(variant);
+            let mut quiet = |_: &Progress| {};
+            let mut search =
+                search::Search::new(rules, &goal.board, goal.turn, None, &|_| true, &mut quiet);
+            // Stopped after every position, it goes on where it stopped.
+            let mut best_first = any::BestFirst::new(&search, (&opening, first), None, 200_000);
+            let mut stalls = 0;
+            let moves = loop {
+                match best_first.run(&mut search, Some(1)).unwrap() {
+                    any::AnyEnd::Stalled => stalls += 1,
+                    any::AnyEnd::Game(moves) => break moves,
+                    _ => panic!("seed {seed}: no game"),
+                }
+            };
+            assert!(stalls > 0, "seed {seed}");
+            reach.checked(moves, &search).unwrap();
+            // The deepening from the position after two plies of the game
+            // finds a way no longer than the game's, and none shorter than
+            // the shortest.
+            let shortest = match reach.search(&goal, &mut |_| {}).unwrap() {
+                ReachOutcome::Found { lower_bound, .. } => lower_bound,
+                other => panic!("seed {seed}: {other:?}"),
+            };
+            let two = Record::new(first, record.moves[..2].to_vec());
+            let kept = || any::Kept {
+                board: replay(rules, &opening, &two).unwrap(),
+                side: two.mover(3),
+                moves: two.moves.clone(),
+            };
+            let found = reach.deepened(&mut search, kept(), plies - 2).unwrap();
+            let game = reach.checked(found.expect("a game"), &search).unwrap();
+            assert!(game.record.moves.len() as u32 <= plies, "seed {seed}");
+            assert!(game.record.moves.len() as u32 >= shortest, "seed {seed}");
+            if shortest > 2 {
+                let none = reach.deepened(&mut search, kept(), shortest - 4).unwrap();
+                assert!(none.is_none(), "seed {seed}");
+            }
         }
     }
 }

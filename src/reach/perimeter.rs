@@ -137,6 +137,14 @@ impl Perimeter {
         self.full |= self.beyond > DEEPEST;
     }
 
+    /// Whether the table holds every position (with no more pieces of a
+    /// side than the start) from which the target can be reached: a layer
+    /// was finished with no predecessor to add, so no layer beyond has any.
+    /// A start that is not in a closed table reaches no game to the target.
+    pub fn closed(&self) -> bool {
+        self.layer.is_empty()
+    }
+
     /// The exact plies from `board` (`side` to move) to the target, when
     /// it is within the perimeter.
     pub fn distance(&self, board: &Board, side: Color) -> Option<u32> {
@@ -157,7 +165,6 @@ impl Perimeter {
     }
 
     /// Positions in the table.
-    #[cfg(test)]
     pub fn len(&self) -> usize {
         self.distances.len()
     }
