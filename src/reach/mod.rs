@@ -37,9 +37,15 @@ const PERIMETER_SIZE: usize = 1_600_000;
 const PERIMETER_AFTER: Duration = Duration::from_millis(20);
 
 /// The least time `--any` spends making the game it found shorter (under
-/// a limit, at least a third of the time left: English ends of 41 and 36
-/// plies came out at 43 and 56 plies in 1 s, 41 and 42 in 3 s).
+/// a limit, at least a third of the time left, up to [`SHORTEN_SHARE`]:
+/// English ends of 41 and 36 plies came out at 43 and 56 plies in 1 s, 41
+/// and 42 in 3 s).
 const SHORTEN_TIME: Duration = Duration::from_secs(1);
+
+/// The most of a limit's time left that shortening takes beyond what
+/// finding took: a limit caps the search, it is no budget to spend (a
+/// third of `--limit 60s` would be 20 s for a game already found).
+const SHORTEN_SHARE: Duration = Duration::from_secs(3);
 
 /// The time `--any` looks without the search back from the target, then
 /// gives that search before it looks again (each at most a fifth of its
@@ -509,7 +515,7 @@ impl Reach {
     /// `game` (found in `spent`) made shorter: games two plies shorter
     /// looked for again and again (the bound on the plies cuts hard) for
     /// as long again as it took, at least [`SHORTEN_TIME`] and a third of
-    /// the time left under a limit; with the lower
+    /// the time left under a limit (at most [`SHORTEN_SHARE`]); with the lower
     /// bound proved (`h`, or the game's plies when no shorter one exists).
     fn shortened(
         &self,
@@ -521,7 +527,8 @@ impl Reach {
         let now = Instant::now();
         let share = search
             .deadline
-            .map_or(Duration::ZERO, |d| d.saturating_duration_since(now) / 3);
+            .map_or(Duration::ZERO, |d| d.saturating_duration_since(now) / 3)
+            .min(SHORTEN_SHARE);
         let until = now + spent.max(SHORTEN_TIME).max(share);
         search.until(until, |search| {
             let mut lower = h;
