@@ -225,6 +225,27 @@ fn a_king_before_any_promotion_could_happen_is_unreachable() {
             .contains("Black must make exactly 0"),
         "{value}"
     );
+    assert!(
+        value["reason"].as_str().unwrap().ends_with(
+            "with black to move first and black to move at the end, White then makes 0 moves, but it needs at least 6"
+        ),
+        "{value}"
+    );
+    let white_to_move = reach(
+        "reach-king-white.txt",
+        Variant::English,
+        board,
+        Color::White,
+        &[],
+    );
+    assert_eq!(white_to_move.code, 1, "{}", white_to_move.stderr);
+    assert!(
+        white_to_move
+            .stdout
+            .ends_with("yet white is to move at the end: Black, to move first, must have moved\n"),
+        "{}",
+        white_to_move.stdout
+    );
 }
 
 #[test]

@@ -141,20 +141,35 @@ pub(crate) fn plies_from(needs: [(u32, bool); 2], side: Color, turn: Color) -> R
         } else {
             (side.opposite(), theirs)
         };
-        let (other, needs) = if mine_exact {
-            (side.opposite(), theirs)
+        let (other, needs, needs_exact) = if mine_exact {
+            (side.opposite(), theirs, theirs_exact)
         } else {
-            (side, mine)
+            (side, mine, mine_exact)
         };
         let moves = |n: u32| plural(n as usize, "move");
-        return Err(NoGame(format!(
-            "{} must make exactly {} more (its men advance {} in all, and no piece is taken or crowned); with {} to move at the end, that leaves {} no room for the {} it needs",
+        let exact = format!(
+            "{} must make exactly {} from the start (its men advance {} in all, and no piece is taken or crowned)",
             who.title(),
             moves(count),
             plural(count as usize, "row"),
+        );
+        if mine_exact && !same && mine == 0 {
+            return Err(NoGame(format!(
+                "{exact}, yet {} is to move at the end: {}, to move first, must have moved",
+                turn.name(),
+                side.title(),
+            )));
+        }
+        // k plies: ceil(k/2) moves of `side`, floor(k/2) of the other.
+        let allowed = if mine_exact { k / 2 } else { k.div_ceil(2) };
+        return Err(NoGame(format!(
+            "{exact}; with {} to move first and {} to move at the end, {} then makes {}, but it needs {}{}",
+            side.name(),
             turn.name(),
             other.title(),
-            moves(needs),
+            moves(allowed),
+            if needs_exact { "exactly " } else { "at least " },
+            needs,
         )));
     }
     Ok(k)
