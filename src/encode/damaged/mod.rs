@@ -21,6 +21,7 @@
 mod domains;
 mod frame;
 mod moves;
+mod summary;
 
 pub use moves::{MoveVars, SquareLits, StepVars};
 
@@ -173,6 +174,7 @@ impl Layout {
             movement: spec.movement,
             domains: &spec.domains,
             before: self.views[ply - 1].before(),
+            summarised: false,
         };
         self.vars.skip_to(first_free);
         let mut out = Writer::new(sink);
@@ -506,6 +508,7 @@ fn cut<S: ClauseSink>(
         movement,
         domains: &domains,
         before: view,
+        summarised: !run.options.complete,
     };
     let depth = if run.options.complete {
         domains.steps.len()
