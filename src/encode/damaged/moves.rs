@@ -262,7 +262,8 @@ pub(super) struct MoveInput<'a, 'b> {
     pub movement: Movement,
     pub domains: &'a Domains,
     pub before: Before<'b>,
-    /// Write the move's summary too (`summary.rs`): a solve's formula.
+    /// Write the move's summary before its next steps (`summary.rs`), if
+    /// it has none yet.
     pub summarised: bool,
 }
 
@@ -287,9 +288,6 @@ pub(super) fn encode_move<S: ClauseSink>(
     });
     mv.king_after = vars.fresh(|| format!("ply {ply}: the piece is a king after it"));
     simple_ends(out, input, &mut mv, topology);
-    if input.summarised {
-        super::summary::summary(out, vars, input, &mut mv, topology);
-    }
     if !input.domains.steps.is_empty() {
         let first = vars.fresh(|| format!("ply {ply} step 1 happens"));
         out.equal(&[], first.into(), mv.capture);

@@ -18,15 +18,15 @@ use super::super::sink::ClauseSink;
 use super::domains::Segment;
 use super::moves::{MoveInput, MoveVars, SquareLits};
 
-/// Writes the summary of `mv` (its ends, pieces taken and crowning made,
-/// no step written yet).
+/// Writes the summary of `mv`, and ties the landings of the steps written
+/// so far to the squares it visits (later steps tie their own).
 pub(super) fn summary<S: ClauseSink>(
     out: &mut Writer<'_, S>,
     vars: &mut VarMap,
     input: &MoveInput<'_, '_>,
     mv: &mut MoveVars,
-    topology: Topology,
 ) {
+    let topology = input.before.board.topology();
     let ends = mv.ends.lits();
     if ends.is_empty() {
         return;
@@ -63,6 +63,13 @@ pub(super) fn summary<S: ClauseSink>(
     }
     if !input.domains.steps.is_empty() {
         visits(out, vars, input, mv, topology);
+        for step in &mv.steps {
+            for square in topology.squares() {
+                if let (Some(l), Some(v)) = (step.lands.get(square), mv.visits.get(square)) {
+                    out.implies(&[l.into()], v.into());
+                }
+            }
+        }
     }
 }
 
