@@ -1053,3 +1053,34 @@ fn a_judge_that_gives_up_is_undecided_not_a_rejection() {
     let judged_few = judged("few-unknowns", "5");
     assert_eq!(judged_few.stdout, "OK\n", "{}", judged_few.stderr);
 }
+
+#[test]
+fn a_lone_unknown_that_no_capture_fits_is_refuted_quickly() {
+    // The 10-ply prefix of a Canadian repair (issue 43): ply 6 may be no
+    // move of Black, a capture of any length included. Refuting that took
+    // 8.7 s of CPU (release) when the solver had to learn, step by step,
+    // that no step takes the piece on 10; over the move's summary it learns
+    // it once (0.07 s).
+    let record =
+        "W 10\n71-64\n40x60x71x58\n27x40x51x64\n28x15\n17-24\n?\n3-16\n66-72\n16-33\n72x26x10\n";
+    let run = postfacto(&["solve", "--rules", "canadian", "--limit", "8"], record);
+    assert_eq!(run.code, 1, "{}{}", run.stdout, run.stderr);
+    assert!(run.stderr.contains("no start position"), "{}", run.stderr);
+    // A record whose lone `?` fits only captures of 4 jumps or more (a
+    // simple move or 1, 2 or 3 jumps there are impossible): it keeps its
+    // answer, which no bound on the capture's length below 4 would.
+    let long = "B 5\n72x39\n50-44\n34x23\n?\n36x10x26x72\n";
+    let args = [
+        "solve", "--rules", "canadian", "--format", "json", "--limit", "20",
+    ];
+    let run = postfacto(&args, long);
+    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+    let value: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
+    let filled = value["moves"][3].as_str().unwrap().to_string();
+    assert!(filled.matches('x').count() >= 4, "{filled}");
+    for short in ["?-?", "?x?", "?x?x?", "?x?x?x?"] {
+        let written = long.replacen("\n?\n", &format!("\n{short}\n"), 1);
+        let run = postfacto(&["solve", "--rules", "canadian", "--limit", "20"], &written);
+        assert_eq!(run.code, 1, "{short}: {}{}", run.stdout, run.stderr);
+    }
+}

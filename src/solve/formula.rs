@@ -395,7 +395,76 @@ pub fn solve_canonically(formula: &mut Formula, cnf: &CnfFormula) -> Result<Cano
 
 #[cfg(test)]
 mod tests {
-    use super::next_depth;
+    use super::{next_depth, Formula};
+    use crate::board::{Color, PartialBoard};
+    use crate::encode::{BoardFacts, EncodeOptions, Term};
+    use crate::notation::{MovePattern, Record, WrittenMove};
+    use crate::random::{random_board_on, Rng};
+    use crate::rules::Variant;
+    use varisat::Solver;
+
+    /// How many legal captures of random boards of `variant` the solve's
+    /// formula of a lone `?` (its move summarised, every step written)
+    /// lets the ply play; panics on one it rules out.
+    fn captures_the_summary_keeps(variant: Variant, seed: u64) -> usize {
+        let topology = variant.topology();
+        let mut rng = Rng::new(seed);
+        let mut kept = 0;
+        for _ in 0..12 {
+            let board = random_board_on(&mut rng, topology, 45, 35);
+            let legal = variant.rules().legal_moves(&board, Color::White);
+            let record = Record::from_written(
+                Color::White,
+                vec![WrittenMove::Pattern(MovePattern::Unknown)],
+                0,
+            );
+            let known = BoardFacts {
+                start: Some(PartialBoard::whole(board)),
+                end: None,
+            };
+            let mut cnf = varisat::CnfFormula::new();
+            let mut formula =
+                Formula::encode(variant, &record, known, &mut cnf, EncodeOptions::default())
+                    .unwrap();
+            let mut solver = Solver::new();
+            solver.add_formula(&cnf);
+            formula.deepen(&mut solver, 1, usize::MAX);
+            let layout = formula.encoded.layout.as_ref().unwrap();
+            for mv in legal.iter().filter(|m| m.is_capture()) {
+                let mut assumptions = formula.limits();
+                for term in layout.moves[0].playing(mv).unwrap() {
+                    match term {
+                        Term::Lit(l) => assumptions.push(l),
+                        Term::Const(true) => {}
+                        Term::Const(false) => panic!("{variant:?}: {mv:?} has no variables"),
+                    }
+                }
+                solver.assume(&assumptions);
+                assert!(
+                    solver.solve().unwrap(),
+                    "{variant:?}: {mv:?} ruled out on {board:?}"
+                );
+                kept += 1;
+            }
+        }
+        kept
+    }
+
+    /// The summary of a move (`encode::damaged::summary`) is implied by its
+    /// steps: every legal capture of random boards, long ones too, stays
+    /// possible, on every rule set whose kings fly (the others get none).
+    #[test]
+    fn the_summary_of_a_move_keeps_every_legal_capture() {
+        let flying: Vec<Variant> = Variant::ALL
+            .into_iter()
+            .filter(|v| v.rules().movement().flying_kings)
+            .collect();
+        assert!(flying.len() >= 6, "{flying:?}");
+        for (i, &variant) in flying.iter().enumerate() {
+            let kept = captures_the_summary_keeps(variant, 17 + i as u64);
+            assert!(kept >= 6, "{variant:?}: only {kept} captures drawn");
+        }
+    }
 
     #[test]
     fn a_lone_unknown_named_again_past_eight_steps_gets_all_of_them() {

@@ -21,6 +21,7 @@
 mod domains;
 mod frame;
 mod moves;
+mod summary;
 
 pub use moves::{MoveVars, SquareLits, StepVars};
 
@@ -99,6 +100,9 @@ struct MoveSpec {
     pattern: MovePattern,
     movement: Movement,
     domains: domains::Domains,
+    /// The move's summary (`summary.rs`) is to be written when its steps
+    /// are first deepened (a solve's formula, where kings fly).
+    summary_wanted: bool,
 }
 
 impl Layout {
@@ -173,9 +177,14 @@ impl Layout {
             movement: spec.movement,
             domains: &spec.domains,
             before: self.views[ply - 1].before(),
+            summarised: spec.summary_wanted,
         };
         self.vars.skip_to(first_free);
         let mut out = Writer::new(sink);
+        if input.summarised && mv.visits.lits().is_empty() {
+            // Only a move whose steps run short pays for its summary.
+            summary::summary(&mut out, &mut self.vars, &input, mv);
+        }
         moves::grow(&mut out, &mut self.vars, &input, mv, depth);
         true
     }
@@ -506,6 +515,7 @@ fn cut<S: ClauseSink>(
         movement,
         domains: &domains,
         before: view,
+        summarised: false,
     };
     let depth = if run.options.complete {
         domains.steps.len()
@@ -529,6 +539,7 @@ fn cut<S: ClauseSink>(
     layout.specs.push(MoveSpec {
         pattern: pattern.clone(),
         movement,
+        summary_wanted: !run.options.complete && movement.flying_kings,
         domains,
     });
     Ok(Cut {

@@ -32,7 +32,7 @@ pub struct SquareLits(Vec<Option<Lit>>);
 
 impl SquareLits {
     /// One fresh variable per square of `domain` on `topology`.
-    fn fresh(
+    pub(super) fn fresh(
         domain: Mask,
         topology: Topology,
         vars: &mut VarMap,
@@ -112,6 +112,9 @@ pub struct MoveVars {
     pub removed: SquareLits,
     /// The piece is a king after the move.
     pub king_after: Lit,
+    /// Squares a capture lands on at some step, or starts from (only where
+    /// the summary of the move's captures is written).
+    pub visits: SquareLits,
     /// What the steps written so far say of the move's end.
     closing: Closing,
 }
@@ -259,6 +262,9 @@ pub(super) struct MoveInput<'a, 'b> {
     pub movement: Movement,
     pub domains: &'a Domains,
     pub before: Before<'b>,
+    /// Write the move's summary before its next steps (`summary.rs`), if
+    /// it has none yet.
+    pub summarised: bool,
 }
 
 /// Writes the clauses of a damaged ply's move with its first `depth`
@@ -373,6 +379,7 @@ fn origin<S: ClauseSink>(
         ends: SquareLits::default(),
         removed: SquareLits::default(),
         king_after: king_before,
+        visits: SquareLits::default(),
         closing: Closing {
             stops: vec![Vec::new(); topology.count()],
             king_reasons: vec![king_before.into()],
@@ -490,6 +497,11 @@ fn capture_step<S: ClauseSink>(
         vars,
         &format!("ply {ply} step {k} piece"),
     );
+    for square in topology.squares() {
+        if let (Some(l), Some(v)) = (lands.get(square), mv.visits.get(square)) {
+            out.implies(&[l.into()], v.into());
+        }
+    }
     let king = king_during(out, vars, input, mv, k, topology);
     let step = StepVars {
         active,
