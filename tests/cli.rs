@@ -1090,6 +1090,54 @@ fn a_move_off_the_diagonals_is_a_mistake_to_repair_in_the_tasks_format_too() {
 }
 
 #[test]
+fn board_facts_take_a_fen_in_a_file_or_typed_as_the_argument() {
+    let sample = path("../shared/cases/sample1.in");
+    let sample = sample.to_str().unwrap();
+    let typed = postfacto(
+        &[
+            "solve",
+            "--format",
+            "fen",
+            "--end-board",
+            "B:WK28:B10,15",
+            sample,
+        ],
+        "",
+    );
+    assert_eq!(typed.code, 0, "{}", typed.stderr);
+    assert!(
+        typed.stdout.lines().any(|l| l == "B:WK28:B10,15"),
+        "{}",
+        typed.stdout
+    );
+    let other = postfacto(&["solve", "--end-board", "B:WK28:B10,14", sample], "");
+    assert_eq!(other.code, 1, "{}", other.stderr);
+    assert!(
+        other.stderr.contains("end board square 15 is empty"),
+        "{}",
+        other.stderr
+    );
+    let file = scratch("start-fen.txt", "W:WK19,21,26,27:B10,K13,15\n");
+    let start = postfacto(
+        &[
+            "solve",
+            "--format",
+            "fen",
+            "--start-board",
+            file.to_str().unwrap(),
+            sample,
+        ],
+        "",
+    );
+    assert_eq!(start.code, 0, "{}", start.stderr);
+    assert!(
+        start.stdout.starts_with("W:WK19,21,26,27:B10,K13,15\n"),
+        "{}",
+        start.stdout
+    );
+}
+
+#[test]
 fn moves_says_why_a_side_has_none() {
     let blocked = postfacto(&["moves", "W:W5:B1,10"], "");
     assert_eq!(blocked.code, 0, "{}", blocked.stderr);

@@ -299,8 +299,9 @@ impl Source {
     }
 
     /// What is known of the board this input (a `--start-board` or
-    /// `--end-board` file) gives, read by [`BoardText::facts`] (a start
-    /// must obey the start rules).
+    /// `--end-board` file, or a FEN typed as the argument) gives, read by
+    /// [`BoardText::facts`]: rows, or a FEN, which pins every square (a
+    /// start must obey the start rules).
     ///
     /// # Errors
     /// Not text, a line that cannot be read, or a start that breaks the
@@ -311,7 +312,7 @@ impl Source {
         which: BoardRole,
     ) -> Result<PartialBoard, SourceError> {
         let text = self.text("the board")?;
-        match BoardText::Rows(vec![text.to_string()]).facts(variant, which) {
+        match BoardText::of_text(text).facts(variant, which) {
             Ok((facts, _)) => Ok(facts),
             Err(InputError::Board { line, problem, .. }) => Err(SourceError::Board {
                 name: self.name.clone(),
@@ -327,8 +328,9 @@ impl Source {
     }
 }
 
-/// What the files `start` and `end` (`--start-board`, `--end-board`) say
-/// of a record's boards, read under `variant`.
+/// What the files `start` and `end` (`--start-board`, `--end-board`; a
+/// FEN typed in a file's place too) say of a record's boards, read under
+/// `variant`.
 ///
 /// # Errors
 /// A file that cannot be read, or a board that cannot (see
@@ -340,7 +342,7 @@ pub fn board_files(
 ) -> Result<BoardFacts, SourceError> {
     let read = |path: Option<&Path>, which| match path {
         None => Ok(None),
-        Some(path) => Source::read(Some(path))?
+        Some(path) => Source::board(Some(path))?
             .board_facts(variant, which)
             .map(Some),
     };
