@@ -1020,6 +1020,31 @@ fn reach_takes_the_rule_set_from_the_position_as_moves_does() {
         inferred.stdout,
         "1. 32-28 19-24\nshortest: 2 plies; no legal game of fewer plies reaches it\n"
     );
+    // `decode --reach` reads the formula `reach --cnf` wrote under the same rule set.
+    let cnf = postfacto(&["reach", "--cnf", "2", "--unrefined", international], "");
+    assert_eq!(cnf.code, 0, "{}", cnf.stderr);
+    let model = postfacto(&["sat", "-"], &cnf.stdout);
+    assert_eq!(model.code, 10, "{}", model.stderr);
+    let model = scratch("reach-international.model", &model.stdout);
+    let decoded = postfacto(
+        &[
+            "decode",
+            "--reach",
+            "2",
+            "--unrefined",
+            international,
+            model.to_str().unwrap(),
+        ],
+        "",
+    );
+    assert_eq!(decoded.code, 0, "{}", decoded.stderr);
+    assert!(
+        decoded
+            .stdout
+            .starts_with("1. 32-28 19-24\na game of exactly 2 plies"),
+        "{}",
+        decoded.stdout
+    );
     let english = postfacto(&["reach", "--rules", "english", international], "");
     assert_eq!(english.code, 2, "{}", english.stderr);
     assert!(

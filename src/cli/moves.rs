@@ -31,7 +31,7 @@ pub fn run(
     for mv in &listed.moves {
         writeln!(out, "{mv}").map_err(write_err)?;
     }
-    if let Some(why) = listed.none {
+    if let Some(why) = listed.why_none {
         // Nothing on standard output (a script reads an empty list); a
         // person at a terminal learns why rather than see nothing.
         eprintln!("postfacto: {} has no legal move: {why}", listed.side);

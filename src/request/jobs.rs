@@ -70,12 +70,16 @@ impl MovesRequest {
                 .collect::<Vec<_>>()
         });
         moves.dedup();
-        let none = match (moves.is_empty(), board.squares_of(side).next()) {
+        let why_none = match (moves.is_empty(), board.squares_of(side).next()) {
             (false, _) => None,
             (true, None) => Some(NoMove::NoPieces),
             (true, Some(_)) => Some(NoMove::Blocked),
         };
-        Ok(LegalMoves { side, moves, none })
+        Ok(LegalMoves {
+            side,
+            moves,
+            why_none,
+        })
     }
 }
 
@@ -87,7 +91,7 @@ pub struct LegalMoves {
     /// Its moves, as [`MovesRequest::run`] lists them.
     pub moves: Vec<String>,
     /// Why there are none, when there are none.
-    pub none: Option<NoMove>,
+    pub why_none: Option<NoMove>,
 }
 
 /// Why a side has no legal move: in draughts, either way it has lost.
