@@ -192,7 +192,8 @@ pub struct SolveArgs {
     /// is killed); or, for --engine dfs, after this many start boards (100000nodes).
     #[arg(long, value_parser = parse_limit)]
     pub limit: Option<LimitArg>,
-    /// Rule set: English for the task's format unless named; a PDN game's
+    /// Rule set: English for the task's format unless named (algebraic
+    /// squares: the rule sets that write them, as `auto`); a PDN game's
     /// own GameType, else the one its notation allows and its moves solve
     /// under. `auto` infers it for any input.
     #[arg(long, value_enum)]
@@ -229,7 +230,8 @@ pub struct VerifyArgs {
     /// folder: every *.pdn inside; '-' or nothing: standard input.)
     #[arg(long, value_name = "FILE", num_args = 0..=1, conflicts_with = "answer")]
     pub pdn: Option<Option<PathBuf>>,
-    /// Rule set: English for the task's format unless named; a PDN game's
+    /// Rule set: English for the task's format unless named (algebraic
+    /// squares: the rule sets that write them, as `auto`); a PDN game's
     /// own GameType, else the one its notation allows and its moves replay
     /// under. `auto` infers it for any input.
     #[arg(long, value_enum)]
@@ -306,7 +308,8 @@ pub struct RecordArgs {
     /// Which record of the input (1-based); needed when there are several.
     #[arg(long)]
     pub instance: Option<usize>,
-    /// Rule set: English for the task's format unless named; a PDN game's
+    /// Rule set: English for the task's format unless named (algebraic
+    /// squares: the rule sets that write them, as `auto`); a PDN game's
     /// own GameType, else inferred. `auto` infers it for any input (the
     /// first rule set the record solves under).
     #[arg(long, value_enum)]
@@ -387,7 +390,8 @@ pub struct CompareArgs {
     /// Files or folders.
     #[arg(required = true)]
     pub paths: Vec<PathBuf>,
-    /// Rule set: English for the task's format unless named; a PDN game's own
+    /// Rule set: English for the task's format unless named (algebraic
+    /// squares: the rule sets that write them, as `auto`); a PDN game's own
     /// GameType, else the one its notation allows. The DFS engine plays only
     /// the rule sets `solve --help` lists under --engine dfs: under the
     /// others its column says n/a.
