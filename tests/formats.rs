@@ -494,6 +494,27 @@ fn an_empty_folder_is_bad_input_and_generate_leaves_no_stale_files() {
         "{}",
         run.stderr
     );
+    // In a batch it is one bad input: the other records are still solved.
+    let sample = crate::util::path("../shared/cases/sample1.in");
+    let batch = postfacto(
+        &["solve", sample.to_str().unwrap(), empty.to_str().unwrap()],
+        "",
+    );
+    assert_eq!(batch.code, 2, "{}", batch.stderr);
+    assert_eq!(batch.stdout.matches("==> ").count(), 2, "{}", batch.stdout);
+    assert_eq!(
+        batch.stdout.lines().count(),
+        1 + 8 + 1 + 1,
+        "{}",
+        batch.stdout
+    );
+    assert!(
+        batch
+            .stderr
+            .contains("2 records: 1 solved, 0 impossible, 1 bad input"),
+        "{}",
+        batch.stderr
+    );
     let out = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("generated");
     std::fs::remove_dir_all(&out).ok();
     let dir = out.to_str().unwrap();

@@ -34,7 +34,7 @@ impl Batch {
     /// whose report says so; the batch goes on.
     ///
     /// # Errors
-    /// Standard input, or a folder, cannot be read.
+    /// Standard input cannot be read.
     pub fn read(paths: &[PathBuf], reading: ReadAs) -> Result<Batch, SourceError> {
         let read = |source: Source| BatchInput {
             items: source.items(reading),
@@ -45,15 +45,30 @@ impl Batch {
                 inputs: vec![read(Source::read(None)?)],
             });
         }
-        let inputs = map_in_order(&record_files(paths)?, |file| {
-            match Source::read(Some(file)) {
-                Ok(source) => read(source),
-                Err(error) => BatchInput {
-                    name: file.display().to_string(),
+        // A folder without records is one bad input, as a missing file is.
+        let listed: Vec<Result<Vec<PathBuf>, SourceError>> = paths
+            .iter()
+            .map(|path| record_files(std::slice::from_ref(path)))
+            .collect();
+        let files: Vec<PathBuf> = listed.iter().flatten().flatten().cloned().collect();
+        let mut read_files = map_in_order(&files, |file| match Source::read(Some(file)) {
+            Ok(source) => read(source),
+            Err(error) => BatchInput {
+                name: file.display().to_string(),
+                items: Err(error),
+            },
+        })
+        .into_iter();
+        let mut inputs = Vec::with_capacity(files.len());
+        for (path, entry) in paths.iter().zip(listed) {
+            match entry {
+                Ok(files) => inputs.extend(read_files.by_ref().take(files.len())),
+                Err(error) => inputs.push(BatchInput {
+                    name: path.display().to_string(),
                     items: Err(error),
-                },
+                }),
             }
-        });
+        }
         Ok(Batch { inputs })
     }
 
