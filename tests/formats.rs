@@ -494,6 +494,22 @@ fn an_empty_folder_is_bad_input_and_generate_leaves_no_stale_files() {
         "{}",
         run.stderr
     );
+    // An empty PDN file is bad input too, not a silent success.
+    let empty_pdn = crate::util::scratch("empty.pdn", "\n\n");
+    let nothing = postfacto(&["solve", empty_pdn.to_str().unwrap()], "");
+    assert_eq!(
+        (nothing.code, nothing.stdout.as_str()),
+        (2, ""),
+        "{}",
+        nothing.stderr
+    );
+    assert!(
+        nothing
+            .stderr
+            .ends_with("empty.pdn: no PDN game in it (empty)\n"),
+        "{}",
+        nothing.stderr
+    );
     // In a batch it is one bad input: the other records are still solved.
     let sample = crate::util::path("../shared/cases/sample1.in");
     let batch = postfacto(

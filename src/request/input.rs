@@ -117,7 +117,11 @@ pub fn pdn_text(bytes: &[u8]) -> Result<Cow<'_, str>, InputError> {
 pub fn read_items(name: &str, bytes: &[u8], read_as: ReadAs) -> Result<Vec<Item>, InputError> {
     if is_pdn(name, bytes) {
         let text = pdn_text(bytes)?;
-        return Ok(games(&text).map(|g| game_item(&g, read_as)).collect());
+        let items: Vec<Item> = games(&text).map(|g| game_item(&g, read_as)).collect();
+        if items.is_empty() {
+            return Err(InputError::NoGames);
+        }
+        return Ok(items);
     }
     task_items(bytes, read_as)
 }

@@ -170,6 +170,9 @@ pub enum InputError {
     /// A record without a single move.
     #[error("no moves to reconstruct")]
     NoMoves,
+    /// A PDN input without a single game (an empty or truncated file).
+    #[error("no PDN game in it (empty)")]
+    NoGames,
     /// A move that cannot be read.
     // Every `ParseMoveError` names the move: not said twice.
     #[error("move {ply}: {source}")]
