@@ -131,7 +131,7 @@ pub fn parse_answers(text: &str) -> Result<Vec<Answer>, ParseAnswerError> {
 /// # Errors
 /// The first line that is not a board row pair, or a final group that is too short.
 pub fn parse_answers_on(text: &str, topology: Topology) -> Result<Vec<Answer>, ParseAnswerError> {
-    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    let text = super::without_bom(text);
     let lines: Vec<(usize, &str)> = text
         .lines()
         .enumerate()

@@ -15,6 +15,12 @@ pub use answer::{
 pub use damaged::{Miswritten, MovePattern, WrittenMove};
 pub use fen::{parse_fen, parse_fen_on, to_fen, ParseFenError};
 
+/// `text` without the byte order mark Windows editors put first: no
+/// part of a record, an answer, a board or a PDN file.
+pub fn without_bom(text: &str) -> &str {
+    text.strip_prefix('\u{feff}').unwrap_or(text)
+}
+
 /// `1 game`, `2 games`: a count and its noun, in the plural when it is
 /// not one.
 pub fn plural(count: usize, noun: &str) -> String {

@@ -243,7 +243,7 @@ pub fn parse_records(text: &str) -> Result<Vec<Record>, ParseRecordError> {
 /// The first problem found, with its line.
 pub fn parse_records_with(text: &str, geometry: Geometry) -> Result<Vec<Record>, ParseRecordError> {
     // Notepad's byte order mark is no part of the header.
-    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    let text = super::without_bom(text);
     // Short captures are patterns: the careful reader makes them.
     if !geometry.short_captures {
         if let Some(records) = parse_records_quick(text.as_bytes(), geometry) {

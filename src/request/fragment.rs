@@ -130,7 +130,7 @@ impl BoardText {
     /// A board given as one text: a FEN when it has a `:`
     /// (`W:W21-32:B1-12`), else its rows.
     pub fn of_text(text: &str) -> BoardText {
-        let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+        let text = crate::notation::without_bom(text);
         if text.contains(':') {
             BoardText::Fen(text.trim().to_string())
         } else {

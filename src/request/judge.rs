@@ -283,7 +283,7 @@ impl JudgeRequest {
         let answers = std::str::from_utf8(&self.answer)
             .map_err(|_| AnswerError::NotText)
             // A byte order mark would hide the first `==> NAME <==` line.
-            .map(|text| text.strip_prefix('\u{feff}').unwrap_or(text))
+            .map(crate::notation::without_bom)
             .and_then(|text| self.answers_by_record(text, variant));
         let answers = match answers {
             Err(error) => return vec![JudgeVerdict::Rejected(error.into())],

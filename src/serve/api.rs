@@ -368,7 +368,7 @@ fn fragment_items(
     rules: RulesChoice,
 ) -> Result<Vec<postfacto::request::Item>, ApiError> {
     let read_as = ReadAs::as_written(rules, false);
-    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    let text = postfacto::notation::without_bom(text);
     let header = text.split_whitespace().next().unwrap_or("");
     let name = if header.eq_ignore_ascii_case("w") || header.eq_ignore_ascii_case("b") {
         "fragment"

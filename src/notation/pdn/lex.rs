@@ -176,7 +176,7 @@ pub struct Games<'a> {
 /// The games of `text`, read lazily. A byte order mark is skipped; line
 /// ends may be LF, CRLF or CR.
 pub fn games(text: &str) -> Games<'_> {
-    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    let text = crate::notation::without_bom(text);
     Games {
         text,
         pos: 0,
