@@ -211,13 +211,13 @@ def decode(
 ) -> Answer:
     """A solver's model of ``cnf``'s formula (``s``/``v`` lines or literals) as its answer."""
 
-def legal_moves(position: BoardLike, rules: str = "english", turn: Optional[str] = None) -> List[str]:
+def legal_moves(position: BoardLike, rules: str = "auto", turn: Optional[str] = None) -> List[str]:
     """The legal moves on ``position`` (a FEN names the side; rows need ``turn``),
     sorted by square (``9-13`` before ``10-14``)."""
 
 def reach(
     position: BoardLike,
-    rules: str = "english",
+    rules: str = "auto",
     turn: Optional[str] = None,
     limit: Optional[float] = None,
     *,

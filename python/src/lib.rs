@@ -149,6 +149,12 @@ fn one_rule_set(rules: &str) -> PyResult<Variant> {
     }
 }
 
+/// The rule set of a call on a board: the named one, else (`auto`) the
+/// board's own, as the binary's `moves` and `reach` choose it.
+fn board_rules(rules: &str, board: &BoardText) -> PyResult<Variant> {
+    Ok(RulesChoice::named(rules).map_err(bad)?.for_board(board))
+}
+
 fn seconds(limit: Option<f64>) -> PyResult<Option<Duration>> {
     limit
         .map(|s| {
@@ -395,13 +401,15 @@ fn decode(
 /// The legal moves of the side to move, every landing of a capture
 /// written, sorted by square (`9-13` before `10-14`).
 #[pyfunction]
-#[pyo3(signature = (position, rules="english", turn=None))]
+#[pyo3(signature = (position, rules="auto", turn=None))]
 fn legal_moves(
     position: &Bound<'_, PyAny>,
     rules: &str,
     turn: Option<&str>,
 ) -> PyResult<Vec<String>> {
-    let mut request = MovesRequest::new(board_of(position, "position")?, one_rule_set(rules)?);
+    let board = board_of(position, "position")?;
+    let variant = board_rules(rules, &board)?;
+    let mut request = MovesRequest::new(board, variant);
     if let Some(turn) = turn {
         request = request.turn(side_named(turn).map_err(bad)?);
     }
@@ -459,7 +467,7 @@ impl Game {
 /// `position` (a FEN, or rows with `?` for squares that may hold
 /// anything); with `any`, a legal game found fast, not the shortest.
 #[pyfunction]
-#[pyo3(signature = (position, rules="english", turn=None, limit=None, *, any=false, max_plies=None, start=None, start_turn=None))]
+#[pyo3(signature = (position, rules="auto", turn=None, limit=None, *, any=false, max_plies=None, start=None, start_turn=None))]
 #[allow(clippy::too_many_arguments)]
 fn reach(
     py: Python<'_>,
@@ -472,7 +480,9 @@ fn reach(
     start: Option<&Bound<'_, PyAny>>,
     start_turn: Option<&str>,
 ) -> PyResult<Game> {
-    let mut request = ReachRequest::new(board_of(position, "position")?, one_rule_set(rules)?)
+    let goal = board_of(position, "position")?;
+    let variant = board_rules(rules, &goal)?;
+    let mut request = ReachRequest::new(goal, variant)
         .limit(seconds(limit)?)
         .any(any)
         .max_plies(max_plies);

@@ -66,7 +66,7 @@ def test_impossible_carries_its_reason():
         lambda: postfacto.solve(["11-15"], start="W:W?:B1"),
         lambda: postfacto.solve(["11-15"], start=["........"]),
         lambda: postfacto.solve([11, 15]),
-        lambda: postfacto.legal_moves("W:W31,32:B27", rules="auto"),
+        lambda: postfacto.legal_moves("W:W31,32:B27", rules="frisian"),
         lambda: postfacto.legal_moves(["." * 8] * 8),
         lambda: postfacto.read_pdn(),
         lambda: postfacto.solve(["11-15"], limit=-1),

@@ -124,3 +124,30 @@ def test_report_carries_the_verdict_and_bad_input_raises():
     assert report["status"] == "impossible" and report["explanation"] and report["core"]
     with pytest.raises(postfacto.BadInput):
         postfacto.report(["11-15", "99-15"], rules="english", first="black")
+
+
+# Boards that name their rule set only by their squares: 8x8 numbers, 10x10
+# numbers past 32, 12x12 numbers past 50, and algebraic squares.
+OWN_RULES_BOARDS = ["W:W31,32:B27", "W:W45,33:B40,28", "B:W70,55:B60,44", "W:Wc3,e3:Bd4"]
+
+
+@needs_binary
+@pytest.mark.parametrize("fen", OWN_RULES_BOARDS)
+def test_legal_moves_infers_the_rule_set_of_a_board_as_the_binary_does(fen):
+    printed = subprocess.run(
+        [str(PROGRAM), "moves", "-"], input=fen, capture_output=True, text=True, check=True
+    ).stdout.split()
+    assert printed, f"the binary lists no move on {fen}"
+    assert postfacto.legal_moves(fen) == printed
+    assert postfacto.legal_moves(fen, rules="auto") == printed
+
+
+@needs_binary
+def test_reach_infers_the_rule_set_of_a_position_as_the_binary_does():
+    fen = "B:W28,31,33-50:B1-20"  # one white move into International's opening
+    printed = subprocess.run(
+        [str(PROGRAM), "reach", "--format", "json", "-"], input=fen, capture_output=True, text=True, check=True
+    ).stdout
+    game = postfacto.reach(fen)
+    assert (game.rules, game.moves) == ("international", ["32-28"])
+    assert json.loads(printed)["moves"] == game.moves

@@ -164,16 +164,7 @@ impl ReachModel {
         let source = Source::board(target.file.as_deref())?;
         let goal = source.board_text("the position")?;
         // As `reach` chose it: named, else the position's own.
-        let variant = match target.reading.rules.given() {
-            Some(variant) => variant,
-            None if target.reading.rules.fixed().is_some() => goal.own_rules(),
-            None => {
-                return Err(fail(
-                    Status::BadInput,
-                    "decode --reach: name the rule set the formula was written for (not auto)",
-                ))
-            }
-        };
+        let variant = target.reading.rules.for_board(&goal);
         let mut request = ReachRequest::new(goal, variant);
         if let Some(turn) = self.turn {
             request = request.turn(turn.into());

@@ -3,7 +3,7 @@
 
 use std::io::Write;
 
-use postfacto::request::{BoardText, MovesRequest, Source};
+use postfacto::request::{BoardText, MovesRequest, RulesChoice, Source};
 use postfacto::rules::Variant;
 
 use super::args::TurnArg;
@@ -20,7 +20,7 @@ pub fn run(
     let input = Source::board(file)?;
     let text = input.text("the board")?;
     let board = BoardText::of_text(text);
-    let variant = variant.unwrap_or_else(|| board.own_rules());
+    let variant = RulesChoice::from(variant).for_board(&board);
     let mut request = MovesRequest::new(board, variant);
     if let Some(turn) = turn {
         request = request.turn(turn.into());

@@ -25,6 +25,13 @@ pub enum RulesChoice {
     Auto,
 }
 
+/// A rule set named or none (`Default`).
+impl From<Option<Variant>> for RulesChoice {
+    fn from(named: Option<Variant>) -> RulesChoice {
+        named.map_or(RulesChoice::Default, RulesChoice::Given)
+    }
+}
+
 impl RulesChoice {
     /// The choice a name stands for: a rule set as postfacto or pydraughts
     /// spells it (`international` or `standard`), or `auto`.
@@ -56,6 +63,13 @@ impl RulesChoice {
             RulesChoice::Default => Some(Variant::English),
             RulesChoice::Auto => None,
         }
+    }
+
+    /// The rule set a board is read under: the named one, else the board's
+    /// own (a board has no moves to replay, so `auto` and none named both
+    /// read it from its squares or rows), as `reach` and `moves` choose it.
+    pub fn for_board(self, board: &BoardText) -> Variant {
+        self.given().unwrap_or_else(|| board.own_rules())
     }
 
     /// The rule sets to try, in order, for texts whose squares are `names`.
