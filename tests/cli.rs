@@ -258,7 +258,7 @@ fn verify_names_the_first_problem() {
         ),
         (
             good.replace("B-.-w-.-", "B-.-Q-.-"),
-            "answer line 4: square 15 holds 'Q'",
+            "answer line 4: character 5 is on a dark square and holds 'Q'",
         ),
         (
             good.lines().take(7).map(|l| format!("{l}\n")).collect(),
@@ -1189,7 +1189,7 @@ fn an_unknown_square_where_every_square_must_be_known_names_its_line() {
     assert_eq!(moves.code, 2, "{}", moves.stderr);
     assert_eq!(
         moves.stderr,
-        "postfacto: <stdin>: the given board, row line 3: an unknown square ('?'): legal moves need every square known\n"
+        "postfacto: <stdin>: the given board, line 3: an unknown square ('?'): legal moves need every square known\n"
     );
     let from = scratch("unknown-start.txt", rows);
     let reach = postfacto(
@@ -1198,10 +1198,50 @@ fn an_unknown_square_where_every_square_must_be_known_names_its_line() {
     );
     assert_eq!(reach.code, 2, "{}", reach.stderr);
     assert!(
-        reach.stderr.contains(": the start board, row line 3: the start of a game must be known on every square ('?' found)"),
+        reach.stderr.contains(": the start board, line 3: the start of a game must be known on every square ('?' found)"),
         "{}",
         reach.stderr
     );
+}
+
+#[test]
+fn a_side_named_against_the_fens_is_bad_input_not_a_silent_choice() {
+    let fen = "W:W21-32:B1-10,12,15";
+    let moves = postfacto(&["moves", "--turn", "black", fen], "");
+    assert_eq!(moves.code, 2, "{}", moves.stderr);
+    assert!(
+        moves
+            .stderr
+            .contains("the FEN has white to move, but black is named to move"),
+        "{}",
+        moves.stderr
+    );
+    assert_eq!(moves.stdout, "");
+    let reach = postfacto(&["reach", "--turn", "black", "--limit", "5s", fen], "");
+    assert_eq!(reach.code, 2, "{}", reach.stderr);
+    let start = scratch("white-start.txt", "W:W21-32:B1-12");
+    let from = postfacto(
+        &[
+            "reach",
+            "--from",
+            start.to_str().unwrap(),
+            "--from-turn",
+            "black",
+            "--limit",
+            "5s",
+            fen,
+        ],
+        "",
+    );
+    assert_eq!(from.code, 2, "{}", from.stderr);
+    assert!(
+        from.stderr.contains("the FEN has white to move"),
+        "{}",
+        from.stderr
+    );
+    // The same side twice is no contradiction.
+    let agreed = postfacto(&["moves", "--turn", "white", "W:W5:B10"], "");
+    assert_eq!((agreed.code, agreed.stdout.as_str()), (0, "5-1\n"));
 }
 
 #[test]

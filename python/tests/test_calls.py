@@ -68,6 +68,8 @@ def test_impossible_carries_its_reason():
         lambda: postfacto.solve([11, 15]),
         lambda: postfacto.legal_moves("W:W31,32:B27", rules="frisian"),
         lambda: postfacto.legal_moves(["." * 8] * 8),
+        lambda: postfacto.legal_moves("W:W21-32:B1-12", turn="black"),
+        lambda: postfacto.reach("W:W21-32:B1-10,12,15", turn="black"),
         lambda: postfacto.read_pdn(),
         lambda: postfacto.solve(["11-15"], limit=-1),
     ],

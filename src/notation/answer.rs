@@ -96,9 +96,10 @@ pub enum BoardTextProblem {
         text: String,
     },
     /// Something other than the light square mark on a light square.
-    #[error("column {column} is a light square and must be {allowed}, found '{found}'")]
+    #[error("character {column} is on a light square and must be {allowed}, found '{found}'")]
     LightSquare {
-        /// The 1-based column.
+        /// The 1-based character of the line (not the board's column,
+        /// which the rules' pages count from 0).
         column: usize,
         /// The marks a light square may hold (`'-'`, or `'-' or '.'`).
         allowed: &'static str,
@@ -106,10 +107,13 @@ pub enum BoardTextProblem {
         found: char,
     },
     /// A dark square holding no piece letter.
-    #[error("square {square} holds '{found}', expected one of {expected}")]
+    #[error(
+        "character {column} is on a dark square and holds '{found}', expected one of {expected}"
+    )]
     NotAPiece {
-        /// The square, named as the board's notation names it.
-        square: String,
+        /// The 1-based character of the line (an 8x8 board's square has
+        /// a number or a name by rule set, which a board text does not know).
+        column: usize,
         /// What it holds.
         found: char,
         /// The marks a dark square may hold.
@@ -209,20 +213,27 @@ fn answers_of(
                     },
                 });
             }
-            read_row(&mut start, row as u8, &text[..n], line)?;
-            read_row(&mut end, row as u8, &text[n + 1..], line)?;
+            read_row(&mut start, row as u8, (&text[..n], 0), line)?;
+            read_row(&mut end, row as u8, (&text[n + 1..], n + 1), line)?;
         }
         answers.push(Answer { start, end });
     }
     Ok(answers)
 }
 
-fn read_row(board: &mut Board, row: u8, text: &str, line: usize) -> Result<(), ParseAnswerError> {
+/// Reads one board's row, `text`, which starts after `offset` characters
+/// of its line.
+fn read_row(
+    board: &mut Board,
+    row: u8,
+    (text, offset): (&str, usize),
+    line: usize,
+) -> Result<(), ParseAnswerError> {
     for (col, ch) in text.chars().enumerate() {
         let problem = match board.topology().from_coords(row, col as u8) {
             None if ch == '-' => None,
             None => Some(BoardTextProblem::LightSquare {
-                column: col + 1,
+                column: offset + col + 1,
                 allowed: "'-'",
                 found: ch,
             }),
@@ -233,7 +244,7 @@ fn read_row(board: &mut Board, row: u8, text: &str, line: usize) -> Result<(), P
                     None
                 }
                 None => Some(BoardTextProblem::NotAPiece {
-                    square: sq.to_string(),
+                    column: offset + col + 1,
                     found: ch,
                     expected: ". b w B W",
                 }),
@@ -341,11 +352,7 @@ fn read_cell(
         }
         (Some(sq), ch) => {
             let piece = Piece::from_letter(ch).ok_or_else(|| BoardTextProblem::NotAPiece {
-                square: if topology.size() == 8 {
-                    sq.algebraic()
-                } else {
-                    sq.number().to_string()
-                },
+                column: col + 1,
                 found: ch,
                 expected: if unknowns { ". ? b w B W" } else { ". b w B W" },
             })?;
@@ -420,7 +427,9 @@ w-.-.-.- .-.-.-.-
         let letter = SAMPLE1_ANSWER.replacen("B-.-w", "Q-.-w", 1);
         let e = parse_answers(&letter).unwrap_err();
         assert_eq!(e.line, 4);
-        assert!(e.to_string().contains("square 13 holds 'Q'"));
+        assert!(e
+            .to_string()
+            .contains("character 1 is on a dark square and holds 'Q'"));
         let cut: String = SAMPLE1_ANSWER
             .lines()
             .take(5)

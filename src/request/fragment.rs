@@ -25,6 +25,21 @@ pub enum RulesChoice {
     Auto,
 }
 
+/// The side to move on a board: the one `named` beside it, else its FEN's;
+/// both, and they differ, is a contradiction the user must settle (a
+/// silent choice answers a question they did not ask).
+///
+/// # Errors
+/// [`InputError::TurnContradictsFen`].
+pub fn side_to_move(named: Option<Color>, fen: Option<Color>) -> Result<Option<Color>, InputError> {
+    match (named, fen) {
+        (Some(named), Some(fen)) if named != fen => {
+            Err(InputError::TurnContradictsFen { fen, named })
+        }
+        (named, fen) => Ok(named.or(fen)),
+    }
+}
+
 /// A rule set named or none (`Default`).
 impl From<Option<Variant>> for RulesChoice {
     fn from(named: Option<Variant>) -> RulesChoice {

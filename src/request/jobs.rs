@@ -3,7 +3,7 @@
 use crate::board::Color;
 use crate::rules::Variant;
 
-use super::{BoardRole, BoardText, InputError, WholeBoard};
+use super::{side_to_move, BoardRole, BoardText, InputError, WholeBoard};
 
 /// The legal moves on a board.
 #[derive(Clone, Debug)]
@@ -23,7 +23,7 @@ impl MovesRequest {
         }
     }
 
-    /// For `turn` (needed for board rows; over a FEN's side).
+    /// For `turn` (needed for board rows; a FEN's side must agree).
     #[must_use]
     pub fn turn(mut self, turn: Color) -> MovesRequest {
         self.turn = Some(turn);
@@ -50,7 +50,7 @@ impl MovesRequest {
         let (board, fen_turn) =
             self.board
                 .position(self.variant, BoardRole::Given, WholeBoard::ForMoves)?;
-        let side = self.turn.or(fen_turn).ok_or(InputError::NoTurn)?;
+        let side = side_to_move(self.turn, fen_turn)?.ok_or(InputError::NoTurn)?;
         let mut moves: Vec<String> = self
             .variant
             .rules()

@@ -33,6 +33,7 @@ mod solve;
 mod source;
 mod verify;
 
+use crate::board::Color;
 use std::io;
 
 use crate::notation::{
@@ -43,7 +44,7 @@ use crate::solve::SolveError;
 
 pub use batch::{Batch, BatchInput};
 pub use cnf::{CnfRequest, ModelRead, SatAnswer, SatRequest};
-pub use fragment::{side_named, BoardText, Fragment, Problem, RulesChoice};
+pub use fragment::{side_named, side_to_move, BoardText, Fragment, Problem, RulesChoice};
 pub use input::{
     first_solving, is_pdn, pdn_text, read_items, start_facts, with_fen, Item, ReadAs, StartFrom,
 };
@@ -195,7 +196,7 @@ pub enum InputError {
         source: ParseFenError,
     },
     /// Board rows that cannot be read.
-    #[error("the {which} board, row line {line}: {problem}")]
+    #[error("the {which} board, line {line}: {problem}")]
     Board {
         /// Which board.
         which: BoardRole,
@@ -206,7 +207,7 @@ pub enum InputError {
         problem: BoardTextProblem,
     },
     /// A `?` on a board that must be known on every square.
-    #[error("the {which} board, row line {line}: {needed}")]
+    #[error("the {which} board, line {line}: {needed}")]
     Unknown {
         /// Which board.
         which: BoardRole,
@@ -244,8 +245,16 @@ pub enum InputError {
     #[error("not a text file (it holds NUL bytes)")]
     NotText,
     /// A board given as rows, with no side to move named.
-    #[error("a board given as rows needs the side to move named")]
+    #[error("a board given as rows needs the side to move named (--turn white or black; turn= in Python)")]
     NoTurn,
+    /// A side to move named over a FEN that names the other.
+    #[error("the FEN has {} to move, but {} is named to move (leave the side out, or change the FEN's letter)", fen.name(), named.name())]
+    TurnContradictsFen {
+        /// The FEN's side.
+        fen: Color,
+        /// The side named beside it.
+        named: Color,
+    },
     /// A file that cannot be read.
     #[error("{path}: {source}")]
     Io {

@@ -11,7 +11,7 @@ use crate::reach::{Goal, Progress, ProofGame, Reach, ReachError, ReachOutcome, S
 use crate::rules::Variant;
 use crate::solve::SolveError;
 
-use super::{BoardRole, BoardText, InputError, RequestError, WholeBoard};
+use super::{side_to_move, BoardRole, BoardText, InputError, RequestError, WholeBoard};
 
 /// A game found, replayed: its moves from the start and the board it
 /// ends on, which fits the position asked for.
@@ -137,7 +137,7 @@ impl ReachRequest {
         }
     }
 
-    /// With `turn` to move there (needed for rows; over a FEN's side).
+    /// With `turn` to move there (needed for rows; a FEN's side must agree).
     #[must_use]
     pub fn turn(mut self, turn: Color) -> ReachRequest {
         self.turn = Some(turn);
@@ -145,7 +145,8 @@ impl ReachRequest {
     }
 
     /// Games start on `start` (every square known), `turn` to move there
-    /// (else a FEN's side, else the rule set's first player), not the opening.
+    /// (else a FEN's side, which must agree, else the rule set's first
+    /// player), not the opening.
     #[must_use]
     pub fn from(mut self, start: BoardText, turn: Option<Color>) -> ReachRequest {
         self.from = Some((start, turn));
@@ -274,14 +275,14 @@ impl ReachRequest {
         };
         let (board, fen_turn) =
             text.position(self.variant, BoardRole::Start, WholeBoard::AtStart)?;
-        let side = turn.or(fen_turn).unwrap_or(self.variant.first_player());
+        let side = side_to_move(*turn, fen_turn)?.unwrap_or(self.variant.first_player());
         Ok((board, side))
     }
 
     /// The goal and the search, checked.
     fn prepared(&self) -> Result<(Goal, Reach), RequestError> {
         let (board, fen_turn) = self.goal.read(self.variant.topology(), BoardRole::Given)?;
-        let turn = self.turn.or(fen_turn).ok_or(InputError::NoTurn)?;
+        let turn = side_to_move(self.turn, fen_turn)?.ok_or(InputError::NoTurn)?;
         if let Some(&problem) = self.variant.rules().start_problems(&board.board).first() {
             return Err(InputError::NeverInAGame {
                 which: BoardRole::Given,
