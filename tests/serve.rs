@@ -249,13 +249,18 @@ fn a_diagram_is_reached_or_said_unreachable() {
     let (status, refused) = served.json("POST", "/api/reach", json!({ "fen": thirteen }));
     assert_eq!(status, 200, "{refused}");
     assert_eq!(refused["status"], "impossible");
-    // A board needs a rule set: 'auto' has no moves to infer one from.
+    // No rule set named, or 'auto': the position's own, as the binary's
+    // `reach` reads it (squares past 32 are 10x10).
     let (status, auto) = served.json(
         "POST",
         "/api/reach",
         json!({ "fen": after, "rules": "auto" }),
     );
-    assert_eq!(status, 400, "{auto}");
+    assert_eq!((status, &auto["status"]), (200, &json!("found")), "{auto}");
+    let international = "B:W28,31,33-50:B1-20";
+    let (status, own) = served.json("POST", "/api/reach", json!({ "fen": international }));
+    assert_eq!(status, 200, "{own}");
+    assert_eq!(own["plies"][0]["played"], "32-28", "{own}");
     assert!(
         refused["reason"].as_str().unwrap().contains("13"),
         "{refused}"

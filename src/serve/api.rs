@@ -24,8 +24,8 @@ use postfacto::output::JsonEdit;
 use postfacto::render::svg;
 use postfacto::replay::replay_filling;
 use postfacto::request::{
-    item_formula, read_items, side_named, silent, solve_item, BoardRole, BoardText, InputError,
-    Name, ReachRequest, ReadAs, RequestError, RulesChoice, SolveOptions, Verdict,
+    item_formula, read_items, side_named, side_to_move, silent, solve_item, BoardRole, BoardText,
+    InputError, Name, ReachRequest, ReadAs, RequestError, RulesChoice, SolveOptions, Verdict,
 };
 use postfacto::rules::Variant;
 
@@ -464,7 +464,8 @@ pub fn reach(
     any: bool,
     limit: Duration,
 ) -> Result<ReachView, ApiError> {
-    let variant = variant_named(rules)?;
+    // As the binary's `reach` chooses it: named, else the position's own.
+    let variant = rules_choice(rules)?.for_board(&goal);
     let opening = variant.topology().opening();
     let first = variant.first_player();
     let mut view = ReachView {
@@ -592,10 +593,10 @@ pub fn board(
     let (read, fen_turn) = board
         .read(variant.topology(), BoardRole::Given)
         .map_err(ApiError::input)?;
-    let turn = match turn {
-        Some(name) => side_named(name).map_err(ApiError::input)?,
-        None => fen_turn.ok_or_else(|| ApiError::input(InputError::NoTurn))?,
-    };
+    let named = turn.map(side_named).transpose().map_err(ApiError::input)?;
+    let turn = side_to_move(named, fen_turn)
+        .and_then(|side| side.ok_or(InputError::NoTurn))
+        .map_err(ApiError::input)?;
     if read.known != variant.topology().all_bits() {
         return Err(ApiError::bad("every square must be known (no '?')"));
     }
