@@ -752,6 +752,42 @@ fn time_limits_apply_to_the_embedded_sat_engine_and_the_pawn_puzzle() {
 }
 
 #[test]
+fn slips_in_naming_the_input_are_told_as_such() {
+    // The task's format given where PDN is read.
+    let pdn = postfacto(&["verify", "--pdn", "tests/data/sample1.in"], "");
+    assert_eq!(pdn.code, 2, "{}", pdn.stderr);
+    assert!(
+        pdn.stderr.contains("this is the task's format"),
+        "{}",
+        pdn.stderr
+    );
+    // Both inputs from standard input.
+    let both = postfacto(&["verify", "-", "-"], "W 1\n11-15\n");
+    assert_eq!(both.code, 2, "{}", both.stderr);
+    assert!(
+        both.stderr.contains("cannot both be standard input"),
+        "{}",
+        both.stderr
+    );
+    // Records count from 1.
+    let zero = postfacto(&["cnf", "--instance", "0", "-"], "W 1\n22-18\n");
+    assert_eq!(zero.code, 2, "{}", zero.stderr);
+    assert!(
+        zero.stderr.contains("records count from 1"),
+        "{}",
+        zero.stderr
+    );
+    // A limit reads as seconds, not as Rust's `0ns`.
+    let none = postfacto(&["solve", "--limit", "0", "tests/data/sample1.in"], "");
+    assert_eq!(none.code, 3, "{}", none.stderr);
+    assert!(
+        none.stderr.contains("the time limit of 0 s passed"),
+        "{}",
+        none.stderr
+    );
+}
+
+#[test]
 fn inputs_and_generated_sizes_have_limits() {
     let capped = std::process::Command::new(env!("CARGO_BIN_EXE_postfacto"))
         .args(["solve", "tests/data/sample1.in"])
@@ -764,6 +800,18 @@ fn inputs_and_generated_sizes_have_limits() {
     assert!(
         stderr.contains("larger than the input limit of 10 bytes"),
         "{stderr}"
+    );
+    // A cap that is no number is not replaced by the default in silence.
+    let garbled = std::process::Command::new(env!("CARGO_BIN_EXE_postfacto"))
+        .args(["solve", "tests/data/sample1.in"])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .env("POSTFACTO_MAX_INPUT", "abc")
+        .output()
+        .unwrap();
+    assert_eq!(garbled.status.code(), Some(2));
+    assert_eq!(
+        String::from_utf8(garbled.stderr).unwrap(),
+        "postfacto: POSTFACTO_MAX_INPUT='abc' is not a number of bytes\n"
     );
     for args in [
         &["generate", "--count", "100000000"][..],

@@ -75,9 +75,9 @@ fn print_solved(
         let i = solved.index;
         let Some(result) = solved.outcome else {
             super::report(&format!(
-                "{name}: board {}: undecided: the time limit of {:?} passed before an answer",
+                "{name}: board {}: undecided: the time limit of {} passed before an answer",
                 i + 1,
-                settings.limit.unwrap_or_default()
+                postfacto::sat::in_seconds(settings.limit.unwrap_or_default())
             ));
             status = status.max(Status::Undecided);
             continue;

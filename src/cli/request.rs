@@ -190,6 +190,12 @@ fn verify_request(args: VerifyArgs) -> Result<Request, Failure> {
         }),
         (None, Some(input), Some(answer)) => {
             refuse_pdn_only(args.legal, args.strict, args.format)?;
+            if input == Path::new("-") && answer == Path::new("-") {
+                return Err(fail(
+                    Status::BadInput,
+                    "verify: INPUT and ANSWER cannot both be standard input ('-'): name one file",
+                ));
+            }
             // The answer's start, not the opening, is where the games start.
             let reading = ReadAs::as_written(rules, args.short_captures).repairing(args.repair);
             let request = JudgeRequest::new().repair(repair).limit(args.limit);

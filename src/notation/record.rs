@@ -362,6 +362,19 @@ fn parse_records_carefully(
     Ok(records)
 }
 
+/// Whether `text` opens as the task's format does, with a header line
+/// such as `W 3` (a side and a number, nothing else), and not as PDN.
+pub fn opens_with_a_record_header(text: &str) -> bool {
+    let first = super::without_bom(text)
+        .lines()
+        .find(|l| !l.trim().is_empty());
+    first.is_some_and(|line| {
+        let words: Vec<&str> = line.split_whitespace().collect();
+        matches!(words.as_slice(), [side, count]
+            if matches!(*side, "W" | "B") && count.bytes().all(|b| b.is_ascii_digit()))
+    })
+}
+
 fn looks_like_header(line: &str) -> bool {
     line.starts_with(['B', 'W'])
 }

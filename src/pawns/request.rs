@@ -32,7 +32,8 @@ pub enum PawnProofError {
     },
     /// The time limit passed before the proof was complete.
     #[error(
-        "undecided: the time limit of {0:?} passed before the proof was complete; no proof written"
+        "undecided: the time limit of {} passed before the proof was complete; no proof written",
+        crate::sat::in_seconds(*.0)
     )]
     Undecided(Duration),
     /// The SAT machinery failed.

@@ -244,6 +244,9 @@ pub enum InputError {
     /// Bytes that are not text (NUL bytes).
     #[error("not a text file (it holds NUL bytes)")]
     NotText,
+    /// Records of the task's format given where a PDN archive is read.
+    #[error("this is the task's format (a header such as 'W 3'), not PDN: check it with `verify INPUT ANSWER`, or solve it")]
+    RecordsNotPdn,
     /// A board given as rows, with no side to move named.
     #[error("a board given as rows needs the side to move named (--turn white or black; turn= in Python)")]
     NoTurn,
@@ -292,6 +295,10 @@ pub enum InputError {
 fn instance_words(records: usize, asked: Option<usize>) -> String {
     match asked {
         None => format!("{records} records; choose one with --instance N"),
+        Some(0) => format!(
+            "--instance 0: records count from 1 (the input has {})",
+            crate::notation::plural(records, "record")
+        ),
         Some(n) => format!(
             "--instance {n}: the input has {}",
             crate::notation::plural(records, "record")

@@ -521,7 +521,8 @@ fn solve_limited<'r, C: Candidate>(
     report.status = Verdict::Undecided;
     report.micros = limit.as_micros();
     report.err.push(format!(
-        "{name}: undecided: the time limit of {limit:?} passed before a verdict"
+        "{name}: undecided: the time limit of {} passed before a verdict",
+        crate::sat::in_seconds(limit)
     ));
     report
 }

@@ -48,6 +48,9 @@ pub enum SourceError {
         /// The limit in bytes.
         limit: u64,
     },
+    /// A size cap set in the environment that is no number of bytes.
+    #[error("POSTFACTO_MAX_INPUT='{0}' is not a number of bytes")]
+    BadMaxInput(String),
     /// A gzip-compressed input, in a build without the `gzip` feature.
     #[error("{what} is gzip-compressed, and this build cannot unpack it (built without the gzip feature)")]
     Compressed {
@@ -138,18 +141,22 @@ impl SourceError {
 /// The largest input read (a file or standard input): 256 MiB, or
 /// `POSTFACTO_MAX_INPUT` bytes. Everything read is held in memory, and the
 /// parsed form takes a few times more, so a hostile input stops here.
-fn max_input() -> u64 {
-    std::env::var("POSTFACTO_MAX_INPUT")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(256 << 20)
+///
+/// # Errors
+/// [`SourceError::BadMaxInput`]: a cap the user set and cannot have
+/// meant is not replaced by the default in silence.
+fn max_input() -> Result<u64, SourceError> {
+    match std::env::var("POSTFACTO_MAX_INPUT") {
+        Err(_) => Ok(256 << 20),
+        Ok(v) => v.trim().parse().map_err(|_| SourceError::BadMaxInput(v)),
+    }
 }
 
 /// Reads all of `reader`, refusing more than [`max_input`] bytes; room
 /// for `expected` bytes (a file's size) is made from the start, so a large
 /// batch is read without copying it as it grows.
 fn read_capped(reader: impl Read, what: &str, expected: u64) -> Result<Vec<u8>, SourceError> {
-    let limit = max_input();
+    let limit = max_input()?;
     let room = usize::try_from(expected.min(limit).saturating_add(1)).unwrap_or(0);
     let mut bytes = Vec::with_capacity(room);
     reader

@@ -16,7 +16,9 @@ use crate::archive::{
     move_numbers, reading, verify_file, FileRules, GameReport, RulesFrom, Tally, Verdict,
     VerifyOptions,
 };
-use crate::notation::{games, to_fen, GameReading, MoveNumbers, RawGame};
+use crate::notation::{
+    games, opens_with_a_record_header, to_fen, GameReading, MoveNumbers, RawGame,
+};
 use crate::output::JsonEdit;
 use crate::rules::Variant;
 
@@ -146,6 +148,9 @@ impl VerifyRequest {
     /// As [`VerifyRequest::run`].
     pub fn run_with(&self, watch: &mut dyn ArchiveWatch) -> Result<CheckedArchive, RequestError> {
         let text = pdn_text(&self.bytes)?;
+        if opens_with_a_record_header(&text) {
+            return Err(InputError::RecordsNotPdn.into());
+        }
         let raw: Vec<_> = games(&text).collect();
         let file = verify_file(&raw, self.options);
         if let Some(inferred) = &file.inferred {

@@ -192,9 +192,25 @@ pub fn within<T: Send + 'static>(
     waited
 }
 
+/// A limit as people write it: `5 s`, `0.25 s`, `0 s` (not Rust's `5s`,
+/// `250ms`, `0ns`).
+pub fn in_seconds(limit: Duration) -> String {
+    let text = format!("{:.3}", limit.as_secs_f64());
+    let text = text.trim_end_matches('0').trim_end_matches('.');
+    format!("{text} s")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn limits_read_as_seconds() {
+        assert_eq!(in_seconds(Duration::ZERO), "0 s");
+        assert_eq!(in_seconds(Duration::from_secs(5)), "5 s");
+        assert_eq!(in_seconds(Duration::from_millis(250)), "0.25 s");
+        assert_eq!(in_seconds(Duration::from_secs(90)), "90 s");
+    }
 
     #[test]
     fn quick_work_is_returned_and_slow_work_is_abandoned() {

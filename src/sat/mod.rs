@@ -33,8 +33,8 @@ mod units;
 pub use self::core::{minimal_core, minimal_core_within};
 pub use self::smallest::{smallest_core_within, SmallestCore};
 pub use deadline::{
-    current_deadline, earlier, new_budgeted_solver, new_solver, out_of_time, stopped_by_deadline,
-    under, within, DeadlinePassed, StopAt,
+    current_deadline, earlier, in_seconds, new_budgeted_solver, new_solver, out_of_time,
+    stopped_by_deadline, under, within, DeadlinePassed, StopAt,
 };
 pub use dimacs::{AnnotatedCnf, GroupedClauses};
 pub use external::{
