@@ -1355,6 +1355,40 @@ fn compare_reads_each_pdn_game_under_its_own_rules() {
     );
 }
 
+/// `text` gzip-compressed into `path`.
+fn gzipped(path: &std::path::Path, text: &str) {
+    use std::io::Write;
+    let file = std::fs::File::create(path).unwrap();
+    let mut packer = flate2::write::GzEncoder::new(file, flate2::Compression::default());
+    packer.write_all(text.as_bytes()).unwrap();
+    packer.finish().unwrap();
+}
+
+#[test]
+fn a_folder_lists_its_compressed_records_as_a_file_named_alone_is_read() {
+    let folder = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("gz-folder");
+    std::fs::remove_dir_all(&folder).ok();
+    std::fs::create_dir_all(&folder).unwrap();
+    gzipped(
+        &folder.join("games.PDN.gz"),
+        "[GameType \"21\"]\n1. 11-15 23-19 *\n",
+    );
+    gzipped(&folder.join("task.in.gz"), "W 2\n22-18\n11-15\n");
+    let dir = folder.to_str().unwrap();
+    let verified = postfacto(&["verify", "--pdn", dir], "");
+    assert_eq!(verified.code, 0, "{}", verified.stderr);
+    assert!(
+        verified
+            .stdout
+            .contains("games.PDN.gz: game 1 (line 1): OK"),
+        "{}",
+        verified.stdout
+    );
+    let solved = postfacto(&["solve", "--format", "json", dir], "");
+    assert_eq!(solved.code, 0, "{}", solved.stderr);
+    assert_eq!(solved.stdout.lines().count(), 2, "{}", solved.stdout);
+}
+
 #[test]
 fn sat_reads_gzip_writes_drat_and_cnf_writes_gzip() {
     let record = scratch("gz-impossible.in", "W 2\n21-17\n21-17\n");

@@ -89,11 +89,12 @@ pub struct Item {
     pub pdn: Option<GameText>,
 }
 
-/// Whether an input named `name` is PDN: a `.pdn` name, or text that
-/// starts like PDN.
+/// Whether an input named `name` is PDN: a `.pdn` (or `.pdn.gz`) name, or
+/// text that starts like PDN.
 pub fn is_pdn(name: &str, bytes: &[u8]) -> bool {
     let head = &bytes[..bytes.len().min(4096)];
-    name.to_ascii_lowercase().ends_with(".pdn") || looks_like_pdn(&String::from_utf8_lossy(head))
+    let name = name.to_ascii_lowercase();
+    name.trim_end_matches(".gz").ends_with(".pdn") || looks_like_pdn(&String::from_utf8_lossy(head))
 }
 
 /// An input as PDN text. Old archives are not always UTF-8 (Windows code

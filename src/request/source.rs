@@ -384,7 +384,8 @@ pub fn record_files(paths: &[PathBuf]) -> Result<Vec<PathBuf>, SourceError> {
 }
 
 /// The files of `folder` (not its folders) whose names end in one of
-/// `extensions` (in any case: `GAMES.PDN` too), in name order; `what`
+/// `extensions` (in any case: `GAMES.PDN` too; gzip-compressed too,
+/// `games.pdn.gz`, as a file named alone is read), in name order; `what`
 /// names them when there is none (`*.in`). Every job that takes a folder
 /// lists it here, so they agree on what is in it.
 ///
@@ -396,10 +397,10 @@ fn files_in(
     what: &'static str,
 ) -> Result<Vec<PathBuf>, SourceError> {
     let wanted = |p: &Path| {
-        p.is_file()
-            && p.extension()
-                .and_then(|x| x.to_str())
-                .is_some_and(|x| extensions.iter().any(|e| x.eq_ignore_ascii_case(e)))
+        let name = p.file_name().and_then(|n| n.to_str()).unwrap_or_default();
+        let name = name.to_ascii_lowercase();
+        let name = name.strip_suffix(".gz").unwrap_or(&name);
+        p.is_file() && extensions.iter().any(|e| name.ends_with(&format!(".{e}")))
     };
     let entries = std::fs::read_dir(folder).map_err(|source| SourceError::Unreadable {
         what: format!("'{}'", folder.display()),
