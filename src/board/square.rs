@@ -22,8 +22,9 @@ pub struct Square(u8);
 
 /// The error for a square name that is not one of the board's squares.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("unknown square '{text}' (squares are numbered 1 to {}{})", topology.count(),
-    if topology.size() == 8 && !topology.mirrored() { ", or named a1 to h8 on dark squares" } else { "" })]
+#[error("unknown square '{text}' (squares are numbered 1 to {}{}{})", topology.count(),
+    if topology.size() == 8 && !topology.mirrored() { ", or named a1 to h8 on dark squares" } else { "" },
+    if topology.size() < 12 { " on this board; a larger board needs its rule set named" } else { "" })]
 pub struct ParseSquareError {
     /// The text that was read.
     pub text: String,
