@@ -205,7 +205,7 @@ fn the_ten_board_through_the_binary() {
     for (record, want) in [
         (
             "W 1\n51-46\n",
-            "unknown square '51' (squares are numbered 1 to 50)",
+            "unknown square '51' (squares are numbered 1 to 50 on this board",
         ),
         ("W 1\n32-26\n", "32 and 26 are not on one diagonal"),
     ] {
@@ -424,7 +424,12 @@ fn italian_through_the_binary() {
     // Solved and judged: random fragments with kings, whose captures the
     // order of preference and "men may not take kings" decide.
     solved_and_judged("italian", 40, 40, 3);
-    let bad = postfacto(&["verify", "--rules", "italian", "-", "-"], "W 1\n33-29\n");
+    let no_answer = scratch("italian-none.ans", "");
+    let no_answer = no_answer.to_str().unwrap();
+    let bad = postfacto(
+        &["verify", "--rules", "italian", "-", no_answer],
+        "W 1\n33-29\n",
+    );
     assert_eq!(bad.code, 2, "{}", bad.stderr);
     assert!(bad.stderr.contains("unknown square '33'"), "{}", bad.stderr);
 }
@@ -528,8 +533,15 @@ fn canadian_through_the_binary() {
     let input = scratch("canadian3.in", &generated.stdout);
     solved_as_pdn_and_read_back("canadian", &input, "27", 3);
     refuses_square(&["solve", "--rules", "canadian"], "W 1\n73-68\n", "73");
+    let no_answer = scratch("canadian-none.ans", "");
     refuses_square(
-        &["verify", "--rules", "canadian", "-", "-"],
+        &[
+            "verify",
+            "--rules",
+            "canadian",
+            "-",
+            no_answer.to_str().unwrap(),
+        ],
         "W 1\n73-68\n",
         "73",
     );
