@@ -214,7 +214,13 @@ impl<'a> Games<'a> {
 
     /// Skips to the end of the line (the line end stays).
     fn skip_line(&mut self) {
-        while self.peek_byte().is_some_and(|b| b != b'\n' && b != b'\r') {
+        self.skip_while(|b| b != b'\n' && b != b'\r');
+    }
+
+    /// Skips the bytes `keep` holds for, which are never line ends (no
+    /// line is counted).
+    fn skip_while(&mut self, keep: impl Fn(u8) -> bool) {
+        while self.peek_byte().is_some_and(&keep) {
             self.pos += 1;
         }
     }
@@ -390,43 +396,18 @@ impl<'a> Games<'a> {
         if bracket {
             self.pos += 1;
         }
-        let bytes = self.bytes();
         let name_start = self.pos;
-        while bytes
-            .get(self.pos)
-            .is_some_and(|b| !b.is_ascii_whitespace() && !b"\"]".contains(b))
-        {
-            self.pos += 1;
-        }
+        self.skip_while(|b| !b.is_ascii_whitespace() && !b"\"]".contains(&b));
         let name = &self.text[name_start..self.pos];
-        while bytes
-            .get(self.pos)
-            .is_some_and(|b| *b == b' ' || *b == b'\t')
-        {
-            self.pos += 1;
-        }
+        self.skip_while(|b| b == b' ' || b == b'\t');
         // A lone `[`, perhaps with the `\r` some exports write out.
         let lone = name.is_empty() || name == "\\r";
-        if lone && matches!(bytes.get(self.pos), None | Some(b'\n' | b'\r')) {
+        if lone && matches!(self.peek_byte(), None | Some(b'\n' | b'\r')) {
             return Item::Note(Leniency::LoneBracket { line });
         }
-        let (value, split) = if bytes.get(self.pos) == Some(&b'"') {
-            match self.quoted() {
-                Some((value, split)) => (Some(value), split),
-                None => (None, false),
-            }
-        } else {
-            let value_start = self.pos;
-            while bytes.get(self.pos).is_some_and(|b| !b"]\r\n".contains(b)) {
-                self.pos += 1;
-            }
-            (
-                Some(Cow::Borrowed(self.text[value_start..self.pos].trim())),
-                false,
-            )
-        };
+        let (value, split) = self.tag_value();
         match value {
-            Some(value) if bytes.get(self.pos) == Some(&b']') && !name.is_empty() => {
+            Some(value) if self.peek_byte() == Some(b']') && !name.is_empty() => {
                 self.pos += 1;
                 let note = if split {
                     self.line += 1;
@@ -454,6 +435,24 @@ impl<'a> Games<'a> {
                 }
             }
         }
+    }
+
+    /// A tag's value from where its name ends: quoted (see
+    /// [`Games::quoted`]; `None` when not closed) or bare, up to the `]` or
+    /// the line's end; and whether a quoted one went on over the next line.
+    fn tag_value(&mut self) -> (Option<Cow<'a, str>>, bool) {
+        if self.peek_byte() == Some(b'"') {
+            return match self.quoted() {
+                Some((value, split)) => (Some(value), split),
+                None => (None, false),
+            };
+        }
+        let value_start = self.pos;
+        self.skip_while(|b| !b"]\r\n".contains(&b));
+        (
+            Some(Cow::Borrowed(self.text[value_start..self.pos].trim())),
+            false,
+        )
     }
 
     /// A quoted tag value from its opening quote; leaves `pos` on the `]`
