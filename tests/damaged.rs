@@ -687,6 +687,12 @@ fn impossible_damaged_records_say_why_and_have_no_moves() {
     let value: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
     assert!(value["moves"].is_null(), "{value}");
     assert_eq!(value["record"], serde_json::json!(["?-17", "21-17"]));
+    // Nor does an impossible record with every square written.
+    let clean = postfacto(&["solve", "--format", "json"], "W 2\n21-17\n17-13\n");
+    assert_eq!(clean.code, 1, "{}", clean.stderr);
+    let value: serde_json::Value = serde_json::from_str(&clean.stdout).unwrap();
+    assert!(value["moves"].is_null(), "{value}");
+    assert_eq!(value["record"], serde_json::json!(["21-17", "17-13"]));
     // No move of Black fits: White's man stands on 17.
     let none = postfacto(&["solve"], "W 2\n21-17\n17x?\n");
     assert_eq!(none.code, 1, "{}", none.stderr);

@@ -445,7 +445,11 @@ fn json_has_one_schema_with_the_analyses_as_fields() {
     let impossible = json(&["--explain"], "W 2\n21-17\n21-17\n");
     assert_eq!(impossible["status"], "impossible");
     assert!(!impossible["core"].as_array().unwrap().is_empty());
-    assert_eq!(impossible["moves"].as_array().unwrap().len(), 2);
+    assert_eq!(impossible["record"].as_array().unwrap().len(), 2);
+    assert!(
+        impossible["moves"].is_null(),
+        "nothing is played: {impossible}"
+    );
     let explained = json(&["--explain"], "B 1\n11-15\n");
     assert!(!explained["forced"].as_array().unwrap().is_empty());
     // The same keys in every object.
@@ -689,4 +693,20 @@ fn r44_17_svg_arrows_of_the_last_plies() {
     assert_eq!(none.matches("<polyline").count(), 0);
     assert!(none.contains("; no arrows)"));
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_batch_summary_tells_diagrams_apart_from_games_solved() {
+    let pdn = scratch(
+        "diagram-and-game.pdn",
+        "[FEN \"W:W21,22:B9,10\"]\n*\n\n[GameType \"21\"]\n1. 11-15 23-19 *\n",
+    );
+    let run = postfacto(&["solve", pdn.to_str().unwrap()], "");
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(
+        run.stderr
+            .contains("2 records: 2 solved (1 without moves), 0 impossible"),
+        "{}",
+        run.stderr
+    );
 }

@@ -165,13 +165,10 @@ fn written_of(record: &Record, variant: Variant) -> Vec<String> {
 }
 
 /// The moves the first answer plays: the record's own, or for a damaged
-/// record the filling found (none before an answer).
+/// record the filling found; none without an answer (an impossible record
+/// plays nothing, damaged or not: `record` holds what was written).
 fn played<'a>(report: &'a Report) -> Option<&'a Record> {
-    match (report.filled.first(), report.record) {
-        (Some(filled), _) => Some(filled),
-        (None, Some(record)) if !record.is_damaged() => Some(record),
-        _ => None,
-    }
+    answers_played(report).into_iter().next()?.1
 }
 
 /// Every answer with the moves it plays: its own filling for a damaged

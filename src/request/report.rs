@@ -232,10 +232,19 @@ impl<'r> Report<'r> {
 /// "2000 records: 1998 solved, 2 impossible, 0 bad input, 0 undecided, 0 internal errors; 0.41 s".
 pub fn summary(reports: &[Report], elapsed: Duration) -> String {
     let count = |s: Verdict| reports.iter().filter(|r| r.status == s).count();
+    // A PDN diagram (no moves) is its own answer: counted as solved, but
+    // said apart, as `verify --pdn` counts games without moves.
+    let diagrams = reports
+        .iter()
+        .filter(|r| r.no_moves && r.status == Verdict::Solved)
+        .count();
+    let solved = match diagrams {
+        0 => format!("{} solved", count(Verdict::Solved)),
+        n => format!("{} solved ({n} without moves)", count(Verdict::Solved)),
+    };
     format!(
-        "{}: {} solved, {} impossible, {} bad input, {} undecided, {} internal errors; {:.2} s",
+        "{}: {solved}, {} impossible, {} bad input, {} undecided, {} internal errors; {:.2} s",
         plural(reports.len(), "record"),
-        count(Verdict::Solved),
         count(Verdict::Impossible),
         count(Verdict::BadInput),
         count(Verdict::Undecided),
