@@ -7,7 +7,7 @@ use std::path::Path;
 use std::time::Instant;
 
 use crate::analysis::{
-    repair_summary, Analysis, RepairOptions, RepairOutcome, Repairs, SolverProof,
+    repair_summary, Analysis, Count, RepairOptions, RepairOutcome, Repairs, SolverProof,
 };
 use crate::board::Board;
 use crate::encode::BoardFacts;
@@ -560,25 +560,31 @@ impl<'a> Job<'a, '_> {
             }
         }
         if options.unique {
-            let unique = matches!((count.boards.as_slice(), count.complete), ([_], true));
-            report.analysed.unique = Some(unique);
-            if unique {
-                let _ = writeln!(
-                    report.text,
-                    "{}: unique: every answer puts the same pieces on squares {squares}",
-                    self.name
-                );
-            } else {
-                let differ = count.differences(self.variant());
-                report.analysed.differs_on.clone_from(&differ);
-                let _ = writeln!(
-                    report.text,
-                    "{}: not unique: answers differ on {}",
-                    self.name,
-                    differ.join(", ")
-                );
-            }
+            self.tell_unique(&count, &squares, report);
         }
         Ok(())
+    }
+
+    /// `--unique`: whether every answer puts the same pieces on the
+    /// squares told apart, or where two answers differ.
+    fn tell_unique(&self, count: &Count, squares: &str, report: &mut Report) {
+        let unique = matches!((count.boards.as_slice(), count.complete), ([_], true));
+        report.analysed.unique = Some(unique);
+        if unique {
+            let _ = writeln!(
+                report.text,
+                "{}: unique: every answer puts the same pieces on squares {squares}",
+                self.name
+            );
+        } else {
+            let differ = count.differences(self.variant());
+            report.analysed.differs_on.clone_from(&differ);
+            let _ = writeln!(
+                report.text,
+                "{}: not unique: answers differ on {}",
+                self.name,
+                differ.join(", ")
+            );
+        }
     }
 }
