@@ -19,7 +19,6 @@ use std::collections::BinaryHeap;
 use crate::board::{Board, Color};
 use crate::notation::MoveText;
 
-use super::bounds::NoGame;
 use super::search::{OutOfTime, Search};
 
 /// How much more the guess of the plies left counts than the plies played
@@ -83,6 +82,7 @@ pub(crate) struct BestFirst {
     best_played: crate::board::hash::WordMap<(Board, Color), u32>,
     open: BinaryHeap<(Reverse<u32>, u32, u32)>,
     kept: [u32; 2],
+    flying: bool,
     most: Option<u32>,
     room: usize,
     /// The least guess of a position expanded, and how many positions
@@ -120,6 +120,7 @@ impl BestFirst {
             best_played,
             open,
             kept: kept_by_target(search),
+            flying: search.rules.movement().flying_kings,
             most,
             room,
             least_guess: u32::MAX,
@@ -188,7 +189,7 @@ impl BestFirst {
             let Ok(next) = search.rules.play(&board, side, &mv) else {
                 continue;
             };
-            let Ok((h, guess)) = steering(search, &next, side.opposite(), self.kept) else {
+            let Ok((h, moves)) = search.bound_and_guess(&next, side.opposite()) else {
                 continue;
             };
             let plies = played + 1;
@@ -206,6 +207,11 @@ impl BestFirst {
                 return Err(OutOfTime);
             }
             self.best_played.insert(key, plies);
+            // Measured: the moves without savings steer English games home (7 of
+            // 8 ends in 10 s, 4 of 8 by the bound), and lose the flying-king
+            // ones (International 4 of 8, 6 of 6 by the bound).
+            let steer = if self.flying { h } else { h.max(moves) };
+            let guess = steer + TAKE_WEIGHT * to_take(&next, self.kept);
             let id = self.nodes.len() as u32;
             self.nodes.push(Node {
                 board: next,
@@ -301,32 +307,8 @@ fn too_late_to_grow(search: &Search<'_>) -> bool {
     })
 }
 
-/// The lower bound from `board` (`side` to move) to the search's target,
-/// and the guess of the plies left the search steers by (`kept`: the
-/// pieces of each side the target keeps).
-///
-/// # Errors
-/// [`NoGame`] when the target cannot be reached from `board`.
-pub(crate) fn steering(
-    search: &Search<'_>,
-    board: &Board,
-    side: Color,
-    kept: [u32; 2],
-) -> Result<(u32, u32), NoGame> {
-    let (h, moves) = search.bound_and_guess(board, side)?;
-    // Measured: the moves without savings steer English games home (7 of
-    // 8 ends in 10 s, 4 of 8 by the bound), and lose the flying-king
-    // ones (International 4 of 8, 6 of 6 by the bound).
-    let steer = if search.rules.movement().flying_kings {
-        h
-    } else {
-        h.max(moves)
-    };
-    Ok((h, steer + TAKE_WEIGHT * to_take(board, kept)))
-}
-
 /// How many pieces of each side (by colour) the target keeps.
-pub(crate) fn kept_by_target(search: &Search<'_>) -> [u32; 2] {
+fn kept_by_target(search: &Search<'_>) -> [u32; 2] {
     let mut kept = [0; 2];
     for (_, piece) in search.target.facts() {
         if let Some(piece) = piece {

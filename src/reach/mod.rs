@@ -70,19 +70,6 @@ const DEEPENED_TIME: Duration = Duration::from_millis(300);
 /// The most plies the deepening looks for past each of them.
 const DEEPENED_PLIES: u32 = 20;
 
-/// How many of the search back's positions with the most pieces are
-/// ranked as stepping stones ([`Reach::through_stones`]).
-const STONE_CANDIDATES: usize = 2_000;
-
-/// How many stepping stones the search for any game is aimed at (OCA game
-/// 1's end: the position before its last move ranks first).
-const STONES: usize = 1;
-
-/// The most time the search for any game is given towards each stone (half
-/// the time left under a limit: the position before OCA game 1's last
-/// move took 3-4 s alone).
-const STONE_TIME: Duration = Duration::from_millis(4000);
-
 use crate::board::{Board, Color, PartialBoard};
 use crate::notation::{plural, Record};
 use crate::replay::replay;
@@ -214,10 +201,6 @@ pub struct Reach {
     perimeter: usize,
     /// The most positions the search for any game keeps.
     any_positions: usize,
-    /// Whether `--any` aims at positions before the target's last
-    /// captures when it stalls ([`Reach::through_stones`]; not the
-    /// searches aimed at them).
-    stones: bool,
 }
 
 /// Why a search cannot be made.
@@ -271,7 +254,6 @@ impl Reach {
             shorten: true,
             perimeter: PERIMETER_SIZE,
             any_positions: any::MOST_POSITIONS,
-            stones: true,
         }
     }
 
@@ -453,9 +435,6 @@ impl Reach {
         if let Some(end) = self.closed_without_start(search) {
             return Ok(end);
         }
-        if let Some(moves) = self.through_stones(search)? {
-            return Ok(any::AnyEnd::Game(moves));
-        }
         let mut best_first = any::BestFirst::new(search, from, self.max_plies, self.any_positions);
         let mut tried = std::collections::HashSet::new();
         loop {
@@ -480,95 +459,6 @@ impl Reach {
                 }
             }
         }
-    }
-
-    /// A game through a position before the target's last move when that
-    /// move may have taken two pieces or more (a stepping stone, from the
-    /// table's first layer), found by `--any` aimed at it, then the move.
-    /// Aimed at the target, the search for any game takes pieces early and
-    /// may never keep the position before a multiple capture (OCA game 1's
-    /// end: 5 against 8 before a triple capture).
-    ///
-    /// # Errors
-    /// [`search::OutOfTime`] when the deadline passes.
-    fn through_stones(
-        &self,
-        search: &search::Search<'_>,
-    ) -> Result<Option<Vec<crate::notation::MoveText>>, search::OutOfTime> {
-        let Some(near) = search.perimeter.as_ref().filter(|_| self.stones) else {
-            return Ok(None);
-        };
-        let rules = self.variant.rules();
-        let mut quiet = |_: &Progress| {};
-        for (board, side, distance) in self.stones_ranked(search) {
-            let most = match self.max_plies {
-                Some(m) if m < distance => continue,
-                m => m.map(|m| m - distance),
-            };
-            let left = search.deadline.map_or(STONE_TIME, |d| {
-                d.saturating_duration_since(Instant::now()) / 2
-            });
-            let aimed = Reach {
-                deadline: Some(Instant::now() + left.min(STONE_TIME)),
-                max_plies: most,
-                all: None,
-                any: true,
-                shorten: false,
-                stones: false,
-                ..self.clone()
-            };
-            let goal = Goal {
-                board: PartialBoard::whole(board),
-                turn: side,
-            };
-            if let Ok(ReachOutcome::Found { game, .. }) = aimed.search(&goal, &mut quiet) {
-                let mut moves = game.record.moves;
-                moves.extend(near.line(rules, &board, side));
-                return Ok(Some(moves));
-            }
-            if search.deadline.is_some_and(|d| Instant::now() >= d) {
-                return Err(search::OutOfTime);
-            }
-        }
-        Ok(None)
-    }
-
-    /// The [`STONES`] stepping stones to aim at, the best first: of the
-    /// positions one ply before the target with two pieces or more than
-    /// it, the fewest kings, then the most pieces, then the least guess
-    /// from the start (the guess alone ranked OCA game 1's stone third).
-    fn stones_ranked(&self, search: &search::Search<'_>) -> Vec<(Board, Color, u32)> {
-        let Some(near) = search.perimeter.as_ref() else {
-            return Vec::new();
-        };
-        let rules = self.variant.rules();
-        let accept = |_: &Board| true;
-        let mut quiet = |_: &Progress| {};
-        let mut ranked = Vec::new();
-        let target = search.target.board.piece_count();
-        for (board, side, distance) in near.before_captures(STONE_CANDIDATES) {
-            // Only before a last move that took two pieces or more.
-            if distance > 1 || board.piece_count() < target + 2 {
-                continue;
-            }
-            let stone = PartialBoard::whole(board);
-            let aim = search::Search::new(rules, &stone, side, None, &accept, &mut quiet);
-            let kept = any::kept_by_target(&aim);
-            if let Ok((_, guess)) = any::steering(&aim, &self.start, self.first, kept) {
-                let rank = (
-                    board.king_count(),
-                    std::cmp::Reverse(board.piece_count()),
-                    guess,
-                );
-                ranked.push((rank, board, side, distance));
-            }
-        }
-        ranked.sort_by_key(|stone| stone.0);
-        ranked
-            .into_iter()
-            .take(STONES)
-            .map(|(_, board, side, distance)| (board, side, distance))
-            .collect()
     }
 
     /// [`any::AnyEnd::NoWayBack`] when the search back from the target
@@ -1431,59 +1321,6 @@ mod tests {
             let fewer = any::any_game(&mut search, from, Some(shortest - 1), 1_000).unwrap();
             assert!(matches!(fewer, any::AnyEnd::Exhausted), "seed {seed}");
         }
-    }
-
-    #[test]
-    fn a_game_through_a_stone_before_a_multiple_capture_reaches_the_target() {
-        let variant = Variant::English;
-        let (rules, opening) = (variant.rules(), variant.topology().opening());
-        let mut found = 0;
-        for seed in 0..300 {
-            let whole = play_game(
-                rules,
-                &mut Rng::new(seed),
-                &opening,
-                variant.first_player(),
-                30,
-                Play::Uniform,
-            );
-            // Cut right after the first move that takes two pieces or more.
-            let Some(cut) = (1..=whole.moves.len()).find(|&n| {
-                let count = |n: usize| {
-                    let record = Record::new(variant.first_player(), whole.moves[..n].to_vec());
-                    replay(rules, &opening, &record).unwrap().piece_count()
-                };
-                count(n) + 2 <= count(n - 1)
-            }) else {
-                continue;
-            };
-            let record = Record::new(variant.first_player(), whole.moves[..cut].to_vec());
-            let goal = goal_after(variant, &record);
-            let end = goal.board.board;
-            let table =
-                perimeter::Perimeter::around(rules, (&end, goal.turn), &opening, 2, 50_000, None);
-            let stones = table.before_captures(usize::MAX);
-            assert!(!stones.is_empty(), "seed {seed}");
-            for (board, side, distance) in &stones {
-                assert!(board.piece_count() > end.piece_count(), "seed {seed}");
-                assert_eq!(table.distance(board, *side), Some(*distance), "seed {seed}");
-                assert_eq!(*distance, 1, "seed {seed}");
-            }
-            let mut quiet = |_: &Progress| {};
-            let mut search =
-                search::Search::new(rules, &goal.board, goal.turn, None, &|_| true, &mut quiet);
-            search.perimeter = Some(table);
-            let reach = Reach::new(variant);
-            assert!(!reach.stones_ranked(&search).is_empty(), "seed {seed}");
-            if let Some(moves) = reach.through_stones(&search).unwrap() {
-                reach.checked(moves, &search).unwrap();
-                found += 1;
-            }
-            if found == 3 {
-                break;
-            }
-        }
-        assert_eq!(found, 3);
     }
 
     #[test]

@@ -169,29 +169,6 @@ impl Perimeter {
         self.distances.len()
     }
 
-    /// Up to `most` of the table's positions nearest the target among
-    /// those with more pieces than it (positions before its last
-    /// captures), each with its distance: stepping stones for a search
-    /// from the start that takes pieces too early.
-    pub fn before_captures(&self, most: usize) -> Vec<(Board, Color, u32)> {
-        let Some(fewest) = self.distances.keys().map(|(b, _)| b.piece_count()).min() else {
-            return Vec::new();
-        };
-        let richer = || {
-            self.distances
-                .iter()
-                .filter(move |((board, _), _)| board.piece_count() > fewest)
-        };
-        let Some(nearest) = richer().map(|(_, &d)| d).min() else {
-            return Vec::new();
-        };
-        richer()
-            .filter(|(_, &d)| d == nearest)
-            .take(most)
-            .map(|(&(board, side), &d)| (board, side, u32::from(d)))
-            .collect()
-    }
-
     /// The plies every position outside the table is at least away.
     #[cfg(test)]
     pub fn beyond(&self) -> u32 {
