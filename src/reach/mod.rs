@@ -1117,6 +1117,51 @@ mod tests {
         }
     }
 
+    /// Where the bound is weak: along the first games of `MEASURE_FILES`,
+    /// the bound from the position after each ply to the position after
+    /// `MEASURE_PLIES` plies, against the plies the game took from there,
+    /// and the pieces taken from there on.
+    #[test]
+    #[ignore = "a measurement, run by hand"]
+    fn measure_bound_gap() {
+        let env = |k: &str, d: &str| std::env::var(k).unwrap_or_else(|_| d.to_string());
+        let files: Vec<_> = env("MEASURE_FILES", "OCA_2.0.pdn")
+            .split(',')
+            .map(|name| crate::harness::repair::GameFile {
+                name: name.to_string(),
+                text: std::fs::read_to_string(format!("../shared/pdn/{name}")).unwrap(),
+            })
+            .collect();
+        let count = env("MEASURE_GAMES", "3").parse().unwrap();
+        let plies: usize = env("MEASURE_PLIES", "24").parse().unwrap();
+        for (variant, moves) in crate::harness::reach::archive_games(&files, count) {
+            if plies > moves.len() {
+                continue;
+            }
+            let goal = goal_after(
+                variant,
+                &Record::new(variant.first_player(), moves[..plies].to_vec()),
+            );
+            let (rules, mut board) = (variant.rules(), variant.topology().opening());
+            let mut side = variant.first_player();
+            let mut line = Vec::new();
+            for (k, mv) in moves[..plies].iter().map(Some).chain([None]).enumerate() {
+                let taken = board.piece_count() - goal.board.board.piece_count();
+                let bound = bound_to(variant, &goal, &board, side);
+                line.push(format!("{bound}/{}/{taken}", plies - k));
+                if let Some(mv) = mv {
+                    board = rules.play(&board, side, mv).unwrap();
+                    side = side.opposite();
+                }
+            }
+            eprintln!(
+                "{} after {plies}: bound/plies left/pieces still to take at each ply: {}",
+                variant.name(),
+                line.join(" ")
+            );
+        }
+    }
+
     fn measure_one(variant: Variant, goal: &Goal, plies: usize, size: usize, limit: Duration) {
         let reach = Reach::new(variant)
             .perimeter(size)
