@@ -69,6 +69,25 @@ impl<'a> RawGame<'a> {
         self.find_tag(name).map(|t| t.value.as_ref())
     }
 
+    /// A tag of this game (and what was read leniently in it); a tag
+    /// named twice keeps its first value, and the second is a note.
+    fn add_tag(&mut self, tag: Tag<'a>, note: Option<Leniency>) {
+        if self.is_blank() {
+            self.line = tag.line;
+        }
+        if let Some(note) = note {
+            self.note(note);
+        }
+        if self.find_tag(tag.name).is_some() {
+            self.notes.push(Leniency::RepeatedTag {
+                line: tag.line,
+                name: tag.name.to_string(),
+            });
+        } else {
+            self.tags.push(tag);
+        }
+    }
+
     /// The tag named `name` (any case), if the game has one.
     pub fn find_tag(&self, name: &str) -> Option<&Tag<'a>> {
         self.tags.iter().find(|t| t.name.eq_ignore_ascii_case(name))
@@ -616,20 +635,7 @@ impl<'a> Iterator for Games<'a> {
                         self.ahead.push(Item::Tag(tag, note));
                         break;
                     }
-                    if game.is_blank() {
-                        game.line = tag.line;
-                    }
-                    if let Some(note) = note {
-                        game.note(note);
-                    }
-                    if game.find_tag(tag.name).is_some() {
-                        game.notes.push(Leniency::RepeatedTag {
-                            line: tag.line,
-                            name: tag.name.to_string(),
-                        });
-                    } else {
-                        game.tags.push(tag);
-                    }
+                    game.add_tag(tag, note);
                 }
                 Item::Note(note @ Leniency::StrayText { .. }) if game.is_blank() => {
                     before.note(note);
