@@ -104,8 +104,8 @@ fn usage_errors_exit_2_and_help_exits_0() {
 }
 
 #[test]
-fn help_offers_auto_only_where_a_record_can_name_the_rules() {
-    for command in ["solve", "verify", "cnf", "compare"] {
+fn help_offers_auto_only_where_a_record_or_a_board_can_name_the_rules() {
+    for command in ["solve", "verify", "cnf", "compare", "moves", "reach"] {
         let help = postfacto(&[command, "--help"], "");
         assert!(
             help.stdout.contains("- auto:"),
@@ -113,7 +113,7 @@ fn help_offers_auto_only_where_a_record_can_name_the_rules() {
             help.stdout
         );
     }
-    for command in ["moves", "reach", "generate", "bench"] {
+    for command in ["generate", "bench"] {
         let help = postfacto(&[command, "--help"], "");
         assert_eq!(help.code, 0);
         assert!(
@@ -661,7 +661,8 @@ fn an_outside_solver_that_never_answers_is_stopped_at_the_limit_with_its_childre
     assert_eq!(run.code, 3, "{}", run.stderr);
     assert_eq!(run.stderr.lines().count(), 1, "{}", run.stderr);
     assert!(
-        run.stderr.contains("gave no answer within the limit of 1s"),
+        run.stderr
+            .contains("gave no answer within the limit of 1 s"),
         "{}",
         run.stderr
     );
@@ -761,9 +762,31 @@ fn slips_in_naming_the_input_are_told_as_such() {
         "{}",
         pdn.stderr
     );
+    // A PDN file is read as PDN though its first line could be a header.
+    let header_first = scratch("w12.pdn", "W 12\n[Event \"x\"]\n1. 11-15 23-19 *\n");
+    let read = postfacto(&["verify", "--pdn", header_first.to_str().unwrap()], "");
+    assert!(
+        read.stdout.contains("game 2 (line 2): OK"),
+        "{}",
+        read.stdout
+    );
     // Both inputs from standard input.
     let both = postfacto(&["verify", "-", "-"], "W 1\n11-15\n");
     assert_eq!(both.code, 2, "{}", both.stderr);
+    for args in [
+        &["decode", "-", "-"][..],
+        &["solve", "--end-board", "-", "-"],
+        &["solve", "--start-board", "-"],
+        &["cnf", "--end-board", "-"],
+    ] {
+        let run = postfacto(args, "W 1\n11-15\n");
+        assert_eq!(run.code, 2, "{args:?}: {}", run.stderr);
+        assert!(
+            run.stderr.contains("cannot both be standard input"),
+            "{args:?}: {}",
+            run.stderr
+        );
+    }
     assert!(
         both.stderr.contains("cannot both be standard input"),
         "{}",
@@ -1267,6 +1290,13 @@ fn a_side_named_against_the_fens_is_bad_input_not_a_silent_choice() {
     assert_eq!(moves.stdout, "");
     let reach = postfacto(&["reach", "--turn", "black", "--limit", "5s", fen], "");
     assert_eq!(reach.code, 2, "{}", reach.stderr);
+    assert!(
+        reach
+            .stderr
+            .contains("the FEN has white to move, but black is named to move"),
+        "{}",
+        reach.stderr
+    );
     let start = scratch("white-start.txt", "W:W21-32:B1-12");
     let from = postfacto(
         &[

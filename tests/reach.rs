@@ -336,25 +336,6 @@ fn bad_boards_exit_2_with_one_line() {
     );
     assert_eq!(run.code, 2, "{}", run.stderr);
     assert!(run.stderr.contains("'?'"), "{}", run.stderr);
-    // Rules left to inference: there is no record to infer them from.
-    let file = scratch("reach-auto.txt", &opening);
-    let run = postfacto(
-        &[
-            "reach",
-            file.to_str().unwrap(),
-            "--rules",
-            "auto",
-            "--turn",
-            "black",
-        ],
-        "",
-    );
-    assert_eq!(run.code, 2, "{}", run.stderr);
-    assert!(
-        run.stderr.contains("invalid value 'auto'"),
-        "{}",
-        run.stderr
-    );
 }
 
 #[test]
@@ -720,7 +701,7 @@ fn a_limit_gives_back_the_best_game_found_and_the_bound_proved() {
     assert_eq!(text.code, 3);
     assert!(
         text.stdout
-            .contains("undecided: the limit (15.0 s) was hit; a game of ")
+            .contains("undecided: the limit (15 s) was hit; a game of ")
             && text.stdout.contains("; none shorter than "),
         "{}",
         text.stdout
@@ -768,4 +749,32 @@ fn the_unrefined_formula_says_so_and_is_satisfiable_at_the_minimum() {
     let file = scratch("reach-unrefined.cnf", &cnf.stdout);
     let sat = postfacto(&["sat", file.to_str().unwrap()], "");
     assert_eq!(sat.code, 10, "{}", sat.stdout);
+}
+
+#[test]
+fn rules_auto_reads_the_boards_own_rule_set_as_no_rules_does() {
+    let opening = Variant::English.topology().opening().to_string();
+    // Rules left to inference: the board's own, as with no --rules (the
+    // opening's rows with White to move: no game, of any rule set of 8x8).
+    let file = scratch("reach-auto.txt", &opening);
+    let args = |rules: &'static [&'static str]| {
+        let mut args = vec![
+            "reach",
+            "--format",
+            "json",
+            file.to_str().unwrap(),
+            "--turn",
+            "white",
+        ];
+        args.extend_from_slice(rules);
+        postfacto(&args, "")
+    };
+    let (auto, none) = (args(&["--rules", "auto"]), args(&[]));
+    assert_eq!(auto.code, 1, "{}", auto.stderr);
+    assert_eq!((auto.code, &auto.stdout), (none.code, &none.stdout));
+    assert!(
+        auto.stdout.contains("\"rules\":\"english\""),
+        "{}",
+        auto.stdout
+    );
 }

@@ -261,6 +261,9 @@ fn a_diagram_is_reached_or_said_unreachable() {
     let (status, own) = served.json("POST", "/api/reach", json!({ "fen": international }));
     assert_eq!(status, 200, "{own}");
     assert_eq!(own["plies"][0]["played"], "32-28", "{own}");
+    let (status, board) = served.json("POST", "/api/board", json!({ "fen": international }));
+    assert_eq!(status, 200, "{board}");
+    assert_eq!(board["rows"].as_array().map(Vec::len), Some(10), "{board}");
     assert!(
         refused["reason"].as_str().unwrap().contains("13"),
         "{refused}"

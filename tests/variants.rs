@@ -205,7 +205,7 @@ fn the_ten_board_through_the_binary() {
     for (record, want) in [
         (
             "W 1\n51-46\n",
-            "unknown square '51' (squares are numbered 1 to 50 on this board",
+            "unknown square '51' (squares are numbered 1 to 50; a larger board has it",
         ),
         ("W 1\n32-26\n", "32 and 26 are not on one diagonal"),
     ] {

@@ -7,7 +7,8 @@ __version__: str
 
 #: The rule sets postfacto plays, by the names its calls take.
 RULES: List[str]
-#: ``"auto"``: how a call that reads moves is asked to infer the rule set.
+#: ``"auto"``: infer the rule set, from the moves (``solve``, ``cnf``, ...) or
+#: from a board (``legal_moves``, ``reach``).
 AUTO: str
 
 #: A board: a FEN string (``W:W31,32:B1-20``), or its rows as the binary

@@ -634,7 +634,7 @@ fn archive_request(
 }
 
 /// The rule sets postfacto plays, by the names its calls take (`AUTO`,
-/// `"auto"`, asks a call that reads moves to infer one of them).
+/// `"auto"`, asks a call to infer one of them from its moves or board).
 fn rule_names() -> Vec<&'static str> {
     Variant::ALL.iter().map(|v| v.name()).collect()
 }

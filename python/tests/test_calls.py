@@ -68,8 +68,6 @@ def test_impossible_carries_its_reason():
         lambda: postfacto.solve([11, 15]),
         lambda: postfacto.legal_moves("W:W31,32:B27", rules="frisian"),
         lambda: postfacto.legal_moves(["." * 8] * 8),
-        lambda: postfacto.legal_moves("W:W21-32:B1-12", turn="black"),
-        lambda: postfacto.reach("W:W21-32:B1-10,12,15", turn="black"),
         lambda: postfacto.read_pdn(),
         lambda: postfacto.solve(["11-15"], limit=-1),
     ],
@@ -297,3 +295,20 @@ def test_a_pdn_game_with_fen_starts_there():
     assert unread.start_fen is None
     with pytest.raises(postfacto.BadInput):
         unread.repair()
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda: postfacto.legal_moves("W:W21-32:B1-12", turn="black"),
+        lambda: postfacto.reach("W:W21-32:B1-10,12,15", turn="black", limit=5),
+    ],
+)
+def test_a_side_named_against_the_fens_raises_bad_input(call):
+    with pytest.raises(postfacto.BadInput, match="the FEN has white to move, but black is named to move"):
+        call()
+
+
+def test_the_tasks_format_given_as_pdn_raises_bad_input():
+    with pytest.raises(postfacto.BadInput, match="this is the task's format"):
+        list(postfacto.read_pdn(text="W 2\n22-18\n11-15\n"))

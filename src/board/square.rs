@@ -24,12 +24,20 @@ pub struct Square(u8);
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error("unknown square '{text}' (squares are numbered 1 to {}{}{})", topology.count(),
     if topology.size() == 8 && !topology.mirrored() { ", or named a1 to h8 on dark squares" } else { "" },
-    if topology.size() < 12 { " on this board; a larger board needs its rule set named" } else { "" })]
+    if past_the_board(text, *topology) { "; a larger board has it: name that board's rule set" } else { "" })]
 pub struct ParseSquareError {
     /// The text that was read.
     pub text: String,
     /// The board it was read for.
     pub topology: Topology,
+}
+
+/// Whether `text` is a square number this board has not but a larger one
+/// has (an International record read as English).
+fn past_the_board(text: &str, topology: Topology) -> bool {
+    let largest = Topology::Twelve.count();
+    text.parse::<usize>()
+        .is_ok_and(|n| n > topology.count() && n <= largest)
 }
 
 /// A diagonal direction. "Up" is towards row 0, where White crowns.

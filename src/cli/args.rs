@@ -22,10 +22,10 @@ pub enum Command {
         /// first, '.' for empty and light squares, b w B W for pieces; or the FEN
         /// itself; '-' or nothing: standard input.
         file: Option<PathBuf>,
-        /// Rule set [default: English for 8 rows, International for 10, Canadian for 12;
-        /// for a FEN, the rule sets its squares allow, English first].
+        /// Rule set [default, or auto: English for 8 rows, International for 10,
+        /// Canadian for 12; for a FEN, the rule sets its squares allow, English first].
         #[arg(long, value_enum)]
-        rules: Option<RuleSetArg>,
+        rules: Option<RulesArg>,
         /// The side to move (a FEN names it; board rows need it).
         #[arg(long, value_enum, ignore_case = true)]
         turn: Option<TurnArg>,
@@ -107,11 +107,11 @@ pub struct ReachArgs {
     /// --start-board ('?' on a square: its content is unknown); or the FEN
     /// itself; '-' or nothing: standard input.
     pub file: Option<PathBuf>,
-    /// Rule set [default: as for `moves`, the position's: English for 8
-    /// rows, International for 10, Canadian for 12; for a FEN, the rule sets
-    /// its squares allow, English first].
+    /// Rule set [default, or auto: as for `moves`, the position's: English
+    /// for 8 rows, International for 10, Canadian for 12; for a FEN, the
+    /// rule sets its squares allow, English first].
     #[arg(long, value_enum)]
-    pub rules: Option<RuleSetArg>,
+    pub rules: Option<RulesArg>,
     /// The side to move in the position (a FEN names it).
     #[arg(long, value_enum, ignore_case = true)]
     pub turn: Option<TurnArg>,
@@ -553,15 +553,15 @@ impl ValueEnum for RulesArg {
         Some(match self.0 {
             Some(v) => RuleSetArg(v).to_possible_value()?,
             None => PossibleValue::new("auto").help(
-                "Inferred from the notation, and from which rule set the record replays or solves under (`solve`, `verify`, `cnf`)",
+                "Inferred from the notation, and from which rule set the record replays or solves under (`solve`, `verify`, `cnf`); for a board, from its rows or squares (`moves`, `reach`)",
             ),
         })
     }
 }
 
-/// A `--rules` value of the commands that work on boards or make games
-/// (`moves`, `reach`, `generate`, `bench`): a rule set of the table, no
-/// `auto`, since there is no record to infer it from.
+/// A `--rules` value of the commands that make games (`generate`,
+/// `bench`): a rule set of the table, no `auto`, since there is nothing
+/// to infer it from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct RuleSetArg(pub postfacto::rules::Variant);
 

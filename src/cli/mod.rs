@@ -45,11 +45,21 @@ impl Failure {
     /// it ([`postfacto::request::RequestError::exit_status`]), its message
     /// after the input's name when there is one.
     fn request(input: Option<&str>, error: impl Into<postfacto::request::RequestError>) -> Failure {
+        use postfacto::request::{InputError, RequestError};
         let error = error.into();
-        let message = match input {
+        let mut message = match input {
             Some(name) => format!("{name}: {error}"),
             None => error.to_string(),
         };
+        // The library's words name no front end's options; these do.
+        let hint = match &error {
+            RequestError::BadInput(InputError::NoTurn) => ": --turn white or black",
+            RequestError::BadInput(InputError::RecordsNotPdn) => {
+                " (`verify INPUT ANSWER`, `solve`)"
+            }
+            _ => "",
+        };
+        message.push_str(hint);
         fail(Status::from_exit(error.exit_status()), message)
     }
 }
@@ -72,7 +82,11 @@ fn fail(status: Status, message: impl Into<String>) -> Failure {
 pub fn run() -> ExitCode {
     let args = Args::parse();
     let mut out = Guarded::new(io::BufWriter::new(io::stdout().lock()));
-    let result = Request::from_args(args).and_then(|request| dispatch(request, &mut out));
+    // A cap set wrong is said once, before any input is read.
+    let result = postfacto::request::max_input()
+        .map_err(Failure::from)
+        .and_then(|_| Request::from_args(args))
+        .and_then(|request| dispatch(request, &mut out));
     finish(result, out)
 }
 
@@ -88,11 +102,7 @@ fn dispatch(request: Request, out: &mut impl Write) -> Result<Status, Failure> {
             model,
             reach,
         } => cnf::decode(&target, &model, reach, out),
-        Request::Moves {
-            file,
-            variant,
-            turn,
-        } => moves::run(file.as_deref(), variant, turn, out),
+        Request::Moves { file, rules, turn } => moves::run(file.as_deref(), rules, turn, out),
         Request::Sat { file, limit, proof } => {
             sat::run(file.as_deref(), limit, proof.as_deref(), out)
         }

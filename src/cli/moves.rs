@@ -4,7 +4,6 @@
 use std::io::Write;
 
 use postfacto::request::{BoardText, MovesRequest, RulesChoice, Source};
-use postfacto::rules::Variant;
 
 use super::args::TurnArg;
 use super::{write_err, Failure, Status};
@@ -13,14 +12,14 @@ use super::{write_err, Failure, Status};
 /// on standard error.
 pub fn run(
     file: Option<&std::path::Path>,
-    variant: Option<Variant>,
+    rules: RulesChoice,
     turn: Option<TurnArg>,
     out: &mut impl Write,
 ) -> Result<Status, Failure> {
     let input = Source::board(file)?;
     let text = input.text("the board")?;
     let board = BoardText::of_text(text);
-    let variant = RulesChoice::from(variant).for_board(&board);
+    let variant = rules.for_board(&board);
     let mut request = MovesRequest::new(board, variant);
     if let Some(turn) = turn {
         request = request.turn(turn.into());

@@ -9,7 +9,7 @@ use std::path::Path;
 use postfacto::board::Color;
 use postfacto::output::ReachAnswer;
 use postfacto::reach::Progress;
-use postfacto::request::{ReachRequest, ReachVerdict, RulesChoice, Source};
+use postfacto::request::{ReachRequest, ReachVerdict, Source};
 
 use super::args::{ReachArgs, ReachFormat, TurnArg};
 use super::ticker::Ticker;
@@ -59,7 +59,7 @@ impl ReachCommand {
     pub fn from_args(args: ReachArgs) -> Result<ReachCommand, Failure> {
         let source = Source::board(args.file.as_deref())?;
         let goal = source.board_text("the position")?;
-        let variant = RulesChoice::from(args.rules.map(|r| r.0)).for_board(&goal);
+        let variant = super::request::rules_choice(args.rules).for_board(&goal);
         let mut request = ReachRequest::new(goal, variant)
             .limit(args.limit)
             .max_plies(args.max_plies)

@@ -11,7 +11,6 @@ use postfacto::request::{
     board_files, engine_with_limit, InputError, JudgeRequest, OptionsError, ReadAs, RepairLimits,
     RulesChoice, VerifyRequest,
 };
-use postfacto::rules::Variant;
 use postfacto::solve::{Engine, Limit};
 
 use super::against::outside_program;
@@ -51,7 +50,7 @@ pub enum Request {
     Moves {
         file: Option<PathBuf>,
         /// Named, or inferred from the board.
-        variant: Option<Variant>,
+        rules: RulesChoice,
         turn: Option<super::args::TurnArg>,
     },
     Sat {
@@ -79,8 +78,8 @@ pub enum Request {
     Serve(super::serve::Request),
 }
 
-/// The rule choice of `--rules` for commands that read records.
-fn rules_choice(rules: Option<RulesArg>) -> RulesChoice {
+/// The rule choice of `--rules` for commands that read records or boards.
+pub(super) fn rules_choice(rules: Option<RulesArg>) -> RulesChoice {
     match rules {
         None => RulesChoice::Default,
         Some(r) => r.variant().map_or(RulesChoice::Auto, RulesChoice::Given),
@@ -99,13 +98,17 @@ impl Request {
             Command::Verify(args) => verify_request(args)?,
             Command::Cnf(args) => cnf_request(args)?,
             Command::Decode(args) => Request::Decode {
-                reach: super::cnf::ReachModel::of(&args),
+                reach: {
+                    let model = ("MODEL", Some(args.model.as_path()));
+                    one_standard_input(&[("RECORD", Some(&args.file)), model])?;
+                    super::cnf::ReachModel::of(&args)
+                },
                 target: Target::of(Some(args.file), args.record)?,
                 model: args.model,
             },
             Command::Moves { file, rules, turn } => Request::Moves {
                 file,
-                variant: rules.map(|r| r.0),
+                rules: rules_choice(rules),
                 turn,
             },
             Command::Sat { file, limit, proof } => Request::Sat { file, limit, proof },
@@ -125,6 +128,12 @@ impl Request {
 }
 
 fn solve_request(args: SolveArgs) -> Result<Request, Failure> {
+    let from_stdin = args.files.is_empty() || args.files.iter().any(|f| f == Path::new("-"));
+    one_standard_input(&[
+        ("the records", from_stdin.then_some(Path::new("-"))),
+        ("--start-board", args.facts.start_board.as_deref()),
+        ("--end-board", args.facts.end_board.as_deref()),
+    ])?;
     let (engine, time_limit) = engine_of(args.engine, args.limit)?;
     let rules = rules_choice(args.rules);
     let solver: Vec<String> = args.solver.split_whitespace().map(str::to_string).collect();
@@ -190,12 +199,7 @@ fn verify_request(args: VerifyArgs) -> Result<Request, Failure> {
         }),
         (None, Some(input), Some(answer)) => {
             refuse_pdn_only(args.legal, args.strict, args.format)?;
-            if input == Path::new("-") && answer == Path::new("-") {
-                return Err(fail(
-                    Status::BadInput,
-                    "verify: INPUT and ANSWER cannot both be standard input ('-'): name one file",
-                ));
-            }
+            one_standard_input(&[("INPUT", Some(&input)), ("ANSWER", Some(&answer))])?;
             // The answer's start, not the opening, is where the games start.
             let reading = ReadAs::as_written(rules, args.short_captures).repairing(args.repair);
             let request = JudgeRequest::new().repair(repair).limit(args.limit);
@@ -243,6 +247,12 @@ pub struct Target {
 
 impl Target {
     fn of(file: Option<PathBuf>, args: RecordArgs) -> Result<Target, Failure> {
+        let record = file.as_deref().unwrap_or(Path::new("-"));
+        one_standard_input(&[
+            ("the record", Some(record)),
+            ("--start-board", args.facts.start_board.as_deref()),
+            ("--end-board", args.facts.end_board.as_deref()),
+        ])?;
         let rules = rules_choice(args.rules);
         let known = known_facts(&args.facts, rules)?;
         Ok(Target {
@@ -318,6 +328,28 @@ pub fn dfs_limit(limit: Option<LimitArg>) -> Limit {
             nodes: None,
             time: Some(t),
         },
+    }
+}
+
+/// At most one of the named `inputs` is standard input (`-`): it is one
+/// stream, and the second reader would find it empty or read the first's
+/// text as its own.
+///
+/// # Errors
+/// Two inputs named `-` (exit 2).
+fn one_standard_input(inputs: &[(&str, Option<&Path>)]) -> Result<(), Failure> {
+    let mut named = inputs
+        .iter()
+        .filter(|(_, path)| *path == Some(Path::new("-")))
+        .map(|(name, _)| *name);
+    match (named.next(), named.next()) {
+        (Some(first), Some(second)) => Err(fail(
+            Status::BadInput,
+            format!(
+                "{first} and {second} cannot both be standard input ('-'): name a file for one"
+            ),
+        )),
+        _ => Ok(()),
     }
 }
 

@@ -45,6 +45,6 @@ pub use pdn::{
     RawMove, Reread, SquareNames, Tag,
 };
 pub use record::{
-    opens_with_a_record_header, parse_records, parse_records_bytes, parse_records_bytes_with,
-    parse_records_with, ParseRecordError, Record, RecordErrorKind,
+    parse_records, parse_records_bytes, parse_records_bytes_with, parse_records_with,
+    reads_as_records_only, ParseRecordError, Record, RecordErrorKind,
 };

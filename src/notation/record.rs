@@ -362,17 +362,25 @@ fn parse_records_carefully(
     Ok(records)
 }
 
-/// Whether `text` opens as the task's format does, with a header line
-/// such as `W 3` (a side and a number, nothing else), and not as PDN.
-pub fn opens_with_a_record_header(text: &str) -> bool {
-    let first = super::without_bom(text)
-        .lines()
-        .find(|l| !l.trim().is_empty());
-    first.is_some_and(|line| {
+/// Whether `text` is the task's format and nothing of PDN: it opens with
+/// a header line such as `W 3` (a side and a number, nothing else), and
+/// has no tag and no move number (`1.`), which PDN would have.
+pub fn reads_as_records_only(text: &str) -> bool {
+    let text = super::without_bom(text);
+    let first = text.lines().find(|l| !l.trim().is_empty());
+    let header = first.is_some_and(|line| {
         let words: Vec<&str> = line.split_whitespace().collect();
         matches!(words.as_slice(), [side, count]
             if matches!(*side, "W" | "B") && count.bytes().all(|b| b.is_ascii_digit()))
-    })
+    });
+    let pdn_mark = |word: &str| {
+        let number = word.trim_end_matches('.');
+        word.starts_with('[')
+            || (number.len() < word.len()
+                && !number.is_empty()
+                && number.bytes().all(|b| b.is_ascii_digit()))
+    };
+    header && !text.split_whitespace().any(pdn_mark)
 }
 
 fn looks_like_header(line: &str) -> bool {

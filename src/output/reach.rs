@@ -129,9 +129,9 @@ impl ReachAnswer<'_> {
             } => {
                 let why = match stopped {
                     Stopped::Limit => {
-                        let limit = self
-                            .limit
-                            .map_or(String::new(), |l| format!(" ({:.1} s)", l.as_secs_f64()));
+                        let limit = self.limit.map_or(String::new(), |l| {
+                            format!(" ({})", crate::sat::in_seconds(l))
+                        });
                         format!("the limit{limit} was hit")
                     }
                     Stopped::Positions => stopped.to_string(),
@@ -340,7 +340,7 @@ mod tests {
         assert_eq!(answer.json(), expected);
         assert_eq!(
             answer.text(),
-            "undecided: the limit (2.0 s) was hit; no game found; none shorter than 3 proved\n"
+            "undecided: the limit (2 s) was hit; no game found; none shorter than 3 proved\n"
         );
     }
 

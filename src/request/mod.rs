@@ -60,7 +60,8 @@ pub use record::{
 pub use report::{summary, Analysed, Name, PrefixReport, Report, Verdict};
 pub use solve::{RepairRequest, Repaired, SolveRequest, Solved};
 pub use source::{
-    board_files, pdn_files, record_files, write_file, Source, SourceError, WriteFileError,
+    board_files, max_input, pdn_files, record_files, write_file, Source, SourceError,
+    WriteFileError,
 };
 pub use verify::{
     ArchiveWatch, CheckedArchive, CheckedGame, RepairLimits, StartCheck, VerifyRequest,
@@ -245,10 +246,10 @@ pub enum InputError {
     #[error("not a text file (it holds NUL bytes)")]
     NotText,
     /// Records of the task's format given where a PDN archive is read.
-    #[error("this is the task's format (a header such as 'W 3'), not PDN: check it with `verify INPUT ANSWER`, or solve it")]
+    #[error("this is the task's format (a header such as 'W 3'), not PDN: judge it against its answers, or solve it")]
     RecordsNotPdn,
     /// A board given as rows, with no side to move named.
-    #[error("a board given as rows needs the side to move named (--turn white or black; turn= in Python)")]
+    #[error("a board given as rows needs the side to move named (a FEN names it)")]
     NoTurn,
     /// A side to move named over a FEN that names the other.
     #[error("the FEN has {} to move, but {} is named to move (leave the side out, or change the FEN's letter)", fen.name(), named.name())]

@@ -139,16 +139,16 @@ impl SourceError {
 }
 
 /// The largest input read (a file or standard input): 256 MiB, or
-/// `POSTFACTO_MAX_INPUT` bytes. Everything read is held in memory, and the
+/// `POSTFACTO_MAX_INPUT` bytes (set and empty: the default). Everything read is held in memory, and the
 /// parsed form takes a few times more, so a hostile input stops here.
 ///
 /// # Errors
 /// [`SourceError::BadMaxInput`]: a cap the user set and cannot have
 /// meant is not replaced by the default in silence.
-fn max_input() -> Result<u64, SourceError> {
+pub fn max_input() -> Result<u64, SourceError> {
     match std::env::var("POSTFACTO_MAX_INPUT") {
-        Err(_) => Ok(256 << 20),
-        Ok(v) => v.trim().parse().map_err(|_| SourceError::BadMaxInput(v)),
+        Ok(v) if !v.trim().is_empty() => v.trim().parse().map_err(|_| SourceError::BadMaxInput(v)),
+        _ => Ok(256 << 20),
     }
 }
 

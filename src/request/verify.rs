@@ -16,9 +16,7 @@ use crate::archive::{
     move_numbers, reading, verify_file, FileRules, GameReport, RulesFrom, Tally, Verdict,
     VerifyOptions,
 };
-use crate::notation::{
-    games, opens_with_a_record_header, to_fen, GameReading, MoveNumbers, RawGame,
-};
+use crate::notation::{games, reads_as_records_only, to_fen, GameReading, MoveNumbers, RawGame};
 use crate::output::JsonEdit;
 use crate::rules::Variant;
 
@@ -148,7 +146,7 @@ impl VerifyRequest {
     /// As [`VerifyRequest::run`].
     pub fn run_with(&self, watch: &mut dyn ArchiveWatch) -> Result<CheckedArchive, RequestError> {
         let text = pdn_text(&self.bytes)?;
-        if opens_with_a_record_header(&text) {
+        if reads_as_records_only(&text) {
             return Err(InputError::RecordsNotPdn.into());
         }
         let raw: Vec<_> = games(&text).collect();

@@ -193,9 +193,9 @@ pub fn within<T: Send + 'static>(
 }
 
 /// A limit as people write it: `5 s`, `0.25 s`, `0 s` (not Rust's `5s`,
-/// `250ms`, `0ns`).
+/// `250ms`, `0ns`), to the microsecond.
 pub fn in_seconds(limit: Duration) -> String {
-    let text = format!("{:.3}", limit.as_secs_f64());
+    let text = format!("{:.6}", limit.as_secs_f64());
     let text = text.trim_end_matches('0').trim_end_matches('.');
     format!("{text} s")
 }
@@ -210,6 +210,7 @@ mod tests {
         assert_eq!(in_seconds(Duration::from_secs(5)), "5 s");
         assert_eq!(in_seconds(Duration::from_millis(250)), "0.25 s");
         assert_eq!(in_seconds(Duration::from_secs(90)), "90 s");
+        assert_eq!(in_seconds(Duration::from_micros(400)), "0.0004 s");
     }
 
     #[test]

@@ -186,9 +186,9 @@ pub fn run_solver_proving(
     if finished.is_none() {
         let _ = child.wait();
         let _ = reader.join();
-        let limit = limit.unwrap_or_default();
+        let limit = super::in_seconds(limit.unwrap_or_default());
         return Err(SatError::Undecided(format!(
-            "the solver '{program}' gave no answer within the limit of {limit:?}; it was stopped"
+            "the solver '{program}' gave no answer within the limit of {limit}; it was stopped"
         )));
     }
     let bytes = reader

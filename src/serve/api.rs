@@ -41,13 +41,13 @@ pub fn rules_choice(name: Option<&str>) -> Result<RulesChoice, ApiError> {
     }
 }
 
-/// One rule set, named (diagrams and reach need one).
+/// One rule set, named (an empty board's layout needs one).
 fn variant_named(name: Option<&str>) -> Result<Variant, ApiError> {
     match rules_choice(name)? {
         RulesChoice::Given(variant) => Ok(variant),
         RulesChoice::Default => Ok(Variant::English),
         RulesChoice::Auto => Err(ApiError::bad(
-            "a board needs a rule set named: 'auto' infers one only from moves",
+            "an empty board needs a rule set named: 'auto' infers one from a board or moves",
         )),
     }
 }
@@ -512,7 +512,7 @@ pub fn reach(
 /// # Errors
 /// A FEN that cannot be read (400).
 pub fn picture(start: &str, end: Option<&str>, rules: Option<&str>) -> Result<String, ApiError> {
-    let variant = variant_named(rules)?;
+    let variant = rules_choice(rules)?.for_board(&BoardText::of_text(start));
     let board = |fen: &str| -> Result<(Color, Board), ApiError> {
         parse_fen_on(fen, variant.topology()).map_err(|source| {
             ApiError::input(InputError::Fen {
@@ -589,7 +589,8 @@ pub fn board(
     turn: Option<&str>,
     rules: Option<&str>,
 ) -> Result<BoardView, ApiError> {
-    let variant = variant_named(rules)?;
+    // As `reach` reads it: named, else the board's own.
+    let variant = rules_choice(rules)?.for_board(&board);
     let (read, fen_turn) = board
         .read(variant.topology(), BoardRole::Given)
         .map_err(ApiError::input)?;

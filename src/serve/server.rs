@@ -156,8 +156,8 @@ fn within_limit(state: &Arc<State>, method: String, url: String, body: Vec<u8>) 
             mpsc::RecvTimeoutError::Timeout => Reply::error(
                 503,
                 &format!(
-                    "undecided: no answer within the limit of {:.1} s",
-                    state.limit.as_secs_f64()
+                    "undecided: no answer within the limit of {}",
+                    postfacto::sat::in_seconds(state.limit)
                 ),
             ),
             mpsc::RecvTimeoutError::Disconnected => {
