@@ -208,12 +208,15 @@ impl<'a> Refiner<'a> {
 
 impl Refiner<'_> {
     /// Witness clauses beyond the one [`Refiner::check`] learned (`first`:
-    /// its ply and clause) for a rejected `model`: at each damaged (or
-    /// deferred) ply whose move, on the model's own board before it,
-    /// breaks a rule a witness shows, a clause for every such witness.
-    /// Each is implied by the rules and false under the model, so the
-    /// solver learns the model's breaks at once, not one per call (many
-    /// unknown moves on a large board would otherwise take hundreds).
+    /// its ply and clause) for a rejected `model`: at each ply with a
+    /// board over the formula's variables (every ply of a damaged record,
+    /// written ones too; the deferred plies of a clean one) whose move, on
+    /// the model's own board before it, breaks a rule a witness shows, a
+    /// clause for every such witness. Each is implied by the rules and
+    /// false under the model, so the solver learns the model's breaks at
+    /// once, not one per call (many unknown moves on a large board would
+    /// otherwise take hundreds; a written capture that is not the longest
+    /// on an unknown start, a thousand).
     pub fn more_witnesses(&self, model: &[Lit], first: (usize, &[Lit])) -> Vec<(usize, Vec<Lit>)> {
         let Ok(filled) = self.filled(model) else {
             return Vec::new();
@@ -226,9 +229,6 @@ impl Refiner<'_> {
             let Some(view) = self.view(ply) else {
                 continue;
             };
-            if view.damaged.is_none() && self.layout.is_some() {
-                continue;
-            }
             let board = board_of(view, &truth, topology);
             let side = self.record.mover(ply);
             let Err(violation) = self.rules.play(&board, side, mv) else {
@@ -851,6 +851,62 @@ mod tests {
         let apart =
             "-b-.-.-.\n.-.-.-.-\n-.-.-.-.\n.-.-.-.-\n-.-.-.-.\n.-w-.-.-\n-.-.-.-.\n.-.-.-.-\n";
         assert!(simple_move_possible(apart, 13, false, true));
+    }
+
+    /// A written capture of one piece where two men could take more, in a
+    /// damaged record on an unknown start: a model that plays it on that
+    /// board teaches a clause per longer capture at the written ply, not
+    /// only the first one the replayer meets (a round is a solver call).
+    #[test]
+    fn every_longer_capture_at_a_written_ply_is_learned_at_once() {
+        use crate::encode::EncodeOptions;
+        let international = Variant::International;
+        let topology = international.topology();
+        let text = "-.-.-.-.-.\n.-.-.-.-.-\n-.-.-.-.-.\n.-.-.-.-.-\n-.-.-.-.-.\n\
+                    .-b-b-b-.-\n-.-w-.-.-.\n.-.-.-b-b-\n-.-.-.-w-w\n.-.-.-.-.-\n";
+        let start = parse_board_on(text, topology).unwrap();
+        let record = parse_records_with("W 2\n32x21\n?\n", international.geometry())
+            .unwrap()
+            .remove(0);
+        let mut cnf = varisat::CnfFormula::new();
+        let formula = crate::solve::Formula::encode(
+            international,
+            &record,
+            BoardFacts::default(),
+            &mut cnf,
+            EncodeOptions::default(),
+        )
+        .unwrap();
+        let mut solver = varisat::Solver::new();
+        solver.add_formula(&cnf);
+        let mut on_start: Vec<Lit> = Vec::new();
+        for s in topology.squares() {
+            let piece = start.get(s);
+            on_start.push(lit(s, Fact::Occupied, piece.is_some()));
+            on_start.push(lit(
+                s,
+                Fact::White,
+                piece.is_some_and(|p| p.color == Color::White),
+            ));
+            on_start.push(lit(s, Fact::King, false));
+        }
+        on_start.extend(formula.limits());
+        solver.assume(&on_start);
+        assert!(solver.solve().unwrap());
+        let model = solver.model().unwrap();
+        let refiner = formula.refiner();
+        let Ok(Check::Learn { ply, clause, .. }) = refiner.check(&model) else {
+            panic!("the model is not refined");
+        };
+        assert_eq!(ply, 1);
+        let more = refiner.more_witnesses(&model, (ply, &clause));
+        let truth = truth_of(&model);
+        let at_the_capture: Vec<_> = more.iter().filter(|(p, _)| *p == 1).collect();
+        assert!(!at_the_capture.is_empty(), "{more:?}");
+        for (_, other) in &at_the_capture {
+            assert_ne!(other, &clause);
+            assert!(other.iter().all(|&l| !Term::Lit(l).value(&truth)));
+        }
     }
 
     /// A Spanish man that takes a man where it could take a king: the
