@@ -62,9 +62,10 @@ pub struct Repairs {
 impl Repairs {
     /// `found` in the spec's order: fewer moves changed first, then the
     /// earliest first edit, then the edit kinds in the order listed, then
-    /// the read move's squares (as numbers). Ties keep the search's order.
+    /// the read move's squares (as numbers; a move filled in by the solver
+    /// last of all, see [`order_key`]). Ties keep the search's order.
     pub fn ordered(mut found: Vec<Repair>, complete: bool) -> Repairs {
-        found.sort_by_cached_key(order_key);
+        found.sort_by_cached_key(|repair| order_key(&repair.edits));
         Repairs { found, complete }
     }
 
@@ -114,15 +115,34 @@ impl<'a> IntoIterator for &'a Repairs {
     }
 }
 
-/// A repair's place in the spec's order (see [`Repairs::ordered`]).
-fn order_key(repair: &Repair) -> (usize, Vec<(usize, EditKind, Vec<u64>)>) {
-    let changed = repair.edits.iter().map(|e| e.kind.moves_changed()).sum();
-    let edits = repair
-        .edits
+/// Moves changed; each edit's ply, kind and squares read (none for a
+/// move filled in); the squares of the moves filled in.
+type OrderKey = (usize, Vec<(usize, EditKind, Vec<u64>)>, Vec<Vec<u64>>);
+
+/// A repair's place in the spec's order (see [`Repairs::ordered`]). The
+/// move filled in for a `missing` or `move` edit is one of those that fit,
+/// as the solver's model gave it: it is ordered by last, so that which of
+/// two repairs comes first does not hang on a model.
+fn order_key(edits: &[Edit]) -> OrderKey {
+    let changed = edits.iter().map(|e| e.kind.moves_changed()).sum();
+    let filled = |kind| matches!(kind, EditKind::Missing | EditKind::Move);
+    let fillings = edits
         .iter()
-        .map(|e| (e.ply, e.kind, square_key(&e.read)))
+        .filter(|e| filled(e.kind))
+        .map(|e| square_key(&e.read))
         .collect();
-    (changed, edits)
+    let edits = edits
+        .iter()
+        .map(|e| {
+            let squares = if filled(e.kind) {
+                Vec::new()
+            } else {
+                square_key(&e.read)
+            };
+            (e.ply, e.kind, squares)
+        })
+        .collect();
+    (changed, edits, fillings)
 }
 
 /// A move's squares to order by: each run of digits as its number, each
@@ -505,6 +525,46 @@ mod tests {
         options: RepairOptions,
     ) -> Result<RepairOutcome, SolveError> {
         repair_observed(record, variant, known, options, &mut |_| {})
+    }
+
+    #[test]
+    fn the_move_filled_in_is_ordered_by_last_so_the_model_does_not_choose() {
+        let edit = |kind, ply, read: &str| Edit {
+            kind,
+            ply,
+            written: String::new(),
+            read: read.into(),
+            other_ply: 0,
+        };
+        let extra_at_16 = [
+            edit(EditKind::Missing, 9, "44x27x1"),
+            edit(EditKind::Extra, 16, ""),
+        ];
+        let missing_at_18 = [
+            edit(EditKind::Missing, 9, "44x22x11"),
+            edit(EditKind::Missing, 18, "32x43"),
+        ];
+        // Whichever move a model filled in at ply 9, the edit at 16 comes first.
+        assert!(order_key(&extra_at_16) < order_key(&missing_at_18));
+        let extra_at_16 = [
+            edit(EditKind::Missing, 9, "44x22x11"),
+            edit(EditKind::Extra, 16, ""),
+        ];
+        assert!(order_key(&extra_at_16) < order_key(&missing_at_18));
+        // A square read is the edit itself: its squares order at once.
+        let low = [
+            edit(EditKind::Square, 5, "23-19"),
+            edit(EditKind::Square, 7, "30-26"),
+        ];
+        let high = [
+            edit(EditKind::Square, 5, "23-18"),
+            edit(EditKind::Square, 6, "9-14"),
+        ];
+        assert!(order_key(&high) < order_key(&low));
+        // Equal edits: the fillings decide, by their squares.
+        let a = [edit(EditKind::Move, 4, "11-15")];
+        let b = [edit(EditKind::Move, 4, "9-14")];
+        assert!(order_key(&b) < order_key(&a));
     }
 
     #[test]
