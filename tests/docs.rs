@@ -647,7 +647,7 @@ const FIGURES: [Figure; 28] = [
         "docs/cli.md",
         "| input size | ",
         "src/request/source.rs",
-        ".unwrap_or(",
+        "const DEFAULT_MAX_INPUT: u64 = ",
     ),
     in_source(
         "docs/cli.md",
@@ -767,7 +767,7 @@ const FIGURES: [Figure; 28] = [
         "README.md",
         "Inputs over ",
         "src/request/source.rs",
-        ".unwrap_or(",
+        "const DEFAULT_MAX_INPUT: u64 = ",
     ),
 ];
 

@@ -148,9 +148,12 @@ impl SourceError {
 pub fn max_input() -> Result<u64, SourceError> {
     match std::env::var("POSTFACTO_MAX_INPUT") {
         Ok(v) if !v.trim().is_empty() => v.trim().parse().map_err(|_| SourceError::BadMaxInput(v)),
-        _ => Ok(256 << 20),
+        _ => Ok(DEFAULT_MAX_INPUT),
     }
 }
+
+/// The input cap when `POSTFACTO_MAX_INPUT` sets none.
+const DEFAULT_MAX_INPUT: u64 = 256 << 20;
 
 /// Reads all of `reader`, refusing more than [`max_input`] bytes; room
 /// for `expected` bytes (a file's size) is made from the start, so a large

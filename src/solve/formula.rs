@@ -406,10 +406,10 @@ mod tests {
     /// How many legal captures of random boards of `variant` the solve's
     /// formula of a lone `?` (its move summarised, every step written)
     /// lets the ply play; panics on one it rules out.
-    fn captures_the_summary_keeps(variant: Variant, seed: u64) -> usize {
+    fn captures_the_summary_keeps(variant: Variant, seed: u64) -> (usize, usize) {
         let topology = variant.topology();
         let mut rng = Rng::new(seed);
-        let mut kept = 0;
+        let (mut kept, mut summaries) = (0, 0);
         for _ in 0..12 {
             let board = random_board_on(&mut rng, topology, 45, 35);
             let legal = variant.rules().legal_moves(&board, Color::White);
@@ -428,8 +428,15 @@ mod tests {
                     .unwrap();
             let mut solver = Solver::new();
             solver.add_formula(&cnf);
+            let deepened = formula.encoded.layout.as_ref().unwrap().moves[0]
+                .more
+                .is_some();
             formula.deepen(&mut solver, 1, usize::MAX);
             let layout = formula.encoded.layout.as_ref().unwrap();
+            // A move deepened has its summary, which this test is about
+            // (one whose steps were all written at once needs none).
+            assert_eq!(layout.moves[0].summarised, deepened, "{variant:?}");
+            summaries += usize::from(deepened);
             for mv in legal.iter().filter(|m| m.is_capture()) {
                 let mut assumptions = formula.limits();
                 for term in layout.moves[0].playing(mv).unwrap() {
@@ -447,7 +454,7 @@ mod tests {
                 kept += 1;
             }
         }
-        kept
+        (kept, summaries)
     }
 
     /// The summary of a move (`encode::damaged::summary`) is implied by its
@@ -461,8 +468,12 @@ mod tests {
             .collect();
         assert!(flying.len() >= 6, "{flying:?}");
         for (i, &variant) in flying.iter().enumerate() {
-            let kept = captures_the_summary_keeps(variant, 17 + i as u64);
+            let (kept, summaries) = captures_the_summary_keeps(variant, 17 + i as u64);
             assert!(kept >= 6, "{variant:?}: only {kept} captures drawn");
+            assert!(
+                summaries >= 3,
+                "{variant:?}: only {summaries} summaries written"
+            );
         }
     }
 

@@ -177,12 +177,12 @@ impl Layout {
             movement: spec.movement,
             domains: &spec.domains,
             before: self.views[ply - 1].before(),
-            summarised: spec.summary_wanted,
         };
         self.vars.skip_to(first_free);
         let mut out = Writer::new(sink);
-        if input.summarised && mv.visits.lits().is_empty() {
-            // Only a move whose steps run short pays for its summary.
+        // Written at a move's first deepening: only a move whose steps ran
+        // short of the capture it needs pays for its summary.
+        if spec.summary_wanted && !mv.summarised {
             summary::summary(&mut out, &mut self.vars, &input, mv);
         }
         moves::grow(&mut out, &mut self.vars, &input, mv, depth);
@@ -515,7 +515,6 @@ fn cut<S: ClauseSink>(
         movement,
         domains: &domains,
         before: view,
-        summarised: false,
     };
     let depth = if run.options.complete {
         domains.steps.len()

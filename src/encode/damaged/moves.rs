@@ -115,6 +115,8 @@ pub struct MoveVars {
     /// Squares a capture lands on at some step, or starts from (only where
     /// the summary of the move's captures is written).
     pub visits: SquareLits,
+    /// The summary is written (`summary.rs`): once, at the first deepening.
+    pub summarised: bool,
     /// What the steps written so far say of the move's end.
     closing: Closing,
 }
@@ -262,9 +264,6 @@ pub(super) struct MoveInput<'a, 'b> {
     pub movement: Movement,
     pub domains: &'a Domains,
     pub before: Before<'b>,
-    /// Write the move's summary before its next steps (`summary.rs`), if
-    /// it has none yet.
-    pub summarised: bool,
 }
 
 /// Writes the clauses of a damaged ply's move with its first `depth`
@@ -380,6 +379,7 @@ fn origin<S: ClauseSink>(
         removed: SquareLits::default(),
         king_after: king_before,
         visits: SquareLits::default(),
+        summarised: false,
         closing: Closing {
             stops: vec![Vec::new(); topology.count()],
             king_reasons: vec![king_before.into()],

@@ -26,6 +26,11 @@ pub(super) fn summary<S: ClauseSink>(
     input: &MoveInput<'_, '_>,
     mv: &mut MoveVars,
 ) {
+    // Where pieces are removed at once (English) a flying piece could end
+    // on a square it emptied: the `end -> empty or from` clause below
+    // assumes it cannot; the summary is written where kings fly only.
+    debug_assert!(!input.movement.removed_at_once);
+    mv.summarised = true;
     let topology = input.before.board.topology();
     let ends = mv.ends.lits();
     if ends.is_empty() {
