@@ -238,6 +238,10 @@ pub enum ReachError {
         "internal error: the game found does not replay: the game found does not end on the position asked for"
     )]
     GameMissesGoal,
+    /// The search back from the goal says no game reaches it, after a game
+    /// to it was found and replayed: a bug in one of the two.
+    #[error("internal error: the search back from the position finds no way to it, yet a game to it was found")]
+    NoWayBackAfterAGame,
 }
 
 impl Reach {
@@ -397,11 +401,15 @@ impl Reach {
             }
             Ok(any::AnyEnd::Exhausted) => unreachable(self.max_plies),
             Ok(any::AnyEnd::NoWayBack(positions)) => Ok(no_way_back(positions)),
-            Ok(any::AnyEnd::GaveUp | any::AnyEnd::Stalled) => Ok(ReachOutcome::Undecided {
-                at_least: h,
-                best: None,
-                stopped: Stopped::Positions,
-            }),
+            Ok(end @ (any::AnyEnd::GaveUp | any::AnyEnd::Stalled)) => {
+                // `any_end` goes on past a stall: only running out of room ends it.
+                debug_assert!(matches!(end, any::AnyEnd::GaveUp), "a stall leaked out");
+                Ok(ReachOutcome::Undecided {
+                    at_least: h,
+                    best: None,
+                    stopped: Stopped::Positions,
+                })
+            }
             Err(search::OutOfTime) => Ok(ReachOutcome::Undecided {
                 at_least: h,
                 best: None,
@@ -548,8 +556,10 @@ impl Reach {
                         lower = plies;
                         break;
                     }
-                    Ok(any::AnyEnd::GaveUp | any::AnyEnd::Stalled | any::AnyEnd::NoWayBack(_))
-                    | Err(search::OutOfTime) => break,
+                    Ok(any::AnyEnd::NoWayBack(_)) => return Err(ReachError::NoWayBackAfterAGame),
+                    Ok(any::AnyEnd::GaveUp | any::AnyEnd::Stalled) | Err(search::OutOfTime) => {
+                        break
+                    }
                 }
             }
             Ok((game, lower))

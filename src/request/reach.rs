@@ -424,14 +424,17 @@ impl ReachRequest {
 }
 
 /// A search's error as the request reports it: a game that does not
-/// replay is a bug, a formula of the wrong parity bad input.
+/// replay, or that the search back denies, is a bug, a formula of the
+/// wrong parity bad input.
 fn request_error(error: ReachError) -> RequestError {
     match error {
         ReachError::GameDoesNotReplay(why) => {
             RequestError::Internal(SolveError::ProofGameDoesNotReplay(why))
         }
         ReachError::GameMissesGoal => RequestError::Internal(SolveError::ProofGameMissesGoal),
-        e @ ReachError::Formula(_) => RequestError::Internal(SolveError::ProofGame(Box::new(e))),
+        e @ (ReachError::Formula(_) | ReachError::NoWayBackAfterAGame) => {
+            RequestError::Internal(SolveError::ProofGame(Box::new(e)))
+        }
         other => InputError::Unsupported(other.to_string()).into(),
     }
 }
