@@ -1097,6 +1097,18 @@ mod tests {
     /// games (`MEASURE_FILES`, `MEASURE_GAMES` of each, after
     /// `MEASURE_PLIES`), each table size of `MEASURE_SIZES` (0: none),
     /// the plies found, positions searched, the table, CPU time.
+    /// The archives of `../shared/pdn` named in `names` (comma-separated),
+    /// for the measurements run by hand.
+    fn measured_files(names: &str) -> Vec<crate::harness::repair::GameFile> {
+        names
+            .split(',')
+            .map(|name| crate::harness::repair::GameFile {
+                name: name.to_string(),
+                text: std::fs::read_to_string(format!("../shared/pdn/{name}")).unwrap(),
+            })
+            .collect()
+    }
+
     #[test]
     #[ignore = "a measurement, run by hand"]
     fn measure_perimeter() {
@@ -1104,13 +1116,7 @@ mod tests {
         let list = |k: &str, d: &str| -> Vec<usize> {
             env(k, d).split(',').map(|x| x.parse().unwrap()).collect()
         };
-        let files: Vec<_> = env("MEASURE_FILES", "OCA_2.0.pdn")
-            .split(',')
-            .map(|name| crate::harness::repair::GameFile {
-                name: name.to_string(),
-                text: std::fs::read_to_string(format!("../shared/pdn/{name}")).unwrap(),
-            })
-            .collect();
+        let files = measured_files(&env("MEASURE_FILES", "OCA_2.0.pdn"));
         let games = crate::harness::reach::archive_games(&files, list("MEASURE_GAMES", "3")[0]);
         let limit = Duration::from_secs(list("MEASURE_LIMIT", "10")[0] as u64);
         for (variant, moves) in &games {
@@ -1135,13 +1141,7 @@ mod tests {
     #[ignore = "a measurement, run by hand"]
     fn measure_bound_gap() {
         let env = |k: &str, d: &str| std::env::var(k).unwrap_or_else(|_| d.to_string());
-        let files: Vec<_> = env("MEASURE_FILES", "OCA_2.0.pdn")
-            .split(',')
-            .map(|name| crate::harness::repair::GameFile {
-                name: name.to_string(),
-                text: std::fs::read_to_string(format!("../shared/pdn/{name}")).unwrap(),
-            })
-            .collect();
+        let files = measured_files(&env("MEASURE_FILES", "OCA_2.0.pdn"));
         let count = env("MEASURE_GAMES", "3").parse().unwrap();
         let plies: usize = env("MEASURE_PLIES", "24").parse().unwrap();
         for (variant, moves) in crate::harness::reach::archive_games(&files, count) {
