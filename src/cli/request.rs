@@ -97,15 +97,15 @@ impl Request {
             Command::Solve(args) => solve_request(args)?,
             Command::Verify(args) => verify_request(args)?,
             Command::Cnf(args) => cnf_request(args)?,
-            Command::Decode(args) => Request::Decode {
-                reach: {
-                    let model = ("MODEL", Some(args.model.as_path()));
-                    one_standard_input(&[("RECORD", Some(&args.file)), model])?;
-                    super::cnf::ReachModel::of(&args)
-                },
-                target: Target::of(Some(args.file), args.record)?,
-                model: args.model,
-            },
+            Command::Decode(args) => {
+                let model = ("MODEL", Some(args.model.as_path()));
+                one_standard_input(&[("RECORD", Some(&args.file)), model])?;
+                Request::Decode {
+                    reach: super::cnf::ReachModel::of(&args),
+                    target: Target::of(Some(args.file), args.record)?,
+                    model: args.model,
+                }
+            }
             Command::Moves { file, rules, turn } => Request::Moves {
                 file,
                 rules: rules_choice(rules),
