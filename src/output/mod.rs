@@ -168,7 +168,9 @@ fn written_of(record: &Record, variant: Variant) -> Vec<String> {
 /// record the filling found; none without an answer (an impossible record
 /// plays nothing, damaged or not: `record` holds what was written).
 fn played<'a>(report: &'a Report) -> Option<&'a Record> {
-    answers_played(report).into_iter().next()?.1
+    report.answers.first()?;
+    let record = report.record.filter(|r| !r.is_damaged());
+    report.filled.first().or(record)
 }
 
 /// Every answer with the moves it plays: its own filling for a damaged

@@ -552,15 +552,15 @@ mod tests {
         ];
         assert!(order_key(&extra_at_16) < order_key(&missing_at_18));
         // A square read is the edit itself: its squares order at once.
-        let low = [
+        let later = [
             edit(EditKind::Square, 5, "23-19"),
             edit(EditKind::Square, 7, "30-26"),
         ];
-        let high = [
+        let sooner = [
             edit(EditKind::Square, 5, "23-18"),
             edit(EditKind::Square, 6, "9-14"),
         ];
-        assert!(order_key(&high) < order_key(&low));
+        assert!(order_key(&sooner) < order_key(&later));
         // Equal edits: the fillings decide, by their squares.
         let a = [edit(EditKind::Move, 4, "11-15")];
         let b = [edit(EditKind::Move, 4, "9-14")];
