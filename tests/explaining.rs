@@ -54,3 +54,32 @@ fn a_game_from_the_opening_lists_each_square_once_and_numbers_its_unknowns() {
         run.stdout
     );
 }
+
+#[test]
+fn an_explained_batch_is_judged_by_verify() {
+    let sample = crate::util::path("tests/data/sample1.in");
+    let impossible = crate::util::scratch("explained-impossible.in", "W 2\n9-14\n9-14\n");
+    let (sample, impossible) = (sample.to_str().unwrap(), impossible.to_str().unwrap());
+    let solved = postfacto(&["solve", "--explain", impossible, sample], "");
+    assert_eq!(solved.code, 1, "{}", solved.stderr);
+    assert!(
+        solved.stdout.contains("square by square"),
+        "{}",
+        solved.stdout
+    );
+    let answers = crate::util::scratch("explained.ans", &solved.stdout);
+    let judged = postfacto(&["verify", sample, answers.to_str().unwrap()], "");
+    assert_eq!(
+        (judged.code, judged.stdout.trim()),
+        (0, "OK"),
+        "{}",
+        judged.stderr
+    );
+    let judged = postfacto(&["verify", impossible, answers.to_str().unwrap()], "");
+    assert_eq!(judged.code, 1, "{}", judged.stderr);
+    assert!(
+        judged.stdout.contains("no answer was given"),
+        "{}",
+        judged.stdout
+    );
+}

@@ -144,10 +144,18 @@ pub fn parse_answers_on(text: &str, topology: Topology) -> Result<Vec<Answer>, P
         .collect();
     let answers = answers_of(&lines, topology)?;
     if answers.is_empty() {
-        return Err(ParseAnswerError {
-            line: 1,
-            problem: BoardTextProblem::EmptyAnswer,
-        });
+        // Notes alone are no answer: name the first of them.
+        let (line, problem) = match lines.first() {
+            Some(&(line, text)) => (
+                line,
+                BoardTextProblem::NotARowPair {
+                    rows: usize::from(topology.size()),
+                    text: text.to_string(),
+                },
+            ),
+            None => (1, BoardTextProblem::EmptyAnswer),
+        };
+        return Err(ParseAnswerError { line, problem });
     }
     Ok(answers)
 }
@@ -182,14 +190,15 @@ pub fn parse_named_answers_on(
 }
 
 /// The answers of `lines` (non-blank, numbered), as many rows per board as
-/// the board has.
+/// the board has, up to the notes that may follow them.
 fn answers_of(
     lines: &[(usize, &str)],
     topology: Topology,
 ) -> Result<Vec<Answer>, ParseAnswerError> {
     let n = usize::from(topology.size());
+    let boards = notes_start(lines, n).unwrap_or(lines.len());
     let mut answers = Vec::new();
-    for group in lines.chunks(n) {
+    for group in lines[..boards].chunks(n) {
         if group.len() < n {
             let (line, _) = *group.last().expect("chunks are never empty");
             return Err(ParseAnswerError {
@@ -219,6 +228,21 @@ fn answers_of(
         answers.push(Answer { start, end });
     }
     Ok(answers)
+}
+
+/// Where the notes after a block's boards begin (`solve --explain` prints
+/// its explanation there): the first line where a board could start that
+/// is not shaped as a row pair and holds a character no row holds. A
+/// mistyped row (a row's characters only, or a row pair's shape) is not a
+/// note, so it is still reported; the notes run to the end of the block.
+fn notes_start(lines: &[(usize, &str)], rows: usize) -> Option<usize> {
+    let is_note = |text: &str| {
+        let shaped = text.len() == 2 * rows + 1 && text.as_bytes()[rows] == b' ';
+        !shaped && text.chars().any(|c| !"-.bwBW? ".contains(c))
+    };
+    (0..lines.len())
+        .step_by(rows.max(1))
+        .find(|&i| is_note(lines[i].1))
 }
 
 /// Reads one board's row, `text`, which starts after `offset` characters
@@ -440,5 +464,35 @@ w-.-.-.- .-.-.-.-
             BoardTextProblem::ShortAnswer { rows: 8, found: 5 }
         );
         assert!(parse_answers("").is_err());
+        let words = parse_answers("hello world\n").unwrap_err();
+        assert!(matches!(
+            words.problem,
+            BoardTextProblem::NotARowPair { .. }
+        ));
+    }
+
+    #[test]
+    fn notes_after_the_boards_are_skipped_and_mistyped_rows_are_not() {
+        let explained = format!(
+            "{SAMPLE1_ANSWER}\nstart board, square by square (forced: ...):\n\
+             10  black man   piece, black and man: free\n-.-.\n"
+        );
+        assert_eq!(parse_answers(&explained).unwrap().len(), 1);
+        let named = format!(
+            "==> a.in <==\nno start position: this rule cannot hold\n  ply 2 (9-14, Black)\n\
+             ==> b.in <==\n{explained}"
+        );
+        let blocks = parse_named_answers_on(&named, Topology::Eight)
+            .unwrap()
+            .unwrap();
+        assert_eq!(blocks.iter().map(Vec::len).collect::<Vec<_>>(), [0, 1]);
+        // A second board cut short or with a row's characters only is still an error.
+        let short_row = format!("{SAMPLE1_ANSWER}-b-.-.-. -b-.\n");
+        assert!(parse_answers(&short_row).is_err());
+        let cut = format!("{SAMPLE1_ANSWER}-b-.-.-. -b-.-.-.\nnote\n");
+        assert_eq!(
+            parse_answers(&cut).unwrap_err().problem,
+            BoardTextProblem::ShortAnswer { rows: 8, found: 2 }
+        );
     }
 }
