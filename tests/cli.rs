@@ -892,6 +892,24 @@ fn sat_gives_up_at_its_limit_with_s_unknown() {
 }
 
 #[test]
+fn sat_refuses_an_empty_file_and_solves_the_empty_formula() {
+    let empty = postfacto(&["sat", "-"], "");
+    assert_eq!(
+        (empty.code, empty.stdout.as_str()),
+        (2, ""),
+        "{}",
+        empty.stderr
+    );
+    assert!(
+        empty.stderr.contains("no clause and no header"),
+        "{}",
+        empty.stderr
+    );
+    let headed = postfacto(&["sat", "-"], "p cnf 0 0\n");
+    assert_eq!(headed.code, 10, "{}", headed.stderr);
+}
+
+#[test]
 fn bench_against_an_outside_command_times_whole_processes() {
     let dfs = format!(
         "{} solve --engine dfs --quiet",

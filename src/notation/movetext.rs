@@ -96,7 +96,7 @@ impl Geometry {
 #[non_exhaustive]
 pub enum ParseMoveError {
     /// The text has neither `-` nor `x`.
-    #[error("'{0}' is not a move (expected 'a-b' or 'axbx...')")]
+    #[error("'{text}' is not a move (expected 'a-b' or 'axbx...'){hint}", text = .0, hint = not_a_move_hint(.0))]
     NotAMove(String),
     /// The text mixes the two separators.
     #[error("'{0}' mixes '-' and 'x'")]
@@ -155,6 +155,24 @@ pub enum ParseMoveError {
         /// Where it lands.
         to: Square,
     },
+}
+
+/// What a text that is no move most likely is, for the two slips pasted
+/// records show: an upper-case `X`, and PDN's move numbers.
+fn not_a_move_hint(text: &str) -> &'static str {
+    let numbered = text.len() > 1
+        && text.ends_with('.')
+        && text
+            .trim_end_matches('.')
+            .bytes()
+            .all(|b| b.is_ascii_digit());
+    if text.contains('X') {
+        ": captures are written with a lower-case 'x'"
+    } else if numbered {
+        ": a move number, which PDN writes and this format does not (one move a line)"
+    } else {
+        ""
+    }
 }
 
 /// What is wrong with a square's name. An algebraic light square (`d5`)
@@ -435,6 +453,16 @@ mod tests {
         assert_eq!(mv.from().number(), 13);
         assert_eq!(mv.to().number(), 24);
         assert_eq!(mv.landings().len(), 3);
+    }
+
+    #[test]
+    fn a_text_that_is_no_move_names_the_likely_slip() {
+        let said = |text: &str| text.parse::<MoveText>().unwrap_err().to_string();
+        assert!(said("13X22X31X24").ends_with("lower-case 'x'"));
+        assert!(said("1.").contains("a move number"));
+        assert!(said("12...").contains("a move number"));
+        assert!(said("21").ends_with("(expected 'a-b' or 'axbx...')"));
+        assert!(said(".").ends_with("(expected 'a-b' or 'axbx...')"));
     }
 
     #[test]

@@ -245,6 +245,16 @@ impl SatRequest {
     pub fn new(dimacs: &[u8]) -> Result<SatRequest, InputError> {
         let formula = varisat::dimacs::DimacsParser::parse(dimacs)
             .map_err(|e| InputError::Dimacs(e.to_string()))?;
+        // An empty file is a slip (a failed download, a wrong name), not
+        // the empty formula: that one is written with its header.
+        let headed = dimacs
+            .split(|&b| b == b'\n')
+            .any(|line| line.trim_ascii_start().starts_with(b"p "));
+        if formula.is_empty() && !headed {
+            return Err(InputError::Dimacs(
+                "no clause and no header ('p cnf VARIABLES CLAUSES')".into(),
+            ));
+        }
         Ok(SatRequest {
             formula: Arc::new(formula),
             limit: None,
@@ -328,6 +338,21 @@ mod tests {
     fn request() -> CnfRequest {
         let fragment = Fragment::new(["11-15"]).first_named("black").unwrap();
         CnfRequest::new(fragment)
+    }
+
+    #[test]
+    fn an_empty_file_is_no_formula_but_the_empty_formula_is() {
+        for text in ["", "\n", "c only a comment\n"] {
+            let refused = SatRequest::new(text.as_bytes()).unwrap_err();
+            assert!(
+                refused.to_string().contains("no clause and no header"),
+                "{text:?}"
+            );
+        }
+        let empty = SatRequest::new(b"p cnf 0 0\n").unwrap().run().unwrap();
+        assert!(matches!(empty, SatAnswer::Satisfiable(_)));
+        let unheaded = SatRequest::new(b"1 -2 0\n").unwrap().run().unwrap();
+        assert!(matches!(unheaded, SatAnswer::Satisfiable(_)));
     }
 
     #[test]
