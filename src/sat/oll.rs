@@ -105,74 +105,111 @@ pub fn minimize_true(
     formula: &CnfFormula,
     minimise: &[Var],
 ) -> Result<Option<CoreGuided>, SatError> {
-    // `minimise` may name variables no clause uses.
-    let known = minimise.iter().map(|v| v.index() + 1).max().unwrap_or(0);
-    let var_count = formula.var_count().max(known);
-    let mut search = Search {
-        solver: super::new_solver(),
-        vars: BasicVarManager::from_next_free(RsVar::new(var_count as u32)),
-        totalizers: Vec::new(),
-        bound_of: HashMap::new(),
-        assumptions: minimise.iter().map(|v| v.negative()).collect(),
-        lower: 0,
-    };
-    search.solver.add_formula(formula);
-    let mut free = vec![false; var_count];
-    for v in minimise {
-        free[v.index()] = true;
-    }
-    let mut core = Vec::new();
-    for clause in formula.iter() {
-        if !clause.is_empty() && clause.iter().all(|l| l.is_positive() && free[l.index()]) {
-            core.clear();
-            for l in clause {
-                free[l.index()] = false;
-                core.push(!*l);
-            }
-            search.relax(&core)?;
-        }
-    }
+    let mut search = Search::new(formula, minimise);
+    search.relax_cores_of(formula, minimise)?;
     let mut calls = 0;
     loop {
         search.solver.assume(&search.assumptions);
         calls += 1;
         if search.solver.solve().map_err(SatError::from)? {
-            let mut model = search.solver.model().unwrap_or_default();
-            model.truncate(formula.var_count());
-            let cost = minimise
-                .iter()
-                .filter(|v| model.get(v.index()).is_some_and(|l| l.is_positive()))
-                .count();
-            if cost != search.lower {
-                return Err(SatError::Inconsistent(format!(
-                    "core-guided search: the model has {cost} but the bound proves {}",
-                    search.lower
-                )));
-            }
-            return Ok(Some(CoreGuided { model, cost, calls }));
+            return search.optimum(formula, minimise, calls).map(Some);
         }
-        let mut core: Vec<Lit> = search.solver.failed_core().unwrap_or(&[]).to_vec();
+        let core: Vec<Lit> = search.solver.failed_core().unwrap_or(&[]).to_vec();
         if core.is_empty() {
             // Unsatisfiable without any assumption.
             return Ok(None);
         }
-        // Trim: solving under the core alone often gives a smaller one, and
-        // small cores keep the totalizers small.
+        let core = search.trimmed(core, &mut calls)?;
+        search.relax(&core)?;
+    }
+}
+
+/// The variables of `formula` and of `minimise`, which may name variables
+/// no clause uses.
+fn var_count(formula: &CnfFormula, minimise: &[Var]) -> usize {
+    let known = minimise.iter().map(|v| v.index() + 1).max().unwrap_or(0);
+    formula.var_count().max(known)
+}
+
+impl Search<'static> {
+    /// A search over `formula` with every variable of `minimise` assumed false.
+    fn new(formula: &CnfFormula, minimise: &[Var]) -> Search<'static> {
+        let var_count = var_count(formula, minimise);
+        let mut search = Search {
+            solver: super::new_solver(),
+            vars: BasicVarManager::from_next_free(RsVar::new(var_count as u32)),
+            totalizers: Vec::new(),
+            bound_of: HashMap::new(),
+            assumptions: minimise.iter().map(|v| v.negative()).collect(),
+            lower: 0,
+        };
+        search.solver.add_formula(formula);
+        search
+    }
+}
+
+impl Search<'_> {
+    /// Takes in the cores written in the formula: disjoint clauses made
+    /// only of minimised variables, positively.
+    fn relax_cores_of(&mut self, formula: &CnfFormula, minimise: &[Var]) -> Result<(), SatError> {
+        let mut free = vec![false; var_count(formula, minimise)];
+        for v in minimise {
+            free[v.index()] = true;
+        }
+        let mut core = Vec::new();
+        for clause in formula.iter() {
+            if !clause.is_empty() && clause.iter().all(|l| l.is_positive() && free[l.index()]) {
+                core.clear();
+                for l in clause {
+                    free[l.index()] = false;
+                    core.push(!*l);
+                }
+                self.relax(&core)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// The model just found, checked to count what the bound proves.
+    fn optimum(
+        &self,
+        formula: &CnfFormula,
+        minimise: &[Var],
+        calls: usize,
+    ) -> Result<CoreGuided, SatError> {
+        let mut model = self.solver.model().unwrap_or_default();
+        model.truncate(formula.var_count());
+        let cost = minimise
+            .iter()
+            .filter(|v| model.get(v.index()).is_some_and(|l| l.is_positive()))
+            .count();
+        if cost != self.lower {
+            return Err(SatError::Inconsistent(format!(
+                "core-guided search: the model has {cost} but the bound proves {}",
+                self.lower
+            )));
+        }
+        Ok(CoreGuided { model, cost, calls })
+    }
+
+    /// `core` made smaller by solving under it alone (small cores keep the
+    /// totalizers small), counting the calls.
+    fn trimmed(&mut self, mut core: Vec<Lit>, calls: &mut usize) -> Result<Vec<Lit>, SatError> {
         for _ in 0..TRIM_ROUNDS {
-            search.solver.assume(&core);
-            calls += 1;
-            if search.solver.solve().map_err(SatError::from)? {
+            self.solver.assume(&core);
+            *calls += 1;
+            if self.solver.solve().map_err(SatError::from)? {
                 return Err(SatError::Inconsistent(
                     "core-guided search: a core was satisfiable".into(),
                 ));
             }
-            let smaller = search.solver.failed_core().unwrap_or(&[]).to_vec();
+            let smaller = self.solver.failed_core().unwrap_or(&[]).to_vec();
             if smaller.len() >= core.len() {
                 break;
             }
             core = smaller;
         }
-        search.relax(&core)?;
+        Ok(core)
     }
 }
 
