@@ -15,6 +15,7 @@
 
 use std::time::Instant;
 
+use rustsat::encodings::card::Totalizer;
 use varisat::{Lit, Solver};
 
 use super::optimize::Optimizer;
@@ -127,18 +128,7 @@ fn search(
     mut best: Vec<Lit>,
     deadline: Option<Instant>,
 ) -> Result<SmallestCore, SatError> {
-    // Hitting-set variable i + 1 stands for candidates[i].
-    let n = candidates.len();
-    let mut hitting = Optimizer::new(&varisat::CnfFormula::new(), n);
-    let inputs: Vec<Lit> = (1..=n).map(|v| Lit::from_dimacs(v as isize)).collect();
-    let mut count = hitting.counter(&inputs);
-    let picked = |model: &[Lit]| -> Vec<Lit> {
-        (0..n)
-            .filter(|&i| model.get(i).is_some_and(|l| l.is_positive()))
-            .map(|i| candidates[i])
-            .collect()
-    };
-    let index_of = |lit: Lit| candidates.iter().position(|c| *c == lit);
+    let mut hitting = HittingSets::over(candidates);
     let mut bound = 1;
     let out_of_time = || deadline.is_some_and(|d| Instant::now() >= d);
     while bound < best.len() {
@@ -148,39 +138,20 @@ fn search(
                 proved: false,
             });
         }
-        let at_most = hitting.at_most(&mut count, bound)?;
-        let Some(model) = hitting.solve(&at_most)? else {
+        let Some(chosen) = hitting.pick(bound)? else {
             // No set of `bound` rules meets every correction set.
             bound += 1;
             continue;
         };
-        let chosen = picked(&model);
         match oracle.check(&chosen)? {
             Verdict::Unsatisfiable => {
                 best = chosen;
                 break;
             }
-            Verdict::Unknown => {
-                // Not this set again.
-                let clause: Vec<Lit> = chosen
-                    .iter()
-                    .filter_map(|&l| index_of(l))
-                    .map(|i| !inputs[i])
-                    .collect();
-                hitting.add_clause(&clause);
-            }
+            Verdict::Unknown => hitting.never(&chosen),
             Verdict::Satisfiable => {
-                let rest: Vec<Lit> = candidates
-                    .iter()
-                    .copied()
-                    .filter(|c| !chosen.contains(c))
-                    .collect();
-                let kept = oracle.grow(chosen, rest, deadline)?;
-                let correction: Vec<Lit> = (0..n)
-                    .filter(|&i| !kept.contains(&candidates[i]))
-                    .map(|i| inputs[i])
-                    .collect();
-                hitting.add_clause(&correction);
+                let kept = oracle.grow_all(candidates, chosen, deadline)?;
+                hitting.meet_all_but(&kept);
             }
         }
     }
@@ -188,6 +159,82 @@ fn search(
         core: best,
         proved: true,
     })
+}
+
+/// The sets of candidates still possible as a smallest core: each must meet
+/// every correction set found, and none is a set the oracle could not decide.
+struct HittingSets<'c> {
+    candidates: &'c [Lit],
+    optimizer: Optimizer,
+    /// Variable i + 1 stands for candidates[i].
+    inputs: Vec<Lit>,
+    count: Totalizer,
+}
+
+impl<'c> HittingSets<'c> {
+    fn over(candidates: &'c [Lit]) -> HittingSets<'c> {
+        let n = candidates.len();
+        let mut optimizer = Optimizer::new(&varisat::CnfFormula::new(), n);
+        let inputs: Vec<Lit> = (1..=n).map(|v| Lit::from_dimacs(v as isize)).collect();
+        let count = optimizer.counter(&inputs);
+        HittingSets {
+            candidates,
+            optimizer,
+            inputs,
+            count,
+        }
+    }
+
+    /// A set of at most `bound` candidates that meets every correction set.
+    fn pick(&mut self, bound: usize) -> Result<Option<Vec<Lit>>, SatError> {
+        let at_most = self.optimizer.at_most(&mut self.count, bound)?;
+        let Some(model) = self.optimizer.solve(&at_most)? else {
+            return Ok(None);
+        };
+        let picked = (0..self.candidates.len())
+            .filter(|&i| model.get(i).is_some_and(|l| l.is_positive()))
+            .map(|i| self.candidates[i])
+            .collect();
+        Ok(Some(picked))
+    }
+
+    /// Not `chosen` again (nor a set holding it).
+    fn never(&mut self, chosen: &[Lit]) {
+        let clause: Vec<Lit> = chosen
+            .iter()
+            .filter_map(|&l| self.candidates.iter().position(|c| *c == l))
+            .map(|i| !self.inputs[i])
+            .collect();
+        self.optimizer.add_clause(&clause);
+    }
+
+    /// Every set from now on takes a candidate outside `kept`.
+    fn meet_all_but(&mut self, kept: &[Lit]) {
+        let correction: Vec<Lit> = (0..self.candidates.len())
+            .filter(|&i| !kept.contains(&self.candidates[i]))
+            .map(|i| self.inputs[i])
+            .collect();
+        self.optimizer.add_clause(&correction);
+    }
+}
+
+impl Oracle<'_, '_> {
+    /// `chosen`, which holds together, grown by as many of the other
+    /// candidates as still hold with it: what is left out is a
+    /// correction set, which every core must meet.
+    fn grow_all(
+        &mut self,
+        candidates: &[Lit],
+        chosen: Vec<Lit>,
+        deadline: Option<Instant>,
+    ) -> Result<Vec<Lit>, SatError> {
+        let rest: Vec<Lit> = candidates
+            .iter()
+            .copied()
+            .filter(|c| !chosen.contains(c))
+            .collect();
+        self.grow(chosen, rest, deadline)
+    }
 }
 
 #[cfg(test)]
