@@ -145,21 +145,7 @@ pub fn run_solver_proving(
         program: program.clone(),
         problem,
     };
-    let io_failed = |e: std::io::Error| SatError::Io {
-        what: "the formula for the outside solver".into(),
-        message: e.to_string(),
-    };
-    // Private (mode 0600, unpredictable name) and removed on drop.
-    let mut file = tempfile::Builder::new()
-        .prefix("postfacto-")
-        .suffix(".cnf")
-        .tempfile()
-        .map_err(io_failed)?;
-    let mut text = Vec::new();
-    cnf.write_dimacs(&mut text).map_err(io_failed)?;
-    file.write_all(&text)
-        .and_then(|()| file.flush())
-        .map_err(io_failed)?;
+    let file = formula_file(cnf)?;
     let mut process = Command::new(program);
     process
         .args(args)
@@ -195,6 +181,26 @@ pub fn run_solver_proving(
         .join()
         .map_err(|_| problem("its output could not be read".into()))?;
     parse_solver_output(&String::from_utf8_lossy(&bytes)).map_err(|e| problem(e.to_string()))
+}
+
+/// The formula written where the outside solver reads it: a private file
+/// (mode 0600, an unpredictable name), removed when dropped.
+fn formula_file(cnf: &AnnotatedCnf) -> Result<tempfile::NamedTempFile, SatError> {
+    let io_failed = |e: std::io::Error| SatError::Io {
+        what: "the formula for the outside solver".into(),
+        message: e.to_string(),
+    };
+    let mut file = tempfile::Builder::new()
+        .prefix("postfacto-")
+        .suffix(".cnf")
+        .tempfile()
+        .map_err(io_failed)?;
+    let mut text = Vec::new();
+    cnf.write_dimacs(&mut text).map_err(io_failed)?;
+    file.write_all(&text)
+        .and_then(|()| file.flush())
+        .map_err(io_failed)?;
+    Ok(file)
 }
 
 /// Waits for `child`, until `deadline` at most; `None` if it is still running then.
