@@ -367,30 +367,40 @@ pub fn damage(record: &Record, rng: &mut Rng, damage: Damage) -> Record {
     let mut written: Vec<WrittenMove> = record
         .moves
         .iter()
-        .map(|mv| {
-            if !(damage.short_captures && mv.is_capture()) {
-                return WrittenMove::Known(mv.clone());
-            }
-            let path = mv.path();
-            let squares = path
-                .iter()
-                .enumerate()
-                .filter(|&(i, _)| i == 0 || i == path.len() - 1 || rng.chance(50))
-                .map(|(_, &s)| Some(s))
-                .collect();
-            WrittenMove::Pattern(MovePattern::Path {
-                squares,
-                capture: true,
-                short: true,
-            })
+        .map(|mv| match damage.short_captures && mv.is_capture() {
+            true => written_short(mv, rng),
+            false => WrittenMove::Known(mv.clone()),
         })
         .collect();
-    let plies = written.len();
     // Distinct plies: N unknown moves are N, not N draws that may repeat.
-    for i in distinct(rng, plies, damage.unknown_moves) {
+    for i in distinct(rng, written.len(), damage.unknown_moves) {
         written[i] = WrittenMove::Pattern(MovePattern::Unknown);
     }
-    // Distinct squares of the moves still written.
+    unknown_squares(&mut written, rng, damage.unknown_squares);
+    Record::from_written(record.first, written, record.line)
+}
+
+/// The capture `mv` written short: its start and end, and each landing
+/// between at even odds.
+fn written_short(mv: &crate::notation::MoveText, rng: &mut Rng) -> crate::notation::WrittenMove {
+    use crate::notation::{MovePattern, WrittenMove};
+    let path = mv.path();
+    let squares = path
+        .iter()
+        .enumerate()
+        .filter(|&(i, _)| i == 0 || i == path.len() - 1 || rng.chance(50))
+        .map(|(_, &s)| Some(s))
+        .collect();
+    WrittenMove::Pattern(MovePattern::Path {
+        squares,
+        capture: true,
+        short: true,
+    })
+}
+
+/// `count` distinct squares of the moves still written made unknown.
+fn unknown_squares(written: &mut [crate::notation::WrittenMove], rng: &mut Rng, count: usize) {
+    use crate::notation::{MovePattern, WrittenMove};
     let spots: Vec<(usize, usize)> = written
         .iter()
         .enumerate()
@@ -403,7 +413,7 @@ pub fn damage(record: &Record, rng: &mut Rng, damage: Damage) -> Record {
             (0..squares).map(move |at| (i, at))
         })
         .collect();
-    for k in distinct(rng, spots.len(), damage.unknown_squares) {
+    for k in distinct(rng, spots.len(), count) {
         let (i, at) = spots[k];
         let (mut squares, capture, short) = match &written[i] {
             WrittenMove::Known(mv) => (
@@ -425,5 +435,4 @@ pub fn damage(record: &Record, rng: &mut Rng, damage: Damage) -> Record {
             short,
         });
     }
-    Record::from_written(record.first, written, record.line)
 }
