@@ -19,7 +19,7 @@ use crate::encode::{BoardFacts, EncodeOptions, Term};
 use crate::notation::{Answer, Record};
 use crate::rules::Variant;
 use crate::solve::{
-    check_facts, check_filled, checked_answer, solve_refining, Formula, SolveError,
+    check_facts, check_filled, checked_answer, solve_refining, Formula, Refined, SolveError,
 };
 
 /// What to count.
@@ -174,17 +174,11 @@ pub fn count_start_boards(
             count.squares = all_used.into_iter().collect();
             return Ok(count);
         }
+        count
+            .answers
+            .push(counted_answer(record, variant, &found, options.known)?);
         // Block this content of the used squares: some fact there must
         // differ, or (damaged records) some filled move.
-        let played = if record.is_damaged() {
-            check_filled(record, &found.filled, "the counter")?;
-            &found.filled
-        } else {
-            record
-        };
-        let answer = checked_answer(played, found.start, "the counter", variant)?;
-        check_facts(&answer, options.known)?;
-        count.answers.push(answer);
         let mut blocking: Vec<Lit> = Vec::new();
         let used = if record.is_damaged() {
             blocking.extend(other_moves(&formula, &found.filled));
@@ -202,6 +196,25 @@ pub fn count_start_boards(
     count.squares = all_used.into_iter().collect();
     count.complete = true;
     Ok(count)
+}
+
+/// The answer of a board found, replayed (its filling too, for a damaged
+/// record) and held to the facts known.
+fn counted_answer(
+    record: &Record,
+    variant: Variant,
+    found: &Refined,
+    known: BoardFacts,
+) -> Result<Answer, SolveError> {
+    let played = if record.is_damaged() {
+        check_filled(record, &found.filled, "the counter")?;
+        &found.filled
+    } else {
+        record
+    };
+    let answer = checked_answer(played, found.start, "the counter", variant)?;
+    check_facts(&answer, known)?;
+    Ok(answer)
 }
 
 /// Every square outside `used` empty at the start (`--others-empty`).

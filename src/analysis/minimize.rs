@@ -101,6 +101,18 @@ pub fn minimize_pieces(
         &keep_pieces,
         &mut learned,
     )?;
+    checked_minimum(record, variant, limits, best, opt.solves()).map(Some)
+}
+
+/// The minimum found, replayed (its filling too, for a damaged record)
+/// and held to the facts known.
+fn checked_minimum(
+    record: &Record,
+    variant: Variant,
+    limits: Limits,
+    best: Refined,
+    solves: usize,
+) -> Result<Minimum, SolveError> {
     let filled = record.is_damaged().then_some(best.filled);
     if let Some(filled) = &filled {
         check_filled(record, filled, "the minimizer")?;
@@ -108,14 +120,14 @@ pub fn minimize_pieces(
     let played = filled.as_ref().unwrap_or(record);
     let answer = checked_answer(played, best.start, "the minimizer", variant)?;
     check_facts(&answer, limits.known)?;
-    Ok(Some(Minimum {
+    Ok(Minimum {
         pieces: best.start.piece_count() as usize,
         kings: best.start.king_count() as usize,
         start: best.start,
-        solves: opt.solves(),
+        solves,
         filled,
         answer,
-    }))
+    })
 }
 
 /// At most `cap` pieces of each colour.
