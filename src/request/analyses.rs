@@ -474,25 +474,7 @@ impl<'a> Job<'a, '_> {
         })?;
         let name = self.name;
         match outcome {
-            PrefixOutcome::Found(prefix) => {
-                let answer =
-                    self.checked(prefix.game.end, whole.as_ref(), "the proof-game search")?;
-                check_facts(&answer, self.known)?;
-                report.filled.extend(whole);
-                let _ = writeln!(
-                    report.text,
-                    "{name}: from the opening: {}",
-                    self.numbered(&prefix.game.record)
-                );
-                let _ = writeln!(report.text, "{name}: {}", prefix_line(&prefix));
-                report.answers.push(answer);
-                report.prefix = Some(PrefixReport {
-                    record: prefix.game.record,
-                    minimal: prefix.minimal,
-                    lower_bound: prefix.lower_bound,
-                });
-                Ok(())
-            }
+            PrefixOutcome::Found(prefix) => self.found_prefix(prefix, whole, report),
             PrefixOutcome::Impossible => self.impossible(None, report),
             PrefixOutcome::Unreachable { reason } => {
                 report.status = Verdict::Impossible;
@@ -509,6 +491,33 @@ impl<'a> Job<'a, '_> {
                 Ok(())
             }
         }
+    }
+
+    /// A prefix found: its start board's answer (replayed, held to the
+    /// facts) and the game from the opening.
+    fn found_prefix(
+        &self,
+        prefix: Prefix,
+        whole: Option<Record>,
+        report: &mut Report,
+    ) -> Result<(), SolveError> {
+        let name = self.name;
+        let answer = self.checked(prefix.game.end, whole.as_ref(), "the proof-game search")?;
+        check_facts(&answer, self.known)?;
+        report.filled.extend(whole);
+        let _ = writeln!(
+            report.text,
+            "{name}: from the opening: {}",
+            self.numbered(&prefix.game.record)
+        );
+        let _ = writeln!(report.text, "{name}: {}", prefix_line(&prefix));
+        report.answers.push(answer);
+        report.prefix = Some(PrefixReport {
+            record: prefix.game.record,
+            minimal: prefix.minimal,
+            lower_bound: prefix.lower_bound,
+        });
+        Ok(())
     }
 
     /// `record`'s moves with move numbers, as this rule set writes them.
