@@ -337,6 +337,39 @@ impl Backend for Guarded {
     }
 }
 
+impl SelectorFormula {
+    /// Makes the group of damaged ply `number` (written `text`) current,
+    /// made at its first clause, with `label` among its labels.
+    fn join_damaged_ply(&mut self, number: usize, text: String, label: String) {
+        let made = self
+            .groups
+            .iter()
+            .position(|g| g.ply == Some(number) && matches!(g.rule, Rule::OneMove { .. }));
+        if let Some(at) = made {
+            self.current = at;
+            self.groups[at].labels.push(label);
+            return;
+        }
+        let side = self.side_of(number);
+        self.groups.push(RuleGroup {
+            ply: Some(number),
+            side: Some(side),
+            note: Some(format!("plays a move that fits '{text}'")),
+            text: Some(text),
+            rule: Rule::OneMove {
+                ply: number,
+                candidates: 0,
+            },
+            topology: self.variant.topology(),
+            clauses: Vec::new(),
+            selector: Some(self.formula.new_var().positive()),
+            labels: vec![label],
+            board: None,
+        });
+        self.current = self.groups.len() - 1;
+    }
+}
+
 impl ClauseSink for SelectorFormula {
     fn begin_group(&mut self, group: &Group<'_>) {
         let label = if group.rule.is_fine() {
@@ -353,34 +386,8 @@ impl ClauseSink for SelectorFormula {
         };
         let damaged = damaged_ply.and_then(|p| self.damaged.iter().find(|(n, _)| *n == p));
         if let Some((number, text)) = damaged {
-            let number = *number;
-            if let Some(at) = self
-                .groups
-                .iter()
-                .position(|g| g.ply == Some(number) && matches!(g.rule, Rule::OneMove { .. }))
-            {
-                self.current = at;
-                self.groups[at].labels.push(label);
-                return;
-            }
-            let text = text.clone();
-            let side = self.side_of(number);
-            self.groups.push(RuleGroup {
-                ply: Some(number),
-                side: Some(side),
-                text: Some(text.clone()),
-                rule: Rule::OneMove {
-                    ply: number,
-                    candidates: 0,
-                },
-                topology: self.variant.topology(),
-                note: Some(format!("plays a move that fits '{text}'")),
-                clauses: Vec::new(),
-                selector: Some(self.formula.new_var().positive()),
-                labels: vec![label],
-                board: None,
-            });
-            self.current = self.groups.len() - 1;
+            let (number, text) = (*number, text.clone());
+            self.join_damaged_ply(number, text, label);
             return;
         }
         self.current = self.groups.len();
