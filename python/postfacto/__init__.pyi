@@ -129,7 +129,9 @@ class PdnGame:
     def repair(self, max_edits: int = 3, limit: Optional[float] = None) -> Repair:
         """The fewest edits that make its moves legal from ``start_fen`` (a
         game without ``[FEN]`` from the opening, not as a fragment), as
-        ``postfacto verify --pdn --repair`` repairs it. Raises
+        ``postfacto verify --pdn --repair`` repairs it: the game's text read
+        as ``verify`` reads it (captures written short are moves, not
+        mistakes), under its ``rules``; a legal game needs no edit. Raises
         :class:`BadInput` for a game that could not be read,
         :class:`Impossible`, :class:`Undecided`."""
 
@@ -159,8 +161,11 @@ def repair(
     end: Optional[BoardLike] = None,
     max_edits: int = 3,
     limit: Optional[float] = None,
+    short_captures: bool = False,
 ) -> Repair:
     """The fewest edits (at most ``max_edits``) that make ``moves`` legal.
+    ``short_captures`` reads captures written short (first and last
+    squares), as :func:`solve` does.
 
     Raises :class:`Impossible` when none within ``max_edits`` exists,
     :class:`Undecided` (with the bound proved) when ``limit`` passes.

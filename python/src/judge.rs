@@ -35,7 +35,9 @@ pub fn judge(
         .map_or(Ok(RulesChoice::Default), RulesChoice::named)
         .map_err(bad)?;
     // The answer's start, not the opening, is where the games start.
-    let read_as = ReadAs::as_written(rules, short_captures);
+    // With a repair, a move that is no move is a mistake to mend, as the
+    // binary reads it.
+    let read_as = ReadAs::as_written(rules, short_captures).repairing(repair);
     let request = JudgeRequest::new()
         .input(name, text.as_bytes(), read_as)
         .map_err(|e| raised(py, e))?

@@ -311,7 +311,7 @@ impl Repair {
 /// The fewest edits (a square or move misread, a move missing or extra,
 /// the other side first) that make `moves` legal.
 #[pyfunction]
-#[pyo3(signature = (moves, rules="english", first=None, start=None, end=None, max_edits=3, limit=None))]
+#[pyo3(signature = (moves, rules="english", first=None, start=None, end=None, max_edits=3, limit=None, short_captures=false))]
 #[allow(clippy::too_many_arguments)]
 fn repair(
     py: Python<'_>,
@@ -322,8 +322,9 @@ fn repair(
     end: Option<&Bound<'_, PyAny>>,
     max_edits: usize,
     limit: Option<f64>,
+    short_captures: bool,
 ) -> PyResult<Repair> {
-    let fragment = described(moves, rules, first, start, end, false)?;
+    let fragment = described(moves, rules, first, start, end, short_captures)?;
     repair_fragment(py, fragment, max_edits, limit)
 }
 
@@ -340,19 +341,26 @@ fn repair_fragment(
     let repaired = py
         .allow_threads(|| request.run())
         .map_err(|e| raised(py, e))?;
-    Ok(Repair {
-        edits: repaired
-            .edits
-            .iter()
-            .map(|e| Edit {
-                ply: e.ply,
-                kind: e.kind.name().into(),
-                written: e.written.clone(),
-                read: e.read.clone(),
-            })
-            .collect(),
-        answer: Answer::of(&repaired.solved),
-    })
+    Ok(Repair::of(&repaired))
+}
+
+impl Repair {
+    /// The package's `Repair` of a request's.
+    fn of(repaired: &postfacto::request::Repaired) -> Repair {
+        Repair {
+            edits: repaired
+                .edits
+                .iter()
+                .map(|e| Edit {
+                    ply: e.ply,
+                    kind: e.kind.name().into(),
+                    written: e.written.clone(),
+                    read: e.read.clone(),
+                })
+                .collect(),
+            answer: Answer::of(&repaired.solved),
+        }
+    }
 }
 
 /// The CNF formula `solve` hands its SAT solver, in DIMACS with named
@@ -505,30 +513,43 @@ fn reach(
 }
 
 /// One game of a PDN archive, checked as `postfacto verify --pdn` checks it.
-#[pyclass(frozen, get_all, module = "postfacto")]
+#[pyclass(frozen, module = "postfacto")]
 struct PdnGame {
+    /// The archive it was read from, to repair it as `verify` does.
+    archive: std::sync::Arc<VerifyRequest>,
     /// Its 1-based position in the file.
+    #[pyo3(get)]
     number: usize,
     /// The 1-based line where it starts.
+    #[pyo3(get)]
     line: usize,
     /// The rule set it was checked under (None when none could be chosen).
+    #[pyo3(get)]
     rules: Option<String>,
     /// Whether that rule set was inferred from its notation and moves.
+    #[pyo3(get)]
     inferred: bool,
     /// `ok`, `illegal`, `no moves`, `unreadable` or `unsupported`.
+    #[pyo3(get)]
     status: String,
     /// The ply an illegal game breaks a rule at (0: its FEN position).
+    #[pyo3(get)]
     ply: Option<usize>,
     /// Why, for a game that is not ok.
+    #[pyo3(get)]
     reason: Option<String>,
     /// What was read leniently, one note each.
+    #[pyo3(get)]
     notes: Vec<String>,
     /// The moves as read (`?` where illegible).
+    #[pyo3(get)]
     moves: Vec<String>,
     /// Where it starts, as a FEN: its `[FEN]`, or its rule set's opening
     /// (None when it could not be read).
+    #[pyo3(get)]
     start_fen: Option<String>,
     /// Its tags, in order.
+    #[pyo3(get)]
     headers: Py<PyDict>,
 }
 
@@ -550,28 +571,35 @@ impl PdnGame {
     /// fragment), as `postfacto verify --pdn --repair` repairs it.
     #[pyo3(signature = (max_edits=3, limit=None))]
     fn repair(&self, py: Python<'_>, max_edits: usize, limit: Option<f64>) -> PyResult<Repair> {
-        let (Some(rules), Some(start)) = (&self.rules, &self.start_fen) else {
+        let (Some(rules), Some(_)) = (&self.rules, &self.start_fen) else {
             return Err(BadInput::new_err(format!(
                 "game {} (line {}): {}, so it has no moves to repair",
                 self.number, self.line, self.status
             )));
         };
-        let fragment = Fragment::new(self.moves.clone())
-            .rules_named(rules)
-            .map_err(bad)?
-            .start(BoardText::Fen(start.clone()));
-        repair_fragment(py, fragment, max_edits, limit)
+        let variant = one_rule_set(rules)?;
+        let request = (*self.archive).clone().limit(seconds(limit)?);
+        let number = self.number;
+        let repaired = py
+            .allow_threads(|| request.repair_game(number, variant, max_edits))
+            .map_err(|e| raised(py, e))?;
+        Ok(Repair::of(&repaired))
     }
 }
 
 impl PdnGame {
-    fn of(py: Python<'_>, game: CheckedGame) -> PyResult<PdnGame> {
+    fn of(
+        py: Python<'_>,
+        game: CheckedGame,
+        archive: &std::sync::Arc<VerifyRequest>,
+    ) -> PyResult<PdnGame> {
         let report = game.report;
         let headers = PyDict::new(py);
         for (name, value) in &report.tags {
             headers.set_item(name, value)?;
         }
         Ok(PdnGame {
+            archive: std::sync::Arc::clone(archive),
             number: report.number,
             line: report.line,
             rules: report.rules.as_ref().map(|r| r.variant.name().to_string()),
@@ -605,10 +633,11 @@ fn read_pdn<'py>(
     let checked = py
         .allow_threads(|| request.run())
         .map_err(|e| raised(py, e))?;
+    let archive = std::sync::Arc::new(request);
     let games = checked
         .games
         .into_iter()
-        .map(|g| PdnGame::of(py, g))
+        .map(|g| PdnGame::of(py, g, &archive))
         .collect::<PyResult<Vec<_>>>()?;
     PyList::new(py, games)
 }

@@ -66,3 +66,18 @@ def test_the_comparison_meets_every_kind_of_verdict(tmp_path):
 def test_records_that_cannot_be_read_raise():
     with pytest.raises(postfacto.BadInput):
         postfacto.judge("W 1\n99-15\n", "", rules="english")
+
+
+@needs_binary
+def test_a_move_that_is_no_move_is_mended_with_a_repair_as_the_binary_mends_it(tmp_path):
+    """With `repair`, `19x27` (no jump) is a mistake to mend, not bad input,
+    in both front ends."""
+    record = tmp_path / "geo.in"
+    record.write_text("W 3\n21-17\n13x22x31x24\n19x27\n")
+    answer = DATA / "sample1.ans"
+    theirs, status = binary_verdicts(record, answer, ["--repair"])
+    ours = postfacto.judge(record.read_text(), answer.read_text(), name=str(record), repair=True)
+    assert [reason for _, _, reason in ours] == theirs
+    assert status == 1 and "19x27 read as 19x28 (square)" in ours[0][2]
+    with pytest.raises(postfacto.BadInput):
+        postfacto.judge(record.read_text(), answer.read_text())

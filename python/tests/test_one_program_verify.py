@@ -96,3 +96,22 @@ def test_legal_starts_agree():
     assert ours == theirs and status == 1
     assert [g["legal"] and g["legal"]["status"] for g in ours] == ["reachable", "unreachable", None]
     assert ours[0]["legal"]["game"] == ["11-15"]
+
+
+def test_a_game_s_repair_is_the_archive_s():
+    """`PdnGame.repair` reads the game as `verify --pdn --repair` does: a
+    legal game needs no edit (captures written short are moves, not
+    mistakes), and an illegal one gets the archive's first repair."""
+    compared = 0
+    for path in [p for p in FILES if p.exists()]:
+        reports = postfacto.verify(path, repair=True, max_edits=2, limit=30.0)
+        for game, report in zip(postfacto.read_pdn(path), reports):
+            if game.status == "ok":
+                assert game.repair(limit=30.0).edits == [], (path.name, game.number)
+                compared += 1
+            elif report["repair"] and report["repair"]["outcome"] == "repaired":
+                mine = [(e.ply, e.kind, e.written, e.read) for e in game.repair(max_edits=2, limit=30.0).edits]
+                theirs = [(e["ply"], e["kind"], e["written"], e["read"]) for e in report["repair"]["edits"]]
+                assert mine == theirs, (path.name, game.number)
+                compared += 1
+    assert compared > 300

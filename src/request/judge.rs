@@ -54,6 +54,14 @@ pub enum AnswerError {
     /// The answer's boards cannot be read.
     #[error(transparent)]
     Answers(#[from] ParseAnswerError),
+    /// Records without a file's name, and an answer naming several files.
+    #[error("{input} gives no file name to match, and the answer names {files} files: give the records as the file they were solved from")]
+    NamelessInput {
+        /// The input, quoted.
+        input: String,
+        /// The files the answer names.
+        files: usize,
+    },
     /// The answer names its records (`==> NAME <==`), none of these.
     #[error("the answer names no record of {input} (its first answer is named '{first}')")]
     NamesNoRecord {
@@ -333,23 +341,35 @@ impl JudgeRequest {
             .enumerate()
             .filter_map(|(i, p)| p.as_ref().map(|p| (p, i)))
             .collect();
+        // Records without a file's name (standard input, Python's text)
+        // take the answers of the one file the answer names, by number.
+        let mut files = marks.iter().flatten().map(|p| p.file.as_str());
+        let first_file = files.next();
+        let only_file = first_file.filter(|&one| files.all(|f| f == one));
         let found: Vec<Option<usize>> = self
             .records
             .iter()
             .map(|(record, _)| {
                 let place = Place::of_record(record);
-                let from_stdin = Place {
-                    file: STDIN.to_string(),
+                let nameless = record.file.starts_with('<') && record.file.ends_with('>');
+                let named_as = |file: &str| Place {
+                    file: file.to_string(),
                     instance: place.instance,
                 };
                 index
                     .get(&place)
-                    .or_else(|| index.get(&from_stdin))
+                    .or_else(|| index.get(&named_as(STDIN)))
+                    .or_else(|| {
+                        let file = only_file.filter(|_| nameless)?;
+                        index.get(&named_as(file))
+                    })
                     .copied()
             })
             .collect();
         if found.iter().all(Option::is_none) {
-            return Err(self.names_no_record(marks.iter().flatten().next()));
+            let names: std::collections::BTreeSet<&str> =
+                marks.iter().flatten().map(|p| p.file.as_str()).collect();
+            return Err(self.names_no_record(marks.iter().flatten().next(), names.len()));
         }
         Ok(found
             .into_iter()
@@ -357,11 +377,15 @@ impl JudgeRequest {
             .collect())
     }
 
-    /// The answer's names match none of the records.
-    fn names_no_record(&self, first: Option<&Place>) -> AnswerError {
+    /// The answer's names (of `files` files) match none of the records.
+    fn names_no_record(&self, first: Option<&Place>, files: usize) -> AnswerError {
         let first = first.map_or(String::new(), |p| p.file.clone());
         let input = match self.records.as_slice() {
             [(one, _), ..] if self.records.iter().all(|(r, _)| r.file == one.file) => {
+                if files > 1 && one.file.starts_with('<') && one.file.ends_with('>') {
+                    let input = format!("'{}'", one.file);
+                    return AnswerError::NamelessInput { input, files };
+                }
                 format!("'{}'", one.file)
             }
             _ => "the input".to_string(),
@@ -502,6 +526,35 @@ mod tests {
             .expect("the record reads")
             .answer(answer.as_bytes().to_vec())
             .run(&mut |_| {})
+    }
+
+    #[test]
+    fn records_without_a_file_name_take_the_one_file_s_answers_by_number() {
+        let sample1 = include_str!("../../tests/data/sample1.ans");
+        let sample2 = include_str!("../../tests/data/sample2.ans");
+        let named = format!("==> r.in <==\n{sample1}");
+        let judge = |name: &str, answer: &str| {
+            JudgeRequest::new()
+                .input(name, RECORD.as_bytes(), english())
+                .expect("the record reads")
+                .answer(answer.as_bytes().to_vec())
+                .run(&mut |_| {})
+        };
+        for nameless in ["<stdin>", "<text>"] {
+            assert_eq!(judge(nameless, &named).exit_status(), 0, "{nameless}");
+        }
+        // A file's own name must match.
+        assert_eq!(judge("other.in", &named).exit_status(), 1);
+        let two = format!("{named}==> s.in <==\n{sample2}");
+        let [JudgeVerdict::Rejected(NotAccepted::Answer(error))] =
+            &judge("<stdin>", &two).verdicts[..]
+        else {
+            panic!("two files named");
+        };
+        assert!(
+            matches!(error, AnswerError::NamelessInput { files: 2, .. }),
+            "{error}"
+        );
     }
 
     #[test]

@@ -48,7 +48,8 @@ impl RepairLimits {
 /// A PDN archive checked game by game, as `verify --pdn` checks it.
 #[derive(Clone, Debug)]
 pub struct VerifyRequest {
-    bytes: Vec<u8>,
+    /// Shared: a request is cloned for each game repaired on its own.
+    bytes: std::sync::Arc<[u8]>,
     options: VerifyOptions,
     repair: Option<usize>,
     legal: bool,
@@ -58,7 +59,7 @@ impl VerifyRequest {
     /// The archive's bytes (UTF-8 or not: see [`pdn_text`]).
     pub fn new(bytes: impl Into<Vec<u8>>) -> VerifyRequest {
         VerifyRequest {
-            bytes: bytes.into(),
+            bytes: bytes.into().into(),
             options: VerifyOptions::default(),
             repair: None,
             legal: false,
@@ -112,7 +113,7 @@ impl VerifyRequest {
     #[must_use]
     pub fn archive(&self, bytes: impl Into<Vec<u8>>) -> VerifyRequest {
         VerifyRequest {
-            bytes: bytes.into(),
+            bytes: bytes.into().into(),
             ..self.clone()
         }
     }
@@ -171,6 +172,47 @@ impl VerifyRequest {
         Ok(checked)
     }
 
+    /// Game `number` (from 1) of the archive repaired from its start as
+    /// `--repair` repairs it (the reading [`VerifyRequest::run`] judges,
+    /// with at most `max_edits` edits and this request's limit) under
+    /// `variant`, the rule set `run` checked it under; a legal game needs
+    /// no edit. The repair a front end gives for one game of an archive.
+    ///
+    /// # Errors
+    /// Bad input (no such game, or it cannot be read under `variant`),
+    /// impossible (no repair within the edits), undecided, or a bug.
+    pub fn repair_game(
+        &self,
+        number: usize,
+        variant: Variant,
+        max_edits: usize,
+    ) -> Result<super::Repaired, RequestError> {
+        let text = pdn_text(&self.bytes)?;
+        let Some(game) = games(&text).nth(number.wrapping_sub(1)) else {
+            return Err(
+                InputError::Unsupported(format!("the archive has no game {number}")).into(),
+            );
+        };
+        let unreadable = |why: String| {
+            InputError::Unsupported(format!(
+                "game {number} (line {}) cannot be read under {} rules: {why}",
+                game.line,
+                variant.name()
+            ))
+        };
+        let written = crate::archive::read_judged(&game, variant)
+            .map_err(|e| unreadable(e.to_string()))?
+            .record;
+        let limits = RepairLimits {
+            max_edits,
+            limit: self.options.limit,
+        };
+        let outcome = repair_game(&game, variant, limits.options(), &mut |_| {})
+            .map_err(RequestError::from_solve)?
+            .ok_or_else(|| unreadable("its moves".into()))?;
+        repaired(variant, written, outcome)
+    }
+
     /// One game's report with its moves as read and, if asked, its repair.
     fn checked_game(
         &self,
@@ -209,6 +251,50 @@ impl VerifyRequest {
             start,
         })
     }
+}
+
+/// A game's repair outcome as a request's answer: the first repair in the
+/// spec's order (none for a legal game) and its answer, replayed.
+fn repaired(
+    variant: Variant,
+    written: crate::notation::Record,
+    outcome: RepairOutcome,
+) -> Result<super::Repaired, RequestError> {
+    let (edits, filled, solution) = match outcome {
+        RepairOutcome::NotNeeded(solution) => {
+            let filled = solution.filled.clone().unwrap_or_else(|| written.clone());
+            (Vec::new(), filled, *solution)
+        }
+        RepairOutcome::Repaired(found) => {
+            let first = found.distinct()[0].clone();
+            (first.edits, first.record, first.solution)
+        }
+        RepairOutcome::NoneWithin(_) => {
+            let reason = crate::analysis::repair_summary(&outcome);
+            return Err(RequestError::Impossible { reason });
+        }
+        RepairOutcome::Undecided { .. } => {
+            let said = crate::analysis::repair_summary(&outcome);
+            let reason = said
+                .strip_prefix("undecided: ")
+                .unwrap_or(&said)
+                .to_string();
+            return Err(RequestError::Undecided { reason });
+        }
+    };
+    let answer =
+        crate::solve::checked_answer(&filled, solution.answer.start, "the repair", variant)?;
+    Ok(super::Repaired {
+        edits,
+        solved: super::Solved {
+            variant,
+            inferred: false,
+            record: written,
+            filled,
+            answer,
+            stats: solution.stats,
+        },
+    })
 }
 
 /// How long the search for a game to one diagram may take when no limit is
