@@ -14,8 +14,12 @@ pub fn to_fen(board: &Board, turn: Color, algebraic: bool) -> String {
         }
     };
     let side = |color: Color| {
-        let squares: Vec<String> = board
-            .squares_of(color)
+        // In the order of the squares' numbers, which boards numbered from
+        // another corner (Italian, Spanish) do not store them in.
+        let mut squares: Vec<Square> = board.squares_of(color).collect();
+        squares.sort_by_key(|s| s.number());
+        let squares: Vec<String> = squares
+            .into_iter()
             .map(|s| {
                 let king = board.get(s).is_some_and(Piece::is_king);
                 format!("{}{}", if king { "K" } else { "" }, name(s))
@@ -71,14 +75,19 @@ pub fn parse_fen_on(text: &str, topology: Topology) -> Result<(Color, Board), Pa
         .and_then(|t| Color::from_letter(&t))
         .ok_or_else(|| error("it must start with the side to move, W or B".into()))?;
     let mut board = Board::empty_on(topology);
+    let mut lists = 0;
     for part in parts {
         let part = part.trim().trim_matches('.');
         let mut chars = part.chars();
         let Some(letter) = chars.next() else {
             continue;
         };
+        if is_clock(part) {
+            continue;
+        }
         let color = Color::from_letter(&letter.to_string())
             .ok_or_else(|| error(format!("'{part}' must start with W or B")))?;
+        lists += 1;
         let items = chars
             .as_str()
             .split(',')
@@ -90,11 +99,35 @@ pub fn parse_fen_on(text: &str, topology: Topology) -> Result<(Color, Board), Pa
                 None => (Role::Man, item),
             };
             for square in fen_squares(squares, topology).map_err(|e| error(e.to_string()))? {
-                board.set(square, Some(Piece::new(color, role)));
+                let piece = Piece::new(color, role);
+                match board.get(square) {
+                    Some(other) if other != piece => {
+                        return Err(error(format!(
+                            "square {square} is given both a {} and a {}",
+                            other.describe(),
+                            piece.describe()
+                        )))
+                    }
+                    _ => board.set(square, Some(piece)),
+                }
             }
         }
     }
+    if lists == 0 {
+        return Err(error(
+            "it lists no pieces (expected a W and a B field, even empty: 'W:W:B')".into(),
+        ));
+    }
     Ok((turn, board))
+}
+
+/// Lidraughts' fields after the pieces, the half-move clock `H0` and the
+/// move number `F1`: nothing a position needs.
+fn is_clock(part: &str) -> bool {
+    let mut chars = part.chars();
+    matches!(chars.next(), Some('H' | 'F'))
+        && !chars.as_str().is_empty()
+        && chars.as_str().bytes().all(|b| b.is_ascii_digit())
 }
 
 /// Why one FEN item names no squares.
@@ -169,8 +202,28 @@ mod tests {
         let (turn, board) = parse_fen("B:W21-32:B1-12").unwrap();
         assert_eq!(turn, Color::Black);
         assert_eq!(board, Board::opening());
-        for bad in ["", "X:W1", "W:Q1", "W:W33", "W:W1-x"] {
+        for bad in ["", "X:W1", "W:Q1", "W:W33", "W:W1-x", "W:", "B"] {
             assert!(parse_fen(bad).is_err(), "{bad}");
         }
+        assert_eq!(parse_fen("W:W:B").unwrap().1, Board::empty());
+    }
+
+    #[test]
+    fn a_square_given_to_two_pieces_is_refused_and_lidraughts_clocks_are_skipped() {
+        let both = parse_fen("W:W21,22:B22").unwrap_err();
+        assert!(
+            both.reason
+                .contains("square 22 is given both a white man and a black man"),
+            "{both}"
+        );
+        assert!(parse_fen("W:W22:BK22").is_err());
+        assert!(parse_fen("W:W22,K22:B1").is_err());
+        assert_eq!(parse_fen("W:W22,22:B1"), parse_fen("W:W22:B1"));
+        let lidraughts = parse_fen_on("W:W31-50:B1-20:H0:F1", Topology::Ten).unwrap();
+        assert_eq!(
+            lidraughts,
+            parse_fen_on("W:W31-50:B1-20", Topology::Ten).unwrap()
+        );
+        assert!(parse_fen("W:W21:B1:H").is_err());
     }
 }
