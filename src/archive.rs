@@ -757,8 +757,15 @@ impl CheckFailure {
             CheckFailure::Fen(problem) => return format!("FEN position: {problem}"),
             CheckFailure::Ply(e) => e,
         };
-        let due = numbers.label(record, e.ply);
-        let gap = |ply| written_number(moves, ply).map(|w| (w, numbers.gap(record.first, ply, w)));
+        // A first number that disagrees with the side to move is no gap
+        // (spec pdn.md): the sheet's numbering is measured from it.
+        let first_gap = (1..=e.ply)
+            .find_map(|p| written_number(moves, p).map(|w| numbers.gap(record.first, p, w)))
+            .unwrap_or(0);
+        let due = numbers.label_shifted(record.first, e.ply, first_gap);
+        let gap = |ply| {
+            written_number(moves, ply).map(|w| (w, numbers.gap(record.first, ply, w) - first_gap))
+        };
         let (label, gap_words) = match gap(e.ply) {
             Some((written, k)) if k != 0 => {
                 // The first ply where the sheet's numbering parts from the plies'.

@@ -220,6 +220,33 @@ fn a_gap_that_opens_before_the_failing_ply_is_placed_by_its_line() {
 }
 
 #[test]
+fn a_first_number_against_the_side_to_move_is_no_gap() {
+    // White moves first from the diagram; the sheet numbers its move `1.`
+    // (spec pdn.md: not an error), and the numbering is read from there.
+    let file = crate::util::scratch(
+        "white-first.pdn",
+        "[GameType \"21\"]\n[FEN \"W:W21,22:B17\"]\n1. 22-18 *\n",
+    );
+    let run = postfacto(&["verify", "--pdn", file.to_str().unwrap()], "");
+    assert_eq!(run.code, 1);
+    assert_eq!(
+        run.stdout.trim_end(),
+        "game 1 (line 1): 1. 22-18 (ply 1): a capture is available (21x14), so the move must be a capture"
+    );
+    let file = crate::util::scratch(
+        "white-first-2.pdn",
+        "[GameType \"21\"]\n[FEN \"W:W21,22:B17\"]\n1. 21x14 14-10 *\n",
+    );
+    let run = postfacto(&["verify", "--pdn", file.to_str().unwrap()], "");
+    assert!(
+        run.stdout
+            .starts_with("game 1 (line 1): 1... 14-10 (ply 2): "),
+        "{}",
+        run.stdout
+    );
+}
+
+#[test]
 fn a_game_numbered_as_played_keeps_its_plain_name() {
     let (code, line) = pdn_line("no-gap.pdn", "1. 11-15 23-19 2. 8-11 22-17 3. 17-13");
     assert_eq!(code, 1);

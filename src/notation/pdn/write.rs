@@ -89,7 +89,14 @@ impl MoveNumbers {
 
     /// [`MoveNumbers::label`] of a record whose first ply is `first`'s.
     pub fn label_from(&self, first: Color, ply: usize) -> String {
-        let half = self.half(first, ply);
+        self.label_shifted(first, ply, 0)
+    }
+
+    /// [`MoveNumbers::label_from`] on a sheet whose numbers stand `shift`
+    /// plies ahead of the plies' own (its first number disagreed with the
+    /// side to move, which is no mistake).
+    pub fn label_shifted(&self, first: Color, ply: usize, shift: isize) -> String {
+        let half = (self.half(first, ply) as isize + shift).max(0) as usize;
         let number = half / 2 + self.first_number;
         if half.is_multiple_of(2) {
             format!("{number}.")
