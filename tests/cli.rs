@@ -1359,11 +1359,27 @@ fn a_fen_typed_as_the_argument_is_read_as_the_board() {
     let broken = postfacto(&["moves", "W:W31,99:B27"], "");
     assert_eq!(broken.code, 2, "{}", broken.stderr);
     assert!(
-        broken
-            .stderr
-            .starts_with("postfacto: the FEN argument (no file of that name): "),
+        broken.stderr.starts_with("postfacto: the FEN argument: "),
         "{}",
         broken.stderr
+    );
+    // A second board's FEN is named as its option.
+    let from = postfacto(
+        &[
+            "reach",
+            "W:W21-32:B1-10,12,15",
+            "--from",
+            "W:W0:B1",
+            "--limit",
+            "5s",
+        ],
+        "",
+    );
+    assert_eq!(from.code, 2, "{}", from.stderr);
+    assert!(
+        from.stderr.starts_with("postfacto: --from's FEN: "),
+        "{}",
+        from.stderr
     );
 }
 

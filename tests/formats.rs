@@ -386,6 +386,17 @@ fn json_says_how_each_answer_was_found() {
 }
 
 #[test]
+fn a_position_only_says_so_and_where_its_board_came_from() {
+    let pdn = "[GameType \"21\"]\n[FEN \"W:WK23,K27:B12,K28\"]\n*\n";
+    let run = postfacto(&["solve", "--format", "json", "-"], pdn);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let object: serde_json::Value = serde_json::from_str(run.stdout.trim()).expect("JSON");
+    assert_eq!(object["status"], "no moves");
+    assert_eq!(object["start_from"], "fen");
+    assert_eq!(object["start_fen"], "W:WK23,K27:B12,K28");
+}
+
+#[test]
 fn every_format_carries_every_answer_of_all() {
     let record = "B 1\n11-15\n";
     let all = |format: &str| postfacto(&["solve", "--all", "--format", format, "-"], record);

@@ -32,7 +32,7 @@ pub(super) fn from_start(
         )),
         None | Some("opening") => Ok(request),
         Some(from) => {
-            let source = Source::board(Some(Path::new(from)))?;
+            let source = Source::board_named(Some(Path::new(from)), "--from's FEN")?;
             let start = source.board_text("the start board")?;
             request
                 .from_checked(start, from_turn.map(Color::from))

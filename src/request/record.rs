@@ -331,6 +331,7 @@ fn position_only<'r>(name: Name<'r>, reading: &'r Reading, quiet: bool) -> Repor
     report.variant = reading.variant;
     report.no_moves = true;
     if let Some(board) = reading.fen {
+        report.start_from = Some(StartFrom::Fen);
         report.answers.push(crate::notation::Answer {
             start: board,
             end: board,

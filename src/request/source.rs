@@ -233,9 +233,18 @@ impl Source {
     /// # Errors
     /// As [`Source::read`].
     pub fn board(path: Option<&Path>) -> Result<Source, SourceError> {
+        Source::board_named(path, "the FEN argument")
+    }
+
+    /// [`Source::board`], a FEN written on the command line named `name`
+    /// in messages (a second board's FEN is told from the first's).
+    ///
+    /// # Errors
+    /// As [`Source::read`].
+    pub fn board_named(path: Option<&Path>, name: &str) -> Result<Source, SourceError> {
         match path.and_then(Path::to_str) {
             Some(text) if written_fen(text) && !Path::new(text).exists() => Ok(Source {
-                name: "the FEN argument (no file of that name)".to_string(),
+                name: name.to_string(),
                 bytes: text.as_bytes().to_vec(),
             }),
             _ => Source::read(path),
@@ -638,7 +647,7 @@ mod tests {
         let fen = "B:W21,22:B9,10";
         let source = Source::board(Some(Path::new(fen))).unwrap();
         assert_eq!(source.bytes, fen.as_bytes());
-        assert_eq!(source.name, "the FEN argument (no file of that name)");
+        assert_eq!(source.name, "the FEN argument");
         let dir = tempfile::tempdir().unwrap();
         let file = dir.path().join("W:board");
         std::fs::write(&file, "W:W31:B1").unwrap();
