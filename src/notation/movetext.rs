@@ -157,8 +157,11 @@ pub enum ParseMoveError {
     },
 }
 
-/// What a text that is no move most likely is, for the two slips pasted
-/// records show: an upper-case `X`, and PDN's move numbers.
+/// Dashes a word processor or a web page puts where `-` was typed.
+const TYPOGRAPHIC_DASHES: [char; 5] = ['\u{2010}', '\u{2011}', '\u{2013}', '\u{2014}', '\u{2212}'];
+
+/// What a text that is no move most likely is, for the slips pasted
+/// records show: a typographic dash, an upper-case `X`, PDN's move numbers.
 fn not_a_move_hint(text: &str) -> &'static str {
     let numbered = text.len() > 1
         && text.ends_with('.')
@@ -166,6 +169,14 @@ fn not_a_move_hint(text: &str) -> &'static str {
             .trim_end_matches('.')
             .bytes()
             .all(|b| b.is_ascii_digit());
+    if let Some(dash) = text.chars().find(|c| TYPOGRAPHIC_DASHES.contains(c)) {
+        return match dash {
+            '\u{2212}' => ": '\u{2212}' is a minus sign: write '-'",
+            '\u{2014}' => ": '\u{2014}' is an em dash: write '-'",
+            '\u{2013}' => ": '\u{2013}' is an en dash: write '-'",
+            _ => ": that is a typographic hyphen: write '-'",
+        };
+    }
     if text.contains('X') {
         ": captures are written with a lower-case 'x'"
     } else if numbered {
@@ -462,6 +473,8 @@ mod tests {
         assert!(said("1.").contains("a move number"));
         assert!(said("12...").contains("a move number"));
         assert!(said("21").ends_with("(expected 'a-b' or 'axbx...')"));
+        assert!(said("11\u{2013}15").ends_with("is an en dash: write '-'"));
+        assert!(said("11\u{2212}15").ends_with("a minus sign: write '-'"));
         assert!(said(".").ends_with("(expected 'a-b' or 'axbx...')"));
     }
 
