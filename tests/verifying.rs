@@ -308,6 +308,20 @@ fn a_file_without_game_types_is_inferred_once_and_says_so() {
 }
 
 #[test]
+fn solve_reads_a_file_s_games_under_the_rules_verify_infers_for_it() {
+    let file = path("../shared/pdn/mrcd2006.pdn");
+    let run = postfacto(&["solve", "--format", "json", file.to_str().unwrap()], "");
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let rules: Vec<String> = run
+        .stdout
+        .lines()
+        .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap()["rules"].to_string())
+        .collect();
+    assert_eq!(rules.len(), 44);
+    assert!(rules.iter().all(|r| r == "\"czech\""), "{rules:?}");
+}
+
+#[test]
 fn a_file_whose_tags_disagree_is_inferred_game_by_game() {
     let czech = std::fs::read_to_string(path("../shared/pdn/mrcd2006.pdn")).unwrap();
     let mixed =

@@ -118,13 +118,48 @@ pub fn pdn_text(bytes: &[u8]) -> Result<Cow<'_, str>, InputError> {
 pub fn read_items(name: &str, bytes: &[u8], read_as: ReadAs) -> Result<Vec<Item>, InputError> {
     if is_pdn(name, bytes) {
         let text = pdn_text(bytes)?;
-        let items: Vec<Item> = games(&text).map(|g| game_item(&g, read_as)).collect();
+        let raw: Vec<RawGame<'_>> = games(&text).collect();
+        let mut items: Vec<Item> = raw.iter().map(|g| game_item(g, read_as)).collect();
         if items.is_empty() {
             return Err(InputError::NoGames);
+        }
+        if read_as.rules.given().is_none() {
+            follow_the_file_s_rules(&raw, &mut items);
         }
         return Ok(items);
     }
     task_items(bytes, read_as)
+}
+
+/// Games whose rule set is inferred are tried first under the one
+/// `verify --pdn` infers for them (once for the file: mrcd2006's games
+/// that replay as Russian too are Czech), so both commands read a game
+/// alike.
+fn follow_the_file_s_rules(raw: &[RawGame<'_>], items: &mut [Item]) {
+    let file = crate::archive::verify_file(raw, crate::archive::VerifyOptions::default());
+    if file.inferred.is_none() {
+        return;
+    }
+    for (item, report) in items.iter_mut().zip(&file.reports) {
+        let Some(rules) = report
+            .rules
+            .as_ref()
+            .filter(|r| r.from == RulesFrom::Inferred)
+        else {
+            continue;
+        };
+        if item.rules_from != RulesFrom::Inferred {
+            continue;
+        }
+        if let Some(at) = item
+            .readings
+            .iter()
+            .position(|r| r.variant == rules.variant)
+        {
+            let reading = item.readings.remove(at);
+            item.readings.insert(0, reading);
+        }
+    }
 }
 
 /// The records of the task's format, under the rule sets the choice allows.
