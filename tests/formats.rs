@@ -496,6 +496,18 @@ fn out_is_made_for_svg_and_refused_for_other_formats() {
         "{}",
         json.stderr
     );
+    let arrows = postfacto(&["solve", "--arrows", "3", "-"], "B 1\n11-15\n");
+    assert_eq!(
+        (arrows.code, arrows.stdout.as_str()),
+        (2, ""),
+        "{}",
+        arrows.stderr
+    );
+    assert!(
+        arrows.stderr.contains("--arrows is for --format svg"),
+        "{}",
+        arrows.stderr
+    );
 }
 
 #[test]

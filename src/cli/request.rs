@@ -147,6 +147,14 @@ fn solve_request(args: SolveArgs) -> Result<Request, Failure> {
         quiet,
         analyses: args.analysis.analyses(),
     };
+    if args.arrows.is_some()
+        && !matches!(args.format.format(), postfacto::output::Format::Svg { .. })
+    {
+        return Err(super::fail(
+            Status::BadInput,
+            "--arrows is for --format svg's pictures; other formats draw no arrows",
+        ));
+    }
     let settings = Settings {
         solve: Arc::new(solve),
         rules,
