@@ -94,6 +94,8 @@ class Game:
     minimal: bool
     #: No legal game of fewer plies reaches it (proved).
     lower_bound: int
+    #: The board it starts from (the opening, or ``start``), as FEN.
+    start_fen: str
     #: The board it ends on, as FEN.
     end_fen: str
     #: That board's rows.

@@ -438,6 +438,8 @@ struct Game {
     minimal: bool,
     /// No game of fewer plies reaches it (proved).
     lower_bound: u32,
+    /// The board the game starts from (the opening, or `start`), as a FEN string.
+    start_fen: String,
     /// The board the game ends on, as a FEN string.
     end_fen: String,
     /// Its rows.
@@ -458,8 +460,9 @@ impl Game {
 }
 
 impl Game {
-    fn of(reached: &Reached) -> Game {
+    fn of(reached: &Reached, start_fen: String) -> Game {
         Game {
+            start_fen,
             rules: reached.variant.name().into(),
             moves: reached.moves(),
             plies: reached.record.moves.len(),
@@ -507,8 +510,10 @@ fn reach(
         }
         (None, None) => {}
     }
+    let (start, first) = request.start().map_err(|e| raised(py, e))?;
+    let start_fen = postfacto::notation::to_fen(&start, first, variant.fen_algebraic());
     py.allow_threads(|| request.run())
-        .map(|reached| Game::of(&reached))
+        .map(|reached| Game::of(&reached, start_fen))
         .map_err(|e| raised(py, e))
 }
 

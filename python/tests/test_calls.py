@@ -155,6 +155,7 @@ def test_reach_finds_a_shortest_game():
     )
     assert opening_game.plies == 3 and len(opening_game.moves) == 3
     assert opening_game.end_fen.startswith("W:")
+    assert opening_game.start_fen == "B:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,11,12"
     assert after.moves
 
 
