@@ -351,7 +351,7 @@ impl JudgeRequest {
             .iter()
             .map(|(record, _)| {
                 let place = Place::of_record(record);
-                let nameless = record.file.starts_with('<') && record.file.ends_with('>');
+                let nameless = nameless(&record.file);
                 let named_as = |file: &str| Place {
                     file: file.to_string(),
                     instance: place.instance,
@@ -382,7 +382,7 @@ impl JudgeRequest {
         let first = first.map_or(String::new(), |p| p.file.clone());
         let input = match self.records.as_slice() {
             [(one, _), ..] if self.records.iter().all(|(r, _)| r.file == one.file) => {
-                if files > 1 && one.file.starts_with('<') && one.file.ends_with('>') {
+                if files > 1 && nameless(&one.file) {
                     let input = format!("'{}'", one.file);
                     return AnswerError::NamelessInput { input, files };
                 }
@@ -461,6 +461,11 @@ fn repaired_to(
 
 /// How standard input is named; its answers match a file's records by number.
 const STDIN: &str = "<stdin>";
+
+/// Whether records come without a file's name (`<stdin>`, Python's `<text>`).
+fn nameless(file: &str) -> bool {
+    file.starts_with('<') && file.ends_with('>')
+}
 
 /// Where a named answer belongs: the file name (without its folder, so a
 /// batch solved elsewhere still matches) and the record's number there.

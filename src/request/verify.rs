@@ -209,7 +209,7 @@ impl VerifyRequest {
         };
         let outcome = repair_game(&game, variant, limits.options(), &mut |_| {})
             .map_err(RequestError::from_solve)?
-            .ok_or_else(|| unreadable("its moves".into()))?;
+            .ok_or_else(|| unreadable("no moves to repair".into()))?;
         repaired(variant, written, outcome)
     }
 
