@@ -270,8 +270,10 @@ def judge(
     one of ``"accepted"``, ``"rejected"``, ``"undecided"``, ``reason``
     ``None`` when accepted. ``rules`` as ``verify --rules`` (none: as the
     records' notation or game type says). ``text`` holds the records (``name`` names
-    them, as a file would), ``answer`` their answers (in order, or named as
-    ``solve`` names a batch's); with ``repair``, a rejected record also
+    them, as a file would; left as ``"<text>"``, they take the answers of
+    the one file a named answer names, by number), ``answer`` their answers
+    (in order, or named as ``solve`` names a batch's); with ``repair``, a
+    move that is no move is a mistake to mend, and a rejected record also
     gets the fewest edits that make its answer play. Raises
     :class:`BadInput` when the records cannot be read."""
 

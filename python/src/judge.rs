@@ -38,8 +38,10 @@ pub fn judge(
     // With a repair, a move that is no move is a mistake to mend, as the
     // binary reads it.
     let read_as = ReadAs::as_written(rules, short_captures).repairing(repair);
-    let request = JudgeRequest::new()
-        .input(name, text.as_bytes(), read_as)
+    // Reading the records is work too (a PDN file's rules are inferred):
+    // off the interpreter's lock, as the judging is.
+    let request = py
+        .allow_threads(|| JudgeRequest::new().input(name, text.as_bytes(), read_as))
         .map_err(|e| raised(py, e))?
         .answer(answer.as_bytes().to_vec())
         .repair(repair.then_some(RepairLimits { max_edits, limit }))

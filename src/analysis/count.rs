@@ -18,9 +18,7 @@ use crate::encode::vars::{self, lit, Fact};
 use crate::encode::{BoardFacts, EncodeOptions, Term};
 use crate::notation::{Answer, Record};
 use crate::rules::Variant;
-use crate::solve::{
-    check_facts, check_filled, checked_answer, solve_refining, Formula, Refined, SolveError,
-};
+use crate::solve::{solve_refining, Formula, SolveError};
 
 /// What to count.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -174,9 +172,15 @@ pub fn count_start_boards(
             count.squares = all_used.into_iter().collect();
             return Ok(count);
         }
-        count
-            .answers
-            .push(counted_answer(record, variant, &found, options.known)?);
+        let answer = super::replayed_answer(
+            record,
+            &found.filled,
+            found.start,
+            "the counter",
+            variant,
+            options.known,
+        )?;
+        count.answers.push(answer);
         // Block this content of the used squares: some fact there must
         // differ, or (damaged records) some filled move.
         let mut blocking: Vec<Lit> = Vec::new();
@@ -196,25 +200,6 @@ pub fn count_start_boards(
     count.squares = all_used.into_iter().collect();
     count.complete = true;
     Ok(count)
-}
-
-/// The answer of a board found, replayed (its filling too, for a damaged
-/// record) and held to the facts known.
-fn counted_answer(
-    record: &Record,
-    variant: Variant,
-    found: &Refined,
-    known: BoardFacts,
-) -> Result<Answer, SolveError> {
-    let played = if record.is_damaged() {
-        check_filled(record, &found.filled, "the counter")?;
-        &found.filled
-    } else {
-        record
-    };
-    let answer = checked_answer(played, found.start, "the counter", variant)?;
-    check_facts(&answer, known)?;
-    Ok(answer)
 }
 
 /// Every square outside `used` empty at the start (`--others-empty`).

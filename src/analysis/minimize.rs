@@ -15,10 +15,7 @@ use crate::encode::{BoardFacts, EncodeOptions};
 use crate::notation::{Answer, Record};
 use crate::rules::Variant;
 use crate::sat::{at_most, Optimizer};
-use crate::solve::{
-    check_facts, check_filled, checked_answer, solve_refining, Formula, Learned, Refined,
-    SolveError,
-};
+use crate::solve::{solve_refining, Formula, Learned, Refined, SolveError};
 
 /// Extra constraints on the start board.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -113,13 +110,15 @@ fn checked_minimum(
     best: Refined,
     solves: usize,
 ) -> Result<Minimum, SolveError> {
+    let answer = super::replayed_answer(
+        record,
+        &best.filled,
+        best.start,
+        "the minimizer",
+        variant,
+        limits.known,
+    )?;
     let filled = record.is_damaged().then_some(best.filled);
-    if let Some(filled) = &filled {
-        check_filled(record, filled, "the minimizer")?;
-    }
-    let played = filled.as_ref().unwrap_or(record);
-    let answer = checked_answer(played, best.start, "the minimizer", variant)?;
-    check_facts(&answer, limits.known)?;
     Ok(Minimum {
         pieces: best.start.piece_count() as usize,
         kings: best.start.king_count() as usize,

@@ -42,3 +42,29 @@ pub(crate) use minimize::{minimize_pieces, Limits};
 pub(crate) use proof::{prove_with_solver, refined_dimacs, write_proof_knowing};
 pub(crate) use repair::repair_observed;
 pub(crate) use unknowns::forced_unknowns;
+
+/// The answer of a start board an analysis found for `record` (played as
+/// `filled`, its filling, when it is damaged), replayed by `who`'s name
+/// and held to the facts known: every answer an analysis gives passes here.
+///
+/// # Errors
+/// [`crate::solve::SolveError`] naming `who` when the filling does not
+/// fit, the board breaks a rule or a fact.
+pub(crate) fn replayed_answer(
+    record: &crate::notation::Record,
+    filled: &crate::notation::Record,
+    start: crate::board::Board,
+    who: &str,
+    variant: crate::rules::Variant,
+    known: crate::encode::BoardFacts,
+) -> Result<crate::notation::Answer, crate::solve::SolveError> {
+    let played = if record.is_damaged() {
+        crate::solve::check_filled(record, filled, who)?;
+        filled
+    } else {
+        record
+    };
+    let answer = crate::solve::checked_answer(played, start, who, variant)?;
+    crate::solve::check_facts(&answer, known)?;
+    Ok(answer)
+}

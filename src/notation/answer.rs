@@ -232,17 +232,27 @@ fn answers_of(
 
 /// Where the notes after a block's boards begin (`solve --explain` prints
 /// its explanation there): the first line where a board could start that
-/// is not shaped as a row pair and holds a character no row holds. A
-/// mistyped row (a row's characters only, or a row pair's shape) is not a
-/// note, so it is still reported; the notes run to the end of the block.
+/// is words, not a row: it does not open with a row's worth of board
+/// marks, and it holds a letter no board holds. A mistyped row (a tab, a
+/// stray character, a row cut short) is not a note, so it is still
+/// reported; the notes run to the end of the block.
 fn notes_start(lines: &[(usize, &str)], rows: usize) -> Option<usize> {
     let is_note = |text: &str| {
-        let shaped = text.len() == 2 * rows + 1 && text.as_bytes()[rows] == b' ';
-        !shaped && text.chars().any(|c| !"-.bwBW? ".contains(c))
+        let opens_as_a_row = text.len() >= rows && text.bytes().take(rows).all(is_board_mark);
+        let worded = text
+            .bytes()
+            .any(|b| b.is_ascii_alphabetic() && !is_board_mark(b));
+        !opens_as_a_row && worded
     };
     (0..lines.len())
         .step_by(rows.max(1))
         .find(|&i| is_note(lines[i].1))
+}
+
+/// A mark a board text puts on a square: light or empty (`-`, `.`), a
+/// piece's letter, or unknown (`?`).
+fn is_board_mark(byte: u8) -> bool {
+    matches!(byte, b'-' | b'.' | b'?') || Piece::from_letter(char::from(byte)).is_some()
 }
 
 /// Reads one board's row, `text`, which starts after `offset` characters
@@ -489,6 +499,16 @@ w-.-.-.- .-.-.-.-
         // A second board cut short or with a row's characters only is still an error.
         let short_row = format!("{SAMPLE1_ANSWER}-b-.-.-. -b-.\n");
         assert!(parse_answers(&short_row).is_err());
+        // A first row mistyped (a tab, a stray letter or digit) is named, not skipped.
+        for typo in [
+            "-b-.-.-.\t-b-.-.-.",
+            "-b-.-.-. -b-.-.-x",
+            "-b-.-.-. -b-.-.-.7",
+        ] {
+            let typed = format!("{SAMPLE1_ANSWER}{typo}\n{}", &SAMPLE1_ANSWER[18..]);
+            let error = parse_answers(&typed).unwrap_err();
+            assert_eq!(error.line, 9, "{typo:?}: {error}");
+        }
         let cut = format!("{SAMPLE1_ANSWER}-b-.-.-. -b-.-.-.\nnote\n");
         assert_eq!(
             parse_answers(&cut).unwrap_err().problem,

@@ -85,7 +85,8 @@ pub fn parse_fen_on(text: &str, topology: Topology) -> Result<(Color, Board), Pa
         if is_clock(part) {
             continue;
         }
-        let color = Color::from_letter(&letter.to_string())
+        // Either case, as the side to move is read.
+        let color = Color::from_letter(&letter.to_ascii_uppercase().to_string())
             .ok_or_else(|| error(format!("'{part}' must start with W or B")))?;
         lists += 1;
         let items = chars
@@ -94,7 +95,7 @@ pub fn parse_fen_on(text: &str, topology: Topology) -> Result<(Color, Board), Pa
             .map(|i| i.trim().trim_matches('.').trim())
             .filter(|i| !i.is_empty());
         for item in items {
-            let (role, squares) = match item.strip_prefix('K') {
+            let (role, squares) = match item.strip_prefix(['K', 'k']) {
                 Some(rest) => (Role::King, rest.trim()),
                 None => (Role::Man, item),
             };
@@ -121,8 +122,9 @@ pub fn parse_fen_on(text: &str, topology: Topology) -> Result<(Color, Board), Pa
     Ok((turn, board))
 }
 
-/// Lidraughts' fields after the pieces, the half-move clock `H0` and the
-/// move number `F1`: nothing a position needs.
+/// Lidraughts' fields, the half-move clock `H0` and the move number `F1`
+/// (written after the pieces; skipped wherever they stand): nothing a
+/// position needs.
 fn is_clock(part: &str) -> bool {
     let mut chars = part.chars();
     matches!(chars.next(), Some('H' | 'F'))
@@ -225,5 +227,6 @@ mod tests {
             parse_fen_on("W:W31-50:B1-20", Topology::Ten).unwrap()
         );
         assert!(parse_fen("W:W21:B1:H").is_err());
+        assert_eq!(parse_fen("w:w21:bk1"), parse_fen("W:W21:BK1"));
     }
 }

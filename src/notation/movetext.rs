@@ -163,12 +163,9 @@ const TYPOGRAPHIC_DASHES: [char; 5] = ['\u{2010}', '\u{2011}', '\u{2013}', '\u{2
 /// What a text that is no move most likely is, for the slips pasted
 /// records show: a typographic dash, an upper-case `X`, PDN's move numbers.
 fn not_a_move_hint(text: &str) -> &'static str {
-    let numbered = text.len() > 1
-        && text.ends_with('.')
-        && text
-            .trim_end_matches('.')
-            .bytes()
-            .all(|b| b.is_ascii_digit());
+    let digits = text.trim_end_matches('.');
+    let numbered =
+        text.ends_with('.') && !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit());
     if let Some(dash) = text.chars().find(|c| TYPOGRAPHIC_DASHES.contains(c)) {
         return match dash {
             '\u{2212}' => ": '\u{2212}' is a minus sign: write '-'",
@@ -476,6 +473,7 @@ mod tests {
         assert!(said("11\u{2013}15").ends_with("is an en dash: write '-'"));
         assert!(said("11\u{2212}15").ends_with("a minus sign: write '-'"));
         assert!(said(".").ends_with("(expected 'a-b' or 'axbx...')"));
+        assert!(said("...").ends_with("(expected 'a-b' or 'axbx...')"));
     }
 
     #[test]

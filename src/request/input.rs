@@ -134,13 +134,25 @@ pub fn read_items(name: &str, bytes: &[u8], read_as: ReadAs) -> Result<Vec<Item>
 /// Games whose rule set is inferred are tried first under the one
 /// `verify --pdn` infers for them (once for the file: mrcd2006's games
 /// that replay as Russian too are Czech), so both commands read a game
-/// alike.
+/// alike. Only games with every move written take part: a replay, not a
+/// search for unknown moves, decides (a file of games with `?` moves
+/// would cost a search each before any work began).
 fn follow_the_file_s_rules(raw: &[RawGame<'_>], items: &mut [Item]) {
-    let file = crate::archive::verify_file(raw, crate::archive::VerifyOptions::default());
+    let open = |item: &Item| item.rules_from == RulesFrom::Inferred && item.readings.len() > 1;
+    if !items.iter().any(open) {
+        return;
+    }
+    let (written, items): (Vec<&RawGame<'_>>, Vec<&mut Item>) = raw
+        .iter()
+        .zip(items.iter_mut())
+        .filter(|(game, _)| game.moves.iter().all(|m| m.text != "?"))
+        .unzip();
+    let written: Vec<RawGame<'_>> = written.into_iter().cloned().collect();
+    let file = crate::archive::verify_file(&written, crate::archive::VerifyOptions::default());
     if file.inferred.is_none() {
         return;
     }
-    for (item, report) in items.iter_mut().zip(&file.reports) {
+    for (item, report) in items.into_iter().zip(&file.reports) {
         let Some(rules) = report
             .rules
             .as_ref()

@@ -55,7 +55,7 @@ pub enum AnswerError {
     #[error(transparent)]
     Answers(#[from] ParseAnswerError),
     /// Records without a file's name, and an answer naming several files.
-    #[error("{input} gives no file name to match, and the answer names {files} files: give the records as the file they were solved from")]
+    #[error("{input} gives no file name to match, and the answer names {files} files: name the records by the file they were solved from")]
     NamelessInput {
         /// The input, quoted.
         input: String,

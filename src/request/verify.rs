@@ -203,6 +203,9 @@ impl VerifyRequest {
         let written = crate::archive::read_judged(&game, variant)
             .map_err(|e| unreadable(e.to_string()))?
             .record;
+        if written.moves.is_empty() {
+            return Err(InputError::NoMoves.into());
+        }
         let limits = RepairLimits {
             max_edits,
             limit: self.options.limit,
@@ -266,7 +269,10 @@ fn repaired(
             (Vec::new(), filled, *solution)
         }
         RepairOutcome::Repaired(found) => {
-            let first = found.distinct()[0].clone();
+            let Some(first) = found.distinct().first().map(|&r| r.clone()) else {
+                let said = "a repair outcome without a repair".to_string();
+                return Err(crate::solve::SolveError::Reported(said).into());
+            };
             (first.edits, first.record, first.solution)
         }
         RepairOutcome::NoneWithin(_) => {
