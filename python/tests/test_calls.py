@@ -292,6 +292,9 @@ def test_a_pdn_game_with_fen_starts_there():
     game = postfacto.read_pdn(text=text)[0]
     assert (game.status, game.start_fen) == ("ok", "W:W18:B14")
     assert game.repair().edits == []
+    diagram = postfacto.read_pdn(text='[GameType "21"]\n[FEN "W:W18:B14"]\n*\n')[0]
+    with pytest.raises(postfacto.BadInput):
+        diagram.repair()
     unread = postfacto.read_pdn(text='[GameType "21"]\n1. 11-15 {never closed\n')[0]
     assert unread.start_fen is None
     with pytest.raises(postfacto.BadInput):
