@@ -61,6 +61,41 @@ pub(crate) struct Split {
     /// saving: its survivors making `x` jumps need at least this less
     /// [`savings`]`(x)`.
     pub survivors: u32,
+    /// The side's part of the bound over both sides' moves together
+    /// (`None` where its argument does not hold).
+    pub joint: Option<Joint>,
+}
+
+/// One side's part of the bound over both sides' moves together
+/// (`encodings/reach.md`, "exchanges" and "crowning"): the plies are both
+/// sides' moves, and the rows a piece advances before it is taken are
+/// moves no assignment of one side counts. Holds only where men take only
+/// forward and no piece is a king now or on the target (8x8).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Joint {
+    /// The survivors' rows and each lost piece's share of the rows lost
+    /// pieces advance, least over which pieces are lost (may be below
+    /// zero: a share is what is left after the advanced rows now).
+    pub paired: i64,
+    /// As `paired` with every share at most 2 (3 on the edge): what holds
+    /// when the other side crowns a man (a king takes a piece anywhere,
+    /// but its jump saves no row).
+    pub capped: i64,
+    /// The pieces the side takes.
+    pub jumps: u32,
+    /// What crowning a man costs the side (`None` when it cannot: it
+    /// loses nothing, and the target has no king).
+    pub crowning: Option<Crowning>,
+}
+
+/// What a side that crowns a man on the way (and loses it again) pays.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Crowning {
+    /// Beyond every lost piece's share ([`crowning_cost`]).
+    pub beyond_shares: i64,
+    /// Its fewest moves: its assignment with one lost man's walk to the
+    /// crowning row in place of its edge cost, less what jumps save.
+    pub moves: u32,
 }
 
 /// The most moves `jumps` jumps save one side: a jump covers two steps in
@@ -71,6 +106,16 @@ pub(crate) fn savings(jumps: u32) -> u32 {
     } else {
         0
     }
+}
+
+// For the tests and measurements, on this thread: `JOINT_OFF` leaves the
+// joint bound out (with and without it in one build; the exact minimum it
+// is checked against), `CROWN_OFF` its crowning cases (unsound: what they
+// cost).
+#[cfg(test)]
+thread_local! {
+    pub(crate) static JOINT_OFF: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+    pub(crate) static CROWN_OFF: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
 }
 
 /// The fewest plies over every split of the captures (`needs` indexed by
@@ -108,6 +153,80 @@ pub(crate) fn plies_over_captures(
         }
     }
     best.unwrap_or(Ok(0))
+}
+
+/// The bound over both sides' moves together (see [`Joint`]): every ply
+/// is a move of one side, so the plies are at least both sides' rows
+/// (survivors' and lost pieces') less what their jumps save, with the
+/// parity the side to move at the end fixes (0 where a side's argument
+/// does not hold). The least over who crowns a
+/// man on the way (no one, White, Black, both): a side that crowns pays
+/// [`Joint::crowning`], and the other side's shares are capped (its
+/// pieces may be taken by the king anywhere).
+pub(crate) fn joint_plies(
+    needs: [(u32, bool, Option<&Split>); 2],
+    side: Color,
+    turn: Color,
+) -> u32 {
+    #[cfg(test)]
+    if JOINT_OFF.get() {
+        return 0;
+    }
+    joint_cases(needs, side, turn).unwrap_or(0)
+}
+
+/// [`joint_plies`], `None` where a side's argument does not hold.
+pub(crate) fn joint_cases(
+    needs: [(u32, bool, Option<&Split>); 2],
+    side: Color,
+    turn: Color,
+) -> Option<u32> {
+    let part = |need: (u32, bool, Option<&Split>)| match need.2 {
+        Some(split) => split.joint,
+        // A side that takes nothing, loses nothing and has no king moves
+        // exactly its rows (and crowns no man: it would be a king there).
+        None if need.1 => Some(Joint {
+            paired: i64::from(need.0),
+            capped: i64::from(need.0),
+            jumps: 0,
+            crowning: None,
+        }),
+        None => None,
+    };
+    let parts = [
+        part(needs[Color::White as usize])?,
+        part(needs[Color::Black as usize])?,
+    ];
+    let saved = i64::from(savings(parts[0].jumps) + savings(parts[1].jumps));
+    // Who crowns, by colour; each case is the greater of the shares' count
+    // and each side's own moves (a side that crowns walks a man there).
+    let case = |crowns: [bool; 2]| -> Option<u32> {
+        #[cfg(test)]
+        if crowns != [false, false] && CROWN_OFF.get() {
+            return None;
+        }
+        let mut rows = -saved;
+        let mut moves = [0; 2];
+        for (i, joint) in parts.iter().enumerate() {
+            let capped = crowns[1 - i];
+            rows += if capped { joint.capped } else { joint.paired };
+            moves[i] = needs[i].0;
+            if crowns[i] {
+                let crowning = joint.crowning?;
+                rows += crowning.beyond_shares;
+                moves[i] = moves[i].max(crowning.moves);
+            }
+        }
+        let least = rows.max(0) as u32;
+        // k plies end with the side to move now to move again when k is even.
+        let least = least + u32::from(least.is_multiple_of(2) != (side == turn));
+        let (mine, theirs) = (moves[side as usize], moves[side.opposite() as usize]);
+        Some(least.max(plies_for(mine, theirs, side == turn)))
+    };
+    [[false, false], [true, false], [false, true], [true, true]]
+        .into_iter()
+        .filter_map(case)
+        .min()
 }
 
 /// The fewest plies from a position where `side` is to move to the target
@@ -244,6 +363,25 @@ pub(crate) fn moves_needed(
             |cost| cost.max(total).saturating_sub(saved).max(least),
         ),
         survivors,
+        joint: joint_part(
+            board,
+            target,
+            color,
+            rules_movement,
+            &costs[..targets.len()],
+            &sources,
+        )
+        .map(|(paired, capped)| Joint {
+            paired,
+            capped,
+            jumps,
+            crowning: (lost > 0).then(|| Crowning {
+                beyond_shares: crowning_cost(board.topology().size(), jumps),
+                moves: walk_moves(&costs, targets.len(), &sources, color)
+                    .saturating_sub(saved)
+                    .max(least),
+            }),
+        }),
     });
     Need::Moves {
         least,
@@ -334,6 +472,103 @@ fn met_costs(
             })
             .collect(),
     )
+}
+
+/// What crowning a man costs a side that takes `jumps` pieces, beyond
+/// every lost piece's share (`encodings/reach.md`, "crowning"): a man
+/// crowned walks to the crowning row, `size / 2 - 1` rows more than its
+/// share; one that took `k` pieces as a man on the way meets them further
+/// back, so it and its victims pay `(k - 1)(k - 3)` more than their shares
+/// on 8x8: 3 for none, 0 for one or three, -1 for two (a crowning double
+/// jump), and two pieces taken for each -1.
+fn crowning_cost(size: u8, jumps: u32) -> i64 {
+    match jumps {
+        0 => i64::from(size) / 2 - 1,
+        1 => 0,
+        _ => -i64::from(jumps / 2),
+    }
+}
+
+/// The side's fewest moves before savings when one of its lost men is
+/// crowned: the assignment of `costs` (the targets' rows, then the lost
+/// pieces' edge rows) with the first lost row replaced by each man's walk
+/// to its crowning row.
+fn walk_moves(costs: &[Vec<u32>], targets: usize, sources: &[(Square, Role)], color: Color) -> u32 {
+    let size = i64::from(sources[0].0.topology().size());
+    let walk: Vec<u32> = sources
+        .iter()
+        .map(|&(s, role)| match role {
+            Role::Man => (size - 1 - forward_rows(s, color)) as u32,
+            Role::King => NEVER,
+        })
+        .collect();
+    let mut rows = costs.to_vec();
+    rows[targets] = walk;
+    assignment_prefixes(&rows)
+        .last()
+        .copied()
+        .flatten()
+        .unwrap_or(NEVER)
+}
+
+/// A side's part of the joint bound: its survivors' assignment with each
+/// lost piece's share of the rows lost pieces advance, as [`Joint`]'s
+/// `paired` and `capped` (`None` where the argument fails: kings now or on
+/// the target, men that take backwards, a board not 8x8).
+///
+/// A man `q` takes forward, so the piece it takes stands one row ahead of
+/// it and `q` lands two rows ahead: with `g` the rows each stands from its
+/// back row now, the two advance at least `size - g_p - g_q` rows together,
+/// and a man taking `k` pieces lands further each time, so its victims and
+/// it advance at least `(k + 1) * size / 2` less their `g`s (on 8x8). Each
+/// taken piece is taken by a lost piece or a survivor (then it reaches the
+/// survivor's way: `size - frontier - g`); grouping each capturer with its
+/// victims gives every lost piece a share of `size / 2 - g` or the
+/// survivor's `size - frontier - g`, whichever is less.
+fn joint_part(
+    board: &Board,
+    target: &PartialBoard,
+    color: Color,
+    movement: Movement,
+    target_rows: &[Vec<u32>],
+    sources: &[(Square, Role)],
+) -> Option<(i64, i64)> {
+    let on_target = &target.board;
+    let size = i64::from(board.topology().size());
+    if movement.men_capture_backwards || size != 8 || board.kings() != 0 || on_target.kings() != 0 {
+        return None;
+    }
+    let survivors_way = on_target
+        .squares_of(color.opposite())
+        .map(|t| size - forward_rows(t, color.opposite()))
+        .min()
+        .unwrap_or(size);
+    let shares = |cap: i64| -> Vec<i64> {
+        sources
+            .iter()
+            .map(|&(s, _)| {
+                let g = forward_rows(s, color);
+                ((size / 2).min(survivors_way) - g).min(cap + i64::from(on_edge(s)))
+            })
+            .collect()
+    };
+    let paired = with_lost_shares(target_rows, &shares(size))?;
+    let capped = with_lost_shares(target_rows, &shares(2))?;
+    Some((paired, capped))
+}
+
+/// The least cost of the targets' rows and one row of `shares` (which may
+/// be below zero) for each piece not assigned to a target.
+fn with_lost_shares(target_rows: &[Vec<u32>], shares: &[i64]) -> Option<i64> {
+    let lost = shares.len() - target_rows.len();
+    // The assignment takes costs of at least zero: every lost row shifted
+    // by the same amount, taken off again after.
+    let shift = shares.iter().map(|&x| -x).max().unwrap_or(0).max(0);
+    let lost_row: Vec<u32> = shares.iter().map(|&x| (x + shift) as u32).collect();
+    let mut rows = target_rows.to_vec();
+    rows.extend(std::iter::repeat_n(lost_row, lost));
+    let total = assignment_prefixes(&rows).last().copied().flatten()?;
+    Some(i64::from(total) - shift * lost as i64)
 }
 
 /// Pieces with their squares.
