@@ -335,10 +335,13 @@ pub(crate) fn moves_needed(
     if fully_known(target) {
         costs.extend(std::iter::repeat_n(edge_costs(&sources), lost));
     }
-    // One run gives the survivors' assignment alone and with the lost rows.
-    let prefixes = assignment_prefixes(&costs);
-    let survivors = prefixes[targets.len()].unwrap_or(NEVER);
-    let Some(total) = prefixes[prefixes.len() - 1] else {
+    // The targets' rows once, then each way of adding the lost pieces'.
+    let mut survivors_only = Assignment::new(sources.len());
+    for row in &costs[..targets.len()] {
+        survivors_only.add(row);
+    }
+    let survivors = survivors_only.total().unwrap_or(NEVER);
+    let Some(total) = survivors_only.with(costs[targets.len()..].iter().cloned()) else {
         return Need::Never(format!(
             "the {} pieces asked for cannot all come from different {} pieces: men move only forward",
             color.name(),
@@ -355,7 +358,7 @@ pub(crate) fn moves_needed(
     }
     let split = fully_known(target).then(|| Split {
         by_met: by_met(
-            &costs[..targets.len()],
+            &survivors_only,
             (lost > 0)
                 .then(|| met_costs(board, target, color, rules_movement, &sources))
                 .flatten(),
@@ -368,7 +371,7 @@ pub(crate) fn moves_needed(
             target,
             color,
             rules_movement,
-            &costs[..targets.len()],
+            &survivors_only,
             &sources,
         )
         .map(|(paired, capped)| Joint {
@@ -377,7 +380,7 @@ pub(crate) fn moves_needed(
             jumps,
             crowning: (lost > 0).then(|| Crowning {
                 beyond_shares: crowning_cost(board.topology().size(), jumps),
-                moves: walk_moves(&costs, targets.len(), &sources, color)
+                moves: walk_moves(&survivors_only, &costs[targets.len()..], &sources, color)
                     .saturating_sub(saved)
                     .max(least),
             }),
@@ -409,10 +412,10 @@ fn edge_costs(sources: &[(Square, Role)]) -> Vec<u32> {
 
 /// The fewest moves (`moves` of an assignment's cost) with `y` of the
 /// `lost` pieces taken by the other side's survivors, for each `y`: the
-/// targets' rows and `y` rows of `met_row` (the other lost pieces left
+/// targets' rows (`survivors`) and `y` rows of `met_row` (the other lost pieces left
 /// out, which only lowers the cost); all `moves(0)` without `met_row`.
 fn by_met(
-    target_rows: &[Vec<u32>],
+    survivors: &Assignment,
     met_row: Option<Vec<u32>>,
     lost: usize,
     moves: impl Fn(u32) -> u32,
@@ -420,10 +423,10 @@ fn by_met(
     let Some(met_row) = met_row else {
         return vec![moves(0); lost + 1];
     };
-    let mut rows = target_rows.to_vec();
-    rows.extend(std::iter::repeat_n(met_row, lost));
-    assignment_prefixes(&rows)[target_rows.len()..]
-        .iter()
+    let mut more = survivors.clone();
+    let first = survivors.total();
+    std::iter::once(first)
+        .chain((0..lost).map(|_| more.add(&met_row)))
         .map(|cost| cost.map_or(NEVER, &moves))
         .collect()
 }
@@ -490,10 +493,15 @@ fn crowning_cost(size: u8, jumps: u32) -> i64 {
 }
 
 /// The side's fewest moves before savings when one of its lost men is
-/// crowned: the assignment of `costs` (the targets' rows, then the lost
-/// pieces' edge rows) with the first lost row replaced by each man's walk
-/// to its crowning row.
-fn walk_moves(costs: &[Vec<u32>], targets: usize, sources: &[(Square, Role)], color: Color) -> u32 {
+/// crowned: the targets' rows (`survivors`) and the lost pieces' edge rows
+/// (`lost_rows`), the first of them replaced by each man's walk to its
+/// crowning row.
+fn walk_moves(
+    survivors: &Assignment,
+    lost_rows: &[Vec<u32>],
+    sources: &[(Square, Role)],
+    color: Color,
+) -> u32 {
     let size = i64::from(sources[0].0.topology().size());
     let walk: Vec<u32> = sources
         .iter()
@@ -502,12 +510,9 @@ fn walk_moves(costs: &[Vec<u32>], targets: usize, sources: &[(Square, Role)], co
             Role::King => NEVER,
         })
         .collect();
-    let mut rows = costs.to_vec();
-    rows[targets] = walk;
-    assignment_prefixes(&rows)
-        .last()
-        .copied()
-        .flatten()
+    let rest = lost_rows.iter().skip(1).cloned();
+    survivors
+        .with(std::iter::once(walk).chain(rest))
         .unwrap_or(NEVER)
 }
 
@@ -530,7 +535,7 @@ fn joint_part(
     target: &PartialBoard,
     color: Color,
     movement: Movement,
-    target_rows: &[Vec<u32>],
+    survivors: &Assignment,
     sources: &[(Square, Role)],
 ) -> Option<(i64, i64)> {
     let on_target = &target.board;
@@ -552,22 +557,20 @@ fn joint_part(
             })
             .collect()
     };
-    let paired = with_lost_shares(target_rows, &shares(size))?;
-    let capped = with_lost_shares(target_rows, &shares(2))?;
+    let lost = sources.len() - survivors.rows();
+    let paired = with_lost_shares(survivors, &shares(size), lost)?;
+    let capped = with_lost_shares(survivors, &shares(2), lost)?;
     Some((paired, capped))
 }
 
-/// The least cost of the targets' rows and one row of `shares` (which may
-/// be below zero) for each piece not assigned to a target.
-fn with_lost_shares(target_rows: &[Vec<u32>], shares: &[i64]) -> Option<i64> {
-    let lost = shares.len() - target_rows.len();
+/// The least cost of the targets' rows (`survivors`) and one row of
+/// `shares` (which may be below zero) for each of the `lost` pieces.
+fn with_lost_shares(survivors: &Assignment, shares: &[i64], lost: usize) -> Option<i64> {
     // The assignment takes costs of at least zero: every lost row shifted
     // by the same amount, taken off again after.
     let shift = shares.iter().map(|&x| -x).max().unwrap_or(0).max(0);
     let lost_row: Vec<u32> = shares.iter().map(|&x| (x + shift) as u32).collect();
-    let mut rows = target_rows.to_vec();
-    rows.extend(std::iter::repeat_n(lost_row, lost));
-    let total = assignment_prefixes(&rows).last().copied().flatten()?;
+    let total = survivors.with(std::iter::repeat_n(lost_row, lost))?;
     Some(i64::from(total) - shift * lost as i64)
 }
 
@@ -746,87 +749,134 @@ fn cost(s: Square, from: Role, t: Square, role: Role, color: Color, movement: Mo
     }
 }
 
-/// The least total cost of giving each of the first `i` rows a different
-/// column (rows no more than columns), for each `i` from 0 to all of them,
-/// by the Hungarian method (`None` when every way uses a [`NEVER`] cost): the Hungarian method adds one row at a time and keeps the
-/// assignment of the rows so far optimal, so one run gives them all.
-fn assignment_prefixes(costs: &[Vec<u32>]) -> Vec<Option<u32>> {
-    let n = costs.len();
-    let mut prefixes = vec![Some(0)];
-    if n == 0 {
-        return prefixes;
-    }
-    let m = costs[0].len();
-    let (mut u, mut v) = (vec![0i64; n + 1], vec![0i64; m + 1]);
-    let (mut p, mut way) = (vec![0usize; m + 1], vec![0usize; m + 1]);
-    for i in 1..=n {
-        add_row(costs, i, (&mut u, &mut v), (&mut p, &mut way));
-        // The potentials' dual value: the optimum of the rows so far.
-        let total = -v[0];
-        prefixes.push((total < i64::from(NEVER)).then_some(total as u32));
-    }
-    prefixes
+/// The Hungarian method's state after some rows: it adds one row at a time
+/// and keeps the assignment of the rows so far optimal, so one run gives
+/// every prefix, and a clone goes on from the same rows (the targets') with
+/// different rows after them (the lost pieces' costs, each way).
+#[derive(Clone, Debug)]
+struct Assignment {
+    /// The rows so far, one after the other.
+    costs: Vec<u32>,
+    columns: usize,
+    u: Vec<i64>,
+    v: Vec<i64>,
+    p: Vec<usize>,
+    way: Vec<usize>,
 }
 
-/// One step of the Hungarian method: row `i` (from 1) joins the
-/// assignment of the rows before it, along a shortest augmenting path.
-fn add_row(
-    costs: &[Vec<u32>],
-    i: usize,
-    (u, v): (&mut [i64], &mut [i64]),
-    (p, way): (&mut [usize], &mut [usize]),
-) {
-    let m = costs[0].len();
-    let inf = i64::MAX / 4;
-    p[0] = i;
-    let mut j0 = 0;
-    let mut min_v = vec![inf; m + 1];
-    let mut used = vec![false; m + 1];
-    loop {
-        used[j0] = true;
-        let i0 = p[j0];
-        let mut delta = inf;
-        let mut j1 = 0;
-        for j in 1..=m {
-            if used[j] {
-                continue;
-            }
-            let cur = i64::from(costs[i0 - 1][j - 1]) - u[i0] - v[j];
-            if cur < min_v[j] {
-                min_v[j] = cur;
-                way[j] = j0;
-            }
-            if min_v[j] < delta {
-                delta = min_v[j];
-                j1 = j;
-            }
-        }
-        for j in 0..=m {
-            if used[j] {
-                u[p[j]] += delta;
-                v[j] -= delta;
-            } else {
-                min_v[j] -= delta;
-            }
-        }
-        j0 = j1;
-        if p[j0] == 0 {
-            break;
+impl Assignment {
+    fn new(columns: usize) -> Assignment {
+        Assignment {
+            costs: Vec::new(),
+            columns,
+            u: vec![0],
+            v: vec![0; columns + 1],
+            p: vec![0; columns + 1],
+            way: vec![0; columns + 1],
         }
     }
-    loop {
-        let j1 = way[j0];
-        p[j0] = p[j1];
-        j0 = j1;
-        if j0 == 0 {
-            break;
+
+    /// The least cost of the rows so far (`None`: only with a [`NEVER`]).
+    fn total(&self) -> Option<u32> {
+        // The potentials' dual value: the optimum of the rows so far.
+        let total = -self.v[0];
+        (total < i64::from(NEVER)).then_some(total as u32)
+    }
+
+    /// How many rows were added.
+    fn rows(&self) -> usize {
+        self.u.len() - 1
+    }
+
+    /// Adds `row` (one cost per column) and gives the new least cost.
+    fn add(&mut self, row: &[u32]) -> Option<u32> {
+        self.costs.extend_from_slice(row);
+        self.u.push(0);
+        self.add_row(self.u.len() - 1);
+        self.total()
+    }
+
+    /// One step of the Hungarian method: row `i` (from 1) joins the
+    /// assignment of the rows before it, along a shortest augmenting path.
+    fn add_row(&mut self, i: usize) {
+        let m = self.columns;
+        let inf = i64::MAX / 4;
+        let (u, v, p, way) = (&mut self.u, &mut self.v, &mut self.p, &mut self.way);
+        p[0] = i;
+        let mut j0 = 0;
+        let mut min_v = vec![inf; m + 1];
+        let mut used = vec![false; m + 1];
+        loop {
+            used[j0] = true;
+            let i0 = p[j0];
+            let row = &self.costs[(i0 - 1) * m..i0 * m];
+            let mut delta = inf;
+            let mut j1 = 0;
+            for j in 1..=m {
+                if used[j] {
+                    continue;
+                }
+                let cur = i64::from(row[j - 1]) - u[i0] - v[j];
+                if cur < min_v[j] {
+                    min_v[j] = cur;
+                    way[j] = j0;
+                }
+                if min_v[j] < delta {
+                    delta = min_v[j];
+                    j1 = j;
+                }
+            }
+            for j in 0..=m {
+                if used[j] {
+                    u[p[j]] += delta;
+                    v[j] -= delta;
+                } else {
+                    min_v[j] -= delta;
+                }
+            }
+            j0 = j1;
+            if p[j0] == 0 {
+                break;
+            }
         }
+        loop {
+            let j1 = way[j0];
+            p[j0] = p[j1];
+            j0 = j1;
+            if j0 == 0 {
+                break;
+            }
+        }
+    }
+
+    /// The least cost with `rows` added after the rows so far (this state
+    /// kept for the next way).
+    fn with(&self, rows: impl IntoIterator<Item = Vec<u32>>) -> Option<u32> {
+        let mut more = self.clone();
+        let mut total = more.total();
+        for row in rows {
+            total = more.add(&row);
+        }
+        total
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The least total cost of giving each of the first `i` rows a different
+    /// column (rows no more than columns), for each `i` from 0 to all of them
+    /// (`None` when every way uses a [`NEVER`] cost): see [`Assignment`].
+    fn assignment_prefixes(costs: &[Vec<u32>]) -> Vec<Option<u32>> {
+        let mut prefixes = vec![Some(0)];
+        let Some(first) = costs.first() else {
+            return prefixes;
+        };
+        let mut assignment = Assignment::new(first.len());
+        prefixes.extend(costs.iter().map(|row| assignment.add(row)));
+        prefixes
+    }
 
     fn assignment(costs: &[Vec<u32>]) -> Option<u32> {
         assignment_prefixes(costs).last().copied().flatten()

@@ -1450,6 +1450,43 @@ mod tests {
         }
     }
 
+    /// The wall time of whole searches under `MEASURE_LIMIT` (the limit
+    /// must hold within 0.1 s), positions as [`measure_perimeter`]'s.
+    #[test]
+    #[ignore = "a measurement, run by hand"]
+    fn measure_limit() {
+        let env = |k: &str, d: &str| std::env::var(k).unwrap_or_else(|_| d.to_string());
+        let files = measured_files(&env("MEASURE_FILES", "OCA_2.0.pdn"));
+        let count = env("MEASURE_GAMES", "3").parse().unwrap();
+        let limit = Duration::from_secs(env("MEASURE_LIMIT", "10").parse().unwrap());
+        for plies in env("MEASURE_PLIES", "30").split(',') {
+            let plies: usize = plies.parse().unwrap();
+            for (variant, moves) in crate::harness::reach::archive_games(&files, count) {
+                if plies > moves.len() {
+                    continue;
+                }
+                let record = Record::new(variant.first_player(), moves[..plies].to_vec());
+                let goal = goal_after(variant, &record);
+                let began = Instant::now();
+                let found = Reach::new(variant)
+                    .deadline(Some(began + limit))
+                    .search(&goal, &mut |_| {});
+                let verdict = match found {
+                    Ok(ReachOutcome::Found { game, .. }) => {
+                        format!("{} plies", game.record.moves.len())
+                    }
+                    Ok(ReachOutcome::Undecided { at_least, .. }) => format!(">= {at_least}"),
+                    other => format!("{other:?}"),
+                };
+                eprintln!(
+                    "{} {plies}: {verdict} in {:.3} s",
+                    variant.name(),
+                    began.elapsed().as_secs_f64()
+                );
+            }
+        }
+    }
+
     fn measure_one(variant: Variant, goal: &Goal, plies: usize, size: usize, limit: Duration) {
         let reach = Reach::new(variant)
             .perimeter(size)
