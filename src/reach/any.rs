@@ -189,9 +189,10 @@ impl BestFirst {
             let Ok(next) = search.rules.play(&board, side, &mv) else {
                 continue;
             };
-            let Ok((h, moves)) = search.bound_and_guess(&next, side.opposite()) else {
+            let Ok(estimate) = search.bound_and_guess(&next, side.opposite()) else {
                 continue;
             };
+            let (h, moves) = (estimate.least, estimate.guess);
             let plies = played + 1;
             if self.most.is_some_and(|m| plies + h > m) {
                 continue;
@@ -210,7 +211,11 @@ impl BestFirst {
             // Measured: the moves without savings steer English games home (7 of
             // 8 ends in 10 s, 4 of 8 by the bound), and lose the flying-king
             // ones (International 4 of 8, 6 of 6 by the bound).
-            let steer = if self.flying { h } else { h.max(moves) };
+            let steer = if self.flying {
+                estimate.steer
+            } else {
+                estimate.steer.max(moves)
+            };
             let guess = steer + TAKE_WEIGHT * to_take(&next, self.kept);
             let id = self.nodes.len() as u32;
             self.nodes.push(Node {

@@ -61,6 +61,41 @@ pub(crate) struct Split {
     /// saving: its survivors making `x` jumps need at least this less
     /// [`savings`]`(x)`.
     pub survivors: u32,
+    /// The side's part of the bound over both sides' moves together
+    /// (`None` where its argument does not hold).
+    pub joint: Option<Joint>,
+}
+
+/// One side's part of the bound over both sides' moves together
+/// (`encodings/reach.md`, "exchanges" and "crowning"): the plies are both
+/// sides' moves, and the rows a piece advances before it is taken are
+/// moves no assignment of one side counts. Holds only where men take only
+/// forward and no piece is a king now or on the target (8x8).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Joint {
+    /// The survivors' rows and each lost piece's share of the rows lost
+    /// pieces advance, least over which pieces are lost (may be below
+    /// zero: a share is what is left after the advanced rows now).
+    pub paired: i64,
+    /// As `paired` with every share at most 2 (3 on the edge): what holds
+    /// when the other side crowns a man (a king takes a piece anywhere,
+    /// but its jump saves no row).
+    pub capped: i64,
+    /// The pieces the side takes.
+    pub jumps: u32,
+    /// What crowning a man costs the side (`None` when it cannot: it
+    /// loses nothing, and the target has no king).
+    pub crowning: Option<Crowning>,
+}
+
+/// What a side that crowns a man on the way (and loses it again) pays.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Crowning {
+    /// Beyond every lost piece's share ([`crowning_cost`]).
+    pub beyond_shares: i64,
+    /// Its fewest moves: its assignment with one lost man's walk to the
+    /// crowning row in place of its edge cost, less what jumps save.
+    pub moves: u32,
 }
 
 /// The most moves `jumps` jumps save one side: a jump covers two steps in
@@ -71,6 +106,16 @@ pub(crate) fn savings(jumps: u32) -> u32 {
     } else {
         0
     }
+}
+
+// For the tests and measurements, on this thread: `JOINT_OFF` leaves the
+// joint bound out (with and without it in one build; the exact minimum it
+// is checked against), `CROWN_OFF` its crowning cases (unsound: what they
+// cost).
+#[cfg(test)]
+thread_local! {
+    pub(crate) static JOINT_OFF: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+    pub(crate) static CROWN_OFF: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
 }
 
 /// The fewest plies over every split of the captures (`needs` indexed by
@@ -108,6 +153,80 @@ pub(crate) fn plies_over_captures(
         }
     }
     best.unwrap_or(Ok(0))
+}
+
+/// The bound over both sides' moves together (see [`Joint`]): every ply
+/// is a move of one side, so the plies are at least both sides' rows
+/// (survivors' and lost pieces') less what their jumps save, with the
+/// parity the side to move at the end fixes (0 where a side's argument
+/// does not hold). The least over who crowns a
+/// man on the way (no one, White, Black, both): a side that crowns pays
+/// [`Joint::crowning`], and the other side's shares are capped (its
+/// pieces may be taken by the king anywhere).
+pub(crate) fn joint_plies(
+    needs: [(u32, bool, Option<&Split>); 2],
+    side: Color,
+    turn: Color,
+) -> u32 {
+    #[cfg(test)]
+    if JOINT_OFF.get() {
+        return 0;
+    }
+    joint_cases(needs, side, turn).unwrap_or(0)
+}
+
+/// [`joint_plies`], `None` where a side's argument does not hold.
+pub(crate) fn joint_cases(
+    needs: [(u32, bool, Option<&Split>); 2],
+    side: Color,
+    turn: Color,
+) -> Option<u32> {
+    let part = |need: (u32, bool, Option<&Split>)| match need.2 {
+        Some(split) => split.joint,
+        // A side that takes nothing, loses nothing and has no king moves
+        // exactly its rows (and crowns no man: it would be a king there).
+        None if need.1 => Some(Joint {
+            paired: i64::from(need.0),
+            capped: i64::from(need.0),
+            jumps: 0,
+            crowning: None,
+        }),
+        None => None,
+    };
+    let parts = [
+        part(needs[Color::White as usize])?,
+        part(needs[Color::Black as usize])?,
+    ];
+    let saved = i64::from(savings(parts[0].jumps) + savings(parts[1].jumps));
+    // Who crowns, by colour; each case is the greater of the shares' count
+    // and each side's own moves (a side that crowns walks a man there).
+    let case = |crowns: [bool; 2]| -> Option<u32> {
+        #[cfg(test)]
+        if crowns != [false, false] && CROWN_OFF.get() {
+            return None;
+        }
+        let mut rows = -saved;
+        let mut moves = [0; 2];
+        for (i, joint) in parts.iter().enumerate() {
+            let capped = crowns[1 - i];
+            rows += if capped { joint.capped } else { joint.paired };
+            moves[i] = needs[i].0;
+            if crowns[i] {
+                let crowning = joint.crowning?;
+                rows += crowning.beyond_shares;
+                moves[i] = moves[i].max(crowning.moves);
+            }
+        }
+        let least = rows.max(0) as u32;
+        // k plies end with the side to move now to move again when k is even.
+        let least = least + u32::from(least.is_multiple_of(2) != (side == turn));
+        let (mine, theirs) = (moves[side as usize], moves[side.opposite() as usize]);
+        Some(least.max(plies_for(mine, theirs, side == turn)))
+    };
+    [[false, false], [true, false], [false, true], [true, true]]
+        .into_iter()
+        .filter_map(case)
+        .min()
 }
 
 /// The fewest plies from a position where `side` is to move to the target
@@ -216,10 +335,13 @@ pub(crate) fn moves_needed(
     if fully_known(target) {
         costs.extend(std::iter::repeat_n(edge_costs(&sources), lost));
     }
-    // One run gives the survivors' assignment alone and with the lost rows.
-    let prefixes = assignment_prefixes(&costs);
-    let survivors = prefixes[targets.len()].unwrap_or(NEVER);
-    let Some(total) = prefixes[prefixes.len() - 1] else {
+    // The targets' rows once, then each way of adding the lost pieces'.
+    let mut survivors_only = Assignment::new(sources.len());
+    for row in &costs[..targets.len()] {
+        survivors_only.add(row);
+    }
+    let survivors = survivors_only.total().unwrap_or(NEVER);
+    let Some(total) = survivors_only.with(costs[targets.len()..].iter().cloned()) else {
         return Need::Never(format!(
             "the {} pieces asked for cannot all come from different {} pieces: men move only forward",
             color.name(),
@@ -236,7 +358,7 @@ pub(crate) fn moves_needed(
     }
     let split = fully_known(target).then(|| Split {
         by_met: by_met(
-            &costs[..targets.len()],
+            &survivors_only,
             (lost > 0)
                 .then(|| met_costs(board, target, color, rules_movement, &sources))
                 .flatten(),
@@ -244,6 +366,25 @@ pub(crate) fn moves_needed(
             |cost| cost.max(total).saturating_sub(saved).max(least),
         ),
         survivors,
+        joint: joint_part(
+            board,
+            target,
+            color,
+            rules_movement,
+            &survivors_only,
+            &sources,
+        )
+        .map(|(paired, capped)| Joint {
+            paired,
+            capped,
+            jumps,
+            crowning: (lost > 0).then(|| Crowning {
+                beyond_shares: crowning_cost(board.topology().size(), jumps),
+                moves: walk_moves(&survivors_only, &costs[targets.len()..], &sources, color)
+                    .saturating_sub(saved)
+                    .max(least),
+            }),
+        }),
     });
     Need::Moves {
         least,
@@ -271,10 +412,10 @@ fn edge_costs(sources: &[(Square, Role)]) -> Vec<u32> {
 
 /// The fewest moves (`moves` of an assignment's cost) with `y` of the
 /// `lost` pieces taken by the other side's survivors, for each `y`: the
-/// targets' rows and `y` rows of `met_row` (the other lost pieces left
+/// targets' rows (`survivors`) and `y` rows of `met_row` (the other lost pieces left
 /// out, which only lowers the cost); all `moves(0)` without `met_row`.
 fn by_met(
-    target_rows: &[Vec<u32>],
+    survivors: &Assignment,
     met_row: Option<Vec<u32>>,
     lost: usize,
     moves: impl Fn(u32) -> u32,
@@ -282,10 +423,10 @@ fn by_met(
     let Some(met_row) = met_row else {
         return vec![moves(0); lost + 1];
     };
-    let mut rows = target_rows.to_vec();
-    rows.extend(std::iter::repeat_n(met_row, lost));
-    assignment_prefixes(&rows)[target_rows.len()..]
-        .iter()
+    let mut more = survivors.clone();
+    let first = survivors.total();
+    std::iter::once(first)
+        .chain((0..lost).map(|_| more.add(&met_row)))
         .map(|cost| cost.map_or(NEVER, &moves))
         .collect()
 }
@@ -334,6 +475,103 @@ fn met_costs(
             })
             .collect(),
     )
+}
+
+/// What crowning a man costs a side that takes `jumps` pieces, beyond
+/// every lost piece's share (`encodings/reach.md`, "crowning"): a man
+/// crowned walks to the crowning row, `size / 2 - 1` rows more than its
+/// share; one that took `k` pieces as a man on the way meets them further
+/// back, so it and its victims pay `(k - 1)(k - 3)` more than their shares
+/// on 8x8: 3 for none, 0 for one or three, -1 for two (a crowning double
+/// jump), and two pieces taken for each -1.
+fn crowning_cost(size: u8, jumps: u32) -> i64 {
+    match jumps {
+        0 => i64::from(size) / 2 - 1,
+        1 => 0,
+        _ => -i64::from(jumps / 2),
+    }
+}
+
+/// The side's fewest moves before savings when one of its lost men is
+/// crowned: the targets' rows (`survivors`) and the lost pieces' edge rows
+/// (`lost_rows`), the first of them replaced by each man's walk to its
+/// crowning row.
+fn walk_moves(
+    survivors: &Assignment,
+    lost_rows: &[Vec<u32>],
+    sources: &[(Square, Role)],
+    color: Color,
+) -> u32 {
+    let size = i64::from(sources[0].0.topology().size());
+    let walk: Vec<u32> = sources
+        .iter()
+        .map(|&(s, role)| match role {
+            Role::Man => (size - 1 - forward_rows(s, color)) as u32,
+            Role::King => NEVER,
+        })
+        .collect();
+    let rest = lost_rows.iter().skip(1).cloned();
+    survivors
+        .with(std::iter::once(walk).chain(rest))
+        .unwrap_or(NEVER)
+}
+
+/// A side's part of the joint bound: its survivors' assignment with each
+/// lost piece's share of the rows lost pieces advance, as [`Joint`]'s
+/// `paired` and `capped` (`None` where the argument fails: kings now or on
+/// the target, men that take backwards, a board not 8x8).
+///
+/// A man `q` takes forward, so the piece it takes stands one row ahead of
+/// it and `q` lands two rows ahead: with `g` the rows each stands from its
+/// back row now, the two advance at least `size - g_p - g_q` rows together,
+/// and a man taking `k` pieces lands further each time, so its victims and
+/// it advance at least `(k + 1) * size / 2` less their `g`s (on 8x8). Each
+/// taken piece is taken by a lost piece or a survivor (then it reaches the
+/// survivor's way: `size - frontier - g`); grouping each capturer with its
+/// victims gives every lost piece a share of `size / 2 - g` or the
+/// survivor's `size - frontier - g`, whichever is less.
+fn joint_part(
+    board: &Board,
+    target: &PartialBoard,
+    color: Color,
+    movement: Movement,
+    survivors: &Assignment,
+    sources: &[(Square, Role)],
+) -> Option<(i64, i64)> {
+    let on_target = &target.board;
+    let size = i64::from(board.topology().size());
+    if movement.men_capture_backwards || size != 8 || board.kings() != 0 || on_target.kings() != 0 {
+        return None;
+    }
+    let survivors_way = on_target
+        .squares_of(color.opposite())
+        .map(|t| size - forward_rows(t, color.opposite()))
+        .min()
+        .unwrap_or(size);
+    let shares = |cap: i64| -> Vec<i64> {
+        sources
+            .iter()
+            .map(|&(s, _)| {
+                let g = forward_rows(s, color);
+                ((size / 2).min(survivors_way) - g).min(cap + i64::from(on_edge(s)))
+            })
+            .collect()
+    };
+    let lost = sources.len() - survivors.rows();
+    let paired = with_lost_shares(survivors, &shares(size), lost)?;
+    let capped = with_lost_shares(survivors, &shares(2), lost)?;
+    Some((paired, capped))
+}
+
+/// The least cost of the targets' rows (`survivors`) and one row of
+/// `shares` (which may be below zero) for each of the `lost` pieces.
+fn with_lost_shares(survivors: &Assignment, shares: &[i64], lost: usize) -> Option<i64> {
+    // The assignment takes costs of at least zero: every lost row shifted
+    // by the same amount, taken off again after.
+    let shift = shares.iter().map(|&x| -x).max().unwrap_or(0).max(0);
+    let lost_row: Vec<u32> = shares.iter().map(|&x| (x + shift) as u32).collect();
+    let total = survivors.with(std::iter::repeat_n(lost_row, lost))?;
+    Some(i64::from(total) - shift * lost as i64)
 }
 
 /// Pieces with their squares.
@@ -511,87 +749,134 @@ fn cost(s: Square, from: Role, t: Square, role: Role, color: Color, movement: Mo
     }
 }
 
-/// The least total cost of giving each of the first `i` rows a different
-/// column (rows no more than columns), for each `i` from 0 to all of them,
-/// by the Hungarian method (`None` when every way uses a [`NEVER`] cost): the Hungarian method adds one row at a time and keeps the
-/// assignment of the rows so far optimal, so one run gives them all.
-fn assignment_prefixes(costs: &[Vec<u32>]) -> Vec<Option<u32>> {
-    let n = costs.len();
-    let mut prefixes = vec![Some(0)];
-    if n == 0 {
-        return prefixes;
-    }
-    let m = costs[0].len();
-    let (mut u, mut v) = (vec![0i64; n + 1], vec![0i64; m + 1]);
-    let (mut p, mut way) = (vec![0usize; m + 1], vec![0usize; m + 1]);
-    for i in 1..=n {
-        add_row(costs, i, (&mut u, &mut v), (&mut p, &mut way));
-        // The potentials' dual value: the optimum of the rows so far.
-        let total = -v[0];
-        prefixes.push((total < i64::from(NEVER)).then_some(total as u32));
-    }
-    prefixes
+/// The Hungarian method's state after some rows: it adds one row at a time
+/// and keeps the assignment of the rows so far optimal, so one run gives
+/// every prefix, and a clone goes on from the same rows (the targets') with
+/// different rows after them (the lost pieces' costs, each way).
+#[derive(Clone, Debug)]
+struct Assignment {
+    /// The rows so far, one after the other.
+    costs: Vec<u32>,
+    columns: usize,
+    u: Vec<i64>,
+    v: Vec<i64>,
+    p: Vec<usize>,
+    way: Vec<usize>,
 }
 
-/// One step of the Hungarian method: row `i` (from 1) joins the
-/// assignment of the rows before it, along a shortest augmenting path.
-fn add_row(
-    costs: &[Vec<u32>],
-    i: usize,
-    (u, v): (&mut [i64], &mut [i64]),
-    (p, way): (&mut [usize], &mut [usize]),
-) {
-    let m = costs[0].len();
-    let inf = i64::MAX / 4;
-    p[0] = i;
-    let mut j0 = 0;
-    let mut min_v = vec![inf; m + 1];
-    let mut used = vec![false; m + 1];
-    loop {
-        used[j0] = true;
-        let i0 = p[j0];
-        let mut delta = inf;
-        let mut j1 = 0;
-        for j in 1..=m {
-            if used[j] {
-                continue;
-            }
-            let cur = i64::from(costs[i0 - 1][j - 1]) - u[i0] - v[j];
-            if cur < min_v[j] {
-                min_v[j] = cur;
-                way[j] = j0;
-            }
-            if min_v[j] < delta {
-                delta = min_v[j];
-                j1 = j;
-            }
-        }
-        for j in 0..=m {
-            if used[j] {
-                u[p[j]] += delta;
-                v[j] -= delta;
-            } else {
-                min_v[j] -= delta;
-            }
-        }
-        j0 = j1;
-        if p[j0] == 0 {
-            break;
+impl Assignment {
+    fn new(columns: usize) -> Assignment {
+        Assignment {
+            costs: Vec::new(),
+            columns,
+            u: vec![0],
+            v: vec![0; columns + 1],
+            p: vec![0; columns + 1],
+            way: vec![0; columns + 1],
         }
     }
-    loop {
-        let j1 = way[j0];
-        p[j0] = p[j1];
-        j0 = j1;
-        if j0 == 0 {
-            break;
+
+    /// The least cost of the rows so far (`None`: only with a [`NEVER`]).
+    fn total(&self) -> Option<u32> {
+        // The potentials' dual value: the optimum of the rows so far.
+        let total = -self.v[0];
+        (total < i64::from(NEVER)).then_some(total as u32)
+    }
+
+    /// How many rows were added.
+    fn rows(&self) -> usize {
+        self.u.len() - 1
+    }
+
+    /// Adds `row` (one cost per column) and gives the new least cost.
+    fn add(&mut self, row: &[u32]) -> Option<u32> {
+        self.costs.extend_from_slice(row);
+        self.u.push(0);
+        self.add_row(self.u.len() - 1);
+        self.total()
+    }
+
+    /// One step of the Hungarian method: row `i` (from 1) joins the
+    /// assignment of the rows before it, along a shortest augmenting path.
+    fn add_row(&mut self, i: usize) {
+        let m = self.columns;
+        let inf = i64::MAX / 4;
+        let (u, v, p, way) = (&mut self.u, &mut self.v, &mut self.p, &mut self.way);
+        p[0] = i;
+        let mut j0 = 0;
+        let mut min_v = vec![inf; m + 1];
+        let mut used = vec![false; m + 1];
+        loop {
+            used[j0] = true;
+            let i0 = p[j0];
+            let row = &self.costs[(i0 - 1) * m..i0 * m];
+            let mut delta = inf;
+            let mut j1 = 0;
+            for j in 1..=m {
+                if used[j] {
+                    continue;
+                }
+                let cur = i64::from(row[j - 1]) - u[i0] - v[j];
+                if cur < min_v[j] {
+                    min_v[j] = cur;
+                    way[j] = j0;
+                }
+                if min_v[j] < delta {
+                    delta = min_v[j];
+                    j1 = j;
+                }
+            }
+            for j in 0..=m {
+                if used[j] {
+                    u[p[j]] += delta;
+                    v[j] -= delta;
+                } else {
+                    min_v[j] -= delta;
+                }
+            }
+            j0 = j1;
+            if p[j0] == 0 {
+                break;
+            }
         }
+        loop {
+            let j1 = way[j0];
+            p[j0] = p[j1];
+            j0 = j1;
+            if j0 == 0 {
+                break;
+            }
+        }
+    }
+
+    /// The least cost with `rows` added after the rows so far (this state
+    /// kept for the next way).
+    fn with(&self, rows: impl IntoIterator<Item = Vec<u32>>) -> Option<u32> {
+        let mut more = self.clone();
+        let mut total = more.total();
+        for row in rows {
+            total = more.add(&row);
+        }
+        total
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The least total cost of giving each of the first `i` rows a different
+    /// column (rows no more than columns), for each `i` from 0 to all of them
+    /// (`None` when every way uses a [`NEVER`] cost): see [`Assignment`].
+    fn assignment_prefixes(costs: &[Vec<u32>]) -> Vec<Option<u32>> {
+        let mut prefixes = vec![Some(0)];
+        let Some(first) = costs.first() else {
+            return prefixes;
+        };
+        let mut assignment = Assignment::new(first.len());
+        prefixes.extend(costs.iter().map(|row| assignment.add(row)));
+        prefixes
+    }
 
     fn assignment(costs: &[Vec<u32>]) -> Option<u32> {
         assignment_prefixes(costs).last().copied().flatten()
