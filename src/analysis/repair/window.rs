@@ -312,6 +312,7 @@ impl<'e, 'a> Window<'e, 'a> {
         self.budget.borrow_mut().check()?;
         Ok(Reconstructor::new(self.edits.variant)
             .facts(known)
+            .units_first()
             .solve(record)?)
     }
 
@@ -684,6 +685,54 @@ mod tests {
                 matches!(outcome, Outcome::Solved(_))
             })
             .unwrap_or(written.len() + 1)
+    }
+
+    /// The verdict of `record` by the search's solver (unit propagation
+    /// first) and by the solver alone.
+    fn verdicts(record: &Record, variant: Variant) -> (bool, bool) {
+        let solved = |solver: Reconstructor| {
+            let outcome = solver.solve(record).unwrap();
+            matches!(outcome, Outcome::Solved(_))
+        };
+        let alone = Reconstructor::new(variant);
+        (solved(alone.clone().units_first()), solved(alone))
+    }
+
+    #[test]
+    fn unit_propagation_first_keeps_every_verdict_of_the_search() {
+        let (mut impossible, mut possible) = (0, 0);
+        for seed in 0..6 {
+            let variant = [Variant::English, Variant::Russian][seed % 2];
+            let mut rng = Rng::new(seed as u64);
+            let Some((_, fragment)) = random_fragment(variant.rules(), &mut rng, 5, 10) else {
+                continue;
+            };
+            let Some(record) = miswrite(&fragment, Mistake::Misread, &mut rng) else {
+                continue;
+            };
+            let edits = Edits::new(&record, variant);
+            let every = edits.every_edit();
+            let sets = every
+                .iter()
+                .flat_map(|a| every.iter().map(move |b| [*a, *b]));
+            for set in sets.step_by(29) {
+                if !Edits::compatible(&set) {
+                    continue;
+                }
+                let (edited, _) = edits.edited(&set);
+                let (first, alone) = verdicts(&edited, variant);
+                assert_eq!(first, alone, "{edited}");
+                if alone {
+                    possible += 1;
+                } else {
+                    impossible += 1;
+                }
+            }
+        }
+        assert!(
+            impossible >= 100 && possible >= 50,
+            "{impossible} impossible, {possible} possible"
+        );
     }
 
     #[test]
