@@ -7,7 +7,7 @@ use std::cell::{Cell, RefCell};
 use std::collections::{HashMap, HashSet};
 
 use crate::encode::BoardFacts;
-use crate::notation::{Record, WrittenMove};
+use crate::notation::{MovePattern, Record, WrittenMove};
 use crate::solve::{Outcome, Reconstructor, Solution, SolveStats};
 
 use super::edits::{spot, EditKind, EditSpot, Edits, Origin};
@@ -317,11 +317,19 @@ impl<'e, 'a> Window<'e, 'a> {
     }
 
     fn possible(&self, record: &Record, known: BoardFacts) -> Result<bool, Stop> {
+        self.possible_unless(record, known, false)
+    }
+
+    /// [`Window::possible`], known possible with no solve when `free`
+    /// (still a solver call in the count, as for [`Window::prefix_possible`]).
+    fn possible_unless(
+        &self,
+        record: &Record,
+        known: BoardFacts,
+        free: bool,
+    ) -> Result<bool, Stop> {
         self.cached_verdict(record, known, || {
-            Ok(matches!(
-                self.run_solver(record, known)?,
-                Outcome::Solved(_)
-            ))
+            Ok(free || matches!(self.run_solver(record, known)?, Outcome::Solved(_)))
         })
     }
 
@@ -475,11 +483,14 @@ impl<'e, 'a> Window<'e, 'a> {
             start: None,
             end: self.known.end,
         };
-        let reached = Cell::new(0);
+        let (free_prefix, free_suffix) = parent.map_or((0, 0), |(p, c)| loosened(p, c, record));
+        let reached = Cell::new(free_prefix);
         let prefix_fails =
             |len: usize| Ok::<_, Stop>(!self.prefix_possible(record, len, start_only, &reached)?);
         let suffix_fails = |from: usize| {
-            Ok::<_, Stop>(!self.possible(&part(from - 1, n, record.mover(from)), end_only)?)
+            let tail = part(from - 1, n, record.mover(from));
+            let free = n + 1 - from <= free_suffix;
+            Ok::<_, Stop>(!self.possible_unless(&tail, end_only, free)?)
         };
         let (same_start, same_end) = parent.map_or((0, 0), |(p, _)| shared_plies(p, record));
         let known_parent = parent.map(|(p, c)| (p.plies(), c));
@@ -520,7 +531,7 @@ impl<'e, 'a> Window<'e, 'a> {
 
 /// Where a record's conflict lies: the end of its shortest impossible
 /// prefix and the start of its shortest impossible suffix, when they are.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) struct Conflict {
     prefix: Option<usize>,
     suffix: Option<usize>,
@@ -561,6 +572,42 @@ fn plays_on(
         }
     }
     most
+}
+
+/// How many of `record`'s first plies, and of its last, are possible
+/// because `parent`'s are (its `conflict` says which) and `record`
+/// loosens them: each ply played by the same side and written the same,
+/// or so that every move fitting the parent's fits it too (a square or the
+/// whole move read as `?`), so that every play of the parent's plies is one
+/// of `record`'s.
+fn loosened(parent: &Record, conflict: Conflict, record: &Record) -> (usize, usize) {
+    let (wp, wr) = (parent.written_moves(), record.written_moves());
+    let (np, nr) = (wp.len(), wr.len());
+    let start = (0..np.min(nr))
+        .take_while(|&i| loosens(&wr[i], &wp[i]) && record.mover(i + 1) == parent.mover(i + 1))
+        .count();
+    let end = (0..np.min(nr))
+        .take_while(|&k| {
+            loosens(&wr[nr - 1 - k], &wp[np - 1 - k])
+                && record.mover(nr - k) == parent.mover(np - k)
+        })
+        .count();
+    // The parent's prefixes shorter than its shortest impossible one are
+    // possible, and so are its suffixes shorter than its shortest
+    // impossible one (every one, when there is none).
+    let possible_prefix = conflict.prefix.map_or(np, |p| p - 1);
+    let possible_suffix = conflict.suffix.map_or(np, |q| np - q);
+    (start.min(possible_prefix), end.min(possible_suffix))
+}
+
+/// Whether every move that fits `tight` fits `loose`.
+fn loosens(loose: &WrittenMove, tight: &WrittenMove) -> bool {
+    match (loose, tight) {
+        _ if loose == tight => true,
+        (WrittenMove::Pattern(MovePattern::Unknown), _) => true,
+        (_, WrittenMove::Known(mv)) => loose.matches(mv),
+        _ => false,
+    }
 }
 
 /// How many plies two records share at their start, and at their end
@@ -732,6 +779,39 @@ mod tests {
         assert!(
             impossible >= 100 && possible >= 50,
             "{impossible} impossible, {possible} possible"
+        );
+    }
+
+    #[test]
+    fn a_conflict_found_from_the_parents_is_the_one_found_afresh() {
+        let (mut checked, mut loosened_plies) = (0, 0);
+        for seed in 0..6 {
+            let variant = [Variant::English, Variant::Russian][seed % 2];
+            let mut rng = Rng::new(seed as u64 + 40);
+            let Some((_, fragment)) = random_fragment(variant.rules(), &mut rng, 5, 14) else {
+                continue;
+            };
+            let Some(record) = miswrite(&fragment, Mistake::Misread, &mut rng) else {
+                continue;
+            };
+            let edits = Edits::new(&record, variant);
+            let search = Window::new(&edits, BoardFacts::none(), Budget::new(None));
+            let parent = search.conflict_near(&record, None).unwrap();
+            for spot in edits.every_edit().into_iter().step_by(3) {
+                let (edited, _) = edits.edited(&[spot]);
+                let (free_prefix, free_suffix) = loosened(&record, parent, &edited);
+                loosened_plies += free_prefix + free_suffix;
+                let near = search.conflict_near(&edited, Some((&record, parent)));
+                let afresh = Window::new(&edits, BoardFacts::none(), Budget::new(None))
+                    .conflict_near(&edited, None);
+                assert_eq!(near.unwrap(), afresh.unwrap(), "{record}\n{edited}");
+                checked += 1;
+            }
+        }
+        assert!(checked >= 40, "only {checked} edited records");
+        assert!(
+            loosened_plies >= 100,
+            "only {loosened_plies} plies loosened"
         );
     }
 
