@@ -107,54 +107,32 @@ pub fn propagate_units(formula: &CnfFormula) -> Option<Propagated> {
 /// solver costs more to load than this costs to run).
 pub fn refuted_by_units(formula: &CnfFormula) -> bool {
     let clauses: Vec<&[Lit]> = formula.iter().collect();
-    let mut queue = Vec::new();
-    // Each literal's clauses, in one array: `occurs[first[code]..first[code + 1]]`.
-    let mut first = vec![0u32; 2 * formula.var_count() + 1];
-    for clause in &clauses {
-        match clause {
-            [] => return true,
-            [unit] => queue.push(*unit),
-            _ => {}
-        }
-        for l in clause.iter() {
-            first[l.code() + 1] += 1;
-        }
+    if clauses.iter().any(|c| c.is_empty()) {
+        return true;
     }
-    for code in 1..first.len() {
-        first[code] += first[code - 1];
-    }
-    let mut occurs = vec![0u32; first[first.len() - 1] as usize];
-    // Where each literal's list ends: a literal twice in a clause is listed
-    // once, and the clause counts it once.
-    let mut end = first.clone();
-    let mut open = vec![0u32; clauses.len()];
-    for (c, clause) in clauses.iter().enumerate() {
-        for l in clause.iter() {
-            let at = end[l.code()] as usize;
-            if at > first[l.code()] as usize && occurs[at - 1] == c as u32 {
-                continue;
-            }
-            occurs[at] = c as u32;
-            end[l.code()] += 1;
-            open[c] += 1;
-        }
-    }
+    let mut queue: Vec<Lit> = clauses
+        .iter()
+        .filter_map(|c| match c {
+            [unit] => Some(*unit),
+            _ => None,
+        })
+        .collect();
+    let (lists, open) = Occurrences::of(&clauses, formula.var_count());
     let mut state = UnitState {
         value: vec![None; formula.var_count()],
         open,
         satisfied: vec![false; clauses.len()],
     };
-    let of = |l: Lit| &occurs[first[l.code()] as usize..end[l.code()] as usize];
     while let Some(unit) = queue.pop() {
         match state.value[unit.index()] {
             Some(v) if v == unit.is_positive() => continue,
             Some(_) => return true,
             None => state.value[unit.index()] = Some(unit.is_positive()),
         }
-        for &c in of(unit) {
+        for &c in lists.clauses_with(unit) {
             state.satisfied[c as usize] = true;
         }
-        for &c in of(!unit) {
+        for &c in lists.clauses_with(!unit) {
             let c = c as usize;
             state.open[c] -= 1;
             if state.satisfied[c] {
@@ -168,6 +146,49 @@ pub fn refuted_by_units(formula: &CnfFormula) -> bool {
         }
     }
     false
+}
+
+/// Each literal's clauses, all in one array: those of the literal with
+/// code `k` are `occurs[first[k]..end[k]]`.
+struct Occurrences {
+    first: Vec<u32>,
+    end: Vec<u32>,
+    occurs: Vec<u32>,
+}
+
+impl Occurrences {
+    /// The lists of `clauses` over `var_count` variables, and how many
+    /// distinct literals each clause has (a literal twice in a clause is
+    /// listed once, and counted once).
+    fn of(clauses: &[&[Lit]], var_count: usize) -> (Occurrences, Vec<u32>) {
+        let mut first = vec![0u32; 2 * var_count + 1];
+        for l in clauses.iter().flat_map(|c| c.iter()) {
+            first[l.code() + 1] += 1;
+        }
+        for code in 1..first.len() {
+            first[code] += first[code - 1];
+        }
+        let mut occurs = vec![0u32; first[first.len() - 1] as usize];
+        let mut end = first.clone();
+        let mut open = vec![0u32; clauses.len()];
+        for (c, clause) in clauses.iter().enumerate() {
+            for l in clause.iter() {
+                let at = end[l.code()] as usize;
+                if at > first[l.code()] as usize && occurs[at - 1] == c as u32 {
+                    continue;
+                }
+                occurs[at] = c as u32;
+                end[l.code()] += 1;
+                open[c] += 1;
+            }
+        }
+        (Occurrences { first, end, occurs }, open)
+    }
+
+    /// The clauses `l` is in.
+    fn clauses_with(&self, l: Lit) -> &[u32] {
+        &self.occurs[self.first[l.code()] as usize..self.end[l.code()] as usize]
+    }
 }
 
 /// The assignment [`refuted_by_units`] builds: each variable's value, and
