@@ -94,7 +94,8 @@ impl<'e, 'a> Window<'e, 'a> {
                     continue;
                 }
                 let (edited, _) = self.edits.edited(&key);
-                let c = self.conflict_near(&edited, here.map(|c| (&record, c)))?;
+                let tighter = self.tighter(chosen, spot);
+                let c = self.conflict_near(&edited, here.map(|c| (&record, c)), &tighter)?;
                 let (p, q) = (c.prefix.unwrap_or(edited.plies()), c.suffix.unwrap_or(1));
                 let m = edited.plies();
                 let gain = (p as isize - p0 as isize) + ((m - q) as isize - (n - q0) as isize);
@@ -414,7 +415,12 @@ impl<'e, 'a> Window<'e, 'a> {
             }
             None => None,
         };
-        let conflict = self.conflict_near(&record, parent.as_ref().map(|(r, c)| (r, *c)))?;
+        let tighter = match chosen.split_last() {
+            Some((&last, rest)) => self.tighter(rest, last),
+            None => Vec::new(),
+        };
+        let parent = parent.as_ref().map(|(r, c)| (r, *c));
+        let conflict = self.conflict_near(&record, parent, &tighter)?;
         let n = origins.len();
         let end = spot(EditKind::Missing, self.edits.len());
         let touching = |plies| touching(self.edits, &origins, plies);
@@ -458,13 +464,37 @@ impl<'e, 'a> Window<'e, 'a> {
         Ok(spots)
     }
 
+    /// The records, with their conflicts where known, of the sets `rest`
+    /// with a square edit of the move that `last` reads as a lone `?`:
+    /// tighter than `rest` with `last`, which loosens each of them. (Edits
+    /// sort by kind, so their conflicts come first when sought.)
+    fn tighter(&self, rest: &[EditSpot], last: EditSpot) -> Vec<(Record, Conflict)> {
+        if last.kind != EditKind::Move {
+            return Vec::new();
+        }
+        let squares = self.edits.edits_of(last.index).into_iter();
+        squares
+            .filter(|s| s.kind == EditKind::Square)
+            .filter_map(|square| {
+                let mut key = rest.to_vec();
+                key.push(square);
+                let (record, _) = self.edits.edited(&key);
+                let known = self.conflicts.borrow().get(&record.to_string()).copied();
+                known.map(|c| (record, c))
+            })
+            .collect()
+    }
+
     /// [`Window::conflict`], knowing the conflict of a `parent` record that
     /// shares a start and an end with `record`: the parts they share need
-    /// no solve, and the search starts where they part.
+    /// no solve, and the search starts where they part. The parts of
+    /// `record` that loosen possible parts of the parent, or of the
+    /// `tighter` records, are possible with no solve.
     fn conflict_near(
         &self,
         record: &Record,
         parent: Option<(&Record, Conflict)>,
+        tighter: &[(Record, Conflict)],
     ) -> Result<Conflict, Stop> {
         let key = record.to_string();
         if let Some(&c) = self.conflicts.borrow().get(&key) {
@@ -483,7 +513,12 @@ impl<'e, 'a> Window<'e, 'a> {
             start: None,
             end: self.known.end,
         };
-        let (free_prefix, free_suffix) = parent.map_or((0, 0), |(p, c)| loosened(p, c, record));
+        let looser_than = parent
+            .into_iter()
+            .chain(tighter.iter().map(|(r, c)| (r, *c)));
+        let (free_prefix, free_suffix) = looser_than
+            .map(|(p, c)| loosened(p, c, record))
+            .fold((0, 0), |(a, b), (x, y)| (a.max(x), b.max(y)));
         let reached = Cell::new(free_prefix);
         let prefix_fails =
             |len: usize| Ok::<_, Stop>(!self.prefix_possible(record, len, start_only, &reached)?);
@@ -784,7 +819,7 @@ mod tests {
 
     #[test]
     fn a_conflict_found_from_the_parents_is_the_one_found_afresh() {
-        let (mut checked, mut loosened_plies) = (0, 0);
+        let (mut checked, mut loosened_plies, mut siblings) = (0, 0, 0);
         for seed in 0..6 {
             let variant = [Variant::English, Variant::Russian][seed % 2];
             let mut rng = Rng::new(seed as u64 + 40);
@@ -796,19 +831,24 @@ mod tests {
             };
             let edits = Edits::new(&record, variant);
             let search = Window::new(&edits, BoardFacts::none(), Budget::new(None));
-            let parent = search.conflict_near(&record, None).unwrap();
-            for spot in edits.every_edit().into_iter().step_by(3) {
+            let parent = search.conflict_near(&record, None, &[]).unwrap();
+            let mut every = edits.every_edit();
+            every.sort_unstable();
+            for spot in every.into_iter().step_by(2) {
                 let (edited, _) = edits.edited(&[spot]);
                 let (free_prefix, free_suffix) = loosened(&record, parent, &edited);
                 loosened_plies += free_prefix + free_suffix;
-                let near = search.conflict_near(&edited, Some((&record, parent)));
+                let tighter = search.tighter(&[], spot);
+                siblings += tighter.len();
+                let near = search.conflict_near(&edited, Some((&record, parent)), &tighter);
                 let afresh = Window::new(&edits, BoardFacts::none(), Budget::new(None))
-                    .conflict_near(&edited, None);
+                    .conflict_near(&edited, None, &[]);
                 assert_eq!(near.unwrap(), afresh.unwrap(), "{record}\n{edited}");
                 checked += 1;
             }
         }
         assert!(checked >= 40, "only {checked} edited records");
+        assert!(siblings >= 10, "only {siblings} tighter siblings");
         assert!(
             loosened_plies >= 100,
             "only {loosened_plies} plies loosened"
@@ -833,7 +873,7 @@ mod tests {
             // With the conflict known (the search's case) and without.
             let unguided = search.shift_floor(&record).unwrap();
             search.floors.borrow_mut().clear();
-            search.conflict_near(&record, None).unwrap();
+            search.conflict_near(&record, None, &[]).unwrap();
             let guided = search.shift_floor(&record).unwrap();
             let want = floor_by_scan(&record, variant);
             assert_eq!((unguided, guided), (want, want), "{record}");
