@@ -45,7 +45,7 @@ pub use oll::{minimize_true, CoreGuided};
 pub use optimize::{at_most, bound_clauses, counter, from_rs, to_rs, totalizer, Optimizer};
 pub use proof::{binary_drat_to_text, check_drat, prove_unsat, DratError};
 pub use split::{lift, split, Part};
-pub use units::{propagate_units, Propagated};
+pub use units::{propagate_units, refuted_by_units, Propagated};
 
 /// The SAT machinery gave no answer: never a wrong one. Callers tell
 /// "undecided" (a limit, `s UNKNOWN`: exit 3) from failures (exit 4).

@@ -160,6 +160,7 @@ pub struct Reconstructor {
     engine: Engine,
     known: BoardFacts,
     outside: Option<(Vec<String>, Option<Duration>)>,
+    units_first: bool,
 }
 
 impl Reconstructor {
@@ -170,6 +171,7 @@ impl Reconstructor {
             engine: Engine::Sat,
             known: BoardFacts::none(),
             outside: None,
+            units_first: false,
         }
     }
 
@@ -198,6 +200,16 @@ impl Reconstructor {
         limit: Option<Duration>,
     ) -> Reconstructor {
         self.outside = Some((command, limit));
+        self
+    }
+
+    /// An impossible record that unit propagation refutes is answered with
+    /// no solver loaded and nothing learned (its reason and figures are
+    /// thin): for searches that want the verdicts of many records, most of
+    /// them impossible (the repair's). Every other answer is the same.
+    #[must_use]
+    pub fn units_first(mut self) -> Reconstructor {
+        self.units_first = true;
         self
     }
 
@@ -240,7 +252,7 @@ impl Reconstructor {
                 Some((command, limit)) => {
                     external::solve_external(self.variant, record, self.known, command, *limit)
                 }
-                None => sat::solve_sat(self.variant, record, self.known),
+                None => sat::solve_sat(self.variant, record, self.known, self.units_first),
             },
             Engine::Dfs(limit) => self.solve_dfs(record, limit),
         }

@@ -136,6 +136,7 @@ pub(super) fn solve_sat(
     variant: Variant,
     record: &Record,
     known: BoardFacts,
+    units_first: bool,
 ) -> Result<Outcome, SolveError> {
     if !record.is_damaged() && known.is_empty() {
         if let Some(answer) = solve_by_unit_facts(record, variant) {
@@ -162,6 +163,12 @@ pub(super) fn solve_sat(
     if let Some(c) = formula.contradiction() {
         return Ok(Outcome::Impossible {
             reason: Some(contradiction_reason(c, record)),
+            stats,
+        });
+    }
+    if units_first && crate::sat::refuted_by_units(&cnf) {
+        return Ok(Outcome::Impossible {
+            reason: None,
             stats,
         });
     }
@@ -290,7 +297,7 @@ mod tests {
             );
             assert!(
                 matches!(
-                    solve_sat(Variant::English, record, BoardFacts::none()),
+                    solve_sat(Variant::English, record, BoardFacts::none(), false),
                     Ok(Outcome::Impossible { .. })
                 ),
                 "{text}"

@@ -7,7 +7,7 @@ use std::cell::{Cell, RefCell};
 use std::collections::{HashMap, HashSet};
 
 use crate::encode::BoardFacts;
-use crate::notation::{Record, WrittenMove};
+use crate::notation::{MovePattern, Record, WrittenMove};
 use crate::solve::{Outcome, Reconstructor, Solution, SolveStats};
 
 use super::edits::{spot, EditKind, EditSpot, Edits, Origin};
@@ -94,7 +94,8 @@ impl<'e, 'a> Window<'e, 'a> {
                     continue;
                 }
                 let (edited, _) = self.edits.edited(&key);
-                let c = self.conflict_near(&edited, here.map(|c| (&record, c)))?;
+                let tighter = self.tighter(chosen, spot);
+                let c = self.conflict_near(&edited, here.map(|c| (&record, c)), &tighter)?;
                 let (p, q) = (c.prefix.unwrap_or(edited.plies()), c.suffix.unwrap_or(1));
                 let m = edited.plies();
                 let gain = (p as isize - p0 as isize) + ((m - q) as isize - (n - q0) as isize);
@@ -312,15 +313,24 @@ impl<'e, 'a> Window<'e, 'a> {
         self.budget.borrow_mut().check()?;
         Ok(Reconstructor::new(self.edits.variant)
             .facts(known)
+            .units_first()
             .solve(record)?)
     }
 
     fn possible(&self, record: &Record, known: BoardFacts) -> Result<bool, Stop> {
+        self.possible_unless(record, known, false)
+    }
+
+    /// [`Window::possible`], known possible with no solve when `free`
+    /// (still a solver call in the count, as for [`Window::prefix_possible`]).
+    fn possible_unless(
+        &self,
+        record: &Record,
+        known: BoardFacts,
+        free: bool,
+    ) -> Result<bool, Stop> {
         self.cached_verdict(record, known, || {
-            Ok(matches!(
-                self.run_solver(record, known)?,
-                Outcome::Solved(_)
-            ))
+            Ok(free || matches!(self.run_solver(record, known)?, Outcome::Solved(_)))
         })
     }
 
@@ -405,7 +415,12 @@ impl<'e, 'a> Window<'e, 'a> {
             }
             None => None,
         };
-        let conflict = self.conflict_near(&record, parent.as_ref().map(|(r, c)| (r, *c)))?;
+        let tighter = match chosen.split_last() {
+            Some((&last, rest)) => self.tighter(rest, last),
+            None => Vec::new(),
+        };
+        let parent = parent.as_ref().map(|(r, c)| (r, *c));
+        let conflict = self.conflict_near(&record, parent, &tighter)?;
         let n = origins.len();
         let end = spot(EditKind::Missing, self.edits.len());
         let touching = |plies| touching(self.edits, &origins, plies);
@@ -449,13 +464,37 @@ impl<'e, 'a> Window<'e, 'a> {
         Ok(spots)
     }
 
+    /// The records, with their conflicts where known, of the sets `rest`
+    /// with a square edit of the move that `last` reads as a lone `?`:
+    /// tighter than `rest` with `last`, which loosens each of them. (Edits
+    /// sort by kind, so their conflicts come first when sought.)
+    fn tighter(&self, rest: &[EditSpot], last: EditSpot) -> Vec<(Record, Conflict)> {
+        if last.kind != EditKind::Move {
+            return Vec::new();
+        }
+        let squares = self.edits.edits_of(last.index).into_iter();
+        squares
+            .filter(|s| s.kind == EditKind::Square)
+            .filter_map(|square| {
+                let mut key = rest.to_vec();
+                key.push(square);
+                let (record, _) = self.edits.edited(&key);
+                let known = self.conflicts.borrow().get(&record.to_string()).copied();
+                known.map(|c| (record, c))
+            })
+            .collect()
+    }
+
     /// [`Window::conflict`], knowing the conflict of a `parent` record that
     /// shares a start and an end with `record`: the parts they share need
-    /// no solve, and the search starts where they part.
+    /// no solve, and the search starts where they part. The parts of
+    /// `record` that loosen possible parts of the parent, or of the
+    /// `tighter` records, are possible with no solve.
     fn conflict_near(
         &self,
         record: &Record,
         parent: Option<(&Record, Conflict)>,
+        tighter: &[(Record, Conflict)],
     ) -> Result<Conflict, Stop> {
         let key = record.to_string();
         if let Some(&c) = self.conflicts.borrow().get(&key) {
@@ -474,11 +513,19 @@ impl<'e, 'a> Window<'e, 'a> {
             start: None,
             end: self.known.end,
         };
-        let reached = Cell::new(0);
+        let looser_than = parent
+            .into_iter()
+            .chain(tighter.iter().map(|(r, c)| (r, *c)));
+        let (free_prefix, free_suffix) = looser_than
+            .map(|(p, c)| loosened(p, c, record))
+            .fold((0, 0), |(a, b), (x, y)| (a.max(x), b.max(y)));
+        let reached = Cell::new(free_prefix);
         let prefix_fails =
             |len: usize| Ok::<_, Stop>(!self.prefix_possible(record, len, start_only, &reached)?);
         let suffix_fails = |from: usize| {
-            Ok::<_, Stop>(!self.possible(&part(from - 1, n, record.mover(from)), end_only)?)
+            let tail = part(from - 1, n, record.mover(from));
+            let free = n + 1 - from <= free_suffix;
+            Ok::<_, Stop>(!self.possible_unless(&tail, end_only, free)?)
         };
         let (same_start, same_end) = parent.map_or((0, 0), |(p, _)| shared_plies(p, record));
         let known_parent = parent.map(|(p, c)| (p.plies(), c));
@@ -519,7 +566,7 @@ impl<'e, 'a> Window<'e, 'a> {
 
 /// Where a record's conflict lies: the end of its shortest impossible
 /// prefix and the start of its shortest impossible suffix, when they are.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) struct Conflict {
     prefix: Option<usize>,
     suffix: Option<usize>,
@@ -560,6 +607,42 @@ fn plays_on(
         }
     }
     most
+}
+
+/// How many of `record`'s first plies, and of its last, are possible
+/// because `parent`'s are (its `conflict` says which) and `record`
+/// loosens them: each ply played by the same side and written the same,
+/// or so that every move fitting the parent's fits it too (a square or the
+/// whole move read as `?`), so that every play of the parent's plies is one
+/// of `record`'s.
+fn loosened(parent: &Record, conflict: Conflict, record: &Record) -> (usize, usize) {
+    let (wp, wr) = (parent.written_moves(), record.written_moves());
+    let (np, nr) = (wp.len(), wr.len());
+    let start = (0..np.min(nr))
+        .take_while(|&i| loosens(&wr[i], &wp[i]) && record.mover(i + 1) == parent.mover(i + 1))
+        .count();
+    let end = (0..np.min(nr))
+        .take_while(|&k| {
+            loosens(&wr[nr - 1 - k], &wp[np - 1 - k])
+                && record.mover(nr - k) == parent.mover(np - k)
+        })
+        .count();
+    // The parent's prefixes shorter than its shortest impossible one are
+    // possible, and so are its suffixes shorter than its shortest
+    // impossible one (every one, when there is none).
+    let possible_prefix = conflict.prefix.map_or(np, |p| p - 1);
+    let possible_suffix = conflict.suffix.map_or(np, |q| np - q);
+    (start.min(possible_prefix), end.min(possible_suffix))
+}
+
+/// Whether every move that fits `tight` fits `loose`.
+fn loosens(loose: &WrittenMove, tight: &WrittenMove) -> bool {
+    match (loose, tight) {
+        _ if loose == tight => true,
+        (WrittenMove::Pattern(MovePattern::Unknown), _) => true,
+        (_, WrittenMove::Known(mv)) => loose.matches(mv),
+        _ => false,
+    }
 }
 
 /// How many plies two records share at their start, and at their end
@@ -686,6 +769,92 @@ mod tests {
             .unwrap_or(written.len() + 1)
     }
 
+    /// The verdict of `record` by the search's solver (unit propagation
+    /// first) and by the solver alone.
+    fn verdicts(record: &Record, variant: Variant) -> (bool, bool) {
+        let solved = |solver: Reconstructor| {
+            let outcome = solver.solve(record).unwrap();
+            matches!(outcome, Outcome::Solved(_))
+        };
+        let alone = Reconstructor::new(variant);
+        (solved(alone.clone().units_first()), solved(alone))
+    }
+
+    #[test]
+    fn unit_propagation_first_keeps_every_verdict_of_the_search() {
+        let (mut impossible, mut possible) = (0, 0);
+        for seed in 0..6 {
+            let variant = [Variant::English, Variant::Russian][seed % 2];
+            let mut rng = Rng::new(seed as u64);
+            let Some((_, fragment)) = random_fragment(variant.rules(), &mut rng, 5, 10) else {
+                continue;
+            };
+            let Some(record) = miswrite(&fragment, Mistake::Misread, &mut rng) else {
+                continue;
+            };
+            let edits = Edits::new(&record, variant);
+            let every = edits.every_edit();
+            let sets = every
+                .iter()
+                .flat_map(|a| every.iter().map(move |b| [*a, *b]));
+            for set in sets.step_by(29) {
+                if !Edits::compatible(&set) {
+                    continue;
+                }
+                let (edited, _) = edits.edited(&set);
+                let (first, alone) = verdicts(&edited, variant);
+                assert_eq!(first, alone, "{edited}");
+                if alone {
+                    possible += 1;
+                } else {
+                    impossible += 1;
+                }
+            }
+        }
+        assert!(
+            impossible >= 100 && possible >= 50,
+            "{impossible} impossible, {possible} possible"
+        );
+    }
+
+    #[test]
+    fn a_conflict_found_from_the_parents_is_the_one_found_afresh() {
+        let (mut checked, mut loosened_plies, mut siblings) = (0, 0, 0);
+        for seed in 0..6 {
+            let variant = [Variant::English, Variant::Russian][seed % 2];
+            let mut rng = Rng::new(seed as u64 + 40);
+            let Some((_, fragment)) = random_fragment(variant.rules(), &mut rng, 5, 14) else {
+                continue;
+            };
+            let Some(record) = miswrite(&fragment, Mistake::Misread, &mut rng) else {
+                continue;
+            };
+            let edits = Edits::new(&record, variant);
+            let search = Window::new(&edits, BoardFacts::none(), Budget::new(None));
+            let parent = search.conflict_near(&record, None, &[]).unwrap();
+            let mut every = edits.every_edit();
+            every.sort_unstable();
+            for spot in every.into_iter().step_by(2) {
+                let (edited, _) = edits.edited(&[spot]);
+                let (free_prefix, free_suffix) = loosened(&record, parent, &edited);
+                loosened_plies += free_prefix + free_suffix;
+                let tighter = search.tighter(&[], spot);
+                siblings += tighter.len();
+                let near = search.conflict_near(&edited, Some((&record, parent)), &tighter);
+                let afresh = Window::new(&edits, BoardFacts::none(), Budget::new(None))
+                    .conflict_near(&edited, None, &[]);
+                assert_eq!(near.unwrap(), afresh.unwrap(), "{record}\n{edited}");
+                checked += 1;
+            }
+        }
+        assert!(checked >= 40, "only {checked} edited records");
+        assert!(siblings >= 10, "only {siblings} tighter siblings");
+        assert!(
+            loosened_plies >= 100,
+            "only {loosened_plies} plies loosened"
+        );
+    }
+
     #[test]
     fn the_shift_floor_is_where_the_shifted_plies_start_to_be_possible() {
         let mut checked = 0;
@@ -704,7 +873,7 @@ mod tests {
             // With the conflict known (the search's case) and without.
             let unguided = search.shift_floor(&record).unwrap();
             search.floors.borrow_mut().clear();
-            search.conflict_near(&record, None).unwrap();
+            search.conflict_near(&record, None, &[]).unwrap();
             let guided = search.shift_floor(&record).unwrap();
             let want = floor_by_scan(&record, variant);
             assert_eq!((unguided, guided), (want, want), "{record}");
