@@ -203,7 +203,7 @@ impl VerifyRequest {
         let written = crate::archive::read_judged(&game, variant)
             .map_err(|e| unreadable(e.to_string()))?
             .record;
-        if written.moves.is_empty() {
+        if written.plies() == 0 {
             return Err(InputError::NoMoves.into());
         }
         let limits = RepairLimits {
