@@ -356,41 +356,74 @@ pub(crate) fn moves_needed(
     if fully_known(target) && jumps == 0 && lost == 0 && !kings {
         return men_steps_only(&sources, &targets, color, least);
     }
-    let split = fully_known(target).then(|| Split {
-        by_met: by_met(
-            &survivors_only,
-            (lost > 0)
-                .then(|| met_costs(board, target, color, rules_movement, &sources))
-                .flatten(),
-            lost,
-            |cost| cost.max(total).saturating_sub(saved).max(least),
-        ),
-        survivors,
-        joint: joint_part(
-            board,
-            target,
-            color,
-            rules_movement,
-            &survivors_only,
-            &sources,
-        )
-        .map(|(paired, capped)| Joint {
-            paired,
-            capped,
-            jumps,
-            crowning: (lost > 0).then(|| Crowning {
-                beyond_shares: crowning_cost(board.topology().size(), jumps),
-                moves: walk_moves(&survivors_only, &costs[targets.len()..], &sources, color)
-                    .saturating_sub(saved)
-                    .max(least),
-            }),
-        }),
-    });
+    let side = SideParts {
+        board,
+        target,
+        color,
+        movement: rules_movement,
+        sources: &sources,
+        survivors_only: &survivors_only,
+        lost_rows: &costs[targets.len()..],
+        jumps,
+    };
+    let split = fully_known(target).then(|| side.split(survivors, total, saved, least));
     Need::Moves {
         least,
         exact: false,
         guess: total.max(least),
         split,
+    }
+}
+
+/// What [`moves_needed`] knows of a side when it splits its need by the
+/// captures (the target wholly known).
+struct SideParts<'a> {
+    board: &'a Board,
+    target: &'a PartialBoard,
+    color: Color,
+    movement: Movement,
+    sources: &'a [(Square, Role)],
+    /// The assignment of the target's pieces alone.
+    survivors_only: &'a Assignment,
+    /// The cost rows of the pieces it loses.
+    lost_rows: &'a [Vec<u32>],
+    /// The other side's pieces it may still take.
+    jumps: u32,
+}
+
+impl SideParts<'_> {
+    /// The side's need split by who takes whom (`total` the assignment
+    /// with the lost pieces, less `saved`, never below `least`).
+    fn split(&self, survivors: u32, total: u32, saved: u32, least: u32) -> Split {
+        let lost = self.lost_rows.len();
+        let (board, target, color) = (self.board, self.target, self.color);
+        let met = (lost > 0)
+            .then(|| met_costs(board, target, color, self.movement, self.sources))
+            .flatten();
+        let moves = |cost: u32| cost.max(total).saturating_sub(saved).max(least);
+        let joint = joint_part(
+            board,
+            target,
+            color,
+            self.movement,
+            self.survivors_only,
+            self.sources,
+        );
+        Split {
+            by_met: by_met(self.survivors_only, met, lost, moves),
+            survivors,
+            joint: joint.map(|(paired, capped)| Joint {
+                paired,
+                capped,
+                jumps: self.jumps,
+                crowning: (lost > 0).then(|| Crowning {
+                    beyond_shares: crowning_cost(board.topology().size(), self.jumps),
+                    moves: walk_moves(self.survivors_only, self.lost_rows, self.sources, color)
+                        .saturating_sub(saved)
+                        .max(least),
+                }),
+            }),
+        }
     }
 }
 
