@@ -867,6 +867,34 @@ mod tests {
     use super::*;
     use crate::random::{play_game, Play, Rng};
 
+    /// A random game of `plies` from the opening (seeded `seed`), the goal
+    /// it ends on, and each position before a move with its side to move
+    /// and the plies left to the end.
+    fn positions_along(
+        variant: Variant,
+        seed: u64,
+        plies: usize,
+    ) -> (Record, Goal, Vec<(Board, Color, u32)>) {
+        let opening = variant.topology().opening();
+        let record = play_game(
+            variant.rules(),
+            &mut Rng::new(seed),
+            &opening,
+            variant.first_player(),
+            plies,
+            Play::Uniform,
+        );
+        let goal = goal_after(variant, &record);
+        let (mut board, n) = (opening, record.moves.len() as u32);
+        let mut boards = Vec::new();
+        for (played, mv) in record.moves.iter().enumerate() {
+            let side = record.mover(played + 1);
+            boards.push((board, side, n - played as u32));
+            board = variant.rules().play(&board, side, mv).unwrap();
+        }
+        (record, goal, boards)
+    }
+
     fn goal_after(variant: Variant, record: &Record) -> Goal {
         let start = variant.topology().opening();
         let end = replay(variant.rules(), &start, record).unwrap();
@@ -1049,25 +1077,8 @@ mod tests {
         let mut crowned_later = 0;
         for seed in 0..240 {
             let variant = Variant::ALL[seed as usize % Variant::ALL.len()];
-            let mut rng = Rng::new(1000 + seed);
-            let opening = variant.topology().opening();
             let plies = [10, 20, 30, 40, 60, 80][(seed / 10) as usize % 6];
-            let record = play_game(
-                variant.rules(),
-                &mut rng,
-                &opening,
-                variant.first_player(),
-                plies,
-                Play::Uniform,
-            );
-            let goal = goal_after(variant, &record);
-            let (mut board, n) = (opening, record.moves.len() as u32);
-            let mut boards = Vec::new();
-            for (played, mv) in record.moves.iter().enumerate() {
-                let side = record.mover(played + 1);
-                boards.push((board, side, n - played as u32));
-                board = variant.rules().play(&board, side, mv).unwrap();
-            }
+            let (_, goal, boards) = positions_along(variant, 1000 + seed, plies);
             let mut king_ahead = false;
             for &(board, side, left) in boards.iter().rev() {
                 if let Some(bound) = joint_to(variant, &goal, &board, side) {
@@ -1206,23 +1217,10 @@ mod tests {
         // on the way is at most the plies left from the end.
         for seed in 0..60 {
             let variant = Variant::ALL[seed as usize % Variant::ALL.len()];
-            let mut rng = Rng::new(seed);
-            let opening = variant.topology().opening();
             let plies = [12, 24, 40, 60][(seed / 10) as usize % 4];
-            let record = play_game(
-                variant.rules(),
-                &mut rng,
-                &opening,
-                variant.first_player(),
-                plies,
-                Play::Uniform,
-            );
-            let goal = goal_after(variant, &record);
-            let (mut board, n) = (opening, record.moves.len() as u32);
-            for (played, mv) in record.moves.iter().enumerate() {
-                let side = record.mover(played + 1);
+            let (record, goal, boards) = positions_along(variant, seed, plies);
+            for (played, &(board, side, left)) in boards.iter().enumerate() {
                 let bound = bound_to(variant, &goal, &board, side);
-                let left = n - played as u32;
                 assert!(
                     bound <= left,
                     "{} seed {seed}: {bound} > {left} from\n{board}\n{side:?} to\n{}\nrest {:?}",
@@ -1230,7 +1228,6 @@ mod tests {
                     goal.board.board,
                     &record.moves[played..]
                 );
-                board = variant.rules().play(&board, side, mv).unwrap();
             }
         }
     }
