@@ -26,8 +26,8 @@ pub use learn::{decode_learning, decode_learning_unrefined, learned_advice, lear
 pub use minimize::Minimum;
 pub use proof::SolverProof;
 pub use repair::{
-    edited_record, every_edit, repair_game, repair_summary, repair_summary_numbered, Edit,
-    EditKind, EditSpot, Repair, RepairOptions, RepairOutcome, Repairs,
+    edited_record, every_edit, repair_game, repair_read, repair_summary, repair_summary_numbered,
+    Edit, EditKind, EditSpot, Repair, RepairOptions, RepairOutcome, Repairs,
 };
 pub use selectors::{Guarded, LaterBoard, RuleGroup, SelectorFormula};
 pub use unknowns::UnknownVerdict;

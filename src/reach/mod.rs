@@ -995,8 +995,12 @@ mod tests {
         }
     }
 
-    /// The lower bound from `board` (`side` to move) to `goal`.
-    fn bound_to(variant: Variant, goal: &Goal, board: &Board, side: Color) -> u32 {
+    /// What `ask` reads of a quiet search to `goal` without a limit.
+    fn searching_to<T>(
+        variant: Variant,
+        goal: &Goal,
+        ask: impl FnOnce(&search::Search<'_>) -> T,
+    ) -> T {
         let mut quiet = |_: &Progress| {};
         let search = search::Search::new(
             variant.rules(),
@@ -1006,23 +1010,18 @@ mod tests {
             &|_| true,
             &mut quiet,
         );
-        search
-            .lower_bound(board, side)
+        ask(&search)
+    }
+
+    /// The lower bound from `board` (`side` to move) to `goal`.
+    fn bound_to(variant: Variant, goal: &Goal, board: &Board, side: Color) -> u32 {
+        searching_to(variant, goal, |search| search.lower_bound(board, side))
             .unwrap_or_else(|why| panic!("{}: {board} called unreachable: {why}", variant.name()))
     }
 
     /// The bound over both sides' moves together alone, from `board`.
     fn joint_to(variant: Variant, goal: &Goal, board: &Board, side: Color) -> Option<u32> {
-        let mut quiet = |_: &Progress| {};
-        let search = search::Search::new(
-            variant.rules(),
-            &goal.board,
-            goal.turn,
-            None,
-            &|_| true,
-            &mut quiet,
-        );
-        search.joint_bound(board, side)
+        searching_to(variant, goal, |search| search.joint_bound(board, side))
     }
 
     #[test]

@@ -200,20 +200,18 @@ impl VerifyRequest {
                 variant.name()
             ))
         };
-        let written = crate::archive::read_judged(&game, variant)
-            .map_err(|e| unreadable(e.to_string()))?
-            .record;
-        if written.plies() == 0 {
+        let read =
+            crate::archive::read_judged(&game, variant).map_err(|e| unreadable(e.to_string()))?;
+        if read.record.plies() == 0 {
             return Err(InputError::NoMoves.into());
         }
         let limits = RepairLimits {
             max_edits,
             limit: self.options.limit,
         };
-        let outcome = repair_game(&game, variant, limits.options(), &mut |_| {})
-            .map_err(RequestError::from_solve)?
-            .ok_or_else(|| unreadable("no moves to repair".into()))?;
-        repaired(variant, written, outcome)
+        let outcome = crate::analysis::repair_read(&read, variant, limits.options(), &mut |_| {})
+            .map_err(RequestError::from_solve)?;
+        repaired(variant, read.record, outcome)
     }
 
     /// One game's report with its moves as read and, if asked, its repair.

@@ -424,12 +424,25 @@ pub fn repair_game(
     let Ok(read) = crate::archive::read_judged(game, variant) else {
         return Ok(None);
     };
-    let start = PartialBoard::whole(crate::archive::start_of(&read, variant));
+    repair_read(&read, variant, options, progress).map(Some)
+}
+
+/// [`repair_game`] of a game already read as verify judges it.
+///
+/// # Errors
+/// As [`repair_game`].
+pub fn repair_read(
+    read: &crate::notation::PdnGame,
+    variant: Variant,
+    options: RepairOptions,
+    progress: &mut dyn FnMut(usize),
+) -> Result<RepairOutcome, SolveError> {
+    let start = PartialBoard::whole(crate::archive::start_of(read, variant));
     let known = BoardFacts {
         start: Some(start),
         end: None,
     };
-    repair_observed(&read.record, variant, known, options, progress).map(Some)
+    repair_observed(&read.record, variant, known, options, progress)
 }
 
 /// One line for a repair outcome: `repaired with 1 edit (none with 0): ply
