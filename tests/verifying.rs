@@ -419,3 +419,71 @@ fn compare_against_names_each_rejected_record_and_why() {
     assert_eq!(value["line"], line2);
     assert_eq!(value["reason"], verified.stdout.trim_end());
 }
+
+/// Games of three rule sets without `GameType` (English, International,
+/// Russian), a legal diagram and a game with no moves at all.
+const MIXED_RULES: &str = "[Event \"e\"]\n1. 11-15 23-19 *\n\n\
+    [Event \"i\"]\n1. 32-28 19-23 2. 28x19 14x23 *\n\n\
+    [Event \"r\"]\n1. c3-d4 f6-e5 *\n\n\
+    [Event \"diagram\"]\n[FEN \"W:W21:B9\"]\n*\n\n\
+    [Event \"empty\"]\n*\n";
+
+#[test]
+fn a_batch_of_several_rule_sets_is_judged_game_by_game() {
+    let file = crate::util::scratch("mixed-rules.pdn", MIXED_RULES);
+    let solved = postfacto(&["solve", file.to_str().unwrap()], "");
+    assert_eq!(solved.code, 0, "{}", solved.stderr);
+    let answer = file.with_extension("ans");
+    std::fs::write(&answer, &solved.stdout).unwrap();
+    let run = verify(&file, &answer);
+    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+    assert_eq!(run.stdout.matches(": OK").count(), 5, "{}", run.stdout);
+    // A wrong end board on the 10x10 game is that game's rejection alone.
+    let mut lines: Vec<String> = solved.stdout.lines().map(str::to_string).collect();
+    let game_3 = lines.iter().position(|l| l.contains(": game 3 ")).unwrap();
+    let last_row = (0..game_3).rev().find(|&i| !lines[i].is_empty()).unwrap();
+    let (start, end) = lines[last_row].split_once(' ').unwrap();
+    let piece = end.find(['w', 'b']).expect("a man on the last row");
+    lines[last_row] = format!("{start} {}.{}", &end[..piece], &end[piece + 1..]);
+    let wrong = lines.join("\n") + "\n";
+    std::fs::write(&answer, wrong).unwrap();
+    let run = verify(&file, &answer);
+    assert_eq!(run.code, 1, "{}{}", run.stdout, run.stderr);
+    let rejected: Vec<&str> = run
+        .stdout
+        .lines()
+        .filter(|l| !l.ends_with(": OK"))
+        .collect();
+    assert_eq!(rejected.len(), 1, "{}", run.stdout);
+    assert!(rejected[0].starts_with("instance 2: "), "{}", rejected[0]);
+}
+
+#[test]
+fn a_diagram_no_game_can_stand_on_is_impossible_and_rejected() {
+    // Gould's problem #88 has a white man on square 3, its crowning row.
+    let text = "[FEN \"B:WK23,12,3:BK15,K11.\"]\n*\n\n[FEN \"W:W21:B9\"]\n*\n";
+    let file = crate::util::scratch("illegal-diagram.pdn", text);
+    let solved = postfacto(&["solve", file.to_str().unwrap()], "");
+    assert_eq!(solved.code, 1, "{}", solved.stderr);
+    assert!(
+        solved.stderr.contains(
+            "game 1 (line 1): no moves, and its [FEN] position is not a legal position: \
+             the white man on square 3 stands on its crowning row"
+        ),
+        "{}",
+        solved.stderr
+    );
+    let answer = file.with_extension("ans");
+    std::fs::write(&answer, &solved.stdout).unwrap();
+    let run = verify(&file, &answer);
+    assert_eq!(run.code, 1, "{}{}", run.stdout, run.stderr);
+    assert_eq!(
+        run.stdout,
+        "instance 1: start board: the white man on square 3 stands on its crowning row, \
+         so it would already be a king\ninstance 2: OK\n"
+    );
+    let json = postfacto(&["solve", "--format", "json", file.to_str().unwrap()], "");
+    let first: serde_json::Value =
+        serde_json::from_str(json.stdout.lines().next().unwrap()).unwrap();
+    assert_eq!(first["status"], "impossible");
+}

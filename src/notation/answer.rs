@@ -173,6 +173,38 @@ pub fn parse_named_answers_on(
     text: &str,
     topology: Topology,
 ) -> Result<Option<Vec<Vec<Answer>>>, ParseAnswerError> {
+    let Some(blocks) = named_blocks(text) else {
+        return Ok(None);
+    };
+    let mut answers = Vec::new();
+    for block in &blocks {
+        answers.push(block.answers_on(topology)?);
+    }
+    Ok(Some(answers))
+}
+
+/// The lines of one record's answers in a batch whose answers `solve`
+/// named: those after its `==> NAME <==` line, not yet read as boards, so
+/// that each record's can be read on its own rule set's board.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct AnswerBlock<'t> {
+    /// Its non-blank lines, numbered from 1 in the whole text.
+    lines: Vec<(usize, &'t str)>,
+}
+
+impl AnswerBlock<'_> {
+    /// Its answers on `topology`'s board (none for a name alone).
+    ///
+    /// # Errors
+    /// As [`parse_answers_on`].
+    pub fn answers_on(&self, topology: Topology) -> Result<Vec<Answer>, ParseAnswerError> {
+        answers_of(&self.lines, topology)
+    }
+}
+
+/// A batch's answers split at their names (`==> NAME <==`), in order;
+/// `None` for answers without names.
+pub fn named_blocks(text: &str) -> Option<Vec<AnswerBlock<'_>>> {
     let lines: Vec<(usize, &str)> = text
         .lines()
         .enumerate()
@@ -180,13 +212,16 @@ pub fn parse_named_answers_on(
         .filter(|(_, l)| !l.trim().is_empty())
         .collect();
     if !lines.iter().any(|(_, l)| l.starts_with(NAME_MARK)) {
-        return Ok(None);
+        return None;
     }
-    let mut blocks = Vec::new();
-    for block in lines.split(|(_, l)| l.starts_with(NAME_MARK)).skip(1) {
-        blocks.push(answers_of(block, topology)?);
-    }
-    Ok(Some(blocks))
+    let blocks = lines.split(|(_, l)| l.starts_with(NAME_MARK)).skip(1);
+    Some(
+        blocks
+            .map(|block| AnswerBlock {
+                lines: block.to_vec(),
+            })
+            .collect(),
+    )
 }
 
 /// The answers of `lines` (non-blank, numbered), as many rows per board as

@@ -9,8 +9,9 @@ mod pdn;
 mod record;
 
 pub use answer::{
-    parse_answers, parse_answers_on, parse_board, parse_board_on, parse_named_answers_on,
-    parse_partial_board_on, Answer, BoardTextProblem, ParseAnswerError, NAME_MARK,
+    named_blocks, parse_answers, parse_answers_on, parse_board, parse_board_on,
+    parse_named_answers_on, parse_partial_board_on, Answer, AnswerBlock, BoardTextProblem,
+    ParseAnswerError, NAME_MARK,
 };
 pub use damaged::{Miswritten, MovePattern, WrittenMove};
 pub use fen::{parse_fen, parse_fen_on, to_fen, ParseFenError};

@@ -13,7 +13,7 @@ use crate::archive::GameError;
 use crate::board::PartialBoard;
 use crate::encode::BoardFacts;
 use crate::notation::{
-    parse_answers_on, parse_named_answers_on, plural, Answer, ParseAnswerError, NAME_MARK,
+    named_blocks, parse_answers_on, plural, Answer, AnswerBlock, ParseAnswerError, NAME_MARK,
 };
 use crate::replay::{judge_within, Rejection};
 use crate::rules::Variant;
@@ -263,7 +263,12 @@ impl JudgeRequest {
                 fallback = Some(verdicts);
             }
         }
-        let verdicts = fallback.unwrap_or_else(|| {
+        // A batch of games of several rule sets (a PDN file without
+        // GameType tags, solved game by game): each game under its own.
+        let per_record = (seen.len() > 1)
+            .then(|| self.verdicts_per_record(progress))
+            .flatten();
+        let verdicts = per_record.or(fallback).unwrap_or_else(|| {
             let why = self
                 .records
                 .iter()
@@ -308,10 +313,65 @@ impl JudgeRequest {
             .iter()
             .zip(&answers)
             .map(|((_, item), answer)| match answer {
-                Some(answer) => self.judged(item, variant, answer, progress),
-                None => JudgeVerdict::Rejected(NotAccepted::NoAnswer),
+                Some(answer) => self.judged(item, variant, answer, self.repair, progress),
+                None => unanswered(item),
             })
             .collect()
+    }
+
+    /// Every record's verdict under its own rule sets, its answer read on
+    /// each one's board from its own block of a named answer: the first
+    /// under which the answer is accepted, else the first's. `None` for
+    /// an answer without names (its boards cannot be told apart by size)
+    /// or one that names no record.
+    fn verdicts_per_record(&self, progress: &mut dyn FnMut(usize)) -> Option<Vec<JudgeVerdict>> {
+        let text = std::str::from_utf8(&self.answer).ok()?;
+        let text = crate::notation::without_bom(text);
+        let blocks = named_blocks(text)?;
+        let found = self.blocks_of_records(text).ok()?;
+        let verdicts = self.records.iter().zip(found).map(|((_, item), block)| {
+            match block.map(|i| &blocks[i]) {
+                Some(block) => self.judged_on_own_rules(item, block, progress),
+                None => unanswered(item),
+            }
+        });
+        Some(verdicts.collect())
+    }
+
+    /// One record's verdict on its answer `block`: accepted under the
+    /// first of its rule sets that accepts it, else the first's verdict
+    /// (with the repair asked, under that one only).
+    fn judged_on_own_rules(
+        &self,
+        item: &Item,
+        block: &AnswerBlock<'_>,
+        progress: &mut dyn FnMut(usize),
+    ) -> JudgeVerdict {
+        let under = |variant: Variant| block.answers_on(variant.topology());
+        let mut first = None;
+        for reading in &item.readings {
+            let answers = match under(reading.variant) {
+                Err(error) => {
+                    first.get_or_insert(JudgeVerdict::Rejected(AnswerError::from(error).into()));
+                    continue;
+                }
+                Ok(answers) => answers,
+            };
+            let Some(answer) = answers.first() else {
+                return unanswered(item);
+            };
+            let verdict = self.judged(item, reading.variant, answer, None, progress);
+            if verdict == JudgeVerdict::Accepted {
+                return verdict;
+            }
+            if first.is_none() {
+                first = Some(match self.repair {
+                    Some(_) => self.judged(item, reading.variant, answer, self.repair, progress),
+                    None => verdict,
+                });
+            }
+        }
+        first.unwrap_or_else(|| unanswered(item))
     }
 
     /// The answer of each record: by its name when `solve` named a batch's
@@ -323,12 +383,29 @@ impl JudgeRequest {
         variant: Variant,
     ) -> Result<Vec<Option<Answer>>, AnswerError> {
         let topology = variant.topology();
-        let Some(blocks) = parse_named_answers_on(text, topology)? else {
+        let Some(blocks) = named_blocks(text) else {
             return Ok(parse_answers_on(text, topology)?
                 .into_iter()
                 .map(Some)
                 .collect());
         };
+        let mut answers = Vec::with_capacity(blocks.len());
+        for block in &blocks {
+            answers.push(block.answers_on(topology)?);
+        }
+        Ok(self
+            .blocks_of_records(text)?
+            .into_iter()
+            .map(|i| i.and_then(|i| answers[i].first().copied()))
+            .collect())
+    }
+
+    /// Which block of a named answer holds each record's answers (`None`:
+    /// the answer does not name it).
+    ///
+    /// # Errors
+    /// The answer names none of the records.
+    fn blocks_of_records(&self, text: &str) -> Result<Vec<Option<usize>>, AnswerError> {
         // One name line per block, as the blocks were split: a malformed
         // name keeps its place, so later names keep their boards.
         let marks: Vec<Option<Place>> = text
@@ -371,10 +448,7 @@ impl JudgeRequest {
                 marks.iter().flatten().map(|p| p.file.as_str()).collect();
             return Err(self.names_no_record(marks.iter().flatten().next(), names.len()));
         }
-        Ok(found
-            .into_iter()
-            .map(|i| i.and_then(|i| blocks[i].first().copied()))
-            .collect())
+        Ok(found)
     }
 
     /// The answer's names (of `files` files) match none of the records.
@@ -393,7 +467,7 @@ impl JudgeRequest {
         AnswerError::NamesNoRecord { input, first }
     }
 
-    /// One record's answer under `variant`; with a repair asked, a
+    /// One record's answer under `variant`; with `repair` asked, a
     /// rejected record gets the fewest edits after which the answer's
     /// start board leads to its end board.
     fn judged(
@@ -401,6 +475,7 @@ impl JudgeRequest {
         item: &Item,
         variant: Variant,
         answer: &Answer,
+        repair: Option<RepairLimits>,
         progress: &mut dyn FnMut(usize),
     ) -> JudgeVerdict {
         if let Some(error) = &item.error {
@@ -416,7 +491,7 @@ impl JudgeRequest {
             }
             Err(rejection) => rejection,
         };
-        let Some(asked) = self.repair else {
+        let Some(asked) = repair else {
             return JudgeVerdict::Rejected(NotAccepted::Replay(rejection));
         };
         let (repair, undecided) = repaired_to(&reader.record, variant, answer, asked, progress);
@@ -426,6 +501,23 @@ impl JudgeRequest {
         } else {
             JudgeVerdict::Rejected(why)
         }
+    }
+}
+
+/// The verdict on a record the answer gives no boards: a game without
+/// moves (a diagram) has nothing to reconstruct, so `solve` gives none
+/// when it has no position to print, or a position no game can start from.
+fn unanswered(item: &Item) -> JudgeVerdict {
+    if !item.no_moves || item.error.is_some() {
+        return JudgeVerdict::Rejected(NotAccepted::NoAnswer);
+    }
+    let bad_start = item.readings.first().and_then(|reading| {
+        let fen = reading.fen.as_ref()?;
+        reading.variant.rules().start_problems(fen).first().copied()
+    });
+    match bad_start {
+        Some(problem) => JudgeVerdict::Rejected(NotAccepted::Replay(Rejection::BadStart(problem))),
+        None => JudgeVerdict::Accepted,
     }
 }
 

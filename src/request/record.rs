@@ -332,6 +332,15 @@ fn position_only<'r>(name: Name<'r>, reading: &'r Reading, quiet: bool) -> Repor
     report.no_moves = true;
     if let Some(board) = reading.fen {
         report.start_from = Some(StartFrom::Fen);
+        // Its position is its answer only if a game can stand there (the
+        // judge would reject a man on its crowning row).
+        if let Some(problem) = reading.variant.rules().start_problems(&board).first() {
+            let why = format!("its [FEN] position is not a legal position: {problem}");
+            report.status = Verdict::Impossible;
+            report.err.push(format!("{name}: no moves, and {why}"));
+            report.explanation = Some(why);
+            return report;
+        }
         report.answers.push(crate::notation::Answer {
             start: board,
             end: board,

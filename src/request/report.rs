@@ -216,7 +216,7 @@ impl<'r> Report<'r> {
 
     /// The verdict in one word, as JSON's `status` gives it.
     pub fn status_word(&self) -> &'static str {
-        if self.no_moves {
+        if self.no_moves && self.status == Verdict::Solved {
             return "no moves";
         }
         match self.status {
