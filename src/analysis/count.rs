@@ -181,25 +181,40 @@ pub fn count_start_boards(
             options.known,
         )?;
         count.answers.push(answer);
-        // Block this content of the used squares: some fact there must
-        // differ, or (damaged records) some filled move.
-        let mut blocking: Vec<Lit> = Vec::new();
-        let used = if record.is_damaged() {
-            blocking.extend(other_moves(&formula, &found.filled));
-            let used = used_squares(&found.filled);
-            all_used.extend(used.iter().copied());
-            count.fillings.push(found.filled);
-            used
-        } else {
-            count.squares.clone()
-        };
-        blocking.extend(other_contents(&used, &found.start));
+        let blocking = count.keep(record, &formula, found, &mut all_used);
         solver.add_clause(&blocking);
-        count.boards.push(found.start);
     }
     count.squares = all_used.into_iter().collect();
     count.complete = true;
     Ok(count)
+}
+
+impl Count {
+    /// Keeps the start board `found` (and its filling), and returns the
+    /// clause that blocks its content of the used squares: some fact
+    /// there must differ, or (damaged records) some filled move.
+    /// `all_used` gathers the squares every filling used.
+    fn keep(
+        &mut self,
+        record: &Record,
+        formula: &Formula,
+        found: crate::solve::Refined,
+        all_used: &mut BTreeSet<Square>,
+    ) -> Vec<Lit> {
+        let mut blocking: Vec<Lit> = Vec::new();
+        let used = if record.is_damaged() {
+            blocking.extend(other_moves(formula, &found.filled));
+            let used = used_squares(&found.filled);
+            all_used.extend(used.iter().copied());
+            self.fillings.push(found.filled);
+            used
+        } else {
+            self.squares.clone()
+        };
+        blocking.extend(other_contents(&used, &found.start));
+        self.boards.push(found.start);
+        blocking
+    }
 }
 
 /// Every square outside `used` empty at the start (`--others-empty`).

@@ -167,9 +167,30 @@ impl<S: ClauseSink, M: SquareSet> Encoder<'_, S, M> {
         board: &SymBoard<M>,
         ply: PlyRef<'_>,
     ) -> Result<(), AlwaysFalse> {
-        let side = ply.side;
-        let enemy = side.opposite();
         self.out.group(Some(ply), Rule::NoCaptureAvailable);
+        let starts = self.jump_starts_to_forbid(board, ply.side);
+        // Square order, then direction order, so the formula is stable.
+        let mut rest = starts.iter().fold(0, |all, s| all | s);
+        while rest != 0 {
+            let index = rest.trailing_zeros();
+            rest &= rest - 1;
+            let a = Square::from_grid_index(index).expect("jump starts are dark squares");
+            for dir in Direction::ALL
+                .into_iter()
+                .filter(|d| starts[d.index()] >> index & 1 != 0)
+            {
+                self.forbid_jump(board, ply, a, dir)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Where a jump of `side` may start, by direction: those the board may
+    /// still allow given the unit facts, near the squares changed since
+    /// the side's last check (jumps ruled out by the facts alone are
+    /// counted as satisfied clauses).
+    fn jump_starts_to_forbid(&mut self, board: &SymBoard<M>, side: Color) -> [u64; 4] {
+        let enemy = side.opposite();
         // The check sees the board before this ply moves; squares this
         // ply changes are marked dirty after it (see `play`).
         let dirty = std::mem::take(&mut self.dirty[side as usize]);
@@ -196,42 +217,45 @@ impl<S: ClauseSink, M: SquareSet> Encoder<'_, S, M> {
             let ruled_out = open.starts(side, dir) & !possible_starts & near;
             self.out.stats.satisfied += ruled_out.count_ones() as usize;
         }
-        // Square order, then direction order, so the formula is stable.
-        let mut rest = starts.iter().fold(0, |all, s| all | s);
-        while rest != 0 {
-            let index = rest.trailing_zeros();
-            rest &= rest - 1;
-            let a = Square::from_grid_index(index).expect("jump starts are dark squares");
-            for dir in Direction::ALL
-                .into_iter()
-                .filter(|d| starts[d.index()] >> index & 1 != 0)
-            {
-                let (over, land) = a.jump(dir).expect("a possible jump stays on the board");
-                if self.out.options.fine_groups {
-                    let rule = Rule::NoJump {
-                        from: a,
-                        over,
-                        to: land,
-                    };
-                    self.out.group(Some(ply), rule);
-                }
-                let forward = side.is_forward(dir);
-                let mover = board.holds_mover(a, side, forward);
-                let taken = board.holds(over, enemy);
-                let land_empty = board.is_empty(land);
-                let why = || {
-                    format!("the move is not a capture, but {a}x{land} is available whatever the start board")
-                };
-                if self.movement.men_capture_kings || !forward {
-                    self.out.forbid(&[mover, taken, land_empty], why)?;
-                } else {
-                    // Men may not take kings: a king takes any piece, a man a man.
-                    let king = both(mover, board.is_king(a));
-                    self.out.forbid(&[king, taken, land_empty], why)?;
-                    let man = both(taken, board.is_man(over));
-                    self.out.forbid(&[mover, man, land_empty], why)?;
-                }
-            }
+        starts
+    }
+
+    /// The clauses that forbid the jump from `a` in `dir` before `ply`'s
+    /// simple move.
+    fn forbid_jump(
+        &mut self,
+        board: &SymBoard<M>,
+        ply: PlyRef<'_>,
+        a: Square,
+        dir: Direction,
+    ) -> Result<(), AlwaysFalse> {
+        let (side, enemy) = (ply.side, ply.side.opposite());
+        let (over, land) = a.jump(dir).expect("a possible jump stays on the board");
+        if self.out.options.fine_groups {
+            let rule = Rule::NoJump {
+                from: a,
+                over,
+                to: land,
+            };
+            self.out.group(Some(ply), rule);
+        }
+        let forward = side.is_forward(dir);
+        let mover = board.holds_mover(a, side, forward);
+        let taken = board.holds(over, enemy);
+        let land_empty = board.is_empty(land);
+        let why = || {
+            format!(
+                "the move is not a capture, but {a}x{land} is available whatever the start board"
+            )
+        };
+        if self.movement.men_capture_kings || !forward {
+            self.out.forbid(&[mover, taken, land_empty], why)?;
+        } else {
+            // Men may not take kings: a king takes any piece, a man a man.
+            let king = both(mover, board.is_king(a));
+            self.out.forbid(&[king, taken, land_empty], why)?;
+            let man = both(taken, board.is_man(over));
+            self.out.forbid(&[mover, man, land_empty], why)?;
         }
         Ok(())
     }
