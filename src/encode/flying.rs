@@ -369,50 +369,70 @@ impl<'s, S: ClauseSink, M: SquareSet> PlyEncoder<'s, S, M> for Encoder<'s, S, M>
 
     fn ply(&mut self, board: &mut SymBoard<M>, ply: PlyRef<'_>) -> Result<(), Contradiction> {
         let fail = |rule| Contradiction::at(ply, rule);
-        let side = ply.side;
-        let ply_no = ply_number(ply);
-        let mv = ply.text;
-        let from = mv.from();
-        let to = mv.to();
+        let (from, to) = (ply.text.from(), ply.text.to());
         let mover = board.get(from);
-        let mover_is_king = board.is_king(from);
         let mut changed = mask::<M>(from) | mask::<M>(to);
-
-        if mv.is_capture() {
+        if ply.text.is_capture() {
             changed |= self
-                .capture(board, ply, side)
+                .capture(board, ply, ply.side)
                 .map_err(|(rule, why)| fail(rule)(why))?;
         } else {
-            let (dir, distance) = from.diagonal_to(to).expect("parsed moves are diagonal");
-            if distance > 1 || !side.is_forward(dir) {
-                let rule = Rule::MustBeKing(from);
-                self.out.group(Some(ply), rule);
-                self.out
-                    .require(mover_is_king, || board.describe(from))
-                    .map_err(fail(rule))?;
-            }
-            for s in ray(from, dir).take(distance as usize) {
-                let rule = if s == to {
-                    Rule::LandingEmpty(s)
-                } else {
-                    Rule::PathClear(s)
-                };
-                self.out.group(Some(ply), rule);
-                self.out
-                    .require(board.is_empty(s), || board.describe(s))
-                    .map_err(fail(rule))?;
-            }
-            if !self.out.options.units_only && !self.out.written_elsewhere(Rule::NoCaptureAvailable)
-            {
-                self.no_capture(board, ply, side)
-                    .map_err(fail(Rule::NoCaptureAvailable))?;
-            }
+            self.simple_move(board, ply)
+                .map_err(|(rule, why)| fail(rule)(why))?;
         }
 
         for dirty in &mut self.dirty {
             *dirty |= changed;
         }
-        // Crowned where the move ends; under Russian rules anywhere on the way.
+        self.played(board, ply, mover, changed);
+        Ok(())
+    }
+}
+
+impl<S: ClauseSink, M: SquareSet> Encoder<'_, S, M> {
+    /// A simple move's rules: a king's if it goes further than one step
+    /// or backwards, a clear path, an empty landing, and no capture
+    /// anywhere for the side to move.
+    fn simple_move(
+        &mut self,
+        board: &SymBoard<M>,
+        ply: PlyRef<'_>,
+    ) -> Result<(), (Rule, AlwaysFalse)> {
+        let side = ply.side;
+        let (from, to) = (ply.text.from(), ply.text.to());
+        let (dir, distance) = from.diagonal_to(to).expect("parsed moves are diagonal");
+        if distance > 1 || !side.is_forward(dir) {
+            let rule = Rule::MustBeKing(from);
+            self.out.group(Some(ply), rule);
+            self.out
+                .require(board.is_king(from), || board.describe(from))
+                .map_err(|why| (rule, why))?;
+        }
+        for s in ray(from, dir).take(distance as usize) {
+            let rule = if s == to {
+                Rule::LandingEmpty(s)
+            } else {
+                Rule::PathClear(s)
+            };
+            self.out.group(Some(ply), rule);
+            self.out
+                .require(board.is_empty(s), || board.describe(s))
+                .map_err(|why| (rule, why))?;
+        }
+        if !self.out.options.units_only && !self.out.written_elsewhere(Rule::NoCaptureAvailable) {
+            self.no_capture(board, ply, side)
+                .map_err(|why| (Rule::NoCaptureAvailable, why))?;
+        }
+        Ok(())
+    }
+
+    /// The board after `ply`: the squares it `changed` emptied, and its
+    /// `mover` (crowned where the move ends; under Russian rules anywhere
+    /// on the way) on its landing.
+    fn played(&self, board: &mut SymBoard<M>, ply: PlyRef<'_>, mover: Content, changed: M) {
+        let (side, mv) = (ply.side, ply.text);
+        let (from, to) = (mv.from(), mv.to());
+        let ply_no = ply_number(ply);
         let promoted = if !self.crowns_mid_capture() {
             to.crowns(side)
         } else {
@@ -438,7 +458,6 @@ impl<'s, S: ClauseSink, M: SquareSet> PlyEncoder<'s, S, M> for Encoder<'s, S, M>
                 by: ply_no,
             },
         );
-        Ok(())
     }
 }
 
