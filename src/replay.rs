@@ -304,6 +304,18 @@ pub enum Rejection {
     /// No verdict: the search for a filling of the damaged moves that
     /// ends on the end board gave up.
     Undecided(String),
+    /// The record's start is pinned (a PDN game's `[FEN]`, or its rule
+    /// set's opening), and the answer starts elsewhere.
+    NotItsStart {
+        /// The first differing square (1-based number).
+        square: u8,
+        /// What pins the start ("its [FEN]", "the opening").
+        pinned_by: &'static str,
+        /// What the pinned start has there.
+        expected: char,
+        /// What the answer claims.
+        found: char,
+    },
     /// The moves replay, but to another end board.
     WrongEnd {
         /// The first differing square (1-based number).
@@ -322,6 +334,15 @@ impl fmt::Display for Rejection {
             Rejection::WrongBoard => f.write_str("the end board is not on the start board's board"),
             Rejection::Undecided(why) => f.write_str(why),
             Rejection::Illegal(e) => write!(f, "{e}"),
+            Rejection::NotItsStart {
+                square,
+                pinned_by,
+                expected,
+                found,
+            } => write!(
+                f,
+                "start board differs from the game's start ({pinned_by}) at square {square}: expected {expected}, found {found}"
+            ),
             Rejection::WrongEnd {
                 square,
                 expected,
@@ -345,6 +366,35 @@ impl std::error::Error for Rejection {}
 /// The first problem found.
 pub fn judge(rules: &dyn Rules, record: &Record, answer: &Answer) -> Result<(), Rejection> {
     judge_within(rules, record, answer, None)
+}
+
+/// Whether `answer` starts on `pinned`, the start a game's `[FEN]` (or
+/// its rule set's opening, `pinned_by`) gives it.
+///
+/// # Errors
+/// [`Rejection::NotItsStart`] at the first square that differs.
+pub fn starts_on(
+    answer: &Answer,
+    pinned: &Board,
+    pinned_by: &'static str,
+) -> Result<(), Rejection> {
+    let letter = |b: &Board, sq| b.get(sq).map_or('.', |p| p.letter());
+    if answer.start.topology() != pinned.topology() {
+        return Err(Rejection::WrongBoard);
+    }
+    let differs = pinned
+        .topology()
+        .squares()
+        .find(|&sq| pinned.get(sq) != answer.start.get(sq));
+    match differs {
+        None => Ok(()),
+        Some(sq) => Err(Rejection::NotItsStart {
+            square: sq.number(),
+            pinned_by,
+            expected: letter(pinned, sq),
+            found: letter(&answer.start, sq),
+        }),
+    }
 }
 
 /// [`judge`] whose search for a damaged record's filling is bounded by

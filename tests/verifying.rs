@@ -487,3 +487,48 @@ fn a_diagram_no_game_can_stand_on_is_impossible_and_rejected() {
         serde_json::from_str(json.stdout.lines().next().unwrap()).unwrap();
     assert_eq!(first["status"], "impossible");
 }
+
+#[test]
+fn an_answer_must_start_where_the_pdn_game_starts() {
+    let diagram = |name: &str, fen: &str| {
+        crate::util::scratch(name, &format!("[FEN \"{fen}\"]\n1. 21-17 *\n"))
+    };
+    let (ours, other) = (
+        diagram("pinned-9.pdn", "W:W21:B9"),
+        diagram("pinned-5.pdn", "W:W21:B5"),
+    );
+    let solved = postfacto(&["solve", other.to_str().unwrap()], "");
+    assert_eq!(solved.code, 0, "{}", solved.stderr);
+    let answer = other.with_extension("ans");
+    std::fs::write(&answer, &solved.stdout).unwrap();
+    assert_eq!(verify(&other, &answer).code, 0);
+    // The other diagram's answer replays, but not from this game's [FEN].
+    let run = verify(&ours, &answer);
+    assert_eq!(
+        (run.code, run.stdout.as_str()),
+        (
+            1,
+            "start board differs from the game's start (its [FEN]) at square 5: expected ., found b\n"
+        ),
+        "{}",
+        run.stderr
+    );
+    // A game without [FEN] starts at the opening: a fragment's answer
+    // (start unknown) is not an answer to the game.
+    let game = crate::util::scratch("opening.pdn", "1. 11-15 23-19 2. 8-11 22-17 *\n");
+    let fragment = postfacto(&["solve", "--fragment", game.to_str().unwrap()], "");
+    assert_eq!(fragment.code, 0, "{}", fragment.stderr);
+    let answer = game.with_extension("ans");
+    std::fs::write(&answer, &fragment.stdout).unwrap();
+    let run = verify(&game, &answer);
+    assert_eq!(run.code, 1, "{}", run.stdout);
+    assert!(
+        run.stdout
+            .starts_with("start board differs from the game's start (the opening)"),
+        "{}",
+        run.stdout
+    );
+    let solved = postfacto(&["solve", game.to_str().unwrap()], "");
+    std::fs::write(&answer, &solved.stdout).unwrap();
+    assert_eq!(verify(&game, &answer).code, 0);
+}

@@ -15,7 +15,7 @@ use crate::encode::BoardFacts;
 use crate::notation::{
     named_blocks, parse_answers_on, plural, Answer, AnswerBlock, ParseAnswerError, NAME_MARK,
 };
-use crate::replay::{judge_within, Rejection};
+use crate::replay::{judge_within, starts_on, Rejection};
 use crate::rules::Variant;
 
 use super::{read_items, Item, Name, ReadAs, RepairLimits, RequestError};
@@ -484,6 +484,11 @@ impl JudgeRequest {
         let Some(reader) = item.readings.iter().find(|r| r.variant == variant) else {
             return JudgeVerdict::Rejected(NotAccepted::OtherNotation(variant));
         };
+        // Not the game's start: no repair of its moves mends that.
+        let pinned = pinned_start(item, reader);
+        if let Some(Err(wrong_start)) = pinned.map(|(board, by)| starts_on(answer, &board, by)) {
+            return JudgeVerdict::Rejected(NotAccepted::Replay(wrong_start));
+        }
         let rejection = match judge_within(variant.rules(), &reader.record, answer, self.limit) {
             Ok(()) => return JudgeVerdict::Accepted,
             Err(undecided @ Rejection::Undecided(_)) => {
@@ -502,6 +507,20 @@ impl JudgeRequest {
             JudgeVerdict::Rejected(why)
         }
     }
+}
+
+/// The start a PDN game pins, and what pins it: its `[FEN]`, else its
+/// rule set's opening (as `solve` reads a PDN file). `None` for records
+/// of the task's format, whose start is the question.
+fn pinned_start(
+    item: &Item,
+    reading: &crate::archive::Reading,
+) -> Option<(crate::board::Board, &'static str)> {
+    item.pdn.as_ref()?;
+    Some(match reading.fen {
+        Some(fen) => (fen, "its [FEN]"),
+        None => (reading.variant.topology().opening(), "the opening"),
+    })
 }
 
 /// The verdict on a record the answer gives no boards: a game without
