@@ -819,3 +819,51 @@ fn a_swap_split_by_a_move_written_twice_takes_one_edit_more() {
         four.stderr
     );
 }
+
+/// A real OCA game with two moves of one side swapped: two repairs of one
+/// edit exist (the walkthrough of session 10's `r1.pdn`).
+const TWO_SWAPS: &str = "1. 11-15 24-20 2. 8-11 28-24 3. 9-13 22-18 4. 15x22 25x18 \
+    5. 4-8 26-22 6. 10-14 18x9 7. 5x14 22-18 8. 1-5 18x9 9. 5x14 29-25 10. 11-15 24-19 \
+    11. 15x24 25-22 12. 24-28 22-18 13. 8-11 27-24 14. 6-9 24-19 15. 7-10 20-16 \
+    16. 11x20 18-15 17. 2-6 15-11 18. 12-16 19x12 19. 10-15 11-8 20. 15-18 21-17 \
+    21. 13x22 30-26 22. 18x27 26x17x10x1 *\n";
+
+#[test]
+fn a_repair_list_cut_by_the_count_limit_says_so_and_a_zero_limit_is_refused() {
+    let file = scratch("two-swaps.pdn", TWO_SWAPS);
+    let file = file.to_str().unwrap();
+    let all = postfacto(&["solve", "--repair", "--all", file], "");
+    assert_eq!(all.code, 0, "{}", all.stderr);
+    assert!(
+        all.stderr
+            .contains(": 2 repairs of 1 edit; no repair of 0 edits exists\n"),
+        "{}",
+        all.stderr
+    );
+    let cut = postfacto(
+        &["solve", "--repair", "--all", "--count-limit", "1", file],
+        "",
+    );
+    assert_eq!(cut.code, 0, "{}", cut.stderr);
+    assert!(
+        cut.stderr.contains(
+            ": at least 1 repair of 1 edit; no repair of 0 edits exists; \
+             the search for more stopped at --count-limit\n"
+        ),
+        "{}",
+        cut.stderr
+    );
+    for analysis in ["--repair", "--count"] {
+        let zero = postfacto(
+            &["solve", analysis, "--all", "--count-limit", "0", file],
+            "",
+        );
+        assert_eq!(zero.code, 2, "{analysis}: {}", zero.stderr);
+        assert!(
+            zero.stderr
+                .contains("'--count-limit <N>': must be at least 1"),
+            "{}",
+            zero.stderr
+        );
+    }
+}

@@ -675,7 +675,7 @@ pub struct AnalysisArgs {
     #[arg(long, conflicts_with_all = ["minimize", "unique"])]
     pub all: bool,
     /// Stop counting after N boards and say "more than N".
-    #[arg(long, value_name = "N", default_value_t = 100_000)]
+    #[arg(long, value_name = "N", default_value_t = 100_000, value_parser = at_least_one)]
     pub count_limit: usize,
     /// Say whether the answer is forced: whether every answer puts the same
     /// pieces on the squares the moves use.
@@ -823,6 +823,16 @@ enum LimitError {
 
 /// A `--limit`: a time as `timeout` takes it, or for the DFS a number of
 /// start boards written `100000nodes`.
+/// A count of at least one (`--count-limit`: a count that keeps nothing
+/// has no answer to give).
+fn at_least_one(text: &str) -> Result<usize, String> {
+    match text.parse::<usize>() {
+        Ok(0) => Err("must be at least 1".to_string()),
+        Ok(n) => Ok(n),
+        Err(e) => Err(e.to_string()),
+    }
+}
+
 fn parse_limit(text: &str) -> Result<LimitArg, LimitError> {
     if let Some(count) = text.trim().strip_suffix("nodes") {
         return count

@@ -118,6 +118,15 @@ impl<'a> Job<'a, '_> {
     }
 
     fn fill(&self, report: &mut Report) -> Result<(), SolveError> {
+        if self.options().count_limit == 0 {
+            // A count that keeps nothing has no answer to give.
+            report.status = Verdict::BadInput;
+            let name = self.name;
+            report
+                .err
+                .push(format!("{name}: --count-limit must be at least 1"));
+            return Ok(());
+        }
         if let Some(path) = &self.options().proof {
             self.proof(path, report)?;
             if report.status == Verdict::BadInput {
@@ -364,7 +373,14 @@ impl<'a> Job<'a, '_> {
         let distinct = found.distinct();
         let repairs = if all { &distinct[..] } else { &distinct[..1] };
         let edits = repairs[0].edits.len();
-        let (many, others) = if all {
+        let (many, others) = if all && !found.complete {
+            // The search stopped at --count-limit: these are the first
+            // found, and others may exist.
+            (
+                format!("at least {} of", plural(repairs.len(), "repair")),
+                "; the search for more stopped at --count-limit".to_string(),
+            )
+        } else if all {
             (
                 format!("{} of", plural(repairs.len(), "repair")),
                 String::new(),
