@@ -100,11 +100,7 @@ impl<'e, 'a> Window<'e, 'a> {
         let mut spots = self.window(chosen, left)?;
         if left >= 3 && chosen.is_empty() {
             let (record, _) = self.edits.edited(chosen);
-            let here = self
-                .conflicts
-                .borrow()
-                .get(&RecordKey::of(&record))
-                .copied();
+            let here = self.conflict_of(&record);
             let n = record.plies();
             let (p0, q0) = here.map_or((n, 1), |c| (c.prefix.unwrap_or(n), c.suffix.unwrap_or(1)));
             let n = record.plies();
@@ -167,6 +163,11 @@ impl<'e, 'a> Window<'e, 'a> {
             self.cut.set(true);
         }
         past
+    }
+
+    /// The conflict of `record`, when it has been found.
+    fn conflict_of(&self, record: &Record) -> Option<Conflict> {
+        self.conflicts.borrow().get(&RecordKey::of(record)).copied()
     }
 
     /// Whether the search for the other repairs stopped at its budget
@@ -433,11 +434,7 @@ impl<'e, 'a> Window<'e, 'a> {
         let parent = match chosen.split_last() {
             Some((_, rest)) => {
                 let (before, _) = self.edits.edited(rest);
-                let known = self
-                    .conflicts
-                    .borrow()
-                    .get(&RecordKey::of(&before))
-                    .copied();
+                let known = self.conflict_of(&before);
                 known.map(|c| (before, c))
             }
             None => None,
@@ -506,11 +503,7 @@ impl<'e, 'a> Window<'e, 'a> {
                 let mut key = rest.to_vec();
                 key.push(square);
                 let (record, _) = self.edits.edited(&key);
-                let known = self
-                    .conflicts
-                    .borrow()
-                    .get(&RecordKey::of(&record))
-                    .copied();
+                let known = self.conflict_of(&record);
                 known.map(|c| (record, c))
             })
             .collect()
