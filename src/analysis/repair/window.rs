@@ -4,8 +4,9 @@
 //! damaged record.
 
 use std::cell::{Cell, RefCell};
-use std::collections::{HashMap, HashSet};
 
+use crate::board::hash::{WordMap, WordSet};
+use crate::board::Color;
 use crate::encode::BoardFacts;
 use crate::notation::{MovePattern, Record, WrittenMove};
 use crate::solve::{Outcome, Reconstructor, Solution, SolveStats};
@@ -17,10 +18,10 @@ use super::{first_true, last_true, Budget, Found, RepairOptions, Stop};
 pub(super) struct Window<'e, 'a> {
     edits: &'e Edits<'a>,
     known: BoardFacts,
-    verdicts: RefCell<HashMap<(String, bool, bool), bool>>,
+    verdicts: RefCell<WordMap<(RecordKey, bool, bool), bool>>,
     budget: RefCell<Budget>,
-    /// Conflicts found, by the record's text.
-    conflicts: RefCell<HashMap<String, Conflict>>,
+    /// Conflicts found, by the record.
+    conflicts: RefCell<WordMap<RecordKey, Conflict>>,
     /// Solver calls made, and how many had been when the first repair
     /// was found.
     solves: Cell<usize>,
@@ -29,13 +30,31 @@ pub(super) struct Window<'e, 'a> {
     cut: Cell<bool>,
     /// Whole edit sets solved, by whether they were impossible; those
     /// solved ahead of their turn keep their outcome until it comes.
-    impossible_sets: RefCell<HashMap<Vec<EditSpot>, bool>>,
-    ahead: RefCell<HashMap<Vec<EditSpot>, Outcome>>,
+    impossible_sets: RefCell<WordMap<Vec<EditSpot>, bool>>,
+    ahead: RefCell<WordMap<Vec<EditSpot>, Outcome>>,
     /// Verdicts on parts solved for [`Window::shift_floor`] (not counted,
     /// and kept apart from `verdicts`, whose misses are).
-    side_verdicts: RefCell<HashMap<(String, bool, bool), bool>>,
-    /// [`Window::shift_floor`] by the record's text.
-    floors: RefCell<HashMap<String, usize>>,
+    side_verdicts: RefCell<WordMap<(RecordKey, bool, bool), bool>>,
+    /// [`Window::shift_floor`] by the record.
+    floors: RefCell<WordMap<RecordKey, usize>>,
+}
+
+/// A record as the caches know it: who moves first and its moves as
+/// written, the parts of its text, compared as they are. Formatting each
+/// record as text to look it up took 7% of a long English repair.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+struct RecordKey {
+    first: Color,
+    moves: Vec<WrittenMove>,
+}
+
+impl RecordKey {
+    fn of(record: &Record) -> RecordKey {
+        RecordKey {
+            first: record.first,
+            moves: record.written_moves(),
+        }
+    }
 }
 
 impl<'e, 'a> Window<'e, 'a> {
@@ -65,7 +84,7 @@ impl<'e, 'a> Window<'e, 'a> {
             }
             return Ok(found);
         }
-        let mut seen = HashSet::new();
+        let mut seen = WordSet::default();
         self.deepen(&mut Vec::new(), k, options, &mut seen, &mut found)?;
         Ok(found)
     }
@@ -75,13 +94,13 @@ impl<'e, 'a> Window<'e, 'a> {
         chosen: &mut Vec<EditSpot>,
         left: usize,
         options: RepairOptions,
-        seen: &mut HashSet<Vec<EditSpot>>,
+        seen: &mut WordSet<Vec<EditSpot>>,
         found: &mut Vec<(Vec<EditSpot>, Solution)>,
     ) -> Result<(), Stop> {
         let mut spots = self.window(chosen, left)?;
         if left >= 3 && chosen.is_empty() {
             let (record, _) = self.edits.edited(chosen);
-            let here = self.conflicts.borrow().get(&record.to_string()).copied();
+            let here = self.conflict_of(&record);
             let n = record.plies();
             let (p0, q0) = here.map_or((n, 1), |c| (c.prefix.unwrap_or(n), c.suffix.unwrap_or(1)));
             let n = record.plies();
@@ -144,6 +163,11 @@ impl<'e, 'a> Window<'e, 'a> {
             self.cut.set(true);
         }
         past
+    }
+
+    /// The conflict of `record`, when it has been found.
+    fn conflict_of(&self, record: &Record) -> Option<Conflict> {
+        self.conflicts.borrow().get(&RecordKey::of(record)).copied()
     }
 
     /// Whether the search for the other repairs stopped at its budget
@@ -246,8 +270,8 @@ impl<'e, 'a> Window<'e, 'a> {
     /// the plies from any later ply are too. Searched from the conflict's
     /// suffix, where the answer usually is.
     fn shift_floor(&self, record: &Record) -> Result<usize, Stop> {
-        let text = record.to_string();
-        if let Some(&floor) = self.floors.borrow().get(&text) {
+        let key = RecordKey::of(record);
+        if let Some(&floor) = self.floors.borrow().get(&key) {
             return Ok(floor);
         }
         let written = record.written_moves();
@@ -264,14 +288,14 @@ impl<'e, 'a> Window<'e, 'a> {
             );
             self.possible_uncounted(&tail, end_only)
         };
-        let conflict = self.conflicts.borrow().get(&text).copied();
+        let conflict = self.conflicts.borrow().get(&key).copied();
         let floor = match conflict.and_then(|c| c.suffix.map(|q| (q, c.shifted))) {
             Some((q, true)) => gallop_down(1, q - 1, |j| shifted_possible(j).map(|p| !p))?
                 .map_or(1, |last_impossible| last_impossible + 1),
             Some((q, false)) => gallop_up(q + 1, n, shifted_possible)?.unwrap_or(n + 1),
             None => first_true(1, n, shifted_possible)?.unwrap_or(n + 1),
         };
-        self.floors.borrow_mut().insert(text, floor);
+        self.floors.borrow_mut().insert(key, floor);
         Ok(floor)
     }
 
@@ -279,7 +303,7 @@ impl<'e, 'a> Window<'e, 'a> {
     /// apart, so that the counted search misses its cache where it did.
     fn possible_uncounted(&self, record: &Record, known: BoardFacts) -> Result<bool, Stop> {
         let key = (
-            record.to_string(),
+            RecordKey::of(record),
             known.start.is_some(),
             known.end.is_some(),
         );
@@ -344,7 +368,7 @@ impl<'e, 'a> Window<'e, 'a> {
         decide: impl FnOnce() -> Result<bool, Stop>,
     ) -> Result<bool, Stop> {
         let key = (
-            record.to_string(),
+            RecordKey::of(record),
             known.start.is_some(),
             known.end.is_some(),
         );
@@ -410,7 +434,7 @@ impl<'e, 'a> Window<'e, 'a> {
         let parent = match chosen.split_last() {
             Some((_, rest)) => {
                 let (before, _) = self.edits.edited(rest);
-                let known = self.conflicts.borrow().get(&before.to_string()).copied();
+                let known = self.conflict_of(&before);
                 known.map(|c| (before, c))
             }
             None => None,
@@ -479,7 +503,7 @@ impl<'e, 'a> Window<'e, 'a> {
                 let mut key = rest.to_vec();
                 key.push(square);
                 let (record, _) = self.edits.edited(&key);
-                let known = self.conflicts.borrow().get(&record.to_string()).copied();
+                let known = self.conflict_of(&record);
                 known.map(|c| (record, c))
             })
             .collect()
@@ -496,7 +520,7 @@ impl<'e, 'a> Window<'e, 'a> {
         parent: Option<(&Record, Conflict)>,
         tighter: &[(Record, Conflict)],
     ) -> Result<Conflict, Stop> {
-        let key = record.to_string();
+        let key = RecordKey::of(record);
         if let Some(&c) = self.conflicts.borrow().get(&key) {
             return Ok(c);
         }
