@@ -867,3 +867,41 @@ fn a_repair_list_cut_by_the_count_limit_says_so_and_a_zero_limit_is_refused() {
         );
     }
 }
+
+#[test]
+fn json_names_the_repaired_game_s_sides_to_move() {
+    // The [FEN] says White moves, but Black's men move first: a `first` edit.
+    let file = scratch(
+        "first-side.pdn",
+        "[FEN \"W:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,11,12\"]\n\
+         1. 11-15 24-20 2. 8-11 *\n",
+    );
+    let run = postfacto(
+        &[
+            "solve",
+            "--repair",
+            "--format",
+            "json",
+            file.to_str().unwrap(),
+        ],
+        "",
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let json: serde_json::Value = serde_json::from_str(run.stdout.trim()).unwrap();
+    assert_eq!(json["repairs"][0]["kind"], "first", "{json}");
+    let answer = &json["answers"][0];
+    assert_eq!(json["first"], "black");
+    assert!(
+        json["start_fen"].as_str().unwrap().starts_with("B:"),
+        "{json}"
+    );
+    // Three plies from Black: White is to move at the end.
+    assert!(
+        json["end_fen"].as_str().unwrap().starts_with("W:"),
+        "{json}"
+    );
+    assert_eq!(
+        (&json["start_fen"], &json["end_fen"]),
+        (&answer["start_fen"], &answer["end_fen"])
+    );
+}

@@ -168,11 +168,14 @@ impl JsonReport {
     /// The moves as written and as played, and the boards of every answer.
     fn add_record(&mut self, report: &Report, record: &Record) {
         let variant = report.variant;
-        self.first = Some(record.first.name());
+        // The first answer's game: a repair may change who moved first
+        // and how many plies were played, so its sides to move are its own.
+        let game = report.filled.first().unwrap_or(record);
+        self.first = Some(game.first.name());
         self.moves = played(report).map(|played| moves_of(played, variant));
         self.record = Some(written_of(record, variant));
         if let Some(answer) = report.answers.first() {
-            let first = boards(answer, record, variant);
+            let first = boards(answer, game, variant);
             self.start = Some(first.start);
             self.end = Some(first.end);
             self.start_fen = Some(first.start_fen);
