@@ -1275,6 +1275,96 @@ mod tests {
         }
     }
 
+    #[test]
+    fn a_round_searched_again_skips_the_positions_proved_dead() {
+        // A round that fails proves some positions reach no game at all; the
+        // same round again does not search them (nor their lines) again.
+        let mut skipped = 0;
+        for seed in 0..6 {
+            let variant = [Variant::English, Variant::Russian][seed as usize % 2];
+            let record = play_game(
+                variant.rules(),
+                &mut Rng::new(seed),
+                &variant.topology().opening(),
+                variant.first_player(),
+                12,
+                Play::Uniform,
+            );
+            let goal = goal_after(variant, &record);
+            let (opening, first) = (variant.topology().opening(), variant.first_player());
+            let mut quiet = |_: &Progress| {};
+            let rules = variant.rules();
+            let mut search =
+                search::Search::new(rules, &goal.board, goal.turn, None, &|_| true, &mut quiet);
+            let h = search.lower_bound(&opening, first).unwrap();
+            let below = record.moves.len() as u32 - 2;
+            let mut rounds = Vec::new();
+            for _ in 0..2 {
+                let before = search.nodes;
+                let found = search.within(&opening, first, h, below).unwrap();
+                rounds.push((found.is_some(), search.nodes - before));
+            }
+            // Found both times, or neither: the positions skipped are dead.
+            assert_eq!(rounds[0].0, rounds[1].0, "{}", variant.name());
+            assert!(rounds[1].1 <= rounds[0].1, "{rounds:?}");
+            skipped += rounds[0].1 - rounds[1].1;
+        }
+        assert!(skipped > 0, "no position proved dead in any round");
+    }
+
+    #[test]
+    fn positions_next_to_the_table_are_searched_by_the_table_alone() {
+        // Where the plies left cannot reach past the table, only moves into
+        // it are tried: the same minimum, fewer positions.
+        let (mut with, mut without) = (0, 0);
+        // The positions proved dead left out either way: the table alone
+        // makes the difference.
+        search::NO_DEAD.set(true);
+        for seed in 0..4 {
+            let variant = Variant::English;
+            let rules = variant.rules();
+            let (opening, first) = (variant.topology().opening(), variant.first_player());
+            let record = play_game(
+                rules,
+                &mut Rng::new(seed),
+                &opening,
+                first,
+                14,
+                Play::Uniform,
+            );
+            let goal = goal_after(variant, &record);
+            let mut plies = Vec::new();
+            for plain in [false, true] {
+                search::PLAIN.set(plain);
+                let mut quiet = |_: &Progress| {};
+                let mut search =
+                    search::Search::new(rules, &goal.board, goal.turn, None, &|_| true, &mut quiet);
+                let around = (&goal.board.board, goal.turn);
+                let near = perimeter::Perimeter::around(rules, around, &opening, 4, 100_000, None);
+                search.perimeter = Some(near);
+                let h = search.lower_bound(&opening, first).unwrap();
+                let reach = Reach::new(variant);
+                let ReachOutcome::Found { game, .. } = reach.deepening(&mut search, h).unwrap()
+                else {
+                    panic!("seed {seed}: no game");
+                };
+                plies.push(
+                    reach
+                        .checked(game.record.moves, &search)
+                        .unwrap()
+                        .record
+                        .moves
+                        .len(),
+                );
+                *if plain { &mut without } else { &mut with } += search.nodes;
+            }
+            search::PLAIN.set(false);
+            assert_eq!(plies[0], plies[1], "seed {seed}");
+        }
+        search::NO_DEAD.set(false);
+        assert!(with < without, "{with} positions with, {without} without");
+    }
+
     /// This thread's CPU time in seconds (user and system, in ticks of
     /// 10 ms), from `/proc`.
     fn thread_cpu() -> f64 {
@@ -1309,6 +1399,15 @@ mod tests {
         // (unsound: what they cost).
         if std::env::var("MEASURE_JOINT").is_ok_and(|v| v == "never") {
             bounds::CROWN_OFF.set(true);
+        }
+        // MEASURE_PLAIN=1: the search without the positions proved dead
+        // and the children read from the table alone.
+        if std::env::var("MEASURE_PLAIN").is_ok_and(|v| v == "1") {
+            search::PLAIN.set(true);
+        }
+        // MEASURE_PLAIN=dead: without the positions proved dead only.
+        if std::env::var("MEASURE_PLAIN").is_ok_and(|v| v == "dead") {
+            search::NO_DEAD.set(true);
         }
         names
             .split(',')
@@ -1499,7 +1598,12 @@ mod tests {
             &mut quiet,
         );
         let h = search.lower_bound(&reach.start, reach.first).unwrap();
+        if let Ok(at) = std::env::var("MEASURE_SAMPLE") {
+            let (at, every) = at.split_once(',').unwrap();
+            search::SAMPLE.set((at.parse().unwrap(), every.parse().unwrap(), Vec::new()));
+        }
         let found = reach.deepening(&mut search, h).unwrap();
+        print_samples(variant, goal, &search);
         let verdict = match found {
             ReachOutcome::Found { game, .. } => format!("{} plies", game.record.moves.len()),
             ReachOutcome::Undecided { at_least, .. } => format!("undecided >= {at_least}"),
@@ -1523,6 +1627,76 @@ mod tests {
             search.guess_time.as_secs_f64(),
             thread_cpu() - cpu
         );
+    }
+
+    /// The positions [`search::SAMPLE`] kept, as FENs with their plies
+    /// played, their bound and its parts, for `reach --from` by hand.
+    fn print_samples(variant: Variant, goal: &Goal, search: &search::Search<'_>) {
+        let kept = search::SAMPLE.take().2;
+        let fen = |b: &Board, c: Color| crate::notation::to_fen(b, c, variant.fen_algebraic());
+        if !kept.is_empty() {
+            eprintln!("target {}", fen(&goal.board.board, goal.turn));
+        }
+        for (board, side, played, h) in kept {
+            let joint = search.joint_bound(&board, side);
+            bounds::CROWN_OFF.set(true);
+            let never = search.joint_bound(&board, side);
+            bounds::CROWN_OFF.set(false);
+            let left = goal.board.board.piece_count();
+            eprintln!(
+                "sample {} played {played} h {h} joint {joint:?} never {never:?} to take {}",
+                fen(&board, side),
+                board.piece_count() - left
+            );
+        }
+    }
+
+    /// What ends the lines from `MEASURE_FROM` to `MEASURE_TO` (English
+    /// FENs): breadth first to `MEASURE_DEPTH` plies, the positions alive
+    /// at each depth and why the others are unreachable (the bounds'
+    /// reasons, counted by their first words).
+    #[test]
+    #[ignore = "a measurement, run by hand"]
+    fn measure_dead() {
+        let env = |k: &str| std::env::var(k).unwrap();
+        let variant = Variant::English;
+        let (turn, board) = crate::notation::parse_fen(&env("MEASURE_TO")).unwrap();
+        let goal = Goal {
+            board: PartialBoard {
+                board,
+                known: variant.topology().all_bits(),
+            },
+            turn,
+        };
+        let (side, from) = crate::notation::parse_fen(&env("MEASURE_FROM")).unwrap();
+        let depth: usize = env("MEASURE_DEPTH").parse().unwrap();
+        let rules = variant.rules();
+        searching_to(variant, &goal, |search| {
+            let mut layer = std::collections::HashSet::from([(from, side)]);
+            let mut why = std::collections::BTreeMap::<String, usize>::new();
+            for d in 1..=depth {
+                let mut next = std::collections::HashSet::new();
+                for (board, side) in &layer {
+                    for mv in rules.legal_moves(board, *side) {
+                        let child = (rules.play(board, *side, &mv).unwrap(), side.opposite());
+                        match search.lower_bound(&child.0, child.1) {
+                            Ok(_) => {
+                                next.insert(child);
+                            }
+                            Err(e) => {
+                                let key: String = e.0.chars().take(60).collect();
+                                *why.entry(format!("{d}: {key}")).or_default() += 1;
+                            }
+                        }
+                    }
+                }
+                eprintln!("depth {d}: {} alive", next.len());
+                layer = next;
+            }
+            for (k, n) in why {
+                eprintln!("{n:8} {k}");
+            }
+        });
     }
 
     #[test]
