@@ -157,11 +157,14 @@ impl Perimeter {
     pub fn bound(&self, board: &Board, side: Color, bound: u32, odd: bool) -> u32 {
         match self.distance(board, side) {
             Some(exact) => exact,
-            None => {
-                let beyond = self.beyond + u32::from((self.beyond % 2 == 1) != odd);
-                bound.max(beyond)
-            }
+            None => bound.max(self.outside(odd)),
         }
+    }
+
+    /// The least plies from any position outside the table to the target
+    /// (`odd`: the plies left are odd).
+    pub fn outside(&self, odd: bool) -> u32 {
+        self.beyond + u32::from((self.beyond % 2 == 1) != odd)
     }
 
     /// Positions in the table.

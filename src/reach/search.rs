@@ -27,6 +27,47 @@ pub(crate) struct OutOfTime;
 /// A map keyed by positions (one multiply per word, not SipHash).
 type PositionMap<K, V> = crate::board::hash::WordMap<K, V>;
 
+// For the measurements, on this thread: every `.1`-th position searched
+// in the round at bound `.0` (not cut there), with its plies played and
+// bound, kept in `.2`.
+#[cfg(test)]
+thread_local! {
+    pub(crate) static SAMPLE: std::cell::RefCell<(u32, u64, Vec<Sampled>)> =
+        const { std::cell::RefCell::new((0, 0, Vec::new())) };
+}
+
+// For the measurements, on this thread: `PLAIN` leaves out the positions
+// proved dead and the children read from the table alone (the search as
+// it was before them), `NO_DEAD` the positions proved dead only.
+#[cfg(test)]
+thread_local! {
+    pub(crate) static PLAIN: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+    pub(crate) static NO_DEAD: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// A position kept by [`SAMPLE`]: with its side to move, plies played and
+/// bound.
+#[cfg(test)]
+pub(crate) type Sampled = (Board, Color, u32, u32);
+
+/// A move to try, the position it leads to, and its (bound, guess).
+type Child = ((u32, u32), MoveText, Board);
+
+/// What the search from a position within a bound found.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Line {
+    /// A game to the target (its moves on the path).
+    Found,
+    /// None within the bound, or not known.
+    Cut,
+    /// None at all, within any bound: every line ends in a position the
+    /// bounds call unreachable, or with no move.
+    Dead,
+}
+
+/// The most positions proved dead kept; past it they are forgotten.
+const DEAD_SIZE: usize = 4_000_000;
+
 /// The most positions kept per bound; past it the table is emptied (the
 /// search stays right, it only searches some positions again).
 const TABLE_SIZE: usize = 4_000_000;
@@ -41,6 +82,10 @@ pub(crate) struct Search<'a> {
     pub accept: &'a dyn Fn(&Board) -> bool,
     /// Positions searched in this bound, with the plies played when they were.
     seen: PositionMap<(Board, Color), u32>,
+    /// Positions from which no game reaches the target at all, proved in
+    /// any round (kept across rounds: each round searches them again
+    /// otherwise, and most positions of a round that fails are such).
+    dead: crate::board::hash::WordSet<(Board, Color)>,
     /// The smallest bound above the current one that some line needs.
     next: u32,
     steps: u64,
@@ -150,6 +195,7 @@ impl<'a> Search<'a> {
             deadline,
             accept,
             seen: PositionMap::default(),
+            dead: Default::default(),
             next: u32::MAX,
             steps: 0,
             nodes: 0,
@@ -278,9 +324,8 @@ impl<'a> Search<'a> {
         self.rounds += 1;
         self.tell();
         let mut path = Vec::new();
-        Ok(self
-            .from(board, side, 0, h, bound, &mut path)?
-            .then_some(path))
+        let line = self.from(board, side, 0, h, bound, &mut path)?;
+        Ok((line == Line::Found).then_some(path))
     }
 
     /// The least bound above the last one searched that some line needs
@@ -297,55 +342,139 @@ impl<'a> Search<'a> {
         h: u32,
         bound: u32,
         path: &mut Vec<MoveText>,
-    ) -> Result<bool, OutOfTime> {
+    ) -> Result<Line, OutOfTime> {
         self.tick()?;
         self.nodes += 1;
         if played + h > bound {
             self.next = self.next.min(played + h);
-            return Ok(false);
+            return Ok(Line::Cut);
         }
         if h == 0 && self.ends_here(board, side) {
-            return Ok(true);
+            return Ok(Line::Found);
         }
         if let Some(near) = self.perimeter.as_ref().filter(|_| h > 0) {
             if near.distance(board, side) == Some(h) {
                 // The table knows a line of exactly `h` plies to the target.
                 path.extend(near.line(self.rules, board, side));
-                return Ok(true);
+                return Ok(Line::Found);
             }
         }
         match self.seen.get(&(*board, side)) {
-            Some(&before) if before <= played => return Ok(false),
+            Some(&before) if before <= played => return Ok(Line::Cut),
             _ => {}
         }
         if self.seen.len() >= TABLE_SIZE {
             self.seen.clear();
         }
         self.seen.insert((*board, side), played);
-        // The nearest first, and among those the least moves left without
-        // what captures may save: the round that finds a game finds it
-        // sooner (English after 24 plies of OCA game 1: its last round
-        // searched 435,000 positions ordered by the bound alone, 6,500 so).
-        let mut children: Vec<((u32, u32), MoveText, Board)> = self
+        #[cfg(test)]
+        self.sample(board, side, played, h, bound);
+        // Dead unless some line goes on past the bound (or is cut by the
+        // table of positions searched, which knows no more).
+        let (children, mut dead) = match self.outside_cut(side, bound - played) {
+            Some(outside) => {
+                // Only the table's positions fit: no bound is needed.
+                self.next = self.next.min(played + 1 + outside);
+                (self.children_in_table(board, side), false)
+            }
+            None => (self.children(board, side), true),
+        };
+        for ((h, _), mv, next) in children {
+            path.push(mv);
+            match self.from(&next, side.opposite(), played + 1, h, bound, path)? {
+                Line::Found => return Ok(Line::Found),
+                Line::Cut => dead = false,
+                Line::Dead => {}
+            }
+            path.pop();
+        }
+        Ok(if dead {
+            self.proved_dead(board, side)
+        } else {
+            Line::Cut
+        })
+    }
+
+    /// Keeps `board` among the positions from which no game reaches the
+    /// target.
+    fn proved_dead(&mut self, board: &Board, side: Color) -> Line {
+        #[cfg(test)]
+        if PLAIN.get() || NO_DEAD.get() {
+            return Line::Cut;
+        }
+        if self.dead.len() >= DEAD_SIZE {
+            self.dead.clear();
+        }
+        self.dead.insert((*board, side));
+        Line::Dead
+    }
+
+    /// Keeps the position in [`SAMPLE`] when it is one to keep.
+    #[cfg(test)]
+    fn sample(&self, board: &Board, side: Color, played: u32, h: u32, bound: u32) {
+        SAMPLE.with_borrow_mut(|(at, every, kept)| {
+            if *at == bound && *every > 0 && self.nodes.is_multiple_of(*every) {
+                kept.push((*board, side, played, h));
+            }
+        });
+    }
+
+    /// The least plies from the children of a position (`side` to move,
+    /// `left` plies left in the bound) outside the table, when that is
+    /// more than the bound leaves them: then only the children in the
+    /// table can reach the target within the bound.
+    fn outside_cut(&self, side: Color, left: u32) -> Option<u32> {
+        #[cfg(test)]
+        if PLAIN.get() {
+            return None;
+        }
+        let near = self.perimeter.as_ref()?;
+        let outside = near.outside(side.opposite() != self.turn);
+        (outside + 1 > left).then_some(outside)
+    }
+
+    /// The moves from `board` to positions in the table, with the positions
+    /// and their distances, the nearest first.
+    fn children_in_table(&self, board: &Board, side: Color) -> Vec<Child> {
+        let Some(near) = self.perimeter.as_ref() else {
+            return Vec::new();
+        };
+        let mut children: Vec<Child> = self
             .rules
             .legal_moves(board, side)
             .into_iter()
             .filter_map(|mv| {
                 let next = self.rules.play(board, side, &mv).ok()?;
-                let e = self.bound_and_guess(&next, side.opposite()).ok()?;
-                let order = (e.least, e.guess);
-                Some((order, mv, next))
+                let d = near.distance(&next, side.opposite())?;
+                Some(((d, 0), mv, next))
             })
             .collect();
         children.sort_by_key(|(order, _, _)| *order);
-        for ((h, _), mv, next) in children {
-            path.push(mv);
-            if self.from(&next, side.opposite(), played + 1, h, bound, path)? {
-                return Ok(true);
-            }
-            path.pop();
-        }
-        Ok(false)
+        children
+    }
+
+    /// The moves from `board` to positions a game to the target may pass
+    /// (not proved dead), with the positions and their (bound, guess): the
+    /// nearest first, and among those the least moves left without what
+    /// captures may save, so the round that finds a game finds it sooner
+    /// (English after 24 plies of OCA game 1: its last round searched
+    /// 435,000 positions ordered by the bound alone, 6,500 so).
+    fn children(&self, board: &Board, side: Color) -> Vec<Child> {
+        let mut children: Vec<Child> = self
+            .rules
+            .legal_moves(board, side)
+            .into_iter()
+            .filter_map(|mv| {
+                let next = self.rules.play(board, side, &mv).ok()?;
+                if self.dead.contains(&(next, side.opposite())) {
+                    return None;
+                }
+                let e = self.bound_and_guess(&next, side.opposite()).ok()?;
+                Some(((e.least, e.guess), mv, next))
+            })
+            .collect();
+        children.sort_by_key(|(order, _, _)| *order);
+        children
     }
 
     /// Whether a game may end on `board` with `side` to move.
