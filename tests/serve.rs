@@ -23,8 +23,13 @@ struct Served {
 
 impl Served {
     fn start(files: &[&str]) -> Served {
+        Served::limited(files, "30s")
+    }
+
+    /// A server whose requests each get `limit`.
+    fn limited(files: &[&str], limit: &str) -> Served {
         let mut child = Command::new(env!("CARGO_BIN_EXE_postfacto"))
-            .args(["serve", "--port", "0", "--limit", "30s"])
+            .args(["serve", "--port", "0", "--limit", limit])
             .args(files)
             .current_dir(env!("CARGO_MANIFEST_DIR"))
             .stdin(Stdio::null())
@@ -267,6 +272,29 @@ fn a_diagram_is_reached_or_said_unreachable() {
     assert!(
         refused["reason"].as_str().unwrap().contains("13"),
         "{refused}"
+    );
+}
+
+#[test]
+fn an_undecided_diagram_keeps_the_bound_the_binary_proves() {
+    // The end of OCA game 4: no game is found within a short limit.
+    let fen = "B:W11,17,20,29:B3,12,23,K30";
+    let served = Served::limited(&[], "1s");
+    let (status, undecided) = served.json("POST", "/api/reach", json!({ "fen": fen }));
+    assert_eq!(status, 200, "{undecided}");
+    assert_eq!(undecided["status"], "undecided", "{undecided}");
+    let binary = postfacto(&["reach", "--limit", "1s", "--format", "json", fen], "");
+    assert_eq!(binary.code, 3, "{}", binary.stderr);
+    let binary: serde_json::Value = serde_json::from_str(binary.stdout.trim()).unwrap();
+    let bound = undecided["lower_bound"].as_u64().unwrap();
+    assert!(bound > 0, "{undecided}");
+    // Both searches are cut by the clock: the bounds are of the same
+    // search, and the reason says the page's own.
+    assert!(binary["lower_bound"].as_u64().unwrap() > 0, "{binary}");
+    let reason = undecided["reason"].as_str().unwrap();
+    assert!(
+        reason.contains(&format!("fewer than {bound} plies")),
+        "{reason}"
     );
 }
 

@@ -24,8 +24,9 @@ use postfacto::output::JsonEdit;
 use postfacto::render::svg;
 use postfacto::replay::replay_filling;
 use postfacto::request::{
-    item_formula, read_items, side_named, side_to_move, silent, solve_item, BoardRole, BoardText,
-    InputError, Name, ReachRequest, ReadAs, RequestError, RulesChoice, SolveOptions, Verdict,
+    item_formula, read_items, side_named, side_to_move, silent, solve_item, undecided_reason,
+    BoardRole, BoardText, InputError, Name, ReachRequest, ReachVerdict, Reached, ReadAs,
+    RulesChoice, SolveOptions, Verdict,
 };
 use postfacto::rules::Variant;
 
@@ -482,24 +483,36 @@ pub fn reach(
     if let Some(turn) = turn {
         request = request.turn(side_named(turn).map_err(ApiError::input)?);
     }
-    match request.run() {
-        Ok(reached) => {
-            let numbers = MoveNumbers {
-                first_player: first,
-                first_number: 1,
-            };
-            view.end_fen = Some(reached.end_fen());
-            view.minimal = reached.minimal();
-            view.lower_bound = reached.lower_bound;
-            view.plies = boards_along(variant, opening, &reached.record, &numbers);
-        }
-        Err(RequestError::Impossible { reason }) => {
+    let numbers = MoveNumbers {
+        first_player: first,
+        first_number: 1,
+    };
+    let show = |view: &mut ReachView, reached: &Reached| {
+        view.end_fen = Some(reached.end_fen());
+        view.minimal = reached.minimal();
+        view.lower_bound = reached.lower_bound;
+        view.plies = boards_along(variant, opening, &reached.record, &numbers);
+    };
+    // As the binary does: an undecided search keeps its bound and the
+    // best game found so far.
+    match request.search(&mut |_| {}) {
+        Ok(ReachVerdict::Reached(reached)) => show(&mut view, &reached),
+        Ok(ReachVerdict::Unreachable { reason, .. }) => {
             view.status = "impossible";
             view.reason = Some(reason);
         }
-        Err(RequestError::Undecided { reason }) => {
+        Ok(ReachVerdict::Undecided {
+            at_least,
+            best,
+            stopped,
+        }) => {
+            if let Some(best) = &best {
+                show(&mut view, best);
+            }
             view.status = "undecided";
-            view.reason = Some(reason);
+            view.reason = Some(undecided_reason(at_least, best.as_ref(), stopped));
+            view.lower_bound = at_least;
+            view.minimal = false;
         }
         Err(other) => return Err(ApiError::request(other)),
     }
