@@ -430,7 +430,7 @@ impl SideParts<'_> {
 /// Never: a side never gains pieces.
 fn too_many(color: Color, asked: usize, now: usize) -> Need {
     Need::Never(format!(
-        "{} has {asked} pieces on the board asked for, but {now} now",
+        "{} has {asked} pieces on the board asked for, but only {now} where the game starts (a side never gains pieces)",
         color.title(),
     ))
 }
