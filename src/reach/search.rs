@@ -439,14 +439,26 @@ impl<'a> Search<'a> {
         let Some(near) = self.perimeter.as_ref() else {
             return Vec::new();
         };
+        self.ordered(board, side, |next| {
+            near.distance(next, side.opposite()).map(|d| (d, 0))
+        })
+    }
+
+    /// The moves from `board` with the positions they lead to, those
+    /// `order` keeps, by its order.
+    fn ordered(
+        &self,
+        board: &Board,
+        side: Color,
+        order: impl Fn(&Board) -> Option<(u32, u32)>,
+    ) -> Vec<Child> {
         let mut children: Vec<Child> = self
             .rules
             .legal_moves(board, side)
             .into_iter()
             .filter_map(|mv| {
                 let next = self.rules.play(board, side, &mv).ok()?;
-                let d = near.distance(&next, side.opposite())?;
-                Some(((d, 0), mv, next))
+                Some((order(&next)?, mv, next))
             })
             .collect();
         children.sort_by_key(|(order, _, _)| *order);
@@ -460,21 +472,13 @@ impl<'a> Search<'a> {
     /// (English after 24 plies of OCA game 1: its last round searched
     /// 435,000 positions ordered by the bound alone, 6,500 so).
     fn children(&self, board: &Board, side: Color) -> Vec<Child> {
-        let mut children: Vec<Child> = self
-            .rules
-            .legal_moves(board, side)
-            .into_iter()
-            .filter_map(|mv| {
-                let next = self.rules.play(board, side, &mv).ok()?;
-                if self.dead.contains(&(next, side.opposite())) {
-                    return None;
-                }
-                let e = self.bound_and_guess(&next, side.opposite()).ok()?;
-                Some(((e.least, e.guess), mv, next))
-            })
-            .collect();
-        children.sort_by_key(|(order, _, _)| *order);
-        children
+        self.ordered(board, side, |next| {
+            if self.dead.contains(&(*next, side.opposite())) {
+                return None;
+            }
+            let e = self.bound_and_guess(next, side.opposite()).ok()?;
+            Some((e.least, e.guess))
+        })
     }
 
     /// Whether a game may end on `board` with `side` to move.

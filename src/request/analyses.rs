@@ -117,14 +117,23 @@ impl<'a> Job<'a, '_> {
         self.variant
     }
 
+    /// Options no analysis can serve (the binary refuses them earlier;
+    /// Python's calls come here): bad input, said in `report`.
+    fn refused(&self, report: &mut Report) -> bool {
+        if self.options().count_limit > 0 {
+            return false;
+        }
+        // A count that keeps nothing has no answer to give.
+        report.status = Verdict::BadInput;
+        let name = self.name;
+        report
+            .err
+            .push(format!("{name}: --count-limit must be at least 1"));
+        true
+    }
+
     fn fill(&self, report: &mut Report) -> Result<(), SolveError> {
-        if self.options().count_limit == 0 {
-            // A count that keeps nothing has no answer to give.
-            report.status = Verdict::BadInput;
-            let name = self.name;
-            report
-                .err
-                .push(format!("{name}: --count-limit must be at least 1"));
+        if self.refused(report) {
             return Ok(());
         }
         if let Some(path) = &self.options().proof {
