@@ -181,7 +181,7 @@ pub fn read_game(
         match stated_rules(game, given).map_err(GameError::Unsupported)? {
             Some(r) => (vec![r.variant], r.from, r.warning),
             None => (
-                Variant::candidates(game.square_names()),
+                Variant::candidates_then_misread(game.square_names()),
                 RulesFrom::Inferred,
                 None,
             ),
@@ -1046,17 +1046,9 @@ fn name_separators(notes: &mut [Leniency], filled: &Record, variant: Variant) {
 /// (a miswritten square `55` in a game of the 10x10 board must not make it
 /// a 12x12 game).
 fn infer_and_verify(game: &RawGame<'_>, judging: Judging) -> GameReport {
-    let names = game.square_names();
-    let narrowed = Variant::candidates(names);
-    // A numbered square beyond the smaller boards may be a miswritten one:
-    // the other numbered rule sets come after the narrowed ones.
-    let wider = Variant::inferred()
-        .into_iter()
-        .filter(|v| !names.algebraic && names.highest > 32 && !v.algebraic())
-        .filter(|v| !narrowed.contains(v));
     let mut best: Option<(Variant, Trial)> = None;
     let mut tried = Vec::new();
-    for variant in narrowed.iter().copied().chain(wider) {
+    for variant in Variant::candidates_then_misread(game.square_names()) {
         tried.push(variant);
         let trial = verdict_under(game, variant, judging);
         let better = best.as_ref().is_none_or(|(_, b)| trial.rank() > b.rank());

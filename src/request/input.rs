@@ -133,8 +133,9 @@ pub fn read_items(name: &str, bytes: &[u8], read_as: ReadAs) -> Result<Vec<Item>
 
 /// Games whose rule set is inferred are tried first under the one
 /// `verify --pdn` infers for them (once for the file: mrcd2006's games
-/// that replay as Russian too are Czech), so both commands read a game
-/// alike. Only games with every move written take part: a replay, not a
+/// that replay as Russian too are Czech; else the game's own, the one its
+/// moves get furthest under: an English game with a miswritten `36`), so
+/// both commands read, and repair, a game alike. Only games with every move written take part: a replay, not a
 /// search for unknown moves, decides (a file of games with `?` moves
 /// would cost a search each before any work began).
 fn follow_the_file_s_rules(raw: &[RawGame<'_>], items: &mut [Item]) {
@@ -149,9 +150,6 @@ fn follow_the_file_s_rules(raw: &[RawGame<'_>], items: &mut [Item]) {
         .unzip();
     let written: Vec<RawGame<'_>> = written.into_iter().cloned().collect();
     let file = crate::archive::verify_file(&written, crate::archive::VerifyOptions::default());
-    if file.inferred.is_none() {
-        return;
-    }
     for (item, report) in items.into_iter().zip(&file.reports) {
         let Some(rules) = report
             .rules

@@ -200,6 +200,28 @@ impl Variant {
         fitting.into_iter().map(|(_, v)| v).collect()
     }
 
+    /// [`Variant::candidates`], then, for numbered squares above the
+    /// smallest board's, the other numbered rule sets: a miswritten `36` in
+    /// an English game must not make it a 10x10 game beyond repair, so
+    /// `solve` and `verify --pdn` both fall back to them, in rank order.
+    pub fn candidates_then_misread(names: crate::notation::SquareNames) -> Vec<Variant> {
+        let mut order = Variant::candidates(names);
+        let numbered: Vec<Variant> = Variant::inferred()
+            .into_iter()
+            .filter(|v| !v.algebraic())
+            .collect();
+        let smallest = numbered.iter().map(|v| v.topology().count()).min();
+        let beyond = smallest.is_some_and(|n| names.highest as usize > n);
+        if !names.algebraic && beyond {
+            let wider: Vec<Variant> = numbered
+                .into_iter()
+                .filter(|v| !order.contains(v))
+                .collect();
+            order.extend(wider);
+        }
+        order
+    }
+
     /// Every rule set `--rules auto` may try, by [`Inference::rank`].
     pub fn inferred() -> Vec<Variant> {
         let mut ranked: Vec<(u8, Variant)> = Variant::ALL
