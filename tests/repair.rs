@@ -905,3 +905,77 @@ fn json_names_the_repaired_game_s_sides_to_move() {
         (&answer["start_fen"], &answer["end_fen"])
     );
 }
+
+#[test]
+fn a_miswritten_square_beyond_the_board_is_repaired_as_verify_reads_the_game() {
+    // An English game whose 9-13 is written 36-13: the notation allows
+    // International and Canadian, but its moves get furthest as English,
+    // and `verify --pdn` reads it so: `solve --repair` must too.
+    let file = scratch(
+        "miswritten-36.pdn",
+        "[Event \"t\"]\n1. 11-15 24-20 2. 8-11 28-24 3. 36-13 22-18 4. 15x22 25x18 *\n",
+    );
+    let name = file.to_str().unwrap();
+    let solved = postfacto(&["solve", "--repair", "--format", "json", name], "");
+    assert_eq!(solved.code, 0, "{}", solved.stderr);
+    let json: serde_json::Value = serde_json::from_str(solved.stdout.trim()).unwrap();
+    assert_eq!(json["rules"], "english", "{json}");
+    assert!(
+        solved.stderr.contains("3. 36-13 read as 9-13 (square)"),
+        "{}",
+        solved.stderr
+    );
+    let verified = postfacto(&["verify", "--pdn", "--repair", name], "");
+    assert!(
+        verified.stdout.contains("(english rules, inferred)")
+            && verified.stdout.contains("36-13 read as 9-13"),
+        "{}",
+        verified.stdout
+    );
+}
+
+#[test]
+fn repair_all_lists_as_many_repairs_as_the_count_without_it_and_json_names_each() {
+    // `36-13` is `9-13` with a square misread, or another move entirely
+    // (`3-8`): two repairs of one edit. `--all` must list both, whichever
+    // the search meets first, and JSON must carry each one's edits.
+    let file = scratch(
+        "two-readings.pdn",
+        "[GameType \"21\"]\n1. 11-15 24-20 2. 8-11 28-24 3. 36-13 22-18 4. 15x22 25x18 *\n",
+    );
+    let name = file.to_str().unwrap();
+    let one = postfacto(&["solve", "--repair", name], "");
+    assert!(
+        one.stderr
+            .contains("1 other repair of 1 edit; --all lists them"),
+        "{}",
+        one.stderr
+    );
+    let all = postfacto(
+        &["solve", "--repair", "--all", "--format", "json", name],
+        "",
+    );
+    assert_eq!(all.code, 0, "{}", all.stderr);
+    let json: serde_json::Value = serde_json::from_str(all.stdout.trim()).unwrap();
+    assert_eq!(
+        (&json["count"], &json["count_complete"]),
+        (&2.into(), &true.into()),
+        "{json}"
+    );
+    let answers = json["answers"].as_array().unwrap();
+    assert_eq!(answers.len(), 2, "{json}");
+    let read: Vec<(&str, &str)> = answers
+        .iter()
+        .map(|a| {
+            let edit = &a["repairs"][0];
+            (
+                edit["kind"].as_str().unwrap(),
+                edit["read"].as_str().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(read[0], ("square", "9-13"), "{json}");
+    assert_eq!(read[1].0, "move", "{json}");
+    assert_ne!(read[1].1, "9-13", "{json}");
+    assert_eq!(json["repairs"], answers[0]["repairs"]);
+}

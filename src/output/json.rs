@@ -69,6 +69,9 @@ pub struct JsonAnswer {
     end_fen: String,
     #[serde(skip_serializing_if = "Option::is_none")]
     moves: Option<Vec<String>>,
+    /// With `--repair`: this answer's own edits (`--all` lists several).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    repairs: Option<Vec<JsonEdit>>,
     start: Vec<String>,
     start_fen: String,
 }
@@ -122,6 +125,7 @@ fn boards(answer: &Answer, record: &Record, variant: Variant) -> JsonAnswer {
         end: rows(&answer.end),
         end_fen: to_fen(&answer.end, turn_after(record), algebraic),
         moves: None,
+        repairs: None,
         start: rows(&answer.start),
         start_fen: to_fen(&answer.start, record.first, algebraic),
     }
@@ -183,10 +187,13 @@ impl JsonReport {
         }
         let answers = answers_played(report)
             .into_iter()
-            .map(|(answer, played)| {
+            .enumerate()
+            .map(|(k, (answer, played))| {
                 let played = played.unwrap_or(record);
+                let edits = report.answer_edits.get(k);
                 JsonAnswer {
                     moves: Some(moves_of(played, variant)),
+                    repairs: edits.map(|edits| edits.iter().map(JsonEdit::from).collect()),
                     ..boards(answer, played, variant)
                 }
             })

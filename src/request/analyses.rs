@@ -425,9 +425,13 @@ impl<'a> Job<'a, '_> {
             }
             report.answers.push(answer);
             report.filled.push(found.record.clone());
+            report.answer_edits.push(found.edits.clone());
         }
         report.stats = Some(repairs[0].solution.stats);
         report.repairs = Some(repairs[0].edits.clone());
+        if all {
+            report.analysed.count = Some((repairs.len(), found.complete));
+        }
         Ok(())
     }
 

@@ -108,6 +108,9 @@ pub struct Report<'r> {
     pub no_moves: bool,
     /// The edits of the (first) repair, with `--repair`.
     pub repairs: Option<Vec<Edit>>,
+    /// With `--repair`, each answer's own edits, in the answers' order
+    /// (`--all` lists several repairs, each with its answer).
+    pub answer_edits: Vec<Vec<Edit>>,
     /// With `--from-opening`: the game from the opening to the answer's start.
     pub prefix: Option<PrefixReport>,
     /// The results of the analyses, for JSON (the text carries them too).
@@ -182,6 +185,7 @@ impl<'r> Report<'r> {
             inferred: false,
             no_moves: false,
             repairs: None,
+            answer_edits: Vec::new(),
             prefix: None,
             analysed: Analysed::default(),
             pdn: None,
@@ -208,6 +212,7 @@ impl<'r> Report<'r> {
             inferred: self.inferred,
             no_moves: self.no_moves,
             repairs: self.repairs,
+            answer_edits: self.answer_edits,
             prefix: self.prefix,
             analysed: self.analysed,
             start_from: self.start_from,

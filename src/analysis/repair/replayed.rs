@@ -17,7 +17,7 @@
 //! no position leads through with `k` edits, none does: that is the proof
 //! of the minimum.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 
 use smallvec::SmallVec;
 
@@ -38,6 +38,13 @@ struct Step {
     played: Option<MoveText>,
 }
 
+/// An edit set found: where in `found`, and whether by its first labels.
+#[derive(Clone, Copy, Debug)]
+struct Claim {
+    at: usize,
+    first_labels: bool,
+}
+
 /// The search from a known start.
 pub(super) struct Replayed<'e, 'a> {
     edits: &'e Edits<'a>,
@@ -54,7 +61,9 @@ pub(super) struct Replayed<'e, 'a> {
     trail: Vec<Step>,
     /// Edit sets found, with the moves played.
     found: Vec<(Vec<EditSpot>, Vec<MoveText>)>,
-    seen: HashSet<Vec<EditSpot>>,
+    /// Each edit set found: its place in `found`, and whether its moves
+    /// are a reading of the set by every step's first label.
+    seen: HashMap<Vec<EditSpot>, Claim>,
     /// Successes reached, duplicates included (a subtree with one is not dead).
     reached: usize,
     options: RepairOptions,
@@ -89,7 +98,7 @@ impl<'e, 'a> Replayed<'e, 'a> {
             owed: None,
             trail: Vec::new(),
             found: Vec::new(),
-            seen: HashSet::new(),
+            seen: HashMap::new(),
             reached: 0,
             options,
             budget,
@@ -288,10 +297,16 @@ impl<'e, 'a> Replayed<'e, 'a> {
 
     /// The trail reached the end: its edit sets (one per choice of label
     /// where a move is the reading of several edits, with `all`).
+    ///
+    /// A set is played as the first trail that reads it by every step's
+    /// first label, as without `all`: `9-13` for `36-13` is a square
+    /// misread, and the set "the move misread" is played by another move
+    /// when one fits (`10-14`), not by `9-13` again (the same game, which
+    /// would hide that repair), whichever of the two the search met first.
     fn succeed(&mut self) {
         self.reached += 1;
         let moves: Vec<MoveText> = self.trail.iter().filter_map(|s| s.played.clone()).collect();
-        let mut sets: Vec<Vec<EditSpot>> = vec![Vec::new()];
+        let mut sets: Vec<(Vec<EditSpot>, bool)> = vec![(Vec::new(), true)];
         for step in self.trail.iter().filter(|s| !s.labels.is_empty()) {
             let choices = if self.options.all {
                 &step.labels[..]
@@ -300,19 +315,36 @@ impl<'e, 'a> Replayed<'e, 'a> {
             };
             sets = sets
                 .iter()
-                .flat_map(|set| {
-                    choices.iter().map(move |&label| {
+                .flat_map(|(set, first)| {
+                    choices.iter().enumerate().map(move |(i, &label)| {
                         let mut longer = set.clone();
                         longer.push(label);
-                        longer
+                        (longer, *first && i == 0)
                     })
                 })
                 .collect();
         }
-        for mut set in sets {
+        for (mut set, first_labels) in sets {
             set.sort_unstable();
-            if !self.enough() && Edits::compatible(&set) && self.seen.insert(set.clone()) {
-                self.found.push((set, moves.clone()));
+            if !Edits::compatible(&set) {
+                continue;
+            }
+            let enough = self.enough();
+            match self.seen.get_mut(&set) {
+                Some(claim) if first_labels && !claim.first_labels => {
+                    self.found[claim.at].1 = moves.clone();
+                    claim.first_labels = true;
+                }
+                Some(_) => {}
+                None if !enough => {
+                    let claim = Claim {
+                        at: self.found.len(),
+                        first_labels,
+                    };
+                    self.seen.insert(set.clone(), claim);
+                    self.found.push((set, moves.clone()));
+                }
+                None => {}
             }
         }
     }
