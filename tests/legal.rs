@@ -66,6 +66,12 @@ fn the_json_gives_the_game_found_and_the_reason() {
         .unwrap()
         .contains("13 pieces"));
     assert!(games[2]["legal"].is_null(), "{}", games[2]);
+    // The same keys whatever the status, as every other object of the run.
+    for game in &games[..2] {
+        let keys: Vec<&String> = game["legal"].as_object().unwrap().keys().collect();
+        assert_eq!(keys, ["game", "reason", "status", "stopped"], "{game}");
+    }
+    assert!(games[0]["legal"]["reason"].is_null() && games[1]["legal"]["game"].is_null());
     // Without --legal the key is not there at all, as before.
     let plain = postfacto(&["verify", "--pdn", path, "--format", "json"], "");
     assert!(!plain.stdout.contains("\"legal\""), "{}", plain.stdout);
@@ -95,6 +101,35 @@ fn a_diagram_not_decided_within_the_limit_is_undecided() {
             .contains("whether its start can be reached from the opening is undecided"),
         "{}",
         run.stdout
+    );
+    let json = postfacto(
+        &[
+            "verify",
+            "--pdn",
+            file.to_str().unwrap(),
+            "--legal",
+            "--limit",
+            "200ms",
+            "--format",
+            "json",
+        ],
+        "",
+    );
+    assert_eq!(json.code, 3, "{}{}", json.stdout, json.stderr);
+    let game: serde_json::Value = serde_json::from_str(json.stdout.trim()).unwrap();
+    let legal = &game["legal"];
+    assert_eq!(
+        (&legal["status"], &legal["stopped"], &legal["game"]),
+        (
+            &"undecided".into(),
+            &"limit".into(),
+            &serde_json::Value::Null
+        ),
+        "{game}"
+    );
+    assert!(
+        legal["reason"].as_str().is_some_and(|r| !r.is_empty()),
+        "{game}"
     );
 }
 

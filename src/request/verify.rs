@@ -511,28 +511,43 @@ struct GameJson<'g> {
     warning: Option<&'g str>,
 }
 
-/// A start's legality as JSON: `reachable` with the game found (not
-/// necessarily the shortest), `unreachable` with the reason, or `undecided`.
+/// A start's legality as JSON, every key in every object: `reachable`
+/// with the game found (not necessarily the shortest), `unreachable` with
+/// the reason, or `undecided` with why the search stopped (`limit` or
+/// `positions`) and the reason in words.
 #[derive(Serialize)]
 struct LegalJson {
-    #[serde(skip_serializing_if = "Option::is_none")]
     game: Option<Vec<String>>,
-    #[serde(skip_serializing_if = "Option::is_none")]
     reason: Option<String>,
     status: &'static str,
+    stopped: Option<&'static str>,
 }
 
 impl LegalJson {
     fn of(legality: &Legality) -> LegalJson {
-        let (status, game, reason) = match legality {
-            Legality::Legal(reached) => ("reachable", Some(reached.moves()), None),
-            Legality::Illegal { reason } => ("unreachable", None, Some(reason.clone())),
-            Legality::Undecided(_) => ("undecided", None, None),
+        let none = LegalJson {
+            game: None,
+            reason: None,
+            status: "",
+            stopped: None,
         };
-        LegalJson {
-            game,
-            reason,
-            status,
+        match legality {
+            Legality::Legal(reached) => LegalJson {
+                game: Some(reached.moves()),
+                status: "reachable",
+                ..none
+            },
+            Legality::Illegal { reason } => LegalJson {
+                reason: Some(reason.clone()),
+                status: "unreachable",
+                ..none
+            },
+            Legality::Undecided(stopped) => LegalJson {
+                reason: Some(stopped.to_string()),
+                status: "undecided",
+                stopped: Some(stopped.name()),
+                ..none
+            },
         }
     }
 }
