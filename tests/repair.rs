@@ -979,3 +979,22 @@ fn repair_all_lists_as_many_repairs_as_the_count_without_it_and_json_names_each(
     assert_ne!(read[1].1, "9-13", "{json}");
     assert_eq!(json["repairs"], answers[0]["repairs"]);
 }
+
+#[test]
+fn verify_repair_names_a_pdn_game_s_edits_by_its_move_numbers() {
+    let file = scratch(
+        "numbered-repair.pdn",
+        "[GameType \"21\"]\n1. 11-15 24-20 2. 8-11 28-24 3. 36-13 22-18 4. 15x22 25x18 *\n",
+    );
+    let name = file.to_str().unwrap();
+    let solved = postfacto(&["solve", "--repair", name], "");
+    assert_eq!(solved.code, 0, "{}", solved.stderr);
+    let answer = scratch("numbered-repair.ans", &solved.stdout);
+    let judged = postfacto(&["verify", "--repair", name, answer.to_str().unwrap()], "");
+    assert_eq!(judged.code, 1, "{}{}", judged.stdout, judged.stderr);
+    assert!(
+        judged.stdout.contains("): 3. 36-13 read as 9-13 (square)"),
+        "{}",
+        judged.stdout
+    );
+}

@@ -8,12 +8,13 @@ use std::collections::HashMap;
 use std::path::Path;
 use std::time::Duration;
 
-use crate::analysis::{repair_summary, Analysis, RepairOutcome};
+use crate::analysis::{repair_summary_numbered, Analysis, RepairOutcome};
 use crate::archive::GameError;
 use crate::board::PartialBoard;
 use crate::encode::BoardFacts;
 use crate::notation::{
-    named_blocks, parse_answers_on, plural, Answer, AnswerBlock, ParseAnswerError, NAME_MARK,
+    named_blocks, parse_answers_on, plural, Answer, AnswerBlock, MoveNumbers, ParseAnswerError,
+    NAME_MARK,
 };
 use crate::replay::{judge_within, starts_on, Rejection};
 use crate::rules::Variant;
@@ -499,7 +500,19 @@ impl JudgeRequest {
         let Some(asked) = repair else {
             return JudgeVerdict::Rejected(NotAccepted::Replay(rejection));
         };
-        let (repair, undecided) = repaired_to(&reader.record, variant, answer, asked, progress);
+        // A PDN game's edits are named by its move numbers, as `solve` and
+        // `verify --pdn` name them.
+        let numbers = item.pdn.as_ref().map(|game| MoveNumbers {
+            first_player: variant.first_player(),
+            first_number: game.first_move(),
+        });
+        let (repair, undecided) = repaired_to(
+            &reader.record,
+            (variant, numbers.as_ref()),
+            answer,
+            asked,
+            progress,
+        );
         let why = NotAccepted::Repaired { rejection, repair };
         if undecided {
             JudgeVerdict::Undecided(why)
@@ -544,7 +557,7 @@ fn unanswered(item: &Item) -> JudgeVerdict {
 /// in one line, and whether it ran out of time.
 fn repaired_to(
     record: &crate::notation::Record,
-    variant: Variant,
+    (variant, numbers): (Variant, Option<&MoveNumbers>),
     answer: &Answer,
     asked: RepairLimits,
     progress: &mut dyn FnMut(usize),
@@ -563,7 +576,7 @@ fn repaired_to(
     let analysis = Analysis::new(variant).facts(known);
     match analysis.repair(record, asked.options(), progress) {
         Ok(outcome) => (
-            repair_summary(&outcome),
+            repair_summary_numbered(&outcome, numbers),
             matches!(outcome, RepairOutcome::Undecided { .. }),
         ),
         Err(e) => (format!("no repair: {e}"), false),

@@ -14,7 +14,7 @@ use std::time::{Duration, Instant};
 use crate::analysis::Analysis;
 use crate::archive::{Reading, RulesFrom};
 use crate::encode::BoardFacts;
-use crate::notation::{MoveNumbers, Record};
+use crate::notation::{GameText, MoveNumbers, Record};
 use crate::rules::Variant;
 use crate::sat::within;
 use crate::solve::{Engine, Limit, Reconstructor};
@@ -282,10 +282,7 @@ pub fn solve_item<'r>(
     let mut report = if item.no_moves {
         position_only(name, &item.readings[0], options.quiet)
     } else {
-        let pdn_first = item
-            .pdn
-            .as_ref()
-            .map(|g| g.first_number.map_or(1, |n| n.max(1) as usize));
+        let pdn_first = item.pdn.as_ref().map(GameText::first_move);
         solve_limited(name, &item.readings, pdn_first, options, progress)
     };
     report.pdn = item.pdn.as_ref();

@@ -145,6 +145,13 @@ pub struct GameText {
     pub result: Option<String>,
 }
 
+impl GameText {
+    /// The number its moves start at (1 when it wrote none, or 0).
+    pub fn first_move(&self) -> usize {
+        self.first_number.map_or(1, |n| n.max(1) as usize)
+    }
+}
+
 /// `record` as the game `game` was written: its own tags, move numbers and
 /// result; the `[FEN]` of `start` (none when it is the opening and the game
 /// had none); after ply `i + 1` the comment `comments[i]` (what was
