@@ -259,3 +259,30 @@ fn a_byte_order_mark_before_a_record_an_answer_or_a_board_is_skipped() {
         moves.stderr
     );
 }
+
+/// `verify` on `solve --format fen` or `solve --all` output says what it
+/// reads instead of only what it found.
+#[test]
+fn verify_says_it_reads_one_board_answer_per_record() {
+    let input = scratch("fen-answer.in", "W 1\n21-17\n");
+    let input = input.to_str().unwrap();
+    let fen = postfacto(&["solve", "--format", "fen", input], "");
+    assert_eq!(fen.code, 0, "{}", fen.stderr);
+    let fen = scratch("fen-answer.fen", &fen.stdout);
+    let judged = postfacto(&["verify", input, fen.to_str().unwrap()], "");
+    assert_eq!(judged.code, 1, "{}", judged.stderr);
+    let said = format!("{}{}", judged.stdout, judged.stderr);
+    assert!(
+        said.contains("answer line 1: a FEN position, not a board's rows: verify reads the boards solve prints without --format"),
+        "{said}"
+    );
+    let all = postfacto(&["solve", "--all", input], "");
+    assert_eq!(all.code, 0, "{}", all.stderr);
+    let all = scratch("all-answers.ans", &all.stdout);
+    let judged = postfacto(&["verify", input, all.to_str().unwrap()], "");
+    let said = format!("{}{}", judged.stdout, judged.stderr);
+    assert!(
+        said.contains("(verify judges one answer per record, as solve prints them without --all)"),
+        "{said}"
+    );
+}

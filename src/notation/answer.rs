@@ -71,6 +71,13 @@ pub enum BoardTextProblem {
         /// The line.
         text: String,
     },
+    /// A FEN position where an answer's rows were expected (`solve
+    /// --format fen`'s output): `verify` reads the boards `solve` prints.
+    #[error("a FEN position, not a board's rows: verify reads the boards solve prints without --format (two rows a line, one answer per record)")]
+    FenLine {
+        /// The line.
+        text: String,
+    },
     /// A board text with as many lines as another rule set's board.
     #[error("a board has {rows} lines under these rules, found {found}: a {found}x{found} board is another rule set's (name it)")]
     OtherBoardSize {
@@ -230,6 +237,14 @@ fn answers_of(
     lines: &[(usize, &str)],
     topology: Topology,
 ) -> Result<Vec<Answer>, ParseAnswerError> {
+    // A block opens with a board; notes (which may name a position) follow.
+    if let Some(&(line, text)) = lines.first().filter(|(_, text)| is_fen(text)) {
+        let text = text.trim().to_string();
+        return Err(ParseAnswerError {
+            line,
+            problem: BoardTextProblem::FenLine { text },
+        });
+    }
     let n = usize::from(topology.size());
     let boards = notes_start(lines, n).unwrap_or(lines.len());
     let mut answers = Vec::new();
@@ -263,6 +278,13 @@ fn answers_of(
         answers.push(Answer { start, end });
     }
     Ok(answers)
+}
+
+/// Whether a line is a FEN position (`W:W21,22:B1`): a side, a colon, a
+/// side; no board row has a colon.
+fn is_fen(text: &str) -> bool {
+    let side = |b: u8| matches!(b.to_ascii_uppercase(), b'W' | b'B');
+    matches!(text.trim().as_bytes(), [a, b':', c, ..] if side(*a) && side(*c))
 }
 
 /// Where the notes after a block's boards begin (`solve --explain` prints
@@ -509,6 +531,11 @@ w-.-.-.- .-.-.-.-
             BoardTextProblem::ShortAnswer { rows: 8, found: 5 }
         );
         assert!(parse_answers("").is_err());
+        let fen = parse_answers("W:WK19,21,26,27:B10,K13,15\nB:WK28:B10,15\n").unwrap_err();
+        assert!(matches!(fen.problem, BoardTextProblem::FenLine { .. }));
+        assert!(fen
+            .to_string()
+            .contains("verify reads the boards solve prints"));
         let words = parse_answers("hello world\n").unwrap_err();
         assert!(matches!(
             words.problem,

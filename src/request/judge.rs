@@ -73,6 +73,16 @@ pub enum AnswerError {
     },
 }
 
+/// What to add when an answer has more boards than the input records:
+/// `solve --all` prints every answer, `verify` judges one a record.
+fn one_per_record(records: usize, boards: usize) -> &'static str {
+    if boards > records {
+        " (verify judges one answer per record, as solve prints them without --all)"
+    } else {
+        ""
+    }
+}
+
 /// Why an answer (or the whole answer file) is not accepted.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
@@ -81,7 +91,7 @@ pub enum NotAccepted {
     #[error(transparent)]
     Answer(#[from] AnswerError),
     /// The answer file holds another number of answers than the input records.
-    #[error("the input has {} but the answer has {}", plural(*records, "record"), plural(*boards, "board"))]
+    #[error("the input has {} but the answer has {}{}", plural(*records, "record"), plural(*boards, "board"), one_per_record(*records, *boards))]
     Count {
         /// Records in the input.
         records: usize,
