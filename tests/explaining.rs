@@ -1,7 +1,7 @@
 //! `--explain` in board terms and in the game's numbering (issue 44,
 //! items 13 and 27).
 
-use crate::util::postfacto;
+use crate::util::{postfacto, scratch};
 
 /// Ply 7 moves from 17, which after the unknown ply 5 holds no black piece.
 const AFTER_A_DAMAGED_PLY: &str = "B 8\n8x15\n13-17\n31-27\n12-8\n?\n14x5\n17-22\n?\n";
@@ -82,4 +82,25 @@ fn an_explained_batch_is_judged_by_verify() {
         "{}",
         judged.stdout
     );
+}
+
+/// An end-board fact the plies contradict is named as the fact that is
+/// false, not as a ply that cannot be played (the plies can).
+#[test]
+fn cnf_names_an_end_fact_that_cannot_hold_as_the_fact() {
+    let input = scratch("end-fact.in", "W 2\n23-19\n16x23\n");
+    let cnf = postfacto(
+        &["cnf", input.to_str().unwrap(), "--end-board", "B:W19:B23"],
+        "",
+    );
+    assert_eq!(cnf.code, 0, "{}", cnf.stderr);
+    assert!(
+        cnf.stdout.contains(
+            "c end board square 19 holds a white man: false whatever the start board \
+             (square 19 was emptied by ply 2); the formula ends with the empty clause"
+        ),
+        "{}",
+        cnf.stdout
+    );
+    assert!(!cnf.stdout.contains("cannot be played"), "{}", cnf.stdout);
 }

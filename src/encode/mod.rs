@@ -212,9 +212,16 @@ fn annotate(cnf: &mut AnnotatedCnf, record: &Record, variant: Variant, encoded: 
         ));
     }
     if let Some(c) = &encoded.contradiction {
+        // A fact (`--start-board`, `--end-board`) that cannot hold is not
+        // a ply that cannot be played: the plies before it can.
+        let what = if c.rule.is_fact() {
+            format!("{}: false", c.rule)
+        } else {
+            format!("ply {} cannot be played", c.ply)
+        };
         cnf.comment(format!(
-            "ply {} cannot be played whatever the start board ({}); the formula ends with the empty clause",
-            c.ply, c.reason
+            "{what} whatever the start board ({}); the formula ends with the empty clause",
+            c.reason
         ));
     }
 }
