@@ -128,3 +128,20 @@ fn impossibility_proved_by_the_solver() {
         run.stderr
     );
 }
+
+/// A capture available whatever the start board is said once, not under
+/// the rule's name, which would deny it ("no capture is available: ...
+/// but 18x11 is available").
+#[test]
+fn an_available_capture_is_not_said_to_be_unavailable() {
+    let run = postfacto(&["solve"], "W 3\n22-18\n11-15\n18-14\n");
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    assert!(
+        run.stderr.contains(
+            "ply 3 (18-14, White): the move is not a capture, but 18x11 is available whatever the start board"
+        ),
+        "{}",
+        run.stderr
+    );
+    assert!(!run.stderr.contains("no capture is available"), "{}", run.stderr);
+}

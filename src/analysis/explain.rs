@@ -396,6 +396,11 @@ impl Explanation {
             if group.rule.is_fact() {
                 return format!("{}: {}", group.rule, demand(group, self.numbers()));
             }
+            // "no capture is available" false whatever the board: its note
+            // says which capture is, which the rule's words would deny.
+            if let (Rule::NoJump { .. }, Some(note)) = (&group.rule, &group.note) {
+                return format!("{}: {note}", self.place(group));
+            }
             return format!(
                 "{}: {}: {}",
                 self.place(group),
