@@ -393,6 +393,36 @@ fn repair_through_the_binary() {
     assert_eq!(usage.code, 2, "{}", usage.stderr);
 }
 
+/// Writes the Canadian records issue 43's slow corner is measured on
+/// (`encodings/repair.md`, session 11): 20 records of 40 plies with 1 to 3
+/// of [`miswritten`]'s mistakes, from seeds 1, 2, ... (those where the
+/// mistakes fit), as `NNNN.in` into the folder `CANADIAN_REPAIR_OUT` names,
+/// for `solve --repair --rules canadian --max-edits` the `.edits` file says.
+/// By hand: `CANADIAN_REPAIR_OUT=dir cargo test --release --test tests
+/// write_canadian_repair_records -- --ignored`.
+#[test]
+#[ignore = "writes measurement records when asked to"]
+fn write_canadian_repair_records() {
+    let out = std::path::PathBuf::from(
+        std::env::var("CANADIAN_REPAIR_OUT").expect("CANADIAN_REPAIR_OUT names a folder"),
+    );
+    std::fs::create_dir_all(&out).unwrap();
+    let mut written = 0;
+    for seed in 1u64.. {
+        if written == 20 {
+            break;
+        }
+        let mistakes = 1 + (seed % 3) as usize;
+        let Some((record, edits)) = miswritten(Variant::Canadian, seed, 40, mistakes) else {
+            continue;
+        };
+        written += 1;
+        let name = out.join(format!("{written:04}"));
+        std::fs::write(name.with_extension("in"), record.to_string()).unwrap();
+        std::fs::write(name.with_extension("edits"), format!("{edits}\n")).unwrap();
+    }
+}
+
 /// Long records with 1 to 3 mistakes (2 in debug builds; 1 on the
 /// 10x10 board, whose damaged solves cost most): repaired with at most
 /// the edits that mend them (see [`miswritten`]), and the repaired record replays and fits what is

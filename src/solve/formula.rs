@@ -221,13 +221,12 @@ impl Formula {
     }
 
     /// After an unsatisfiable call: the plies whose limit the call failed
-    /// on get more steps (twice as many); false when there were none, so
-    /// the steps not written played no part.
-    fn deepen_failed<B: Backend>(&mut self, backend: &mut B) -> bool {
+    /// on, with the steps each is to get next (twice as many).
+    fn failed_limits<B: Backend>(&self, backend: &B) -> Vec<(usize, usize)> {
         let Some(layout) = self.encoded.layout.as_ref() else {
-            return false;
+            return Vec::new();
         };
-        let wanted: Vec<(usize, usize)> = backend
+        backend
             .failed_core()
             .into_iter()
             .filter_map(|l| layout.limited_ply(l))
@@ -236,7 +235,12 @@ impl Formula {
                 let lone = layout.is_lone_unknown(ply);
                 Some((ply, next_depth(mv.steps.len(), mv.most_steps, lone)))
             })
-            .collect();
+            .collect()
+    }
+
+    /// Writes the steps [`Formula::failed_limits`] asked for; false when
+    /// there were none, so the steps not written played no part.
+    fn deepen_all<B: Backend>(&mut self, backend: &mut B, wanted: Vec<(usize, usize)>) -> bool {
         let mut grown = false;
         for (ply, depth) in wanted {
             grown |= self.deepen(backend, ply, depth);
@@ -279,6 +283,12 @@ pub(crate) fn solve_refining<B: Backend>(
     assumptions: &[Lit],
     learned: &mut Vec<Learned>,
 ) -> Result<Option<Refined>, SolveError> {
+    solve_refining_with(backend, formula, assumptions, learned, false)
+}
+
+/// The eager compulsory-capture clauses, the first time a solve loop
+/// enters (see [`Layout::take_eager`]).
+fn write_eager<B: Backend>(backend: &mut B, formula: &mut Formula, learned: &mut Vec<Learned>) {
     if formula
         .encoded
         .layout
@@ -294,6 +304,20 @@ pub(crate) fn solve_refining<B: Backend>(
             });
         }
     }
+}
+
+/// [`solve_refining`]; with `open_steps`, before the steps of damaged plies
+/// are deepened, one call with their steps left open (no limits assumed):
+/// the formula with every step written implies it, so when it is
+/// unsatisfiable so is the record (`Reconstructor::open_steps_first`).
+pub(crate) fn solve_refining_with<B: Backend>(
+    backend: &mut B,
+    formula: &mut Formula,
+    assumptions: &[Lit],
+    learned: &mut Vec<Learned>,
+    open_steps: bool,
+) -> Result<Option<Refined>, SolveError> {
+    write_eager(backend, formula, learned);
     loop {
         // Checking a model (decoding, replaying) between solves takes time
         // too: past the deadline no more rounds.
@@ -306,7 +330,11 @@ pub(crate) fn solve_refining<B: Backend>(
         let mut all = assumptions.to_vec();
         all.extend(formula.limits());
         let Some(model) = backend.solve_under(&all)? else {
-            if formula.deepen_failed(backend) {
+            let wanted = formula.failed_limits(backend);
+            if wanted.is_empty() || open_steps && backend.solve_under(assumptions)?.is_none() {
+                return Ok(None);
+            }
+            if formula.deepen_all(backend, wanted) {
                 continue;
             }
             return Ok(None);
@@ -358,6 +386,17 @@ pub struct Canonical {
 /// # Errors
 /// As [`solve_refining`].
 pub fn solve_canonically(formula: &mut Formula, cnf: &CnfFormula) -> Result<Canonical, SolveError> {
+    solve_canonically_with(formula, cnf, false)
+}
+
+/// [`solve_canonically`], with the open steps' call of
+/// [`solve_refining_with`] when `open_steps` (not canonical: the repair's
+/// verdicts only).
+pub(crate) fn solve_canonically_with(
+    formula: &mut Formula,
+    cnf: &CnfFormula,
+    open_steps: bool,
+) -> Result<Canonical, SolveError> {
     let mut learned = Vec::new();
     let limits = formula.limits();
     let lucky = lucky_model(cnf).filter(|m| limits.iter().all(|l| m.get(l.index()) == Some(l)));
@@ -385,7 +424,7 @@ pub fn solve_canonically(formula: &mut Formula, cnf: &CnfFormula) -> Result<Cano
     for l in &learned {
         ExtendFormula::add_clause(&mut solver, &l.clause);
     }
-    let answer = solve_refining(&mut solver, formula, &[], &mut learned)?;
+    let answer = solve_refining_with(&mut solver, formula, &[], &mut learned, open_steps)?;
     Ok(Canonical {
         answer,
         learned,
@@ -475,6 +514,35 @@ mod tests {
                 "{variant:?}: only {summaries} summaries written"
             );
         }
+    }
+
+    /// The capture steps of the lone `?` written when the solve of
+    /// `text` ends, and whether it found an answer.
+    fn steps_at_the_end(variant: Variant, text: &str, open_steps: bool) -> (usize, bool) {
+        let record = &crate::notation::parse_records_with(text, variant.geometry()).unwrap()[0];
+        let mut cnf = varisat::CnfFormula::new();
+        let options = EncodeOptions::default();
+        let mut formula =
+            Formula::encode(variant, record, BoardFacts::none(), &mut cnf, options).unwrap();
+        let found = super::solve_canonically_with(&mut formula, &cnf, open_steps).unwrap();
+        let layout = formula.encoded.layout.as_ref().unwrap();
+        (layout.moves[0].steps.len(), found.answer.is_some())
+    }
+
+    /// A record whose lone `?` fits no move (repair session 11's
+    /// International suffix, `encodings/repair.md`): with its steps left
+    /// open the formula is already unsatisfiable, so the solve ends before
+    /// writing every step; the verdict is the same.
+    #[test]
+    fn open_steps_refute_a_lone_unknown_before_every_step_is_written() {
+        let text = "W 15\n25-48\n38-49\n4-10\n49-44\n26-31\n?\n23-14\n26-3\n10-4\n3-26\n48-39\n26-42\n2-8\n42-38\n8-13\n";
+        let (all, found) = steps_at_the_end(Variant::International, text, false);
+        let (open, found_open) = steps_at_the_end(Variant::International, text, true);
+        assert!(!found && !found_open, "impossible either way");
+        assert!(open < all, "{open} steps written, not fewer than {all}");
+        // A possible record is solved either way.
+        let text = "W 3\n26-31\n?\n31-36\n";
+        assert!(steps_at_the_end(Variant::International, text, true).1);
     }
 
     #[test]

@@ -161,6 +161,7 @@ pub struct Reconstructor {
     known: BoardFacts,
     outside: Option<(Vec<String>, Option<Duration>)>,
     units_first: bool,
+    open_steps_first: bool,
 }
 
 impl Reconstructor {
@@ -172,6 +173,7 @@ impl Reconstructor {
             known: BoardFacts::none(),
             outside: None,
             units_first: false,
+            open_steps_first: false,
         }
     }
 
@@ -210,6 +212,21 @@ impl Reconstructor {
     #[must_use]
     pub fn units_first(mut self) -> Reconstructor {
         self.units_first = true;
+        self
+    }
+
+    /// Before a damaged ply's capture steps are deepened, the formula is
+    /// solved once with every such ply's steps left open (the move may go
+    /// on past them, ending anywhere and taking anything its domains
+    /// allow): the formula with steps written is implied by the one with
+    /// all of them, so when even that is unsatisfiable the record is
+    /// impossible, with no more steps written. For searches that want the
+    /// verdicts of many records, most of them impossible (the repair's):
+    /// a possible record's model may differ (the solver saw one more
+    /// call), so one whose model is printed is solved without it.
+    #[must_use]
+    pub fn open_steps_first(mut self) -> Reconstructor {
+        self.open_steps_first = true;
         self
     }
 
@@ -252,7 +269,15 @@ impl Reconstructor {
                 Some((command, limit)) => {
                     external::solve_external(self.variant, record, self.known, command, *limit)
                 }
-                None => sat::solve_sat(self.variant, record, self.known, self.units_first),
+                None => sat::solve_sat(
+                    self.variant,
+                    record,
+                    self.known,
+                    sat::Shortcuts {
+                        units_first: self.units_first,
+                        open_steps_first: self.open_steps_first,
+                    },
+                ),
             },
             Engine::Dfs(limit) => self.solve_dfs(record, limit),
         }

@@ -10,7 +10,7 @@ use crate::replay::{replay, ReplayError};
 use crate::rules::Variant;
 use crate::rules::Violation;
 
-use super::formula::{solve_canonically, Formula, Refined};
+use super::formula::{solve_canonically_with, Formula, Refined};
 use super::{Outcome, Solution, SolveError, SolveStats};
 
 /// How many blockers [`solve_by_unit_facts`] adds before it gives up.
@@ -132,11 +132,19 @@ fn touched_through(record: &Record, ply: usize) -> Bits {
 /// # Errors
 /// [`SolveError`] if varisat fails or a model breaks a rule the formula
 /// states in full.
+/// The searches' shortcuts to a verdict (see [`super::Reconstructor`]'s
+/// `units_first` and `open_steps_first`).
+#[derive(Clone, Copy, Debug, Default)]
+pub(super) struct Shortcuts {
+    pub units_first: bool,
+    pub open_steps_first: bool,
+}
+
 pub(super) fn solve_sat(
     variant: Variant,
     record: &Record,
     known: BoardFacts,
-    units_first: bool,
+    shortcuts: Shortcuts,
 ) -> Result<Outcome, SolveError> {
     if !record.is_damaged() && known.is_empty() {
         if let Some(answer) = solve_by_unit_facts(record, variant) {
@@ -166,7 +174,7 @@ pub(super) fn solve_sat(
             stats,
         });
     }
-    if units_first && crate::sat::refuted_by_units(&cnf) {
+    if shortcuts.units_first && crate::sat::refuted_by_units(&cnf) {
         return Ok(Outcome::Impossible {
             reason: None,
             stats,
@@ -175,7 +183,7 @@ pub(super) fn solve_sat(
     if let Some(layout) = formula.encoded.layout.as_mut() {
         layout.want_eager();
     }
-    let canonical = solve_canonically(&mut formula, &cnf)?;
+    let canonical = solve_canonically_with(&mut formula, &cnf, shortcuts.open_steps_first)?;
     stats.lucky = canonical.lucky;
     // The eager clauses are the formula's, written late: handed to the
     // solver, not learned.
@@ -258,7 +266,8 @@ mod tests {
             EncodeOptions::default(),
         )
         .expect("English is encoded");
-        let canonical = solve_canonically(&mut formula, &cnf).expect("varisat works");
+        let canonical =
+            super::super::formula::solve_canonically(&mut formula, &cnf).expect("varisat works");
         let answer = canonical.answer.expect("an answer");
         replay(&English, &answer.start, record).expect("the model replays");
         (answer.start, canonical.lucky)
@@ -297,7 +306,12 @@ mod tests {
             );
             assert!(
                 matches!(
-                    solve_sat(Variant::English, record, BoardFacts::none(), false),
+                    solve_sat(
+                        Variant::English,
+                        record,
+                        BoardFacts::none(),
+                        Shortcuts::default()
+                    ),
                     Ok(Outcome::Impossible { .. })
                 ),
                 "{text}"

@@ -178,7 +178,8 @@ impl<'e, 'a> Window<'e, 'a> {
 
     fn solve(&self, spots: &[EditSpot]) -> Result<Outcome, Stop> {
         let (record, _) = self.edits.edited(spots);
-        self.solve_record(&record, self.known)
+        self.solves.set(self.solves.get() + 1);
+        self.run_whole(&record, self.known)
     }
 
     /// The outcome of the whole edit set `key` (sorted), `added` its last
@@ -320,7 +321,7 @@ impl<'e, 'a> Window<'e, 'a> {
     /// Solves the edit set `key`, remembering whether it was impossible.
     fn solve_uncounted(&self, key: &[EditSpot]) -> Result<Outcome, Stop> {
         let (record, _) = self.edits.edited(key);
-        let outcome = self.run_solver(&record, self.known)?;
+        let outcome = self.run_whole(&record, self.known)?;
         let impossible = matches!(outcome, Outcome::Impossible { .. });
         self.impossible_sets
             .borrow_mut()
@@ -328,17 +329,38 @@ impl<'e, 'a> Window<'e, 'a> {
         Ok(outcome)
     }
 
-    fn solve_record(&self, record: &Record, known: BoardFacts) -> Result<Outcome, Stop> {
-        self.solves.set(self.solves.get() + 1);
-        self.run_solver(record, known)
+    /// The verdict on `record` (a possible one's model is only read by the
+    /// prefixes' play-on, whose answers are verdicts too).
+    fn run_solver(&self, record: &Record, known: BoardFacts) -> Result<Outcome, Stop> {
+        self.run(record, known, true)
     }
 
-    fn run_solver(&self, record: &Record, known: BoardFacts) -> Result<Outcome, Stop> {
+    /// The outcome of a whole edit set: a possible one is solved again as
+    /// before the open steps' call, so that the board a repair prints is
+    /// the one it was (possible sets are the repairs, a few).
+    fn run_whole(&self, record: &Record, known: BoardFacts) -> Result<Outcome, Stop> {
+        let outcome = self.run_solver(record, known)?;
+        if matches!(outcome, Outcome::Solved(_)) {
+            return self.run(record, known, false);
+        }
+        Ok(outcome)
+    }
+
+    /// One solver call: unit propagation first, and with `open_steps` the
+    /// call with a lone `?`'s capture steps left open before each deepening
+    /// (`Reconstructor::open_steps_first`; the same verdicts, cheaper
+    /// refutations).
+    fn run(&self, record: &Record, known: BoardFacts, open_steps: bool) -> Result<Outcome, Stop> {
         self.budget.borrow_mut().check()?;
-        Ok(Reconstructor::new(self.edits.variant)
+        let solver = Reconstructor::new(self.edits.variant)
             .facts(known)
-            .units_first()
-            .solve(record)?)
+            .units_first();
+        let solver = if open_steps {
+            solver.open_steps_first()
+        } else {
+            solver
+        };
+        Ok(solver.solve(record)?)
     }
 
     fn possible(&self, record: &Record, known: BoardFacts) -> Result<bool, Stop> {
@@ -794,14 +816,15 @@ mod tests {
     }
 
     /// The verdict of `record` by the search's solver (unit propagation
-    /// first) and by the solver alone.
+    /// first, the open steps' call) and by the solver alone.
     fn verdicts(record: &Record, variant: Variant) -> (bool, bool) {
         let solved = |solver: Reconstructor| {
             let outcome = solver.solve(record).unwrap();
             matches!(outcome, Outcome::Solved(_))
         };
         let alone = Reconstructor::new(variant);
-        (solved(alone.clone().units_first()), solved(alone))
+        let shortcuts = alone.clone().units_first().open_steps_first();
+        (solved(shortcuts), solved(alone))
     }
 
     #[test]
