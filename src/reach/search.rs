@@ -279,6 +279,8 @@ impl<'a> Search<'a> {
                 Need::Never(why) => return Err(NoGame(why.clone())),
             }
         }
+        // After the exact sides' check, whose reason says more.
+        let kept = plies_over_captures(needs, side, self.turn)?;
         #[cfg(test)]
         let tempo = !TEMPO_OFF.get();
         #[cfg(not(test))]
@@ -286,7 +288,6 @@ impl<'a> Search<'a> {
         if tempo {
             moves_fit(needs.map(|n| n.0), most, side, self.turn)?;
         }
-        let kept = plies_over_captures(needs, side, self.turn)?;
         let joint = joint_plies(needs, side, self.turn);
         let near = |least| match &self.perimeter {
             Some(near) => near.bound(board, side, least, side != self.turn),
