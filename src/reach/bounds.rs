@@ -35,6 +35,8 @@ pub(crate) enum Need {
         least: u32,
         /// Whether it is also the most.
         exact: bool,
+        /// The most moves, where a count tells them (see [`most_moves`]).
+        most: Option<u32>,
         /// A guess, not a bound: the assignment's moves without what
         /// captures may save (the search for any game steers by it; the
         /// savings make the bound near zero once many pieces are to go).
@@ -353,9 +355,11 @@ pub(crate) fn moves_needed(
     let must_capture = u32::from(fully_known(target) && theirs_now > theirs_kept);
     let kings = targets.iter().chain(&sources).any(|p| p.1 == Role::King);
     let least = total.saturating_sub(saved).max(misplaced).max(must_capture);
-    if fully_known(target) && jumps == 0 && lost == 0 && !kings {
-        return men_steps_only(&sources, &targets, color, least);
-    }
+    let done = (jumps, least, fully_known(target) && lost == 0 && !kings);
+    let most = match most_moves(&sources, &targets, color, rules_movement, done) {
+        Ok(most) => most,
+        Err(whole) => return whole,
+    };
     let side = SideParts {
         board,
         target,
@@ -370,9 +374,78 @@ pub(crate) fn moves_needed(
     Need::Moves {
         least,
         exact: false,
+        most,
         guess: total.max(least),
         split,
     }
+}
+
+/// The most moves of a side that is `done` losing (it loses nothing more
+/// and has no king now or on the target, so it crowns none: a king stays
+/// one), where men take only forward: each move takes a man a row forward,
+/// a jump two rows, so its moves are at most its men's rows to go less its
+/// `jumps` (one per piece it takes). `None` where it is not done or men
+/// take backwards; `Err` the side's whole need when the rows tell it: exact
+/// when it takes nothing, never when the most is below `least`.
+fn most_moves(
+    sources: &[(Square, Role)],
+    targets: &[(Square, Role)],
+    color: Color,
+    movement: Movement,
+    (jumps, least, done): (u32, u32, bool),
+) -> Result<Option<u32>, Need> {
+    if done && jumps == 0 {
+        return Err(men_steps_only(sources, targets, color, least));
+    }
+    if !done || movement.men_capture_backwards {
+        return Ok(None);
+    }
+    let rows = |squares: &[(Square, Role)]| -> i64 {
+        squares.iter().map(|&(sq, _)| forward_rows(sq, color)).sum()
+    };
+    let most = rows(targets) - rows(sources) - i64::from(jumps);
+    match u32::try_from(most) {
+        Ok(most) if most >= least => Ok(Some(most)),
+        _ => Err(Need::Never(format!(
+            "{}'s men cannot end where they are asked to: it loses nothing more, so each move takes a man forward, and its {} {} forward",
+            color.title(),
+            plural(jumps as usize, "capture"),
+            if jumps == 1 { "is a jump" } else { "are jumps" },
+        ))),
+    }
+}
+
+/// Whether some number of plies gives each side a number of moves between
+/// its least and its most (indexed by colour; `side` to move now, `turn`
+/// at the end): k plies give the side to move ceil(k/2) moves, the other
+/// floor(k/2). Why not, when none does.
+pub(crate) fn moves_fit(
+    least: [u32; 2],
+    most: [Option<u32>; 2],
+    side: Color,
+    turn: Color,
+) -> Result<(), NoGame> {
+    // The side to move makes `d` more moves than the other (0 or 1).
+    let d = i64::from(side != turn);
+    let (mine, theirs) = (side as usize, side.opposite() as usize);
+    let at_most = |i: usize| most[i].map_or(i64::MAX, i64::from);
+    // The other side's moves `b`: the side to move makes `b + d`.
+    let low = i64::from(least[theirs]).max(i64::from(least[mine]) - d);
+    let high = at_most(theirs).min(at_most(mine).saturating_sub(d));
+    if low <= high {
+        return Ok(());
+    }
+    let (who, other) = if at_most(mine).saturating_sub(d) < low {
+        (side, side.opposite())
+    } else {
+        (side.opposite(), side)
+    };
+    Err(NoGame(format!(
+        "{} loses nothing more and has no king, so it makes at most {} (its men's rows to go, less one per piece it takes), and {} needs more moves than that allows",
+        who.title(),
+        plural(most[who as usize].unwrap_or(0) as usize, "move"),
+        other.name(),
+    )))
 }
 
 /// What [`moves_needed`] knows of a side when it splits its need by the
@@ -695,6 +768,7 @@ fn men_steps_only(
         Ok(moves) if moves >= least => Need::Moves {
             least: moves,
             exact: true,
+            most: Some(moves),
             guess: moves,
             split: None,
         },

@@ -1388,6 +1388,53 @@ mod tests {
         assert!(with < without, "{with} positions with, {without} without");
     }
 
+    #[test]
+    fn a_side_that_loses_nothing_more_has_its_moves_counted_from_above() {
+        // A side that loses nothing more and has no king makes at most its
+        // men's rows to go less the pieces it takes: the same minima, fewer
+        // positions (lines where the other side needs more moves end).
+        let (mut with, mut without) = (0, 0);
+        for seed in 0..8 {
+            let variant = [Variant::English, Variant::Italian][seed as usize % 2];
+            let rules = variant.rules();
+            let (opening, first) = (variant.topology().opening(), variant.first_player());
+            let record = play_game(
+                rules,
+                &mut Rng::new(seed),
+                &opening,
+                first,
+                14,
+                Play::Uniform,
+            );
+            let goal = goal_after(variant, &record);
+            let mut plies = Vec::new();
+            for off in [false, true] {
+                search::TEMPO_OFF.set(off);
+                let mut quiet = |_: &Progress| {};
+                let mut search =
+                    search::Search::new(rules, &goal.board, goal.turn, None, &|_| true, &mut quiet);
+                let h = search.lower_bound(&opening, first).unwrap();
+                // The rounds alone (no search for any game, no table: what
+                // they search does not hang on the clock).
+                let mut bound = h;
+                let moves = loop {
+                    if let Some(moves) = search.within(&opening, first, h, bound).unwrap() {
+                        break moves;
+                    }
+                    let next = search.next_bound();
+                    assert!(next < u32::MAX, "seed {seed}: no game");
+                    bound = (next + (next - bound) % 2).max(bound + 2);
+                };
+                let game = Reach::new(variant).checked(moves, &search).unwrap();
+                plies.push(game.record.moves.len());
+                *if off { &mut without } else { &mut with } += search.nodes;
+            }
+            search::TEMPO_OFF.set(false);
+            assert_eq!(plies[0], plies[1], "seed {seed}");
+        }
+        assert!(with < without, "{with} positions with, {without} without");
+    }
+
     /// This thread's CPU time in seconds (user and system, in ticks of
     /// 10 ms), from `/proc`.
     fn thread_cpu() -> f64 {
@@ -1427,6 +1474,11 @@ mod tests {
         // and the children read from the table alone.
         if std::env::var("MEASURE_PLAIN").is_ok_and(|v| v == "1") {
             search::PLAIN.set(true);
+        }
+        // MEASURE_TEMPO=0: without the most moves of a side that loses
+        // nothing more.
+        if std::env::var("MEASURE_TEMPO").is_ok_and(|v| v == "0") {
+            search::TEMPO_OFF.set(true);
         }
         // MEASURE_PLAIN=dead: without the positions proved dead only.
         if std::env::var("MEASURE_PLAIN").is_ok_and(|v| v == "dead") {

@@ -17,7 +17,7 @@ use crate::rules::Rules;
 
 use crate::board::Bits;
 
-use super::bounds::{joint_plies, moves_needed, plies_over_captures, Need, NoGame};
+use super::bounds::{joint_plies, moves_fit, moves_needed, plies_over_captures, Need, NoGame};
 use super::perimeter::Perimeter;
 
 /// Why a search ended before its verdict.
@@ -43,6 +43,9 @@ thread_local! {
 thread_local! {
     pub(crate) static PLAIN: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
     pub(crate) static NO_DEAD: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+    /// Leaves out the most moves of a side that loses nothing more
+    /// ([`moves_fit`]): the bound as it was before it.
+    pub(crate) static TEMPO_OFF: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
 }
 
 /// A position kept by [`SAMPLE`]: with its side to move, plies played and
@@ -258,22 +261,33 @@ impl<'a> Search<'a> {
                 .or_insert_with(|| moves_needed(board, self.target, color, self.rules.movement()));
         }
         let mut needs = [(0, false, None); 2];
+        let mut most = [None; 2];
         let mut guess = 0;
         for (color, key) in Color::ALL.into_iter().zip(keys) {
             match &cache[&key] {
                 Need::Moves {
                     least,
                     exact,
+                    most: at_most,
                     guess: moves,
                     split,
                 } => {
                     guess += moves;
                     needs[color as usize] = (*least, *exact, split.as_ref());
+                    most[color as usize] = *at_most;
                 }
                 Need::Never(why) => return Err(NoGame(why.clone())),
             }
         }
+        // After the exact sides' check, whose reason says more.
         let kept = plies_over_captures(needs, side, self.turn)?;
+        #[cfg(test)]
+        let tempo = !TEMPO_OFF.get();
+        #[cfg(not(test))]
+        let tempo = true;
+        if tempo {
+            moves_fit(needs.map(|n| n.0), most, side, self.turn)?;
+        }
         let joint = joint_plies(needs, side, self.turn);
         let near = |least| match &self.perimeter {
             Some(near) => near.bound(board, side, least, side != self.turn),
