@@ -143,5 +143,9 @@ fn an_available_capture_is_not_said_to_be_unavailable() {
         "{}",
         run.stderr
     );
-    assert!(!run.stderr.contains("no capture is available"), "{}", run.stderr);
+    assert!(
+        !run.stderr.contains("no capture is available"),
+        "{}",
+        run.stderr
+    );
 }

@@ -733,3 +733,22 @@ fn a_batch_summary_tells_diagrams_apart_from_games_solved() {
         run.stderr
     );
 }
+
+/// Brazilian PDN (GameType 26, `A0`) names squares algebraically in its
+/// FEN as in its moves, as Russian does: a numbered FEN would be read on
+/// another numbering by other programs.
+#[test]
+fn brazilian_fens_are_algebraic() {
+    let run = postfacto(
+        &["solve", "--rules", "brazilian", "--format", "fen", "-"],
+        "W 2\nc3-d4\nf6-e5\n",
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert_eq!(run.stdout, "W:Wc3:Bf6\nW:Wd4:Be5\n");
+    let json = postfacto(
+        &["solve", "--rules", "brazilian", "--format", "json", "-"],
+        "W 2\nc3-d4\nf6-e5\n",
+    );
+    let json: serde_json::Value = serde_json::from_str(json.stdout.trim()).unwrap();
+    assert_eq!(json["start_fen"], "W:Wc3:Bf6", "{json}");
+}

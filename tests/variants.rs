@@ -316,7 +316,8 @@ fn pdn_games_carry_their_game_type() {
     // Without --rules, the tag picks the rules.
     let tagged = postfacto(&["verify", "--pdn", file], "");
     assert_eq!(tagged.stdout, "game 1 (line 1): OK\n", "{}", tagged.stderr);
-    // Brazilian FEN numbers the squares, as GameType 26 does; Russian's are algebraic.
+    // Brazilian FEN names the squares algebraically, as GameType 26 (`A0`)
+    // and its moves do, as Russian's.
     let brazilian = postfacto(
         &[
             "solve",
@@ -330,7 +331,7 @@ fn pdn_games_carry_their_game_type() {
     );
     assert_eq!(brazilian.code, 0, "{}", brazilian.stderr);
     assert!(
-        brazilian.stdout.starts_with("W:W22:B"),
+        brazilian.stdout.starts_with("W:Wc3:B"),
         "{}",
         brazilian.stdout
     );

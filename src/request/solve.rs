@@ -87,8 +87,8 @@ impl Solved {
     }
 
     /// The start and end boards as FEN strings, squares named
-    /// algebraically or not: pydraughts and lidraughts name them as the
-    /// moves do (Brazilian `W:Wa1`, where PDN numbers them).
+    /// algebraically or not (pydraughts and lidraughts name them as the
+    /// moves do, as PDN's GameType 26 does for Brazilian: `W:Wa1`).
     pub fn fens(&self, algebraic: bool) -> (String, String) {
         (
             to_fen(&self.answer.start, self.filled.first, algebraic),

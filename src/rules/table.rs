@@ -182,6 +182,8 @@ const TABLE: [RuleSet; Variant::ALL.len()] = [
         summary: "Brazilian draughts: International rules on 8x8; algebraic notation",
         topology: Topology::EightAlgebraic,
         pdn_game_type: 26,
+        // GameType 26 is `A0`: its FEN names squares as its moves do.
+        fen_algebraic: true,
         inference: Inference::ranked(30, 0, u32::MAX),
         ..INTERNATIONAL
     },
