@@ -778,3 +778,20 @@ fn rules_auto_reads_the_boards_own_rule_set_as_no_rules_does() {
         auto.stdout
     );
 }
+
+/// A FEN argument with a mistyped side is named as a FEN's fault, not as
+/// a file that does not exist.
+#[test]
+fn a_mistyped_fen_argument_is_a_fen_error() {
+    for command in ["moves", "reach"] {
+        let run = postfacto(&[command, "X:W22:B11"], "");
+        assert_eq!(run.code, 2, "{}", run.stderr);
+        assert!(
+            run.stderr
+                .contains("FEN 'X:W22:B11': it must start with the side to move, W or B"),
+            "{command}: {}",
+            run.stderr
+        );
+        assert!(!run.stderr.contains("No such file"), "{}", run.stderr);
+    }
+}

@@ -243,7 +243,7 @@ impl Source {
     /// As [`Source::read`].
     pub fn board_named(path: Option<&Path>, name: &str) -> Result<Source, SourceError> {
         match path.and_then(Path::to_str) {
-            Some(text) if written_fen(text) && !Path::new(text).exists() => Ok(Source {
+            Some(text) if looks_like_fen(text) && !Path::new(text).exists() => Ok(Source {
                 name: name.to_string(),
                 bytes: text.as_bytes().to_vec(),
             }),
@@ -376,6 +376,14 @@ pub fn board_files(
 fn written_fen(text: &str) -> bool {
     let mut chars = text.trim_start().chars();
     matches!(chars.next(), Some('W' | 'B' | 'w' | 'b')) && chars.next() == Some(':')
+}
+
+/// Whether a command-line argument that names no file was meant as a FEN:
+/// it starts as one, or it has a FEN's colons and no folder separator
+/// (`X:W22:B11`, a mistyped side): read as a FEN, its error names the
+/// FEN's fault, not a missing file.
+fn looks_like_fen(text: &str) -> bool {
+    written_fen(text) || (text.matches(':').count() >= 2 && !text.contains(['/', '\\']))
 }
 
 /// Every file named, with folders replaced by the record files in them

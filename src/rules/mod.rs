@@ -449,7 +449,7 @@ pub enum Violation {
         instead: Square,
     },
     /// A capture took fewer pieces than another capture could have (majority rule).
-    #[error("the capture takes {taken} pieces, but a capture of {most} is available, and the most must be taken")]
+    #[error("the capture takes {}, but a capture of {most} is available, and the most must be taken", crate::notation::plural(*taken, "piece"))]
     NotTheMost {
         /// Pieces this capture takes.
         taken: usize,
@@ -464,7 +464,7 @@ pub enum Violation {
     },
     /// A capture of the most pieces took fewer kings than another could
     /// (Spanish, Portuguese rules).
-    #[error("the capture takes {kings} kings among its {taken} pieces, but a capture of as many pieces takes {most_kings}, and the most kings must be taken")]
+    #[error("the capture takes {} among its {}, but a capture of as many pieces takes {most_kings}, and the most kings must be taken", crate::notation::plural(*kings, "king"), crate::notation::plural(*taken, "piece"))]
     NotTheMostKings {
         /// Pieces this capture takes (the most).
         taken: usize,
