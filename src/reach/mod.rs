@@ -918,6 +918,20 @@ mod tests {
         (record, goal, boards)
     }
 
+    /// The position after `plies` plies of a random game from the opening
+    /// (seeded), as a goal.
+    fn random_goal(variant: Variant, seed: u64, plies: usize) -> Goal {
+        let record = play_game(
+            variant.rules(),
+            &mut Rng::new(seed),
+            &variant.topology().opening(),
+            variant.first_player(),
+            plies,
+            Play::Uniform,
+        );
+        goal_after(variant, &record)
+    }
+
     fn goal_after(variant: Variant, record: &Record) -> Goal {
         let start = variant.topology().opening();
         let end = replay(variant.rules(), &start, record).unwrap();
@@ -1347,15 +1361,7 @@ mod tests {
             let variant = Variant::English;
             let rules = variant.rules();
             let (opening, first) = (variant.topology().opening(), variant.first_player());
-            let record = play_game(
-                rules,
-                &mut Rng::new(seed),
-                &opening,
-                first,
-                14,
-                Play::Uniform,
-            );
-            let goal = goal_after(variant, &record);
+            let goal = random_goal(variant, seed, 14);
             let mut plies = Vec::new();
             for plain in [false, true] {
                 search::PLAIN.set(plain);
@@ -1398,15 +1404,7 @@ mod tests {
             let variant = [Variant::English, Variant::Italian][seed as usize % 2];
             let rules = variant.rules();
             let (opening, first) = (variant.topology().opening(), variant.first_player());
-            let record = play_game(
-                rules,
-                &mut Rng::new(seed),
-                &opening,
-                first,
-                14,
-                Play::Uniform,
-            );
-            let goal = goal_after(variant, &record);
+            let goal = random_goal(variant, seed, 14);
             let mut plies = Vec::new();
             for off in [false, true] {
                 search::TEMPO_OFF.set(off);
