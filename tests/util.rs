@@ -107,24 +107,43 @@ pub fn solve_with_proof(name: &str, rules: &str, text: &str) -> (Run, PathBuf, O
     (run, proof, lemmas)
 }
 
-/// How long one property-test case may take. A random draw that makes the
-/// solver run away fails at this point, its record printed, instead of
-/// keeping the run busy for minutes (issue 43).
+/// How much CPU one property-test case may take. A random draw that makes
+/// the solver run away fails at this point, its record printed, instead of
+/// keeping the run busy for minutes (issue 43). It is CPU time, not time
+/// on the wall: the tests share the machine with each other (and CI with
+/// other jobs), and a case is slow when its own work is, not when the
+/// machine is loaded.
 pub const CASE_DEADLINE: std::time::Duration = if cfg!(debug_assertions) {
     std::time::Duration::from_secs(60)
 } else {
     std::time::Duration::from_secs(20)
 };
 
+/// How many times its CPU budget a case may take on the wall: the
+/// deadline the solvers are stopped at (a case that waits for the CPU
+/// that long was not going to finish: it fails too, as undecided work).
+const WALL_FACTOR: u32 = 4;
+
 /// Set to print each timed case's duration on stderr (with `--nocapture`),
 /// to find the slowest case of a random seed.
 const CASE_TIMES: &str = "POSTFACTO_CASE_TIMES";
 
-/// The deadline of one property-test case: every solve run through
-/// [`CaseClock::run`] stops there, and a case that reaches it fails.
+/// The CPU time this thread has run, as the kernel counts it (Linux's
+/// `/proc/thread-self/schedstat`, in nanoseconds); `None` where there is
+/// no such file, and the case is then timed on the wall.
+pub fn thread_cpu() -> Option<std::time::Duration> {
+    let text = std::fs::read_to_string("/proc/thread-self/schedstat").ok()?;
+    let nanos = text.split_whitespace().next()?.parse().ok()?;
+    Some(std::time::Duration::from_nanos(nanos))
+}
+
+/// The budget of one property-test case: the CPU its thread may use, and a
+/// wall deadline ([`WALL_FACTOR`] times longer) at which every solve run
+/// through [`CaseClock::run`] stops. A case past either fails.
 pub struct CaseClock {
     name: &'static str,
     started: std::time::Instant,
+    cpu_started: Option<std::time::Duration>,
     limit: std::time::Duration,
 }
 
@@ -134,31 +153,50 @@ impl CaseClock {
         CaseClock::lasting(name, CASE_DEADLINE)
     }
 
-    /// The clock of a case given `limit` instead of [`CASE_DEADLINE`]
-    /// (a test that states its own).
+    /// The clock of a case given `limit` of CPU instead of
+    /// [`CASE_DEADLINE`] (a test that states its own).
     pub fn lasting(name: &'static str, limit: std::time::Duration) -> CaseClock {
         CaseClock {
             name,
             started: std::time::Instant::now(),
+            cpu_started: thread_cpu(),
             limit,
         }
     }
 
-    /// Runs `job` (the solving of `record`) under the case's deadline, and
-    /// panics naming `record` when the deadline passed: an answer that
-    /// came too late, or an "undecided", is a failure, never a pass.
+    /// The CPU this case has used so far (its time on the wall where the
+    /// kernel does not say).
+    fn used(&self) -> std::time::Duration {
+        match (self.cpu_started, thread_cpu()) {
+            (Some(before), Some(now)) => now.saturating_sub(before),
+            _ => self.started.elapsed(),
+        }
+    }
+
+    /// Runs `job` (the solving of `record`) under the case's wall deadline,
+    /// and panics naming `record` when the case has used more than its
+    /// CPU or reached that deadline: an answer that came too late, or an
+    /// "undecided", is a failure, never a pass.
     pub fn run<T>(&self, record: &dyn std::fmt::Display, job: impl FnOnce() -> T) -> T {
         let began = std::time::Instant::now();
-        let out = postfacto::sat::under(Some(self.started + self.limit), job);
+        let cpu_began = self.used();
+        let wall = self.limit * WALL_FACTOR;
+        let out = postfacto::sat::under(Some(self.started + wall), job);
         if std::env::var_os(CASE_TIMES).is_some() && began.elapsed().as_secs() >= 1 {
             let took = began.elapsed().as_secs_f64();
-            eprintln!("case-slow {took:.3} s {}:\n{record}", self.name);
+            let cpu = (self.used() - cpu_began).as_secs_f64();
+            eprintln!(
+                "case-slow {cpu:.3} s CPU ({took:.3} s wall) {}:\n{record}",
+                self.name
+            );
         }
+        let used = self.used();
         assert!(
-            self.started.elapsed() < self.limit,
-            "{}: the case ran past its deadline of {:?} on\n{record}",
+            used < self.limit && self.started.elapsed() < wall,
+            "{}: the case ran past its deadline of {:?} of CPU (used {used:?}; {:?} on the wall, stopped at {wall:?}) on\n{record}",
             self.name,
-            self.limit
+            self.limit,
+            self.started.elapsed(),
         );
         out
     }
@@ -168,7 +206,8 @@ impl Drop for CaseClock {
     fn drop(&mut self) {
         if std::env::var_os(CASE_TIMES).is_some() {
             eprintln!(
-                "case-time {:>8.3} s {}",
+                "case-time {:>8.3} s CPU {:>8.3} s wall {}",
+                self.used().as_secs_f64(),
                 self.started.elapsed().as_secs_f64(),
                 self.name
             );
@@ -266,6 +305,22 @@ impl Cases {
     }
 }
 
+/// Burns this thread's CPU for `cpu` (or `cpu` on the wall where the
+/// kernel does not count it).
+fn spin(cpu: std::time::Duration) {
+    let (wall, before) = (std::time::Instant::now(), thread_cpu());
+    let used = || match (before, thread_cpu()) {
+        (Some(b), Some(n)) => n.saturating_sub(b),
+        _ => wall.elapsed(),
+    };
+    let mut x = 0u64;
+    while used() < cpu {
+        for i in 0..10_000u64 {
+            x = std::hint::black_box(x.wrapping_mul(31).wrapping_add(i));
+        }
+    }
+}
+
 #[test]
 fn a_case_past_its_deadline_fails_naming_its_record() {
     let clock = CaseClock::lasting("util::example", std::time::Duration::from_millis(50));
@@ -273,7 +328,7 @@ fn a_case_past_its_deadline_fails_naming_its_record() {
     let late = std::panic::catch_unwind(|| {
         clock.run(&"B 1: 9-13", || {
             assert!(postfacto::sat::current_deadline().is_some());
-            std::thread::sleep(std::time::Duration::from_millis(80));
+            spin(std::time::Duration::from_millis(80));
         })
     });
     let message = late.expect_err("past the deadline");
@@ -284,6 +339,29 @@ fn a_case_past_its_deadline_fails_naming_its_record() {
         text.contains("past its deadline") && text.contains("B 1: 9-13"),
         "{text}"
     );
+}
+
+#[test]
+fn a_case_that_waits_past_its_wall_deadline_fails_too() {
+    let clock = CaseClock::lasting("util::waiting", std::time::Duration::from_millis(50));
+    // Sleeping uses no CPU: only the wall deadline (four times the
+    // budget) catches it.
+    let short = std::panic::catch_unwind(|| {
+        clock.run(&"B 1: 9-13", || {
+            std::thread::sleep(std::time::Duration::from_millis(100))
+        })
+    });
+    assert!(short.is_ok(), "100 ms asleep is within 200 ms on the wall");
+    let late = std::panic::catch_unwind(|| {
+        clock.run(&"B 1: 9-13", || {
+            std::thread::sleep(std::time::Duration::from_millis(150))
+        })
+    });
+    let message = late.expect_err("past the wall deadline");
+    let text = message
+        .downcast_ref::<String>()
+        .expect("a formatted message");
+    assert!(text.contains("on the wall, stopped at"), "{text}");
 }
 
 #[test]
