@@ -548,6 +548,86 @@ fn canadian_through_the_binary() {
     );
 }
 
+/// Russian and Brazilian write captures with `:` (`d4:f6`), in their
+/// messages as in `moves` and their answers: an illegal capture in a PDN
+/// game (`verify --pdn`, text and JSON, and `solve`), a capture a known
+/// start board refuses (`verify INPUT ANSWER`, `solve --explain`), and
+/// the Brazilian majority capture broken.
+#[test]
+fn algebraic_rule_sets_write_captures_with_a_colon_in_messages() {
+    let record = scratch("colon.in", "W 3\na1:e5:b8\nh6-g5\nb8:h2\n");
+    // The white king on a1 finds nothing on d6 to take.
+    let board = "-.-.-.-.\n.-.-.-.-\n-.-.-.-b\n.-.-.-.-\n-.-b-b-.\n.-.-.-.-\n-.-.-.-.\nW-.-.-.-\n";
+    let start = scratch("colon-start.txt", board);
+    let empty_end = |row: &str| format!("{row} {}\n", row.replace(['b', 'W'], "."));
+    let answer = scratch(
+        "colon.ans",
+        &board.lines().map(empty_end).collect::<String>(),
+    );
+    let (record, start, answer) = (
+        record.to_str().unwrap(),
+        start.to_str().unwrap(),
+        answer.to_str().unwrap(),
+    );
+    let refused = "ply 1 (a1:e5:b8): square d6 holds no black piece to jump";
+    for (rules, game_type) in [("russian", "25"), ("brazilian", "26")] {
+        let game = format!("[GameType \"{game_type}\"]\n1. c3-d4 f6-g5 2. d4:f6 *\n");
+        let pdn = scratch(&format!("colon-{rules}.pdn"), &game);
+        let pdn = pdn.to_str().unwrap();
+        let illegal = "2. d4:f6 (ply 3): square e5 holds no black piece to jump";
+        let runs = [
+            (postfacto(&["verify", "--pdn", pdn], ""), illegal),
+            (
+                postfacto(&["verify", "--pdn", pdn, "--format", "json"], ""),
+                illegal,
+            ),
+            (postfacto(&["solve", pdn], ""), illegal),
+            (
+                postfacto(&["verify", "--rules", rules, record, answer], ""),
+                refused,
+            ),
+            (
+                postfacto(
+                    &[
+                        "solve",
+                        "--rules",
+                        rules,
+                        "--explain",
+                        "--start-board",
+                        start,
+                        record,
+                    ],
+                    "",
+                ),
+                refused,
+            ),
+        ];
+        for (run, said) in runs {
+            let all = run.stdout + &run.stderr;
+            assert!(all.contains(said), "{rules}: {all}");
+            assert!(!names_an_x_capture(&all), "{rules}: {all}");
+        }
+    }
+    let majority = scratch(
+        "colon-majority.pdn",
+        "[GameType \"26\"]\n[FEN \"W:Wc3:Bd4,f6,b4\"]\n1. c3:a5 *\n",
+    );
+    let run = postfacto(&["verify", "--pdn", majority.to_str().unwrap()], "");
+    assert!(
+        run.stdout
+            .contains("1. c3:a5 (ply 1): the capture takes 1 piece, but a capture of 2"),
+        "{}",
+        run.stdout
+    );
+}
+
+/// Whether `text` writes a capture between algebraic squares with `x`.
+fn names_an_x_capture(text: &str) -> bool {
+    text.as_bytes()
+        .windows(4)
+        .any(|w| matches!(w, [b'a'..=b'h', b'1'..=b'8', b'x', b'a'..=b'h' | b'?']))
+}
+
 /// `args` with `input` on stdin exit 2 with one line naming `square` unknown.
 fn refuses_square(args: &[&str], input: &str, square: &str) {
     let bad = postfacto(args, input);

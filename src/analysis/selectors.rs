@@ -375,7 +375,7 @@ impl ClauseSink for SelectorFormula {
         let label = if group.rule.is_fine() {
             self.coarse_label.clone()
         } else {
-            self.coarse_label = group.describe(self.variant.algebraic());
+            self.coarse_label = group.describe();
             self.coarse_label.clone()
         };
         // A damaged ply's move and board after it come with no ply of

@@ -113,10 +113,7 @@ pub fn unit_facts(variant: Variant, record: &Record) -> Option<KnownFacts> {
 pub fn english_dimacs(record: &Record) -> AnnotatedCnf {
     let mut cnf = AnnotatedCnf::new();
     cnf.name_vars(vars::VAR_COUNT, vars::name);
-    let mut sink = NamedGroups {
-        cnf: &mut cnf,
-        algebraic: false,
-    };
+    let mut sink = NamedGroups { cnf: &mut cnf };
     let encoded = encode_english_with(record, &mut sink, EncodeOptions::default());
     annotate(&mut cnf, record, Variant::English, &encoded);
     cnf
@@ -140,10 +137,7 @@ pub fn dimacs_encoded(
     let mut cnf = AnnotatedCnf::new();
     let topology = variant.topology();
     cnf.name_vars(vars::var_count(topology), vars::name_on(topology));
-    let mut sink = NamedGroups {
-        cnf: &mut cnf,
-        algebraic: variant.algebraic(),
-    };
+    let mut sink = NamedGroups { cnf: &mut cnf };
     let options = EncodeOptions {
         known,
         named: true,

@@ -201,8 +201,9 @@ pub struct Group<'a> {
 }
 
 impl Group<'_> {
-    /// "ply 2 B 14-10: rule", with the move in algebraic notation if asked.
-    pub fn describe(&self, algebraic: bool) -> String {
+    /// "ply 2 B 14-10: rule", the move as its board writes it (`c3:e5`
+    /// on the algebraic one).
+    pub fn describe(&self) -> String {
         match self.ply {
             None => match self.rule {
                 Rule::OneMove { ply, .. } | Rule::BoardAfter { ply } => {
@@ -211,12 +212,13 @@ impl Group<'_> {
                 _ => format!("start board: {}", self.rule),
             },
             Some(p) => {
-                let text = if algebraic {
-                    p.text.algebraic()
-                } else {
-                    p.text.to_string()
-                };
-                format!("ply {} {} {text}: {}", p.number, p.side.letter(), self.rule)
+                format!(
+                    "ply {} {} {}: {}",
+                    p.number,
+                    p.side.letter(),
+                    p.text,
+                    self.rule
+                )
             }
         }
     }
@@ -224,7 +226,7 @@ impl Group<'_> {
 
 impl fmt::Display for Group<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.describe(false))
+        f.write_str(&self.describe())
     }
 }
 
@@ -277,13 +279,11 @@ impl ClauseSink for varisat::CnfFormula {
 pub struct NamedGroups<'a> {
     /// Where the clauses go.
     pub cnf: &'a mut AnnotatedCnf,
-    /// Write moves algebraically (`c3:e5`), as Russian records are.
-    pub algebraic: bool,
 }
 
 impl ClauseSink for NamedGroups<'_> {
     fn begin_group(&mut self, group: &Group<'_>) {
-        self.cnf.begin_group(group.describe(self.algebraic));
+        self.cnf.begin_group(group.describe());
     }
 
     fn add_clause(&mut self, clause: &[Lit]) {

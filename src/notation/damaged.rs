@@ -148,6 +148,24 @@ impl WrittenMove {
         }
     }
 
+    /// The text as `topology`'s board writes moves (its square names and
+    /// capture separator), as [`MoveText::written_on`].
+    pub fn written_on(&self, topology: Topology) -> String {
+        if topology.algebraic() {
+            self.algebraic()
+        } else {
+            self.numbered()
+        }
+    }
+
+    /// The board of its squares, if it names one.
+    fn topology(&self) -> Option<Topology> {
+        match self {
+            WrittenMove::Known(mv) => Some(mv.from().topology()),
+            WrittenMove::Pattern(p) => p.topology(),
+        }
+    }
+
     /// The text as written, squares in numbers (`13x?x24`).
     pub fn numbered(&self) -> String {
         match self {
@@ -166,11 +184,10 @@ impl WrittenMove {
 }
 
 impl fmt::Display for WrittenMove {
+    /// As the board of its squares writes moves ([`WrittenMove::written_on`]);
+    /// numbered when it names no square (`?`).
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            WrittenMove::Known(mv) => write!(f, "{mv}"),
-            WrittenMove::Pattern(p) => f.write_str(&p.written(|s| s.to_string(), "x")),
-        }
+        f.write_str(&self.written_on(self.topology().unwrap_or_default()))
     }
 }
 
@@ -346,6 +363,17 @@ impl MovePattern {
         }
     }
 
+    /// The board of the first square it names.
+    fn topology(&self) -> Option<Topology> {
+        let first = match self {
+            MovePattern::Unknown => None,
+            MovePattern::Between { from, .. } => Some(*from),
+            MovePattern::Path { squares, .. } => squares.iter().flatten().next().copied(),
+            MovePattern::Miswritten(m) => m.squares.iter().flatten().next().copied(),
+        };
+        first.map(Square::topology)
+    }
+
     /// The pattern as written, squares named by `name`, captures joined by `capture`.
     fn written(&self, name: impl Fn(Square) -> String, capture_separator: &str) -> String {
         match self {
@@ -476,6 +504,12 @@ mod tests {
         for text in ["?", "?-17", "9x?x27", "13x24"] {
             let written = read(text, Geometry::SHORT.short_captures()).expect(text);
             assert_eq!(written.to_string(), text);
+        }
+        // On the algebraic board a capture shows as its rule sets write it,
+        // whichever separator or numbering the record used.
+        let flying = Geometry::FLYING.short_captures();
+        for (text, shown) in [("?:e5", "?:e5"), ("c3x?", "c3:?"), ("22x?x6", "c3:?:c7")] {
+            assert_eq!(read(text, flying).expect(text).to_string(), shown);
         }
     }
 }

@@ -363,8 +363,8 @@ impl MoveText {
             .join(sep)
     }
 
-    /// The move with numbered squares (`32-28`, `28x19x10`), whatever this
-    /// thread's choice of square names.
+    /// The move with numbered squares (`32-28`, `28x19x10`), whatever
+    /// board its squares are on.
     pub fn numbered(&self) -> String {
         let sep = if self.capture { "x" } else { "-" };
         self.path
@@ -372,6 +372,19 @@ impl MoveText {
             .map(|s| s.number().to_string())
             .collect::<Vec<_>>()
             .join(sep)
+    }
+
+    /// The move as `topology`'s board writes moves (its square names and
+    /// its capture separator): [`MoveText::algebraic`] on the algebraic
+    /// board, [`MoveText::numbered`] on the others. Every move shown to a
+    /// user goes through here, so a Russian capture reads `c3:e5` in a
+    /// message as in an answer.
+    pub fn written_on(&self, topology: Topology) -> String {
+        if topology.algebraic() {
+            self.algebraic()
+        } else {
+            self.numbered()
+        }
     }
 
     /// The square the moving piece starts on.
@@ -425,15 +438,11 @@ fn quick_square(bytes: &[u8], topology: Topology) -> Option<(Square, &[u8])> {
 }
 
 impl fmt::Display for MoveText {
+    /// The move as the board of its squares writes it
+    /// ([`MoveText::written_on`]): `13x22`, or `c3:e5` on the algebraic
+    /// board, whose squares are those of the rule sets that write so.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let sep = if self.capture { "x" } else { "-" };
-        for (i, sq) in self.path.iter().enumerate() {
-            if i > 0 {
-                f.write_str(sep)?;
-            }
-            write!(f, "{sq}")?;
-        }
-        Ok(())
+        f.write_str(&self.written_on(self.from().topology()))
     }
 }
 
@@ -486,6 +495,9 @@ mod tests {
         let capture = MoveText::parse_with("c3:e5:c7", Geometry::FLYING).unwrap();
         assert!(capture.is_capture());
         assert_eq!(capture.algebraic(), "c3:e5:c7");
+        // Shown as the algebraic board writes captures, in messages too.
+        assert_eq!(capture.to_string(), "c3:e5:c7");
+        assert_eq!(capture.numbered(), "22x15x6");
         assert_eq!(
             MoveText::parse_with("22x15", Geometry::FLYING)
                 .unwrap()

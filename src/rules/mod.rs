@@ -265,21 +265,13 @@ impl Variant {
     /// A move as this variant writes it: `21-17` / `13x22`, or `c3-d4` / `c3:e5`
     /// for the algebraic variants.
     pub fn write_move(self, mv: &MoveText) -> String {
-        if self.algebraic() {
-            mv.algebraic()
-        } else {
-            mv.numbered()
-        }
+        mv.written_on(self.topology())
     }
 
     /// A move as written in a record, damage and all (`c3:?`, `22x?`), as
     /// this variant writes squares.
     pub fn write_written(self, written: &WrittenMove) -> String {
-        if self.algebraic() {
-            written.algebraic()
-        } else {
-            written.numbered()
-        }
+        written.written_on(self.topology())
     }
 
     /// A record in the input format, its moves as this variant writes
