@@ -917,6 +917,10 @@ fn moves_the_formula_allows(variant: Variant, board: Board, side: Color) -> BTre
         lits.extend(vars.ends.lits());
         for step in &vars.steps {
             lits.extend(step.lands.lits());
+            // Whether the step happens, both ways: a capture that lands
+            // again where a shorter one ended (a king's, on 10x10) has
+            // the shorter one's true literals, and one more step.
+            lits.extend([step.active, !step.active]);
         }
         let block: Vec<varisat::Lit> = lits
             .into_iter()
@@ -988,6 +992,32 @@ fn a_damaged_move_is_exactly_the_moves_its_piece_can_make() {
         cases.reached();
     });
     cases.check();
+}
+
+/// A king's capture on 10x10 may end on a square it landed on before
+/// (`35x24x13x27x38x24`): its model holds every true literal of the
+/// shorter capture that ended there, so blocking a move must say that no
+/// further step happens, or the longer one is never seen (a random seed
+/// once found this board).
+#[test]
+fn a_capture_that_lands_again_where_it_passed_is_a_move_of_its_own() {
+    use postfacto::random::random_board_on;
+    let variant = Variant::International;
+    let board = random_board_on(
+        &mut Rng::new(16148588095611712858),
+        variant.topology(),
+        41,
+        31,
+    );
+    let allowed = moves_the_formula_allows(variant, board, Color::Black);
+    let again = allowed.iter().find(|path| {
+        path.len() > 2 && path[1..path.len() - 1].contains(path.last().expect("a path"))
+    });
+    assert!(again.is_some(), "no capture lands again on\n{board}");
+    assert_eq!(
+        allowed,
+        moves_of_the_piece_rules(variant, &board, Color::Black)
+    );
 }
 
 #[test]
