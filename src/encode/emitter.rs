@@ -159,6 +159,24 @@ impl BoardFacts {
     pub fn is_empty(&self) -> bool {
         self.start.is_none() && self.end.is_none()
     }
+
+    /// What is known of the start board only (for a part of a record that
+    /// ends before its end).
+    pub fn start_only(self) -> BoardFacts {
+        BoardFacts {
+            start: self.start,
+            end: None,
+        }
+    }
+
+    /// What is known of the end board only (for a part of a record that
+    /// starts after its start).
+    pub fn end_only(self) -> BoardFacts {
+        BoardFacts {
+            start: None,
+            end: self.end,
+        }
+    }
 }
 
 impl Default for EncodeOptions {

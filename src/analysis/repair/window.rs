@@ -551,20 +551,8 @@ impl<'e, 'a> Window<'e, 'a> {
         let part = |from: usize, to: usize, first| {
             Record::from_written(first, written[from..to].to_vec(), record.line)
         };
-        let start_only = BoardFacts {
-            start: self.known.start,
-            end: None,
-        };
-        let end_only = BoardFacts {
-            start: None,
-            end: self.known.end,
-        };
-        let looser_than = parent
-            .into_iter()
-            .chain(tighter.iter().map(|(r, c)| (r, *c)));
-        let (free_prefix, free_suffix) = looser_than
-            .map(|(p, c)| loosened(p, c, record))
-            .fold((0, 0), |(a, b), (x, y)| (a.max(x), b.max(y)));
+        let (start_only, end_only) = (self.known.start_only(), self.known.end_only());
+        let (free_prefix, free_suffix) = possible_without_solve(record, parent, tighter);
         let reached = Cell::new(free_prefix);
         let prefix_fails =
             |len: usize| Ok::<_, Stop>(!self.prefix_possible(record, len, start_only, &reached)?);
@@ -608,6 +596,21 @@ impl<'e, 'a> Window<'e, 'a> {
         self.conflicts.borrow_mut().insert(key, found);
         Ok(found)
     }
+}
+
+/// How many plies at the start and at the end of `record` are possible
+/// with no solve: those that loosen possible parts of the `parent` or of
+/// the `tighter` records (see [`loosened`]).
+fn possible_without_solve(
+    record: &Record,
+    parent: Option<(&Record, Conflict)>,
+    tighter: &[(Record, Conflict)],
+) -> (usize, usize) {
+    parent
+        .into_iter()
+        .chain(tighter.iter().map(|(r, c)| (r, *c)))
+        .map(|(p, c)| loosened(p, c, record))
+        .fold((0, 0), |(a, b), (x, y)| (a.max(x), b.max(y)))
 }
 
 /// Where a record's conflict lies: the end of its shortest impossible

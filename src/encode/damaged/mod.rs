@@ -323,15 +323,9 @@ impl Run<'_> {
         out.known = known;
         let mut encoder = AnyEncoder::new(self.variant, out);
         let mut board = SymBoard::new(topology);
-        let mut stop = None;
-        if offset == 0 {
-            encoder.out().start_board(topology);
-            stop = self
-                .options
-                .known
-                .start
-                .and_then(|f| encoder.out().start_facts(&f));
-        }
+        let mut stop = (offset == 0)
+            .then(|| self.start_block(&mut encoder))
+            .flatten();
         let mut index = from;
         while stop.is_none() {
             if let Err(late) = self.in_time(index + 1) {
@@ -375,6 +369,17 @@ impl Run<'_> {
             return Err(OutOfTime { ply });
         }
         Ok(())
+    }
+
+    /// The start board's rules and what is known of it: a fact that
+    /// cannot hold stops the record there.
+    fn start_block<'s, S: ClauseSink + 's>(
+        &self,
+        encoder: &mut AnyEncoder<'s, S>,
+    ) -> Option<Contradiction> {
+        encoder.out().start_board(self.variant.topology());
+        let facts = self.options.known.start?;
+        encoder.out().start_facts(&facts)
     }
 
     /// The end board's facts over the last stretch's board.
@@ -504,47 +509,77 @@ fn cut<S: ClauseSink>(
             clauses: out.clauses,
         });
     }
-    let view = moves::Before {
-        board: &board,
-        offset,
-    };
     let input = moves::MoveInput {
         ply: number,
         side,
         pattern,
         movement,
         domains: &domains,
-        before: view,
+        before: moves::Before {
+            board: &board,
+            offset,
+        },
     };
-    let depth = if run.options.complete {
-        domains.steps.len()
-    } else {
-        first_depth(&domains)
-    };
-    let mv = moves::encode_move(&mut out, &mut layout.vars, &input, depth);
-    run.in_time(number)?;
-    let after = after_block(&mut layout.vars, topology, number);
-    out.sink().begin_group(&Group {
-        ply: None,
-        rule: Rule::BoardAfter { ply: number },
-    });
-    let known_after = frame::board_after(&mut out, &input.before, &known, &mv, after);
-    layout.views.push(PlyView {
-        board,
-        offset,
-        damaged: Some(layout.moves.len()),
-    });
-    layout.moves.push(mv);
-    layout.specs.push(MoveSpec {
+    let (mv, after, known_after) = write_move(run, &mut out, &mut layout.vars, &input, &known)?;
+    let spec = MoveSpec {
         pattern: pattern.clone(),
         movement,
         summary_wanted: !run.options.complete && movement.flying_kings,
         domains,
-    });
+    };
+    layout.push_damaged(board, offset, mv, spec);
     Ok(Cut {
         after: Ok((after, known_after)),
         clauses: out.clauses,
     })
+}
+
+impl Layout {
+    /// Keeps what a cut wrote at a damaged ply: the board before it (a
+    /// view of the block at `offset`), its move's variables and what they
+    /// were written from.
+    fn push_damaged(
+        &mut self,
+        board: SymBoard,
+        offset: usize,
+        mv: moves::MoveVars,
+        spec: MoveSpec,
+    ) {
+        self.views.push(PlyView {
+            board,
+            offset,
+            damaged: Some(self.moves.len()),
+        });
+        self.moves.push(mv);
+        self.specs.push(spec);
+    }
+}
+
+/// The damaged ply's move (its first capture steps, or all of them for a
+/// complete formula) and the board after it, a block of its own: the
+/// move's variables, the block's offset and what is known there.
+fn write_move<S: ClauseSink>(
+    run: &Run<'_>,
+    out: &mut Writer<'_, S>,
+    vars: &mut VarMap,
+    input: &moves::MoveInput<'_, '_>,
+    known: &KnownFacts,
+) -> Result<(moves::MoveVars, usize, KnownFacts), OutOfTime> {
+    let number = input.ply;
+    let depth = if run.options.complete {
+        input.domains.steps.len()
+    } else {
+        first_depth(input.domains)
+    };
+    let mv = moves::encode_move(out, vars, input, depth);
+    run.in_time(number)?;
+    let after = after_block(vars, run.variant.topology(), number);
+    out.sink().begin_group(&Group {
+        ply: None,
+        rule: Rule::BoardAfter { ply: number },
+    });
+    let known_after = frame::board_after(out, &input.before, known, &mv, after);
+    Ok((mv, after, known_after))
 }
 
 /// A fresh block of board variables for the board after ply `number`.
