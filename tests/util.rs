@@ -305,16 +305,11 @@ impl Cases {
     }
 }
 
-/// Burns this thread's CPU for `cpu` (or `cpu` on the wall where the
-/// kernel does not count it).
+/// Burns this thread's CPU for `cpu`, as a case's clock counts it.
 fn spin(cpu: std::time::Duration) {
-    let (wall, before) = (std::time::Instant::now(), thread_cpu());
-    let used = || match (before, thread_cpu()) {
-        (Some(b), Some(n)) => n.saturating_sub(b),
-        _ => wall.elapsed(),
-    };
+    let clock = CaseClock::lasting("util::spin", cpu);
     let mut x = 0u64;
-    while used() < cpu {
+    while clock.used() < cpu {
         for i in 0..10_000u64 {
             x = std::hint::black_box(x.wrapping_mul(31).wrapping_add(i));
         }

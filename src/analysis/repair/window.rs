@@ -277,10 +277,7 @@ impl<'e, 'a> Window<'e, 'a> {
         }
         let written = record.written_moves();
         let n = written.len();
-        let end_only = BoardFacts {
-            start: None,
-            end: self.known.end,
-        };
+        let end_only = self.known.end_only();
         let shifted_possible = |j: usize| {
             let tail = Record::from_written(
                 record.mover(j).opposite(),
